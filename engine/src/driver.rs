@@ -1,0 +1,328 @@
+//! The parallel multi-testcase driver: parse a header and every case, do the file's shared
+//! work once, solve the cases on a rayon pool and return the answers in input order.
+//!
+//! Determinism: each answer depends only on its case (and the shared work), and answers are
+//! collected by index, so the output is byte-identical for every thread count.
+//!
+//! Scratch: each pool thread owns one `Scratch` (memo stores and the like), created on its
+//! first case and reused for every later case that thread solves; solvers reset it per case.
+//!
+//! Memory: the input bytes, the parsed cases and the answers are held at once, so a batch
+//! needs about `input size + cases * (size_of Case + size_of Answer)` plus one scratch per
+//! thread and the shared work.
+
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::input::{Input, InputError};
+
+/// A problem with many independent test cases, as the driver sees it.
+///
+/// `solve` must not itself run work on the rayon pool: the driver holds the thread's scratch
+/// while a case is solved. `prepare` may use rayon freely; it runs on the driver's pool.
+pub trait BatchSolver: Sync {
+    /// What the first line says besides the case count (e.g. a rule parameter).
+    type Header: Sync;
+    /// One parsed case.
+    type Case: Send + Sync;
+    /// Work shared by every case of a file, done once after parsing.
+    type Shared: Sync;
+    /// Per-thread reusable memory.
+    type Scratch: Send;
+    /// One case's answer.
+    type Answer: Send;
+
+    /// Reads the header, returning it and the number of cases that follow.
+    ///
+    /// # Errors
+    /// A malformed header.
+    fn parse_header(&self, input: &mut Input<'_>) -> Result<(Self::Header, usize), InputError>;
+
+    /// Reads case `index` (0-based).
+    ///
+    /// # Errors
+    /// A malformed case.
+    fn parse_case(
+        &self,
+        header: &Self::Header,
+        index: usize,
+        input: &mut Input<'_>,
+    ) -> Result<Self::Case, InputError>;
+
+    /// The file's shared work, given every case.
+    fn prepare(&self, header: &Self::Header, cases: &[Self::Case]) -> Self::Shared;
+
+    /// A fresh scratch for one thread.
+    fn new_scratch(&self, header: &Self::Header, shared: &Self::Shared) -> Self::Scratch;
+
+    /// Solves one case.
+    fn solve(
+        &self,
+        header: &Self::Header,
+        shared: &Self::Shared,
+        case: &Self::Case,
+        scratch: &mut Self::Scratch,
+    ) -> Self::Answer;
+}
+
+/// How to run a batch.
+#[derive(Clone, Debug, Default)]
+pub struct DriverOptions {
+    /// Worker threads; `None` means the `RAYON_NUM_THREADS` variable, else all cores.
+    pub threads: Option<usize>,
+    /// Draw a progress bar on stderr when the batch runs longer than about a second and
+    /// stderr is a terminal.
+    pub progress: bool,
+}
+
+/// Why a batch could not be solved.
+#[derive(Debug, thiserror::Error)]
+pub enum DriverError {
+    /// The input is malformed.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The thread pool could not be built.
+    #[error("cannot start {threads} worker threads: {reason}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// What the pool builder said.
+        reason: String,
+    },
+}
+
+/// A solved batch.
+#[derive(Debug)]
+pub struct Batch<H, C, A> {
+    /// The parsed header.
+    pub header: H,
+    /// The parsed cases, in input order.
+    pub cases: Vec<C>,
+    /// One answer per case, in input order.
+    pub answers: Vec<A>,
+}
+
+/// A solved batch of solver `S`.
+pub type BatchOf<S> = Batch<
+    <S as BatchSolver>::Header,
+    <S as BatchSolver>::Case,
+    <S as BatchSolver>::Answer,
+>;
+
+/// Parses every case of `bytes`, then nothing else may follow.
+///
+/// # Errors
+/// The first malformed token, or trailing tokens after the last case.
+pub fn parse_all<S: BatchSolver>(
+    solver: &S,
+    bytes: &[u8],
+) -> Result<(S::Header, Vec<S::Case>), InputError> {
+    let mut input = Input::new(bytes);
+    let (header, count) = solver.parse_header(&mut input)?;
+    // A case takes at least two bytes, so a huge announced count cannot reserve more than the
+    // input could hold; it fails at the end of the input instead.
+    let mut cases = Vec::with_capacity(count.min(bytes.len() / 2 + 1));
+    for index in 0..count {
+        cases.push(solver.parse_case(&header, index, &mut input)?);
+    }
+    let after = if count == 0 { "the header".to_owned() } else { format!("case {count}") };
+    input.finish(&after)?;
+    Ok((header, cases))
+}
+
+/// Parses `bytes` and solves every case in parallel; answers come back in input order.
+///
+/// # Errors
+/// Malformed input (nothing is solved then), or a thread pool that cannot start.
+pub fn solve_input<S: BatchSolver>(
+    solver: &S,
+    bytes: &[u8],
+    options: &DriverOptions,
+) -> Result<BatchOf<S>, DriverError> {
+    let (header, cases) = parse_all(solver, bytes)?;
+    let threads = options.threads.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| DriverError::Threads { threads, reason: e.to_string() })?;
+    let answers = pool.install(|| {
+        let shared = solver.prepare(&header, &cases);
+        let progress = Progress::new(cases.len(), options.progress);
+        std::thread::scope(|scope| {
+            if progress.enabled {
+                scope.spawn(|| progress.draw());
+            }
+            let answers = solve_cases(solver, &header, &shared, &cases, &progress.done);
+            progress.finished.store(true, Ordering::Release);
+            answers
+        })
+    });
+    Ok(Batch { header, cases, answers })
+}
+
+/// Solves `cases` on the current rayon pool with one scratch per pool thread.
+fn solve_cases<S: BatchSolver>(
+    solver: &S,
+    header: &S::Header,
+    shared: &S::Shared,
+    cases: &[S::Case],
+    done: &AtomicUsize,
+) -> Vec<S::Answer> {
+    let threads = rayon::current_num_threads();
+    let slots: Vec<Mutex<Option<S::Scratch>>> = (0..threads).map(|_| Mutex::new(None)).collect();
+    // Small chunks balance cases of very different cost; 16 chunks a thread at least.
+    let chunk = (cases.len() / (threads * 16)).clamp(1, 256);
+    cases
+        .par_chunks(chunk)
+        .flat_map_iter(|chunk| {
+            let slot = &slots[rayon::current_thread_index().unwrap_or(0) % threads];
+            let mut slot = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let scratch = slot.get_or_insert_with(|| solver.new_scratch(header, shared));
+            let answers: Vec<S::Answer> =
+                chunk.iter().map(|case| solver.solve(header, shared, case, scratch)).collect();
+            done.fetch_add(chunk.len(), Ordering::Relaxed);
+            answers
+        })
+        .collect()
+}
+
+/// Shared progress counters and, when enabled, a bar drawn by a side thread.
+struct Progress {
+    total: usize,
+    enabled: bool,
+    done: AtomicUsize,
+    finished: AtomicBool,
+}
+
+impl Progress {
+    /// Wait this long before drawing: short batches never show a bar.
+    const DELAY: Duration = Duration::from_secs(1);
+    const TICK: Duration = Duration::from_millis(50);
+
+    fn new(total: usize, wanted: bool) -> Self {
+        let enabled = wanted && total > 1 && std::io::stderr().is_terminal();
+        Self { total, enabled, done: AtomicUsize::new(0), finished: AtomicBool::new(false) }
+    }
+
+    fn draw(&self) {
+        let start = Instant::now();
+        let mut bar: Option<indicatif::ProgressBar> = None;
+        while !self.finished.load(Ordering::Acquire) {
+            std::thread::sleep(Self::TICK);
+            if bar.is_none() && start.elapsed() >= Self::DELAY {
+                let b = indicatif::ProgressBar::new(self.total as u64);
+                if let Ok(style) = indicatif::ProgressStyle::with_template(
+                    "{elapsed_precise} [{bar:40}] {pos}/{len} cases, eta {eta}",
+                ) {
+                    b.set_style(style.progress_chars("=> "));
+                }
+                bar = Some(b);
+            }
+            if let Some(b) = &bar {
+                b.set_position(self.done.load(Ordering::Relaxed) as u64);
+            }
+        }
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sums each case's numbers; the scratch counts cases to prove it is reused.
+    struct Sum;
+
+    impl BatchSolver for Sum {
+        type Header = u64;
+        type Case = Vec<u64>;
+        type Shared = u64;
+        type Scratch = u64;
+        type Answer = (u64, u64);
+
+        fn parse_header(&self, input: &mut Input<'_>) -> Result<(u64, usize), InputError> {
+            let t = input.uint("T", 0..=1_000_000)?;
+            let k = input.uint("k", 1..=10)?;
+            Ok((k, t as usize))
+        }
+
+        fn parse_case(
+            &self,
+            k: &u64,
+            _index: usize,
+            input: &mut Input<'_>,
+        ) -> Result<Vec<u64>, InputError> {
+            (0..*k).map(|_| input.uint("x", 0..=1000)).collect()
+        }
+
+        fn prepare(&self, _k: &u64, cases: &[Vec<u64>]) -> u64 {
+            cases.len() as u64
+        }
+
+        fn new_scratch(&self, _k: &u64, _shared: &u64) -> u64 {
+            0
+        }
+
+        fn solve(&self, _k: &u64, shared: &u64, case: &Vec<u64>, seen: &mut u64) -> (u64, u64) {
+            *seen += 1;
+            (case.iter().sum::<u64>() + shared, *seen)
+        }
+    }
+
+    fn input(t: usize) -> String {
+        let mut s = format!("{t} 3\n");
+        for i in 0..t {
+            s += &format!("{} {} {}\n", i % 7, i % 11, i % 13);
+        }
+        s
+    }
+
+    #[test]
+    fn answers_are_in_input_order_for_any_thread_count() {
+        let text = input(5000);
+        let sums = |threads| {
+            let batch = solve_input(&Sum, text.as_bytes(), &DriverOptions { threads, progress: false })
+                .unwrap();
+            batch.answers.iter().map(|a| a.0).collect::<Vec<_>>()
+        };
+        let expected: Vec<u64> = (0..5000u64).map(|i| i % 7 + i % 11 + i % 13 + 5000).collect();
+        for threads in [Some(1), Some(2), Some(3), Some(8), None] {
+            assert_eq!(sums(threads), expected, "threads {threads:?}");
+        }
+    }
+
+    #[test]
+    fn scratch_is_reused_across_cases() {
+        let text = input(1000);
+        let batch =
+            solve_input(&Sum, text.as_bytes(), &DriverOptions { threads: Some(2), progress: false })
+                .unwrap();
+        let max_seen = batch.answers.iter().map(|a| a.1).max().unwrap();
+        assert!(max_seen >= 500, "one scratch per thread solves many cases, saw {max_seen}");
+    }
+
+    #[test]
+    fn malformed_input_is_reported_with_its_place() {
+        let err = parse_all(&Sum, b"2 2\n1 2\n3").unwrap_err();
+        assert_eq!(err.to_string(), "line 3, column 2: expected x in 0..=1000, found end of input");
+        let err = parse_all(&Sum, b"1 1\n1 2\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 2, column 3: expected end of input after case 1, found \"2\""
+        );
+        let err = parse_all(&Sum, b"99999999999 1\n").unwrap_err();
+        assert!(err.message.starts_with("expected T in 0..=1000000"));
+    }
+
+    #[test]
+    fn empty_batches_are_fine() {
+        let batch = solve_input(&Sum, b"0 1", &DriverOptions::default()).unwrap();
+        assert!(batch.answers.is_empty());
+    }
+}
