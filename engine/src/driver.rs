@@ -107,11 +107,8 @@ pub struct Batch<H, C, A> {
 }
 
 /// A solved batch of solver `S`.
-pub type BatchOf<S> = Batch<
-    <S as BatchSolver>::Header,
-    <S as BatchSolver>::Case,
-    <S as BatchSolver>::Answer,
->;
+pub type BatchOf<S> =
+    Batch<<S as BatchSolver>::Header, <S as BatchSolver>::Case, <S as BatchSolver>::Answer>;
 
 /// Parses every case of `bytes`, then nothing else may follow.
 ///
@@ -287,8 +284,9 @@ mod tests {
     fn answers_are_in_input_order_for_any_thread_count() {
         let text = input(5000);
         let sums = |threads| {
-            let batch = solve_input(&Sum, text.as_bytes(), &DriverOptions { threads, progress: false })
-                .unwrap();
+            let batch =
+                solve_input(&Sum, text.as_bytes(), &DriverOptions { threads, progress: false })
+                    .unwrap();
             batch.answers.iter().map(|a| a.0).collect::<Vec<_>>()
         };
         let expected: Vec<u64> = (0..5000u64).map(|i| i % 7 + i % 11 + i % 13 + 5000).collect();
@@ -300,9 +298,12 @@ mod tests {
     #[test]
     fn scratch_is_reused_across_cases() {
         let text = input(1000);
-        let batch =
-            solve_input(&Sum, text.as_bytes(), &DriverOptions { threads: Some(2), progress: false })
-                .unwrap();
+        let batch = solve_input(
+            &Sum,
+            text.as_bytes(),
+            &DriverOptions { threads: Some(2), progress: false },
+        )
+        .unwrap();
         let max_seen = batch.answers.iter().map(|a| a.1).max().unwrap();
         assert!(max_seen >= 500, "one scratch per thread solves many cases, saw {max_seen}");
     }

@@ -129,7 +129,9 @@ impl<'a> Input<'a> {
     fn bad_number(&mut self, what: &str, range: &RangeInclusive<u64>) -> InputError {
         let expected = format!("{what} in {}..={}", range.start(), range.end());
         match self.next_token() {
-            Some(token) => self.error_at(token.offset, format!("expected {expected}, found {token}")),
+            Some(token) => {
+                self.error_at(token.offset, format!("expected {expected}, found {token}"))
+            }
             None => self.error_at(self.pos, format!("expected {expected}, found end of input")),
         }
     }

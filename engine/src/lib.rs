@@ -11,6 +11,8 @@
 //! - [`cli`]: the pieces the thin binaries share (input file or stdin, `--threads`).
 //! - [`rng`]: a tiny, version-stable generator for reproducible test and benchmark inputs.
 
+#![forbid(unsafe_code)]
+
 pub mod cli;
 pub mod driver;
 pub mod input;

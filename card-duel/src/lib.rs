@@ -1,0 +1,1 @@
+//! card-duel: the exact solver (being built).

@@ -1,0 +1,1 @@
+//! hero-battle: the exact solver (being built).

@@ -1,0 +1,1 @@
+//! toy-train: the exact solver (being built).

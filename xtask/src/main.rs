@@ -1,0 +1,91 @@
+//! `cargo xtask`: the project's chores, written in Rust so they run wherever cargo does.
+//!
+//! - `cargo xtask snapshot [--check]`: regenerate (or verify) the insta snapshots.
+//! - `cargo xtask gen PROBLEM FAMILY ...`: write a generated input to stdout.
+//! - `cargo xtask bench PROBLEM [--peers DIR]`: time our release binaries against the seed
+//!   editorials' programs on the same generated inputs.
+
+#![allow(clippy::print_stdout, clippy::print_stderr, reason = "xtask reports to the terminal")]
+
+mod card_duel;
+mod hero_battle;
+mod measure;
+mod snapshot;
+mod toy_train;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "Project chores")]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Subcommand)]
+enum Task {
+    /// Regenerate the snapshot tests from the inputs under tests/data.
+    Snapshot {
+        /// Verify instead: fail on any difference, write nothing.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Write a generated input (fixed seed) to stdout.
+    Gen {
+        #[command(subcommand)]
+        problem: GenProblem,
+    },
+    /// Benchmark a problem's release binary against the seed programs.
+    Bench {
+        #[command(subcommand)]
+        problem: BenchProblem,
+    },
+}
+
+#[derive(Subcommand)]
+enum GenProblem {
+    /// hero-battle batches.
+    HeroBattle(hero_battle::GenArgs),
+    /// toy-train graphs.
+    ToyTrain(toy_train::GenArgs),
+    /// card-duel files.
+    CardDuel(card_duel::GenArgs),
+}
+
+#[derive(Subcommand)]
+enum BenchProblem {
+    /// hero-battle against hero-battle-seed.
+    HeroBattle(measure::BenchArgs),
+    /// toy-train against toy-train-seed and toy-train-seed-big.
+    ToyTrain(measure::BenchArgs),
+    /// card-duel on official-size files.
+    CardDuel(measure::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().task {
+        Task::Snapshot { check } => snapshot::run(check),
+        Task::Gen { problem } => match problem {
+            GenProblem::HeroBattle(args) => hero_battle::gen_to_stdout(&args),
+            GenProblem::ToyTrain(args) => toy_train::gen_to_stdout(&args),
+            GenProblem::CardDuel(args) => card_duel::gen_to_stdout(&args),
+        },
+        Task::Bench { problem } => match problem {
+            BenchProblem::HeroBattle(args) => hero_battle::bench(&args),
+            BenchProblem::ToyTrain(args) => toy_train::bench(&args),
+            BenchProblem::CardDuel(args) => card_duel::bench(&args),
+        },
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What every task returns: a message for the user on failure.
+type TaskResult = Result<(), String>;

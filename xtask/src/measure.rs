@@ -1,0 +1,204 @@
+//! Benchmark plumbing: build release binaries and the seed peers, run commands on an input
+//! file while recording wall time and peak memory, and print side-by-side medians.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Options every `cargo xtask bench PROBLEM` takes.
+#[derive(Clone, Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Timed runs of each program on each input (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// Folder holding the seed peers; built there with ../shared/bench/build-seed-peers when
+    /// missing. Without the script the peers are skipped.
+    #[arg(long)]
+    pub peers: Option<PathBuf>,
+    /// Only the smaller inputs (a quick look, not the figures for a closing note).
+    #[arg(long)]
+    pub quick: bool,
+}
+
+/// The workspace root (the parent of xtask's manifest folder).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// Where generated inputs and outputs go: `target/bench/`.
+pub fn bench_dir() -> Result<PathBuf, String> {
+    let dir = workspace_root().join("target").join("bench");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+/// Builds `package` in release mode and returns its binary.
+pub fn build_release(package: &str) -> Result<PathBuf, String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["build", "--quiet", "--release", "--package", package])
+        .current_dir(workspace_root())
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!("cargo build --release -p {package} failed"));
+    }
+    Ok(workspace_root().join("target").join("release").join(package))
+}
+
+/// The seed peers' folder, built on first use; `None` when they cannot be built here.
+pub fn peers(args: &BenchArgs) -> Option<PathBuf> {
+    let dir =
+        args.peers.clone().unwrap_or_else(|| workspace_root().join("target").join("seed-peers"));
+    if dir.join("hero-battle-seed").exists() {
+        return Some(dir);
+    }
+    let script = workspace_root().join("..").join("shared").join("bench").join("build-seed-peers");
+    if !script.exists() {
+        eprintln!("note: {} not found; timing our binaries alone", script.display());
+        return None;
+    }
+    let ok = Command::new(&script).arg(&dir).status().is_ok_and(|s| s.success());
+    if ok {
+        Some(dir)
+    } else {
+        eprintln!("note: building the seed peers failed; timing our binaries alone");
+        None
+    }
+}
+
+/// A program to time: a label and its command line (the input arrives on stdin).
+#[derive(Clone, Debug)]
+pub struct Contender {
+    /// Column label, e.g. `ours (1 thread)`.
+    pub label: String,
+    /// Program and arguments.
+    pub command: Vec<OsString>,
+}
+
+impl Contender {
+    /// A contender from a program path and arguments.
+    pub fn new(label: impl Into<String>, program: &Path, args: &[&str]) -> Self {
+        let mut command = vec![program.as_os_str().to_owned()];
+        command.extend(args.iter().map(OsString::from));
+        Self { label: label.into(), command }
+    }
+}
+
+/// One timed run.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// Wall-clock time from spawn to exit.
+    pub wall: Duration,
+    /// Peak resident memory of the process, in KiB.
+    pub max_rss_kib: u64,
+}
+
+/// Runs `command` with `input` on stdin and stdout into `output`, recording time and peak
+/// memory (from `wait4`'s resource usage, so only this child is counted).
+pub fn run_once(command: &[OsString], input: &Path, output: &Path) -> Result<Sample, String> {
+    let stdin = File::open(input).map_err(|e| format!("cannot open {}: {e}", input.display()))?;
+    let stdout =
+        File::create(output).map_err(|e| format!("cannot create {}: {e}", output.display()))?;
+    let start = Instant::now();
+    let child = Command::new(&command[0])
+        .args(&command[1..])
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", command[0].to_string_lossy()))?;
+    let (status, max_rss_kib) = wait_with_rusage(child.id())?;
+    let wall = start.elapsed();
+    if status != 0 {
+        return Err(format!("{} exited with status {status}", command[0].to_string_lossy()));
+    }
+    Ok(Sample { wall, max_rss_kib })
+}
+
+/// Waits for `pid` and returns its exit status and peak RSS in KiB.
+#[allow(unsafe_code, reason = "wait4 is the only way to read one child's peak memory")]
+fn wait_with_rusage(pid: u32) -> Result<(i32, u64), String> {
+    let mut status: libc::c_int = 0;
+    // SAFETY: an all-zero rusage is a valid value of this plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our own unwaited child; both pointers are to live, writable locals.
+    let got = unsafe { libc::wait4(pid as libc::pid_t, &raw mut status, 0, &raw mut usage) };
+    if got < 0 {
+        return Err(format!("wait4 failed: {}", std::io::Error::last_os_error()));
+    }
+    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 128 };
+    Ok((code, u64::try_from(usage.ru_maxrss).unwrap_or(0)))
+}
+
+/// Median of the samples' wall times and of their peak memories.
+pub fn medians(samples: &[Sample]) -> Sample {
+    let mut walls: Vec<Duration> = samples.iter().map(|s| s.wall).collect();
+    let mut rss: Vec<u64> = samples.iter().map(|s| s.max_rss_kib).collect();
+    walls.sort();
+    rss.sort_unstable();
+    Sample { wall: walls[walls.len() / 2], max_rss_kib: rss[rss.len() / 2] }
+}
+
+/// Times every contender on `input`, interleaving their runs so machine noise hits all of
+/// them alike, checks that they print the same bytes, and prints a table of medians with
+/// ratios against the first contender (the baseline).
+pub fn compare(
+    title: &str,
+    input: &Path,
+    contenders: &[Contender],
+    runs: usize,
+) -> Result<Vec<Sample>, String> {
+    let dir = bench_dir()?;
+    let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); contenders.len()];
+    let mut outputs: Vec<Vec<u8>> = vec![Vec::new(); contenders.len()];
+    for run in 0..runs.max(1) {
+        for (i, c) in contenders.iter().enumerate() {
+            let out = dir.join(format!("out-{i}.txt"));
+            samples[i].push(run_once(&c.command, input, &out)?);
+            if run == 0 {
+                outputs[i] = std::fs::read(&out).map_err(|e| format!("cannot read output: {e}"))?;
+            }
+        }
+    }
+    for (i, c) in contenders.iter().enumerate().skip(1) {
+        if outputs[i] != outputs[0] {
+            return Err(format!(
+                "{title}: {} and {} print different answers",
+                contenders[0].label, c.label
+            ));
+        }
+    }
+    let size = std::fs::metadata(input).map(|m| m.len()).unwrap_or(0);
+    println!(
+        "\n{title}  ({}, {:.1} MB, median of {} runs)",
+        input.display(),
+        size as f64 / 1e6,
+        runs.max(1)
+    );
+    let meds: Vec<Sample> = samples.iter().map(|s| medians(s)).collect();
+    let base = meds[0];
+    for (c, m) in contenders.iter().zip(&meds) {
+        let speedup = base.wall.as_secs_f64() / m.wall.as_secs_f64().max(1e-9);
+        println!(
+            "  {:<28} {:>10.2} ms {:>9.1} MB  {:>7.1}x faster than {}",
+            c.label,
+            m.wall.as_secs_f64() * 1e3,
+            m.max_rss_kib as f64 / 1024.0,
+            speedup,
+            contenders[0].label,
+        );
+    }
+    Ok(meds)
+}
+
+/// Writes `text` to `target/bench/NAME` and returns the path.
+pub fn write_input(name: &str, text: &[u8]) -> Result<PathBuf, String> {
+    let path = bench_dir()?.join(name);
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
