@@ -132,7 +132,13 @@ impl<'a> Input<'a> {
             Some(token) => {
                 self.error_at(token.offset, format!("expected {expected}, found {token}"))
             }
-            None => self.error_at(self.pos, format!("expected {expected}, found end of input")),
+            None => {
+                // Point just past the last token: "line 3, column 9" reads better than the
+                // start of an empty line after the final newline.
+                let end =
+                    self.bytes.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1);
+                self.error_at(end, format!("expected {expected}, found end of input"))
+            }
         }
     }
 

@@ -225,7 +225,11 @@ macro_rules! packed_key {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         $vis struct $name {
-            $( $(#[$fmeta])* pub $field: i64, )+
+            $(
+                $(#[$fmeta])*
+                #[doc = concat!("Field `", stringify!($field), "`, in `", stringify!($start..$end), "`.")]
+                pub $field: i64,
+            )+
         }
 
         #[allow(dead_code)]

@@ -222,6 +222,13 @@ impl BitTable {
         was
     }
 
+    /// The raw words, bit `r` at bit `r % 64` of word `r / 64`: for scans that visit only
+    /// the set bits (`trailing_zeros` on each word).
+    #[must_use]
+    pub fn words(&self) -> &[u64] {
+        self.bits.as_raw_slice()
+    }
+
     /// The underlying bitvec, for whole-table operations.
     #[must_use]
     pub fn as_bitslice(&self) -> &bitvec::slice::BitSlice<u64, Lsb0> {

@@ -1,1 +1,209 @@
-//! hero-battle: the exact solver (being built).
+//! hero-battle: an exact solver for "Battle in Two Pairs of Heroes" (ICPC 2017 Qingdao).
+//!
+//! Alice's heroes A1, A2 and Bob's B1, B2 take turns attacking; who wins under optimal play,
+//! for each first mover? The crate has
+//!
+//! - [`rules`]: the case, the attacks a side may order and their effect;
+//! - [`threshold`]: the fast exact solver, a DP over Alice's hit points whose cells are
+//!   monotone win/lose boundaries over Bob's (`O(R * B)` per case, see the module);
+//! - [`naive`]: the reference, a plain memoized search straight from the rules;
+//! - [`explain`]: winning first attacks, for `--explain`;
+//! - [`HeroBattle`]: the batch solver the engine's parallel driver runs, and [`render`], the
+//!   judge's output.
+
+#![forbid(unsafe_code)]
+
+pub mod explain;
+pub mod generate;
+pub mod naive;
+pub mod rules;
+pub mod threshold;
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use engine::driver::{BatchOf, BatchSolver};
+use engine::input::{Input, InputError};
+
+pub use rules::{Case, Outcome, Player, Verdict};
+
+/// Which solver answers the cases.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SolverKind {
+    /// The boundary DP (fast, exact).
+    #[default]
+    Threshold,
+    /// The plain memoized search (slow on large hit points with small damage).
+    Naive,
+}
+
+/// The batch solver: options plus the engine's [`BatchSolver`] plumbing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeroBattle {
+    /// Which solver to run.
+    pub solver: SolverKind,
+    /// Add a winning first attack per first mover to each answer.
+    pub explain: bool,
+    /// Record work and time per case.
+    pub stats: bool,
+}
+
+/// Per-thread scratch: both solvers' tables, reused across cases.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    threshold: threshold::ThresholdSolver,
+    naive: naive::NaiveSolver,
+}
+
+/// One case's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Who wins for each first mover.
+    pub outcome: Outcome,
+    /// `--explain` text and `--stats` figures, when asked for.
+    pub detail: Option<Box<Detail>>,
+}
+
+/// What `--explain` and `--stats` add to an answer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Detail {
+    /// One line per first mover.
+    pub explanation: Option<[explain::Line; 2]>,
+    /// Work and time, for `--stats`.
+    pub stats: Option<CaseStats>,
+}
+
+/// Work and time of one case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CaseStats {
+    /// Threshold solver: Alice hit-point pairs reached; naive solver: positions expanded.
+    pub expanded: usize,
+    /// Threshold solver: boundary cells filled; naive solver: memo entries.
+    pub memo_entries: usize,
+    /// Wall time of the solve.
+    pub time: Duration,
+}
+
+/// Names of the twelve numbers of a case, in input order.
+const FIELDS: [&str; 12] = [
+    "hit points a1",
+    "hit points a2",
+    "hit points b1",
+    "hit points b2",
+    "damage a11",
+    "damage a12",
+    "damage a21",
+    "damage a22",
+    "damage b11",
+    "damage b12",
+    "damage b21",
+    "damage b22",
+];
+
+/// Largest case count accepted; more cases than this cannot fit in memory anyway.
+pub const MAX_CASES: u64 = 1 << 32;
+
+impl BatchSolver for HeroBattle {
+    type Header = ();
+    type Case = Case;
+    type Shared = ();
+    type Scratch = Scratch;
+    type Answer = Report;
+
+    fn parse_header(&self, input: &mut Input<'_>) -> Result<((), usize), InputError> {
+        let t = input.uint("the number of cases T", 0..=MAX_CASES)?;
+        Ok(((), usize::try_from(t).unwrap_or(usize::MAX)))
+    }
+
+    fn parse_case(&self, _: &(), _index: usize, input: &mut Input<'_>) -> Result<Case, InputError> {
+        let mut v = [0u8; 12];
+        for (value, what) in v.iter_mut().zip(FIELDS) {
+            *value = input.uint(what, 1..=u64::from(rules::MAX_VALUE))? as u8;
+        }
+        Ok(Case {
+            alice_hp: [v[0], v[1]],
+            bob_hp: [v[2], v[3]],
+            alice_damage: [[v[4], v[5]], [v[6], v[7]]],
+            bob_damage: [[v[8], v[9]], [v[10], v[11]]],
+        })
+    }
+
+    fn prepare(&self, _: &(), _cases: &[Case]) {}
+
+    fn new_scratch(&self, _: &(), _: &()) -> Scratch {
+        Scratch::default()
+    }
+
+    fn solve(&self, _: &(), _: &(), case: &Case, scratch: &mut Scratch) -> Report {
+        let start = self.stats.then(Instant::now);
+        let (outcome, expanded, memo_entries) = match self.solver {
+            SolverKind::Threshold => {
+                let outcome = scratch.threshold.solve(case);
+                let s = scratch.threshold.stats();
+                (outcome, s.alice_pairs, s.cells)
+            }
+            SolverKind::Naive => {
+                let outcome = scratch.naive.solve(case);
+                let entries = scratch.naive.memo_entries();
+                (outcome, entries, entries)
+            }
+        };
+        let stats = start.map(|s| CaseStats { expanded, memo_entries, time: s.elapsed() });
+        let explanation = self.explain.then(|| {
+            if self.solver != SolverKind::Threshold {
+                scratch.threshold.solve(case);
+            }
+            explain::explain(case, outcome, &scratch.threshold)
+        });
+        let detail = (explanation.is_some() || stats.is_some())
+            .then(|| Box::new(Detail { explanation, stats }));
+        Report { outcome, detail }
+    }
+}
+
+/// Solves one case with the threshold solver (a convenience for tests and library users).
+#[must_use]
+pub fn solve(case: &Case) -> Outcome {
+    threshold::ThresholdSolver::new().solve(case)
+}
+
+/// The judge's output for a solved batch (one verdict line per case, each followed by its
+/// explanation lines when asked for), and the `--stats` lines meant for stderr.
+#[must_use]
+pub fn render(batch: &BatchOf<HeroBattle>) -> (String, String) {
+    let mut out = String::with_capacity(batch.answers.len() * 11);
+    let mut log = String::new();
+    for (i, report) in batch.answers.iter().enumerate() {
+        out.push_str(report.outcome.verdict().as_str());
+        out.push('\n');
+        let Some(detail) = &report.detail else { continue };
+        for line in detail.explanation.iter().flatten() {
+            let _ = writeln!(out, "  {line}");
+        }
+        if let Some(s) = detail.stats {
+            let _ = writeln!(
+                log,
+                "case {}: {} expanded, {} memo entries, {:.3} ms",
+                i + 1,
+                s.expanded,
+                s.memo_entries,
+                s.time.as_secs_f64() * 1e3
+            );
+        }
+    }
+    (out, log)
+}
+
+/// Parses and solves a whole input and renders the judge's output: the library form of the
+/// binary, for tests and embedding.
+///
+/// # Errors
+/// Malformed input, or a thread pool that cannot start.
+pub fn run(
+    solver: &HeroBattle,
+    input: &[u8],
+    options: &engine::DriverOptions,
+) -> Result<(String, String), engine::driver::DriverError> {
+    let batch = engine::driver::solve_input(solver, input, options)?;
+    Ok(render(&batch))
+}

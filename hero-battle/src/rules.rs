@@ -1,0 +1,205 @@
+//! The rules of the battle as data: a case, the attack orders a side may give, and their effect.
+
+use std::fmt;
+
+/// Largest hit points or damage a case may hold.
+pub const MAX_VALUE: u8 = 99;
+
+/// One test case: both sides' hit points and damage matrices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Case {
+    /// Hit points of A1 and A2.
+    pub alice_hp: [u8; 2],
+    /// Hit points of B1 and B2.
+    pub bob_hp: [u8; 2],
+    /// `alice_damage[i][j]`: damage of Alice's hero i+1 to Bob's hero j+1 (`a_ij`).
+    pub alice_damage: [[u8; 2]; 2],
+    /// `bob_damage[i][j]`: damage of Bob's hero i+1 to Alice's hero j+1 (`b_ij`).
+    pub bob_damage: [[u8; 2]; 2],
+}
+
+/// A player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// Owns A1 and A2.
+    Alice,
+    /// Owns B1 and B2.
+    Bob,
+}
+
+impl Player {
+    /// The other player.
+    #[must_use]
+    pub fn other(self) -> Self {
+        match self {
+            Self::Alice => Self::Bob,
+            Self::Bob => Self::Alice,
+        }
+    }
+
+    /// The letter naming this player's heroes.
+    fn letter(self) -> char {
+        match self {
+            Self::Alice => 'A',
+            Self::Bob => 'B',
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Alice => "Alice",
+            Self::Bob => "Bob",
+        })
+    }
+}
+
+/// Who wins, whoever moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// Alice wins whoever moves first.
+    AliceWins,
+    /// Bob wins whoever moves first.
+    BobWins,
+    /// Whoever moves first wins.
+    ItDepends,
+}
+
+impl Verdict {
+    /// The judge's line for this verdict.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::AliceWins => "Alice wins",
+            Self::BobWins => "Bob wins",
+            Self::ItDepends => "It depends",
+        }
+    }
+}
+
+/// The two results a case asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// Whether Alice wins when she moves first.
+    pub alice_first: bool,
+    /// Whether Alice wins when Bob moves first.
+    pub bob_first: bool,
+}
+
+impl Outcome {
+    /// The verdict these two results give.
+    #[must_use]
+    pub fn verdict(self) -> Verdict {
+        match (self.alice_first, self.bob_first) {
+            (true, true) => Verdict::AliceWins,
+            (false, false) => Verdict::BobWins,
+            _ => Verdict::ItDepends,
+        }
+    }
+
+    /// The winner when `first` moves first.
+    #[must_use]
+    pub fn winner(self, first: Player) -> Player {
+        let alice_wins = match first {
+            Player::Alice => self.alice_first,
+            Player::Bob => self.bob_first,
+        };
+        if alice_wins { Player::Alice } else { Player::Bob }
+    }
+}
+
+/// One turn's orders: `targets[i]` is the target of the mover's hero `i`, `None` when that
+/// hero is dead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Attack {
+    /// Who gives the orders.
+    pub mover: Player,
+    /// Target index (0 or 1) of each of the mover's heroes.
+    pub targets: [Option<u8>; 2],
+}
+
+impl Attack {
+    /// The damage this attack deals to each enemy hero.
+    #[must_use]
+    pub fn damage(self, damage: &[[u8; 2]; 2]) -> [u8; 2] {
+        let mut total = [0u8; 2];
+        for (hero, target) in self.targets.iter().enumerate() {
+            if let Some(t) = *target {
+                total[usize::from(t)] += damage[hero][usize::from(t)];
+            }
+        }
+        total
+    }
+
+    /// The enemy's hit points after this attack (dead stays at 0).
+    #[must_use]
+    pub fn apply(self, damage: &[[u8; 2]; 2], enemy_hp: [u8; 2]) -> [u8; 2] {
+        let dealt = self.damage(damage);
+        [enemy_hp[0].saturating_sub(dealt[0]), enemy_hp[1].saturating_sub(dealt[1])]
+    }
+}
+
+impl fmt::Display for Attack {
+    /// Like `A1->B2, A2->B2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (me, them) = (self.mover.letter(), self.mover.other().letter());
+        let mut first = true;
+        for (hero, target) in self.targets.iter().enumerate() {
+            if let Some(t) = target {
+                if !first {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{me}{}->{them}{}", hero + 1, t + 1)?;
+                first = false;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every attack `mover` may order: each living hero of `own_hp` picks a living hero of
+/// `enemy_hp`. At most four; empty when either side has no living hero.
+#[must_use]
+pub fn attacks(mover: Player, own_hp: [u8; 2], enemy_hp: [u8; 2]) -> Vec<Attack> {
+    let targets: Vec<u8> = (0..2u8).filter(|&j| enemy_hp[usize::from(j)] > 0).collect();
+    let choices = |hero: usize| -> Vec<Option<u8>> {
+        if own_hp[hero] > 0 { targets.iter().map(|&t| Some(t)).collect() } else { vec![None] }
+    };
+    let mut out = Vec::with_capacity(4);
+    if targets.is_empty() || own_hp == [0, 0] {
+        return out;
+    }
+    for first in choices(0) {
+        for second in choices(1) {
+            out.push(Attack { mover, targets: [first, second] });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attack_lists_follow_the_living_heroes() {
+        assert_eq!(attacks(Player::Alice, [5, 5], [5, 5]).len(), 4);
+        assert_eq!(attacks(Player::Alice, [5, 0], [5, 5]).len(), 2);
+        assert_eq!(attacks(Player::Alice, [5, 5], [0, 5]).len(), 1);
+        assert_eq!(attacks(Player::Alice, [0, 5], [5, 0]).len(), 1);
+        assert!(attacks(Player::Alice, [0, 0], [5, 5]).is_empty());
+        assert!(attacks(Player::Bob, [5, 5], [0, 0]).is_empty());
+    }
+
+    #[test]
+    fn attacks_apply_and_print() {
+        let damage = [[3, 4], [5, 6]];
+        let both_on_b2 = Attack { mover: Player::Alice, targets: [Some(1), Some(1)] };
+        assert_eq!(both_on_b2.apply(&damage, [9, 9]), [9, 0]);
+        assert_eq!(both_on_b2.to_string(), "A1->B2, A2->B2");
+        let lone = Attack { mover: Player::Bob, targets: [None, Some(0)] };
+        assert_eq!(lone.apply(&damage, [9, 9]), [4, 9]);
+        assert_eq!(lone.to_string(), "B2->A1");
+    }
+}

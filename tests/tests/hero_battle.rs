@@ -1,0 +1,187 @@
+//! hero-battle: the official sample, snapshots of every input under tests/data/hero-battle*,
+//! the threshold solver against the naive one on thousands of generated cases, `--explain`
+//! checked move by move, and thread-count independence.
+
+use engine::DriverOptions;
+use hero_battle::explain::{Plan, after};
+use hero_battle::generate::{Family, cases, to_input};
+use hero_battle::naive::NaiveSolver;
+use hero_battle::rules::{Case, Player, Verdict};
+use hero_battle::threshold::ThresholdSolver;
+use hero_battle::{HeroBattle, SolverKind};
+
+/// What the binary would print: stdout, or the error line and its exit code.
+fn render(solver: &HeroBattle, input: &[u8]) -> String {
+    match hero_battle::run(solver, input, &DriverOptions::default()) {
+        Ok((out, _log)) => out,
+        Err(e) => format!("error: {e}\n[exit code 2, nothing on stdout]\n"),
+    }
+}
+
+#[test]
+fn expected_outputs_match() {
+    let mut checked = 0;
+    for input in tests::suite_inputs("hero-battle") {
+        let Some(expected) = tests::expected_output(&input) else { continue };
+        let bytes = std::fs::read(&input).unwrap();
+        for solver in [SolverKind::Threshold, SolverKind::Naive] {
+            let got = render(&HeroBattle { solver, ..HeroBattle::default() }, &bytes);
+            assert_eq!(got, expected, "{} with {solver:?}", input.display());
+        }
+        checked += 1;
+    }
+    assert!(checked >= 1, "the official sample has an expected output");
+}
+
+#[test]
+fn snapshot_hero_battle() {
+    tests::snapshot_suite("hero-battle", |input| render(&HeroBattle::default(), input));
+}
+
+#[test]
+fn snapshot_hero_battle_explain() {
+    let solver = HeroBattle { explain: true, ..HeroBattle::default() };
+    tests::snapshot_suite("hero-battle-explain", |input| render(&solver, input));
+}
+
+/// The generated families of the differential test and how many cases of each.
+const FAMILIES: [(Family, usize); 4] =
+    [(Family::Small, 2000), (Family::Large, 600), (Family::Lopsided, 600), (Family::Random, 2000)];
+
+#[test]
+fn threshold_solver_agrees_with_naive_search() {
+    let mut fast = ThresholdSolver::new();
+    let mut naive = NaiveSolver::new();
+    let mut verdicts = std::collections::BTreeMap::new();
+    let mut total = 0;
+    for (i, (family, count)) in FAMILIES.into_iter().enumerate() {
+        for case in cases(family, count, 0x5eed + i as u64) {
+            let want = naive.solve(&case);
+            assert_eq!(fast.solve(&case), want, "{family:?} case {case:?}");
+            *verdicts.entry(format!("{:?}", want.verdict())).or_insert(0) += 1;
+            total += 1;
+        }
+    }
+    assert!(total >= 3000);
+    for v in [Verdict::AliceWins, Verdict::BobWins, Verdict::ItDepends] {
+        assert!(verdicts.get(&format!("{v:?}")).is_some_and(|&n| n >= 50), "{v:?}: {verdicts:?}");
+    }
+}
+
+/// Every position of a small case, not just the start: the tables must be right everywhere
+/// the explanations read them.
+#[test]
+fn threshold_tables_agree_with_naive_on_every_reached_position() {
+    let mut fast = ThresholdSolver::new();
+    let mut naive = NaiveSolver::new();
+    for case in cases(Family::Small, 150, 77) {
+        fast.solve(&case);
+        naive.solve(&case);
+        let [b1_max, b2_max] = case.bob_hp;
+        for a1 in 0..=case.alice_hp[0] {
+            for a2 in 0..=case.alice_hp[1] {
+                // Only Alice hit points Bob's attacks can reach are in the tables; the naive
+                // memo tells which ones the game reaches.
+                if !reachable(&case, [a1, a2]) {
+                    continue;
+                }
+                for b1 in 0..=b1_max {
+                    for b2 in 0..=b2_max {
+                        if [a1, a2] == [0, 0] || [b1, b2] == [0, 0] {
+                            continue;
+                        }
+                        for mover in [Player::Alice, Player::Bob] {
+                            assert_eq!(
+                                fast.alice_wins([a1, a2], [b1, b2], mover),
+                                naive.alice_wins(&case, [a1, a2], [b1, b2], mover),
+                                "{case:?} at a=({a1},{a2}) b=({b1},{b2}) {mover} to move"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether Bob's attacks (any living attackers) can bring Alice from her start to `target`.
+fn reachable(case: &Case, target: [u8; 2]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![case.alice_hp];
+    while let Some(a) = stack.pop() {
+        if a == target {
+            return true;
+        }
+        if !seen.insert(a) {
+            continue;
+        }
+        for attackers in [[1, 1], [1, 0], [0, 1]] {
+            for attack in hero_battle::rules::attacks(Player::Bob, attackers, a) {
+                stack.push(attack.apply(&case.bob_damage, a));
+            }
+        }
+    }
+    false
+}
+
+#[test]
+fn explanations_are_winning_moves() {
+    let mut fast = ThresholdSolver::new();
+    let mut naive = NaiveSolver::new();
+    let mut answered = 0;
+    for case in cases(Family::Small, 400, 99).into_iter().chain(cases(Family::Lopsided, 200, 98)) {
+        let outcome = fast.solve(&case);
+        naive.solve(&case);
+        let (a0, b0) = (case.alice_hp, case.bob_hp);
+        let wins = |naive: &mut NaiveSolver, winner: Player, a: [u8; 2], b: [u8; 2], mover| {
+            let alice = if a == [0, 0] { false } else { naive.alice_wins(&case, a, b, mover) };
+            alice == (winner == Player::Alice)
+        };
+        for line in hero_battle::explain::explain(&case, outcome, &fast) {
+            match line.plan {
+                Plan::Open(attack) => {
+                    assert_eq!(line.first, line.winner);
+                    let (a, b) = after(&case, attack, a0, b0);
+                    assert!(
+                        wins(&mut naive, line.winner, a, b, line.first.other()),
+                        "{case:?} {line}"
+                    );
+                }
+                Plan::Answer(pairs) => {
+                    assert_ne!(line.first, line.winner);
+                    assert!(!pairs.is_empty());
+                    for (attack, answer) in pairs {
+                        let answer =
+                            answer.unwrap_or_else(|| panic!("{case:?} {attack}: no answer"));
+                        let (a, b) = after(&case, attack, a0, b0);
+                        let (a, b) = after(&case, answer, a, b);
+                        assert!(
+                            wins(&mut naive, line.winner, a, b, line.first),
+                            "{case:?} {answer}"
+                        );
+                        answered += 1;
+                    }
+                }
+                Plan::Missing => panic!("{case:?}: {line}"),
+            }
+        }
+    }
+    assert!(answered > 100, "second-mover wins were exercised ({answered} answers)");
+}
+
+#[test]
+fn output_is_identical_for_every_thread_count() {
+    let mut batch = cases(Family::Random, 3000, 1);
+    batch.extend(cases(Family::Hard, 6, 2));
+    batch.extend(cases(Family::Small, 1000, 3));
+    let input = to_input(&batch);
+    let run = |threads| {
+        let options = DriverOptions { threads: Some(threads), progress: false };
+        hero_battle::run(&HeroBattle::default(), input.as_bytes(), &options).unwrap().0
+    };
+    let one = run(1);
+    assert_eq!(one.lines().count(), batch.len());
+    for threads in [2, 3, 8] {
+        assert_eq!(run(threads), one, "{threads} threads");
+    }
+}
