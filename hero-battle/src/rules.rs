@@ -18,6 +18,19 @@ pub struct Case {
     pub bob_damage: [[u8; 2]; 2],
 }
 
+impl Case {
+    /// The same battle with the players' names exchanged (Bob's heroes become A1, A2).
+    #[must_use]
+    pub fn swapped(&self) -> Self {
+        Self {
+            alice_hp: self.bob_hp,
+            bob_hp: self.alice_hp,
+            alice_damage: self.bob_damage,
+            bob_damage: self.alice_damage,
+        }
+    }
+}
+
 /// A player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Player {
@@ -161,21 +174,54 @@ impl fmt::Display for Attack {
 /// Every attack `mover` may order: each living hero of `own_hp` picks a living hero of
 /// `enemy_hp`. At most four; empty when either side has no living hero.
 #[must_use]
-pub fn attacks(mover: Player, own_hp: [u8; 2], enemy_hp: [u8; 2]) -> Vec<Attack> {
-    let targets: Vec<u8> = (0..2u8).filter(|&j| enemy_hp[usize::from(j)] > 0).collect();
-    let choices = |hero: usize| -> Vec<Option<u8>> {
-        if own_hp[hero] > 0 { targets.iter().map(|&t| Some(t)).collect() } else { vec![None] }
+pub fn attacks(mover: Player, own_hp: [u8; 2], enemy_hp: [u8; 2]) -> AttackList {
+    let mut list = AttackList { len: 0, items: [Attack { mover, targets: [None, None] }; 4] };
+    let targets: &[u8] = match (enemy_hp[0] > 0, enemy_hp[1] > 0) {
+        (true, true) => &[0, 1],
+        (true, false) => &[0],
+        (false, true) => &[1],
+        (false, false) => return list,
     };
-    let mut out = Vec::with_capacity(4);
-    if targets.is_empty() || own_hp == [0, 0] {
-        return out;
+    if own_hp == [0, 0] {
+        return list;
     }
-    for first in choices(0) {
-        for second in choices(1) {
-            out.push(Attack { mover, targets: [first, second] });
+    let choices = |hero: usize| -> &[Option<u8>] {
+        match (own_hp[hero] > 0, targets) {
+            (false, _) => &[None],
+            (true, [0, 1]) => &[Some(0), Some(1)],
+            (true, [0]) => &[Some(0)],
+            (true, _) => &[Some(1)],
+        }
+    };
+    for &first in choices(0) {
+        for &second in choices(1) {
+            list.items[list.len] = Attack { mover, targets: [first, second] };
+            list.len += 1;
         }
     }
-    out
+    list
+}
+
+/// Up to four attacks, without a heap allocation.
+#[derive(Clone, Copy, Debug)]
+pub struct AttackList {
+    len: usize,
+    items: [Attack; 4],
+}
+
+impl std::ops::Deref for AttackList {
+    type Target = [Attack];
+    fn deref(&self) -> &[Attack] {
+        &self.items[..self.len]
+    }
+}
+
+impl IntoIterator for AttackList {
+    type Item = Attack;
+    type IntoIter = std::iter::Take<std::array::IntoIter<Attack, 4>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter().take(self.len)
+    }
 }
 
 #[cfg(test)]

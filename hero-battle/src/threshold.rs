@@ -87,11 +87,76 @@ fn alive_mask(hp: [u8; 2]) -> usize {
     usize::from(hp[0] > 0) | usize::from(hp[1] > 0) << 1
 }
 
+/// Marks in `reached` every Alice hit-point pair Bob's attacks (`bob[attackers][targets]`)
+/// can reach from rank `top`, and returns how many there are; gives up (returning more than
+/// `limit`) once more than `limit` are found. One sweep over the set bits in descending rank
+/// order, since every attack lowers the rank: `O(pairs * 8 + top / 64)`.
+fn mark_reachable(
+    reached: &mut BitTable,
+    bob: &[[Moves; 4]; 4],
+    top: usize,
+    limit: usize,
+) -> usize {
+    reached.insert(top);
+    let mut count = 0;
+    // A visit may set lower bits of the same word, so the word is read again each time,
+    // masked to the bits below the last one visited.
+    let mut word = top / 64;
+    let mut below = u64::MAX >> (63 - top % 64);
+    loop {
+        let bits = reached.words()[word] & below;
+        if bits == 0 {
+            if word == 0 {
+                return count;
+            }
+            word -= 1;
+            below = u64::MAX;
+            continue;
+        }
+        let bit = 63 - bits.leading_zeros() as usize;
+        below = (1u64 << bit) - 1;
+        count += 1;
+        if count > limit {
+            return count;
+        }
+        let a = unrank(word * 64 + bit);
+        let targets = alive_mask(a);
+        if targets == 0 {
+            continue;
+        }
+        for moves in &bob[1..4] {
+            for d in moves[targets].iter() {
+                reached.insert(rank([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])]));
+            }
+        }
+    }
+}
+
+/// Which side's hit points index the rows of the tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Orientation {
+    /// Whichever costs less for the case (the default).
+    Cheaper,
+    /// Rows over Alice's hit points.
+    AsGiven,
+    /// Rows over Bob's hit points (the exchanged game).
+    Swapped,
+}
+
+/// A rough count of the pairs reachable from `hp` under `damage`: each hero survives about
+/// `hp / (least damage it takes) + 1` distinct values.
+fn estimate(hp: [u8; 2], damage: &[[u8; 2]; 2]) -> usize {
+    let span = |j: usize| usize::from(hp[j] / damage[0][j].min(damage[1][j])) + 1;
+    span(0) * span(1)
+}
+
 /// What the last solve did, for `--stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SolveStats {
-    /// Alice hit-point pairs reachable from the start (rows per mover).
+    /// Hit-point pairs of the row side reachable from the start (rows per mover).
     pub alice_pairs: usize,
+    /// Whether Bob's hit points indexed the rows (the cheaper orientation for this case).
+    pub swapped: bool,
     /// Boundary cells filled: two movers times pairs times Bob's `b1` values.
     pub cells: usize,
 }
@@ -101,13 +166,20 @@ pub struct SolveStats {
 #[derive(Clone, Debug)]
 pub struct ThresholdSolver {
     reached: BitTable,
+    /// Reachable pairs of the other orientation, to pick the cheaper one.
+    reached_swapped: BitTable,
+    /// Whether the tables hold the case with Alice and Bob exchanged.
+    swapped: bool,
     slot_of: DenseTable<u16>,
-    /// `alice_row[slot * width + b1]`: how many `b2` values (from 0 up) Alice wins with
-    /// Alice to move.
+    /// `alice_row[slot * stride + b1]`: how many `b2` values (from 0 up) Alice wins with
+    /// Alice to move. Entries from `width` to `stride` are padding.
     alice_row: Vec<u8>,
     /// The same with Bob to move.
     bob_row: Vec<u8>,
+    /// Bob's `b1` values, `0..width`.
     width: usize,
+    /// Row length: `width` rounded up to a whole number of 16-byte vectors.
+    stride: usize,
     start: [u8; 2],
     moves: MoveTable,
     stats: SolveStats,
@@ -125,10 +197,13 @@ impl ThresholdSolver {
     pub fn new() -> Self {
         Self {
             reached: BitTable::new(100 * 100),
+            reached_swapped: BitTable::new(100 * 100),
+            swapped: false,
             slot_of: DenseTable::new(100 * 100),
             alice_row: Vec::new(),
             bob_row: Vec::new(),
             width: 0,
+            stride: 0,
             start: [0, 0],
             moves: MoveTable::default(),
             stats: SolveStats::default(),
@@ -141,25 +216,88 @@ impl ThresholdSolver {
         self.stats
     }
 
-    /// Who wins `case` for each first mover. Time `O(R * B)`, see the module notes.
+    /// Who wins `case` for each first mover, in the cheaper orientation. Time `O(R * B)`,
+    /// see the module notes.
     pub fn solve(&mut self, case: &Case) -> Outcome {
+        self.solve_with(case, Orientation::Cheaper)
+    }
+
+    /// Who wins `case` for each first mover, filling the rows over the side `orientation`
+    /// says. Afterwards [`ThresholdSolver::alice_wins`] answers for positions whose row-side
+    /// hit points were reached.
+    pub fn solve_with(&mut self, case: &Case, orientation: Orientation) -> Outcome {
+        let moves = MoveTable::new(case);
         self.reached.reset();
+        self.reached_swapped.reset();
+        let (swapped, pairs) = match orientation {
+            Orientation::AsGiven => (
+                false,
+                mark_reachable(&mut self.reached, &moves.bob, rank(case.alice_hp), usize::MAX),
+            ),
+            Orientation::Swapped => (
+                true,
+                mark_reachable(
+                    &mut self.reached_swapped,
+                    &moves.alice,
+                    rank(case.bob_hp),
+                    usize::MAX,
+                ),
+            ),
+            Orientation::Cheaper => self.probe_cheaper(case, &moves),
+        };
+        self.swapped = swapped;
+        if swapped {
+            std::mem::swap(&mut self.reached, &mut self.reached_swapped);
+            self.fill_all(&case.swapped(), MoveTable { alice: moves.bob, bob: moves.alice }, pairs);
+        } else {
+            self.fill_all(case, moves, pairs);
+        }
+        Outcome {
+            alice_first: self.alice_wins(case.alice_hp, case.bob_hp, Player::Alice),
+            bob_first: self.alice_wins(case.alice_hp, case.bob_hp, Player::Bob),
+        }
+    }
+
+    /// Marks the reachable pairs of both orientations (`reached` as given, `reached_swapped`
+    /// exchanged) and returns whether the exchanged one is cheaper, with its pair count.
+    ///
+    /// The game looks the same with the players' names exchanged, so the rows may run over
+    /// either side's hit points; the cost is pairs times row length. A case where Bob deals 1
+    /// damage and Alice 60 is cheap over Bob's pairs. The side that looks cheaper is swept
+    /// first, the other only until it costs more.
+    fn probe_cheaper(&mut self, case: &Case, moves: &MoveTable) -> (bool, usize) {
+        let row_len = |hp: [u8; 2]| usize::from(hp[0]).next_multiple_of(16);
+        let (given_row, swapped_row) = (row_len(case.bob_hp), row_len(case.alice_hp));
+        let guess_swapped = estimate(case.bob_hp, &case.alice_damage) * swapped_row
+            < estimate(case.alice_hp, &case.bob_damage) * given_row;
+        let given = (&mut self.reached, &moves.bob, case.alice_hp, given_row);
+        let exchanged = (&mut self.reached_swapped, &moves.alice, case.bob_hp, swapped_row);
+        let (first, second) = if guess_swapped { (exchanged, given) } else { (given, exchanged) };
+        let first_pairs = mark_reachable(first.0, first.1, rank(first.2), usize::MAX);
+        let limit = (first_pairs * first.3).div_ceil(second.3);
+        let second_pairs = mark_reachable(second.0, second.1, rank(second.2), limit);
+        if second_pairs * second.3 < first_pairs * first.3 {
+            (!guess_swapped, second_pairs)
+        } else {
+            (guess_swapped, first_pairs)
+        }
+    }
+
+    /// Fills the rows of every pair marked in `reached`, in increasing rank order.
+    fn fill_all(&mut self, case: &Case, moves: MoveTable, pairs: usize) {
         self.slot_of.reset();
-        self.moves = MoveTable::new(case);
+        self.moves = moves;
         self.start = case.bob_hp;
         self.width = usize::from(case.bob_hp[0]) + 1;
-        let top = rank(case.alice_hp);
-        self.mark_reachable(top);
-
-        let pairs = self.reached.count_ones();
+        self.stride = self.width.next_multiple_of(16);
         self.alice_row.clear();
-        self.alice_row.resize(pairs * self.width, 0);
+        self.alice_row.resize(pairs * self.stride, 0);
         self.bob_row.clear();
-        self.bob_row.resize(pairs * self.width, 0);
-        self.stats = SolveStats { alice_pairs: pairs, cells: 2 * pairs * self.width };
-
+        self.bob_row.resize(pairs * self.stride, 0);
+        self.stats =
+            SolveStats { alice_pairs: pairs, swapped: self.swapped, cells: 2 * pairs * self.width };
         let mut slot = 0usize;
-        for w in 0..=top / 64 {
+        for w in 0..=rank(case.alice_hp) / 64 {
             let mut bits = self.reached.words()[w];
             while bits != 0 {
                 let r = w * 64 + bits.trailing_zeros() as usize;
@@ -168,10 +306,6 @@ impl ThresholdSolver {
                 self.fill(slot, unrank(r));
                 slot += 1;
             }
-        }
-        Outcome {
-            alice_first: self.alice_wins(case.alice_hp, case.bob_hp, Player::Alice),
-            bob_first: self.alice_wins(case.alice_hp, case.bob_hp, Player::Bob),
         }
     }
 
@@ -182,8 +316,20 @@ impl ThresholdSolver {
     /// When `alice` was not reached by the last solve or `bob` exceeds its start.
     #[must_use]
     pub fn alice_wins(&self, alice: [u8; 2], bob: [u8; 2], mover: Player) -> bool {
+        if self.swapped {
+            // The tables hold the exchanged game: its "Alice" is Bob.
+            return !self.row_side_wins(bob, alice, mover.other());
+        }
+        self.row_side_wins(alice, bob, mover)
+    }
+
+    /// [`ThresholdSolver::alice_wins`] in the orientation the tables were filled in.
+    fn row_side_wins(&self, alice: [u8; 2], bob: [u8; 2], mover: Player) -> bool {
         if bob == [0, 0] {
             return true;
+        }
+        if alice == [0, 0] {
+            return false;
         }
         assert!(bob[0] <= self.start[0] && bob[1] <= self.start[1], "Bob's hit points only fall");
         let slot = self.slot_of.get(rank(alice)).map(usize::from);
@@ -192,60 +338,29 @@ impl ThresholdSolver {
             Player::Alice => &self.alice_row,
             Player::Bob => &self.bob_row,
         };
-        rows[slot * self.width + usize::from(bob[0])] > bob[1]
+        rows[slot * self.stride + usize::from(bob[0])] > bob[1]
     }
 
-    /// Marks every Alice hit-point pair Bob's attacks can reach from rank `top`: one sweep in
-    /// descending rank order, since every attack lowers the rank.
-    fn mark_reachable(&mut self, top: usize) {
-        self.reached.insert(top);
-        // Visit set bits from high to low; a visit may set lower bits of the same word, so the
-        // word is read again each time, masked to the bits below the last one visited.
-        let mut word = top / 64;
-        let mut below = u64::MAX >> (63 - top % 64);
-        loop {
-            let bits = self.reached.words()[word] & below;
-            if bits == 0 {
-                if word == 0 {
-                    break;
-                }
-                word -= 1;
-                below = u64::MAX;
-                continue;
-            }
-            let bit = 63 - bits.leading_zeros() as usize;
-            below = (1u64 << bit) - 1;
-            let a = unrank(word * 64 + bit);
-            let targets = alive_mask(a);
-            if targets == 0 {
-                continue;
-            }
-            for attackers in 1..4 {
-                for d in self.moves.bob[attackers][targets].iter() {
-                    self.reached
-                        .insert(rank([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])]));
-                }
-            }
-        }
-    }
-
-    /// The slots of the pairs Bob's attacks (attacker mask `attackers`) reach from `a`.
-    fn child_slots(&self, a: [u8; 2], attackers: usize) -> ([usize; 4], usize) {
-        let mut slots = [0; 4];
+    /// The slots of the pairs Bob's attacks (attacker mask `attackers`) reach from `a`,
+    /// repeated to four entries: rows are combined with `min`, which ignores repeats.
+    fn child_slots(&self, a: [u8; 2], attackers: usize) -> [usize; 4] {
         let moves = &self.moves.bob[attackers][alive_mask(a)];
-        for (slot, d) in slots.iter_mut().zip(moves.iter()) {
+        std::array::from_fn(|i| {
+            let d = moves.damage[i % moves.len];
             let child = rank([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])]);
             // Children were filled before `a`: they have lower ranks and were reached.
-            *slot = self.slot_of.get(child).map_or(0, usize::from);
-        }
-        (slots, moves.len)
+            self.slot_of.get(child).map_or(0, usize::from)
+        })
     }
 
     /// Fills both rows of `slot`, Alice's hit points `a`.
+    ///
+    /// The loops run over whole rows with a fixed number of input rows (moves repeated to
+    /// four, which `min` and `max` ignore), so they compile to 16-byte vector code.
     fn fill(&mut self, slot: usize, a: [u8; 2]) {
-        let width = self.width;
+        let stride = self.stride;
         let cap = self.start[1] + 1;
-        let own = slot * width..(slot + 1) * width;
+        let own = slot * stride..(slot + 1) * stride;
         if a == [0, 0] {
             // Alice has lost, except in the (unreachable) position where Bob has too.
             self.alice_row[own.clone()].fill(0);
@@ -257,47 +372,44 @@ impl ThresholdSolver {
         // Bob to move. With both Bob heroes alive (b1, b2 >= 1) every attack must leave a win;
         // at b2 = 0 only B1 attacks, at b1 = 0 only B2. Monotonicity makes
         // max(cell b2 = 0 wins, min over two-hero attacks) exactly the prefix length.
-        let (both, nb) = self.child_slots(a, 3);
-        let (b1_only, n1) = self.child_slots(a, 1);
-        let (b2_only, n2) = self.child_slots(a, 2);
+        let both = self.child_slots(a, 3);
+        let b1_only = self.child_slots(a, 1);
+        let b2_only = self.child_slots(a, 2);
         let rows = &self.alice_row;
-        let child = |s: usize| &rows[s * width..(s + 1) * width];
+        let row = |s: usize| &rows[s * stride..(s + 1) * stride];
+        let [c0, c1, c2, c3] = both.map(row);
+        let (l0, l1) = (row(b1_only[0]), row(b1_only[1]));
         let out = &mut self.bob_row[own.clone()];
-        out.copy_from_slice(child(both[0]));
-        for &s in &both[1..nb] {
-            out.iter_mut().zip(child(s)).for_each(|(o, &c)| *o = (*o).min(c));
+        for i in 0..stride {
+            let all_attacks = c0[i].min(c1[i]).min(c2[i].min(c3[i]));
+            out[i] = all_attacks.max(u8::from(l0[i].min(l1[i]) > 0));
         }
-        let mut lone = [u8::MAX; 100];
-        for &s in &b1_only[..n1] {
-            lone.iter_mut().zip(child(s)).for_each(|(o, &c)| *o = (*o).min(c));
-        }
-        out.iter_mut().zip(&lone).skip(1).for_each(|(o, &l)| *o = (*o).max(u8::from(l > 0)));
-        out[0] = b2_only[..n2].iter().map(|&s| child(s)[0]).min().unwrap_or(1).max(1);
+        out[0] = b2_only.iter().map(|&s| row(s)[0]).min().unwrap_or(1).max(1);
 
-        // Alice to move: she attacks b and Bob moves next at the same a.
-        let attackers = alive_mask(a);
+        // Alice to move: she attacks b and Bob moves next at the same a. A row shifted by d
+        // reads `bob_row[b1 - d]`, and `bob_row[0]` where b1 - d < 0: a copy of the row behind
+        // a prefix of `bob_row[0]` makes every shift one contiguous slice.
+        const PAD: usize = 128;
         let bob_row = &self.bob_row[own.clone()];
-        let out = &mut self.alice_row[own];
+        let mut padded = [0u8; PAD + 112];
+        padded[..PAD].fill(bob_row[0]);
+        padded[PAD..PAD + stride].copy_from_slice(bob_row);
+        let shifted = |d: u8| &padded[PAD - usize::from(d).min(PAD)..][..stride];
+        let attackers = alive_mask(a);
         // b1 = 0: everyone hits B2; b2 = 0: everyone hits B1.
         let on_b2 = self.moves.alice[attackers][2].damage[0][1];
-        let on_b1 = usize::from(self.moves.alice[attackers][1].damage[0][0]);
+        let on_b1 = shifted(self.moves.alice[attackers][1].damage[0][0]);
+        let general = &self.moves.alice[attackers][3];
+        let [m0, m1, m2, m3] = std::array::from_fn(|i| general.damage[i % general.len]);
+        let (s0, s1, s2, s3) = (shifted(m0[0]), shifted(m1[0]), shifted(m2[0]), shifted(m3[0]));
+        // Winning at (b1', b2') with b2' < v means winning at (b1, b2) for b2 < v + d2.
+        let gain = |v: u8, d2: u8| if v > 0 { v.saturating_add(d2) } else { 0 };
+        let out = &mut self.alice_row[own];
+        for i in 0..stride {
+            let best = gain(s0[i], m0[1]).max(gain(s1[i], m1[1]));
+            let best = best.max(gain(s2[i], m2[1]).max(gain(s3[i], m3[1])));
+            out[i] = best.max(u8::from(on_b1[i] > 0)).min(cap);
+        }
         out[0] = bob_row[0].saturating_add(on_b2).min(cap);
-        for b1 in 1..width {
-            out[b1] = u8::from(bob_row[b1.saturating_sub(on_b1)] > 0);
-        }
-        for d in self.moves.alice[attackers][3].iter() {
-            let (d1, d2) = (usize::from(d[0]), d[1]);
-            let gain = |v: u8| if v > 0 { v.saturating_add(d2) } else { 0 };
-            // Rows b1 < d1 land on b1' = 0, the rest on b1 - d1.
-            let split = d1.clamp(1, width);
-            let g0 = gain(bob_row[0]);
-            out[1..split].iter_mut().for_each(|o| *o = (*o).max(g0));
-            if split < width {
-                out[split..].iter_mut().zip(&bob_row[split - d1..]).for_each(|(o, &v)| {
-                    *o = (*o).max(gain(v));
-                });
-            }
-        }
-        out.iter_mut().skip(1).for_each(|o| *o = (*o).min(cap));
     }
 }

@@ -7,7 +7,7 @@ use hero_battle::explain::{Plan, after};
 use hero_battle::generate::{Family, cases, to_input};
 use hero_battle::naive::NaiveSolver;
 use hero_battle::rules::{Case, Player, Verdict};
-use hero_battle::threshold::ThresholdSolver;
+use hero_battle::threshold::{Orientation, ThresholdSolver};
 use hero_battle::{HeroBattle, SolverKind};
 
 /// What the binary would print: stdout, or the error line and its exit code.
@@ -57,7 +57,13 @@ fn threshold_solver_agrees_with_naive_search() {
     for (i, (family, count)) in FAMILIES.into_iter().enumerate() {
         for case in cases(family, count, 0x5eed + i as u64) {
             let want = naive.solve(&case);
-            assert_eq!(fast.solve(&case), want, "{family:?} case {case:?}");
+            for orientation in [Orientation::Cheaper, Orientation::AsGiven, Orientation::Swapped] {
+                assert_eq!(
+                    fast.solve_with(&case, orientation),
+                    want,
+                    "{family:?} {orientation:?} {case:?}"
+                );
+            }
             *verdicts.entry(format!("{:?}", want.verdict())).or_insert(0) += 1;
             total += 1;
         }
@@ -68,50 +74,54 @@ fn threshold_solver_agrees_with_naive_search() {
     }
 }
 
-/// Every position of a small case, not just the start: the tables must be right everywhere
-/// the explanations read them.
+/// Every position of a small case, not just the start, in both orientations of the tables:
+/// they must be right everywhere the explanations read them.
 #[test]
 fn threshold_tables_agree_with_naive_on_every_reached_position() {
     let mut fast = ThresholdSolver::new();
     let mut naive = NaiveSolver::new();
-    for case in cases(Family::Small, 150, 77) {
-        fast.solve(&case);
+    let mut compared = 0;
+    for case in cases(Family::Small, 120, 77) {
         naive.solve(&case);
-        let [b1_max, b2_max] = case.bob_hp;
-        for a1 in 0..=case.alice_hp[0] {
-            for a2 in 0..=case.alice_hp[1] {
-                // Only Alice hit points Bob's attacks can reach are in the tables; the naive
-                // memo tells which ones the game reaches.
-                if !reachable(&case, [a1, a2]) {
-                    continue;
-                }
-                for b1 in 0..=b1_max {
-                    for b2 in 0..=b2_max {
-                        if [a1, a2] == [0, 0] || [b1, b2] == [0, 0] {
-                            continue;
-                        }
-                        for mover in [Player::Alice, Player::Bob] {
-                            assert_eq!(
-                                fast.alice_wins([a1, a2], [b1, b2], mover),
-                                naive.alice_wins(&case, [a1, a2], [b1, b2], mover),
-                                "{case:?} at a=({a1},{a2}) b=({b1},{b2}) {mover} to move"
-                            );
+        let alice_reached = reachable(&case);
+        let bob_reached = reachable(&case.swapped());
+        for orientation in [Orientation::AsGiven, Orientation::Swapped] {
+            fast.solve_with(&case, orientation);
+            for a1 in 0..=case.alice_hp[0] {
+                for a2 in 0..=case.alice_hp[1] {
+                    for b1 in 0..=case.bob_hp[0] {
+                        for b2 in 0..=case.bob_hp[1] {
+                            let (a, b) = ([a1, a2], [b1, b2]);
+                            // Only the row side's reachable hit points are in the tables.
+                            let rows_reached = match orientation {
+                                Orientation::Swapped => bob_reached.contains(&b),
+                                _ => alice_reached.contains(&a),
+                            };
+                            if a == [0, 0] || b == [0, 0] || !rows_reached {
+                                continue;
+                            }
+                            for mover in [Player::Alice, Player::Bob] {
+                                assert_eq!(
+                                    fast.alice_wins(a, b, mover),
+                                    naive.alice_wins(&case, a, b, mover),
+                                    "{case:?} {orientation:?} at a={a:?} b={b:?} {mover} to move"
+                                );
+                                compared += 1;
+                            }
                         }
                     }
                 }
             }
         }
     }
+    assert!(compared > 100_000, "compared {compared} positions");
 }
 
-/// Whether Bob's attacks (any living attackers) can bring Alice from her start to `target`.
-fn reachable(case: &Case, target: [u8; 2]) -> bool {
+/// Every pair of Alice hit points Bob's attacks (any living attackers) can bring her to.
+fn reachable(case: &Case) -> std::collections::HashSet<[u8; 2]> {
     let mut seen = std::collections::HashSet::new();
     let mut stack = vec![case.alice_hp];
     while let Some(a) = stack.pop() {
-        if a == target {
-            return true;
-        }
         if !seen.insert(a) {
             continue;
         }
@@ -121,7 +131,7 @@ fn reachable(case: &Case, target: [u8; 2]) -> bool {
             }
         }
     }
-    false
+    seen
 }
 
 #[test]

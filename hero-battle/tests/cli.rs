@@ -1,0 +1,103 @@
+//! The hero-battle binary end to end: output on stdout, errors as one line on stderr with
+//! exit code 2 and nothing on stdout, and the same bytes for every thread count.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hero-battle"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child.stdin.take().expect("stdin is piped").write_all(stdin).expect("stdin takes the input");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+const SAMPLE: &str = "4\n10 10 10 10 3 3 3 3 3 3 3 3\n5 5 30 30 7 2 2 7 1 1 1 1\n\
+                      30 30 5 5 1 1 1 1 7 2 2 7\n12 7 9 15 4 2 3 5 2 6 4 1\n";
+
+#[test]
+fn reads_stdin_and_prints_verdicts() {
+    let out = run(&[], SAMPLE.as_bytes());
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "It depends\nBob wins\nAlice wins\nBob wins\n"
+    );
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn reads_a_file_argument() {
+    let path = std::env::temp_dir().join(format!("hero-battle-cli-{}.in", std::process::id()));
+    std::fs::write(&path, SAMPLE).unwrap();
+    let out = run(&[path.to_str().unwrap()], b"");
+    std::fs::remove_file(&path).ok();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 4);
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_and_no_output() {
+    for (input, message) in [
+        (
+            "1\n3 3 3 3 3 3 0 3 3 3 3 3\n",
+            "error: line 2, column 13: expected damage a21 in 1..=99, found \"0\"\n",
+        ),
+        (
+            "2\n3 3 3 3 3 3 3 3 3 3 3 3\n",
+            "error: line 2, column 24: expected hit points a1 in 1..=99, found end of input\n",
+        ),
+        (
+            "x",
+            "error: line 1, column 1: expected the number of cases T in 0..=4294967296, found \"x\"\n",
+        ),
+    ] {
+        let out = run(&[], input.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{input:?}");
+        assert!(out.stdout.is_empty(), "{input:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), message);
+    }
+}
+
+#[test]
+fn missing_file_exits_2() {
+    let out = run(&["/nonexistent/hero.in"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with("error: cannot read /nonexistent/hero.in")
+    );
+}
+
+#[test]
+fn thread_counts_print_identical_bytes() {
+    let mut input = String::from("600\n");
+    for i in 0..600u32 {
+        let v: Vec<String> = (0..12).map(|k| ((i * 7 + k * 13) % 99 + 1).to_string()).collect();
+        input += &(v.join(" ") + "\n");
+    }
+    let one = run(&["--threads", "1"], input.as_bytes());
+    let two = run(&["--threads", "2"], input.as_bytes());
+    let four = run(&["-j", "4", "--explain"], input.as_bytes());
+    assert!(one.status.success() && two.status.success() && four.status.success());
+    assert_eq!(one.stdout, two.stdout);
+    let verdicts: Vec<&str> = std::str::from_utf8(&four.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("  "))
+        .collect();
+    assert_eq!(verdicts, std::str::from_utf8(&one.stdout).unwrap().lines().collect::<Vec<_>>());
+}
+
+#[test]
+fn stats_go_to_stderr() {
+    let out = run(&["--stats"], SAMPLE.as_bytes());
+    assert!(out.status.success());
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(log.lines().filter(|l| l.starts_with("case ")).count(), 4);
+    assert!(log.contains("total: "));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 4);
+}
