@@ -1,1 +1,107 @@
-//! toy-train: the exact solver (being built).
+//! toy-train (IOI 2017, Toy Train): for every start station, whether Arezou can force the
+//! train onto a cycle through a charging station. The rules and formats are in
+//! `../shared/problems/toy-train.md`.
+//!
+//! The game is a Büchi game: Arezou wins where she can force infinitely many visits to
+//! charging stations, and both players have positional winning strategies. The crate holds:
+//!
+//! - [`game`]: the graph in compressed sparse row form (forward and reverse, `u32`);
+//! - [`parse`]: the sample grader's input read straight into a [`Game`];
+//! - [`classic`]: the reference solver, repeated attractors, `O(n · m)`;
+//! - [`fast`]: the default solver, the same rounds with the attractor maintained
+//!   decrementally (`O(n · m)` worst case, near linear on the known hard families but one);
+//! - [`brute`]: a brute force straight from the rules for tiny railways;
+//! - [`verify`]: an independent `O(n + m)` check of an answer with both strategies;
+//! - [`output`]: the answer line and the strategy lines;
+//! - [`generator`]: reproducible generators for tests and benchmarks.
+//!
+//! [`run`] is the whole program: input bytes in, output bytes out.
+
+pub mod brute;
+pub mod classic;
+pub mod fast;
+pub mod game;
+pub mod generator;
+pub mod output;
+pub mod parse;
+pub mod verify;
+
+pub use game::{Game, GameError};
+pub use parse::parse;
+pub use verify::{Verified, VerifyError, verify};
+
+use engine::input::InputError;
+
+/// Who wins where, and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// `arezou_wins[s]`: Arezou wins when the train starts at `s`.
+    pub arezou_wins: Vec<bool>,
+    /// `strategy[s] = t`: the switch at `s` is set along track `s → t`. At the winner's
+    /// stations this is a positional winning strategy (Arezou's on her region, Borzou's on
+    /// his); at the loser's stations it is the station's first track, since every track
+    /// there stays in the region anyway.
+    pub strategy: Vec<u32>,
+}
+
+/// Which solver to run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// [`fast::solve`], the default.
+    #[default]
+    Fast,
+    /// [`classic::solve`], the reference.
+    Classic,
+}
+
+/// Solves `game` with `algorithm`.
+#[must_use]
+pub fn solve(game: &Game, algorithm: Algorithm) -> Solution {
+    match algorithm {
+        Algorithm::Fast => fast::solve(game),
+        Algorithm::Classic => classic::solve(game),
+    }
+}
+
+/// What [`run`] prints besides the answer line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// The solver.
+    pub algorithm: Algorithm,
+    /// Print the strategy lines after the answer line.
+    pub strategy: bool,
+    /// Check the answer and strategies with [`verify()`] and print a last line saying so.
+    pub verify: bool,
+}
+
+/// Why [`run`] produced no output.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    /// The input is malformed.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The solver's answer did not pass the check: a bug, never the input's fault.
+    #[error("verification failed: {0}")]
+    Verify(#[from] VerifyError),
+}
+
+/// The whole program: parses `input`, solves, and renders the answer line, then (if asked)
+/// one strategy line per station and the verification line. `O(size of input)` plus the
+/// solver's time.
+///
+/// # Errors
+/// A malformed input (located by line and column) or, with `verify`, a failed check.
+pub fn run(input: &[u8], options: RunOptions) -> Result<Vec<u8>, RunError> {
+    let game = parse(input)?;
+    let solution = solve(&game, options.algorithm);
+    let mut out = Vec::new();
+    output::push_answer_line(&mut out, &solution.arezou_wins);
+    if options.strategy {
+        output::push_strategy_lines(&mut out, &solution.strategy);
+    }
+    if options.verify {
+        let verified = verify(&game, &solution)?;
+        out.extend_from_slice(format!("{verified}\n").as_bytes());
+    }
+    Ok(out)
+}

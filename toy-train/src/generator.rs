@@ -1,0 +1,424 @@
+//! Reproducible input generators: random railways, the six subtask shapes of the original,
+//! the staircase that makes repeated attractors take about `n / 2` rounds, and a cascade that
+//! is the worst case we know for the decremental solver. A seed fixes the output forever
+//! (the generator is [`engine::rng::SplitMix64`]).
+
+use std::fmt;
+use std::str::FromStr;
+
+use engine::rng::SplitMix64;
+
+use crate::game::{Game, GameError, MAX_STATIONS, MAX_TRACKS};
+use crate::output::push_uint;
+
+/// A generated railway in the input's terms, tracks in the order they are printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    /// `a[i]`: Arezou owns station `i`.
+    pub arezou: Vec<bool>,
+    /// `r[i]`: station `i` charges.
+    pub charging: Vec<bool>,
+    /// Tracks `(u, v)`.
+    pub tracks: Vec<(u32, u32)>,
+}
+
+impl Instance {
+    /// The input text in the sample grader's format. `O(n + m)`.
+    #[must_use]
+    pub fn to_text(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(4 * self.arezou.len() + 16 * self.tracks.len() + 32);
+        push_uint(&mut out, self.arezou.len() as u64);
+        out.push(b' ');
+        push_uint(&mut out, self.tracks.len() as u64);
+        out.push(b'\n');
+        for flags in [&self.arezou, &self.charging] {
+            for (i, &f) in flags.iter().enumerate() {
+                if i > 0 {
+                    out.push(b' ');
+                }
+                out.push(if f { b'1' } else { b'0' });
+            }
+            out.push(b'\n');
+        }
+        for &(u, v) in &self.tracks {
+            push_uint(&mut out, u64::from(u));
+            out.push(b' ');
+            push_uint(&mut out, u64::from(v));
+            out.push(b'\n');
+        }
+        out
+    }
+
+    /// The game this instance describes.
+    ///
+    /// # Errors
+    /// As [`Game::new`]; generated instances never fail.
+    pub fn to_game(&self) -> Result<Game, GameError> {
+        Game::new(&self.arezou, &self.charging, &self.tracks)
+    }
+
+    /// Renames the stations by a random permutation and shuffles the track order, keeping
+    /// the game the same up to names. `O(n + m)`.
+    #[must_use]
+    pub fn shuffled(self, rng: &mut SplitMix64) -> Self {
+        let n = self.arezou.len();
+        let mut name: Vec<u32> = (0..n as u32).collect();
+        rng.shuffle(&mut name);
+        let mut arezou = vec![false; n];
+        let mut charging = vec![false; n];
+        for (old, &new) in name.iter().enumerate() {
+            arezou[new as usize] = self.arezou[old];
+            charging[new as usize] = self.charging[old];
+        }
+        let mut tracks: Vec<(u32, u32)> =
+            self.tracks.iter().map(|&(u, v)| (name[u as usize], name[v as usize])).collect();
+        rng.shuffle(&mut tracks);
+        Self { arezou, charging, tracks }
+    }
+}
+
+/// The shapes the generators know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Subtask 6 (no further limits): random owners, chargers and distinct tracks.
+    Random,
+    /// Subtask 1: every track goes from `u` to `u` or `u + 1`.
+    Line,
+    /// Subtask 2: a random railway with at most 15 stations.
+    Small,
+    /// Subtask 3: Arezou owns every station.
+    Arezou,
+    /// Subtask 4: Borzou owns every station.
+    Borzou,
+    /// Subtask 5: exactly one charging station.
+    OneCharger,
+    /// The problem page's staircase plus a dense block of Arezou-owned charging stations:
+    /// repeated attractors need about `n / 2.2` rounds.
+    Staircase,
+    /// A staircase with a chain `y_1 → y_2 → …` of Arezou stations (each also leading to its
+    /// step's charger) and a long tail hanging off `y_1`: every round the whole chain and tail
+    /// lose their justification and are re-attracted, so the decremental solver does
+    /// `Θ(n²)` work, like the classic one. Its worst case as far as we know.
+    Cascade,
+}
+
+impl Family {
+    /// Every family with its command-line name.
+    pub const ALL: [(Self, &'static str); 8] = [
+        (Self::Random, "random"),
+        (Self::Line, "line"),
+        (Self::Small, "small"),
+        (Self::Arezou, "arezou"),
+        (Self::Borzou, "borzou"),
+        (Self::OneCharger, "one-charger"),
+        (Self::Staircase, "staircase"),
+        (Self::Cascade, "cascade"),
+    ];
+
+    /// The command-line name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Self::ALL.iter().find(|(f, _)| *f == self).map_or("?", |(_, name)| name)
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Family {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL.iter().find(|(_, name)| *name == s).map(|(f, _)| *f).ok_or_else(|| {
+            let names: Vec<&str> = Self::ALL.iter().map(|(_, n)| *n).collect();
+            format!("unknown family {s:?}; expected one of {}", names.join(", "))
+        })
+    }
+}
+
+/// What to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenParams {
+    /// The shape.
+    pub family: Family,
+    /// Number of stations.
+    pub n: usize,
+    /// Number of tracks; `None` picks the family's default (`4n`, at most `n²`, for the
+    /// random shapes). `line` and `cascade` ignore it: their shape fixes `m`.
+    pub m: Option<usize>,
+    /// The seed; the same parameters give the same instance forever.
+    pub seed: u64,
+    /// Chance per mille that Arezou owns a station (random shapes; default 500).
+    pub arezou_per_mille: Option<u64>,
+    /// Chance per mille that a station charges (random shapes; default 100). With a positive
+    /// chance at least one station charges, as the original requires.
+    pub charging_per_mille: Option<u64>,
+    /// Rename the stations at random and shuffle the tracks.
+    pub shuffle: bool,
+}
+
+impl GenParams {
+    /// Parameters with every option at its default.
+    #[must_use]
+    pub fn new(family: Family, n: usize, seed: u64) -> Self {
+        Self {
+            family,
+            n,
+            m: None,
+            seed,
+            arezou_per_mille: None,
+            charging_per_mille: None,
+            shuffle: false,
+        }
+    }
+}
+
+/// Parameters no instance satisfies.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot generate {family} with n = {n}{}: {reason}", .m.map(|m| format!(", m = {m}")).unwrap_or_default())]
+pub struct GenError {
+    family: Family,
+    n: usize,
+    m: Option<usize>,
+    reason: String,
+}
+
+/// Generates an instance. `O(n + m)` time and space (the staircase's block too).
+///
+/// # Errors
+/// Sizes no instance of the family has (for example `m < n`, `m > n²`, `small` with more than
+/// 15 stations, a staircase with fewer than 3 stations).
+pub fn generate(params: &GenParams) -> Result<Instance, GenError> {
+    let fail = |reason: &str| GenError {
+        family: params.family,
+        n: params.n,
+        m: params.m,
+        reason: reason.to_owned(),
+    };
+    let n = params.n;
+    if n == 0 || n as u64 > MAX_STATIONS {
+        return Err(fail(&format!("n must be in 1..={MAX_STATIONS}")));
+    }
+    let mut rng = SplitMix64::new(params.seed);
+    let per_mille = |x: Option<u64>, default| x.unwrap_or(default).min(1000);
+    let (arezou_pm, charging_pm) =
+        (per_mille(params.arezou_per_mille, 500), per_mille(params.charging_per_mille, 100));
+    let instance = match params.family {
+        Family::Random | Family::Small | Family::Arezou | Family::Borzou | Family::OneCharger => {
+            if params.family == Family::Small && n > 15 {
+                return Err(fail("small has at most 15 stations"));
+            }
+            let square = (n as u64).saturating_mul(n as u64).min(MAX_TRACKS) as usize;
+            let m = params.m.unwrap_or(4 * n).min(square);
+            if m < n || m > square {
+                return Err(fail(
+                    "m must be in n..=n² (one track out of every station, no repeats)",
+                ));
+            }
+            let tracks = random_tracks(&mut rng, n, m);
+            let arezou_pm = match params.family {
+                Family::Arezou => 1000,
+                Family::Borzou => 0,
+                _ => arezou_pm,
+            };
+            let arezou = (0..n).map(|_| rng.chance(arezou_pm, 1000)).collect();
+            let charging = if params.family == Family::OneCharger {
+                let one = rng.below(n);
+                (0..n).map(|i| i == one).collect()
+            } else {
+                random_chargers(&mut rng, n, charging_pm)
+            };
+            Instance { arezou, charging, tracks }
+        }
+        Family::Line => line(&mut rng, n, arezou_pm, charging_pm),
+        Family::Staircase => staircase(n, params.m).map_err(|r| fail(&r))?,
+        Family::Cascade => cascade(n).map_err(|r| fail(&r))?,
+    };
+    Ok(if params.shuffle { instance.shuffled(&mut rng) } else { instance })
+}
+
+/// Charger flags with the given chance, at least one when the chance is positive.
+fn random_chargers(rng: &mut SplitMix64, n: usize, per_mille: u64) -> Vec<bool> {
+    let mut charging: Vec<bool> = (0..n).map(|_| rng.chance(per_mille, 1000)).collect();
+    if per_mille > 0 && !charging.contains(&true) {
+        charging[rng.below(n)] = true;
+    }
+    charging
+}
+
+/// `m` distinct tracks, at least one out of every station: out-degrees are one plus a
+/// uniform share of the rest, and each station's heads are distinct, drawn with an
+/// epoch-stamped "seen" array (or by drawing the heads to leave out, for very dense rows).
+fn random_tracks(rng: &mut SplitMix64, n: usize, m: usize) -> Vec<(u32, u32)> {
+    let mut degree = vec![1usize; n];
+    for _ in n..m {
+        loop {
+            let u = rng.below(n);
+            if degree[u] < n {
+                degree[u] += 1;
+                break;
+            }
+        }
+    }
+    let mut seen = vec![0u32; n];
+    let mut tracks = Vec::with_capacity(m);
+    for (u, &d) in degree.iter().enumerate() {
+        let stamp = u as u32 + 1;
+        let (count, mark_means_take) = if 2 * d <= n { (d, true) } else { (n - d, false) };
+        let mut picked = 0;
+        let mut heads = Vec::with_capacity(count);
+        while picked < count {
+            let v = rng.below(n);
+            if seen[v] != stamp {
+                seen[v] = stamp;
+                heads.push(v as u32);
+                picked += 1;
+            }
+        }
+        if !mark_means_take {
+            heads = (0..n as u32).filter(|&v| seen[v as usize] != stamp).collect();
+        }
+        tracks.extend(heads.into_iter().map(|v| (u as u32, v)));
+    }
+    tracks
+}
+
+/// Subtask 1: station `u` has a self-loop, a track to `u + 1`, or both (the last station
+/// only its self-loop).
+fn line(rng: &mut SplitMix64, n: usize, arezou_pm: u64, charging_pm: u64) -> Instance {
+    let mut tracks = Vec::with_capacity(2 * n);
+    for u in 0..n as u32 {
+        let kind = if u as usize + 1 == n { 0 } else { rng.below(3) };
+        if kind != 1 {
+            tracks.push((u, u));
+        }
+        if kind != 0 {
+            tracks.push((u, u + 1));
+        }
+    }
+    let arezou = (0..n).map(|_| rng.chance(arezou_pm, 1000)).collect();
+    let charging = random_chargers(rng, n, charging_pm);
+    Instance { arezou, charging, tracks }
+}
+
+/// The staircase: `x_0..x_k` owned by Arezou, each with a self-loop (`x_0`'s only track),
+/// chargers `c_1..c_k` owned by Borzou, tracks `x_j → c_j` and `c_j → x_(j-1)`, then a block
+/// of `b ≈ n / 10` Arezou-owned charging stations, station `i` of the block leading to the
+/// next `d_i` stations of the block (cyclically) to make up `m` (default about `4n`).
+/// Stations are numbered `x_0..x_k`, `c_1..c_k`, then the block.
+fn staircase(n: usize, m: Option<usize>) -> Result<Instance, String> {
+    if n < 3 {
+        return Err("a staircase needs at least 3 stations".into());
+    }
+    let mut b = (n / 10).max(1);
+    let k = (n - 1 - b) / 2;
+    b = n - 1 - 2 * k;
+    let fixed = 3 * k + 1;
+    let block_tracks = match m {
+        Some(m) if m < fixed + b || m - fixed > b * b => {
+            return Err(format!(
+                "with {k} steps and a block of {b}, m must be in {}..={}",
+                fixed + b,
+                fixed + b * b
+            ));
+        }
+        Some(m) => m - fixed,
+        None => (4 * n).saturating_sub(fixed).clamp(b, b * b),
+    };
+    let x = |j: usize| j as u32;
+    let c = |j: usize| (k + j) as u32;
+    let mut arezou = vec![true; n];
+    let mut charging = vec![false; n];
+    let mut tracks = Vec::with_capacity(fixed + block_tracks);
+    tracks.push((x(0), x(0)));
+    for j in 1..=k {
+        tracks.push((x(j), x(j)));
+        tracks.push((x(j), c(j)));
+        tracks.push((c(j), x(j - 1)));
+        arezou[c(j) as usize] = false;
+        charging[c(j) as usize] = true;
+    }
+    let first = 2 * k + 1;
+    for i in 0..b {
+        charging[first + i] = true;
+        let d = block_tracks / b + usize::from(i < block_tracks % b);
+        for step in 1..=d {
+            tracks.push(((first + i) as u32, (first + (i + step) % b) as u32));
+        }
+    }
+    Ok(Instance { arezou, charging, tracks })
+}
+
+/// The cascade: a staircase of `k ≈ n / 6` steps (numbered as in [`staircase`]), Arezou
+/// stations `y_1..y_k` with tracks `y_i → c_i` and `y_i → y_(i+1)`, and a tail `t_1..t_s`
+/// of Borzou stations with `t_1 → y_1` and `t_j → t_(j-1)`. In round `i` the charger `c_i`
+/// goes, `y_i` must switch to `y_(i+1)`, and so must everything that leads through it.
+fn cascade(n: usize) -> Result<Instance, String> {
+    if n < 5 {
+        return Err("a cascade needs at least 5 stations".into());
+    }
+    let k = (n / 6).max(1);
+    let s = n - 3 * k - 1;
+    let x = |j: usize| j as u32;
+    let c = |j: usize| (k + j) as u32;
+    let y = |j: usize| (2 * k + j) as u32;
+    let t = |j: usize| (3 * k + j) as u32;
+    let mut arezou = vec![true; n];
+    let mut charging = vec![false; n];
+    let mut tracks = Vec::with_capacity(5 * k + s);
+    tracks.push((x(0), x(0)));
+    for j in 1..=k {
+        tracks.push((x(j), x(j)));
+        tracks.push((x(j), c(j)));
+        tracks.push((c(j), x(j - 1)));
+        arezou[c(j) as usize] = false;
+        charging[c(j) as usize] = true;
+        tracks.push((y(j), c(j)));
+        if j < k {
+            tracks.push((y(j), y(j + 1)));
+        }
+    }
+    for j in 1..=s {
+        arezou[t(j) as usize] = false;
+        tracks.push((t(j), if j == 1 { y(1) } else { t(j - 1) }));
+    }
+    Ok(Instance { arezou, charging, tracks })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn family_names_round_trip() {
+        for (family, name) in Family::ALL {
+            assert_eq!(name.parse::<Family>(), Ok(family));
+            assert_eq!(family.to_string(), name);
+        }
+        assert!("stairs".parse::<Family>().is_err());
+    }
+
+    #[test]
+    fn random_tracks_are_distinct_and_cover_every_station() {
+        let mut rng = SplitMix64::new(3);
+        for (n, m) in [(1, 1), (5, 25), (7, 30), (50, 200)] {
+            let mut tracks = random_tracks(&mut rng, n, m);
+            assert_eq!(tracks.len(), m);
+            assert!((0..n as u32).all(|u| tracks.iter().any(|t| t.0 == u)));
+            tracks.sort_unstable();
+            tracks.dedup();
+            assert_eq!(tracks.len(), m, "repeated tracks for n = {n}, m = {m}");
+        }
+    }
+
+    #[test]
+    fn staircase_sizes_match() {
+        let inst = staircase(1000, None).unwrap();
+        assert_eq!((inst.arezou.len(), inst.tracks.len()), (1000, 4000));
+        assert!(staircase(100, Some(50)).is_err());
+        assert_eq!(cascade(30).unwrap().arezou.len(), 30);
+    }
+}
