@@ -1,1 +1,213 @@
-//! card-duel: the exact solver (being built).
+//! card-duel: exact solvers for THUPC 2021 problem I, "狗蛋和二五仔", a Hearthstone-like duel
+//! with random pings (rules: `../shared/problems/card-duel.md`).
+//!
+//! - [`fast`]: the solver for whole files. All positions a file can reach are valued once,
+//!   bottom-up by total HP, into a dense table; each case is then one lookup.
+//! - [`reference`]: the rules applied literally to an explicit state with a memoized
+//!   expectiminimax; slow, for tests and for checking.
+//! - [`explain`]: E's first actions and their values, for `--explain`.
+//! - [`parse`] reads the judge's format; [`rules`] holds the pieces both solvers share.
+//!
+//! [`run`] is what the binary calls: judge input in, one probability per line out.
+
+pub mod explain;
+pub mod fast;
+pub mod parse;
+mod pings;
+pub mod reference;
+pub mod rules;
+mod shapes;
+
+use std::io::Write;
+
+use engine::driver::{self, BatchSolver, DriverError, DriverOptions};
+use engine::input::{Input, InputError};
+
+pub use explain::Explanation;
+pub use fast::{Reach, StartKey, Tables};
+pub use reference::Reference;
+pub use rules::{Action, Board, Position};
+
+/// card-duel as the engine's batch driver sees it: the header is O, the shared work is the
+/// value table of every HP pair the file reaches, and each case is a lookup.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CardDuel;
+
+impl BatchSolver for CardDuel {
+    type Header = u8;
+    type Case = Position;
+    type Shared = Tables;
+    type Scratch = ();
+    type Answer = f64;
+
+    fn parse_header(&self, input: &mut Input<'_>) -> Result<(u8, usize), InputError> {
+        parse::header(input)
+    }
+
+    fn parse_case(
+        &self,
+        _ops: &u8,
+        _index: usize,
+        input: &mut Input<'_>,
+    ) -> Result<Position, InputError> {
+        parse::position(input)
+    }
+
+    fn prepare(&self, ops: &u8, cases: &[Position]) -> Tables {
+        Tables::build(*ops, Reach::of(cases))
+    }
+
+    fn new_scratch(&self, _ops: &u8, _tables: &Tables) {}
+
+    fn solve(&self, _ops: &u8, tables: &Tables, case: &Position, _scratch: &mut ()) -> f64 {
+        // The tables cover every case they were prepared from, so the fallback never shows.
+        tables.value(case).unwrap_or(f64::NAN)
+    }
+}
+
+/// Which solver [`run`] uses and what it prints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// The fast solver: one probability per line.
+    #[default]
+    Fast,
+    /// The fast solver, explaining E's first action for each case.
+    Explain,
+    /// The reference solver (slow; small HP only): one probability per line.
+    Reference,
+}
+
+/// Solves a whole input in the judge's format and renders the output.
+///
+/// # Errors
+/// Malformed input (nothing is solved then), or a thread pool that cannot start.
+pub fn run(bytes: &[u8], mode: Mode, options: &DriverOptions) -> Result<Vec<u8>, DriverError> {
+    let mut out = Vec::new();
+    match mode {
+        Mode::Fast => {
+            let batch = driver::solve_input(&CardDuel, bytes, options)?;
+            out.reserve(batch.answers.len() * 12);
+            for &p in &batch.answers {
+                write_probability(&mut out, p);
+            }
+        }
+        Mode::Explain => {
+            let (ops, positions) = driver::parse_all(&CardDuel, bytes)?;
+            let explanations = pool(options)?.install(|| explain::explain(ops, &positions));
+            explain::render(&explanations, &mut out);
+        }
+        Mode::Reference => {
+            let (ops, positions) = driver::parse_all(&CardDuel, bytes)?;
+            let mut reference = Reference::new(ops);
+            for p in &positions {
+                write_probability(&mut out, reference.value(p));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// E's winning probability for each position, by the fast solver on the current rayon pool.
+/// Costs one [`Tables::build`] over the positions' reach plus `O(1)` a position.
+///
+/// # Panics
+/// When `ops` is outside `1..=MAX_OPS` or a position has HP outside `1..=MAX_HP`.
+#[must_use]
+pub fn solve(ops: u8, positions: &[Position]) -> Vec<f64> {
+    let tables = Tables::build(ops, Reach::of(positions));
+    positions.iter().map(|p| tables.value(p).unwrap_or(f64::NAN)).collect()
+}
+
+/// A rayon pool with the threads `options` asks for.
+fn pool(options: &DriverOptions) -> Result<rayon::ThreadPool, DriverError> {
+    let threads = options.threads.unwrap_or(0);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| DriverError::Threads { threads, reason: e.to_string() })
+}
+
+/// Appends `p` with 9 digits after the point and a newline, as `format!("{p:.9}")` would.
+/// `O(1)`.
+pub fn write_probability(out: &mut Vec<u8>, p: f64) {
+    let scaled = p * 1e9;
+    let fraction = scaled - scaled.floor();
+    // The product is within 1e-7 of the exact decimal, so it rounds like the exact value
+    // unless it lies near a half; those rare values, and anything outside 0..=1, go to the
+    // formatter, which rounds the exact binary value.
+    if (0.0..=1e9).contains(&scaled) && (fraction - 0.5).abs() > 1e-6 {
+        let n = scaled.round() as u64;
+        let mut digits = [b'0'; 12];
+        digits[0] = b'0' + (n / 1_000_000_000) as u8;
+        digits[1] = b'.';
+        let mut rest = n % 1_000_000_000;
+        for d in digits[2..11].iter_mut().rev() {
+            *d = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
+        digits[11] = b'\n';
+        out.extend_from_slice(&digits);
+    } else {
+        let _ = writeln!(out, "{p:.9}");
+    }
+}
+
+/// Renders positions in the judge's format with `T` and `O` on the first line; minions are
+/// listed 1-HP first.
+#[must_use]
+pub fn write_input(ops: u8, positions: &[Position]) -> String {
+    use std::fmt::Write as _;
+    let mut text = String::with_capacity(24 * positions.len() + 16);
+    let _ = writeln!(text, "{} {ops}", positions.len());
+    let board = |text: &mut String, b: Board| {
+        let _ = write!(text, "{}", b.len());
+        for hp in std::iter::repeat_n(1, b.ones.into()).chain(std::iter::repeat_n(2, b.twos.into()))
+        {
+            let _ = write!(text, " {hp}");
+        }
+        text.push('\n');
+    };
+    for p in positions {
+        let _ = writeln!(text, "{} {}", p.e_hp, p.teacher_hp);
+        board(&mut text, p.teacher_board);
+        board(&mut text, p.e_board);
+        let _ = writeln!(text, "{} {}", p.teacher_hand, p.e_hand);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probabilities_print_like_the_formatter() {
+        let mut rng = engine::rng::SplitMix64::new(3);
+        let mut values: Vec<f64> =
+            (0..100_000).map(|_| rng.next_u64() as f64 / 2f64.powi(64)).collect();
+        values.extend([
+            0.0,
+            1.0,
+            0.5,
+            0.041_879_441,
+            0.000_000_000_5,
+            0.999_999_999_5,
+            1.0 + 1e-15,
+        ]);
+        values.extend((0..1000).map(|i| (f64::from(i) + 0.5) / 1e9));
+        for p in values {
+            let mut out = Vec::new();
+            write_probability(&mut out, p);
+            assert_eq!(String::from_utf8(out).unwrap(), format!("{p:.9}\n"));
+        }
+    }
+
+    #[test]
+    fn written_inputs_parse_back() {
+        let positions: Vec<Position> =
+            (0..500).map(|r| StartKey::unrank(r * 2879).position()).collect();
+        let text = write_input(4, &positions);
+        let (ops, parsed) = driver::parse_all(&CardDuel, text.as_bytes()).unwrap();
+        assert_eq!((ops, parsed), (4, positions));
+    }
+}

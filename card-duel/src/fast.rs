@@ -1,0 +1,624 @@
+//! The fast solver: every turn-start value a file needs, computed once, bottom-up, into a
+//! dense table indexed by [`StartKey`] ranks.
+//!
+//! The game is symmetric, so one table serves both players: `V(start)` is the probability
+//! that the player about to start a turn (before his draw) wins. Inside a turn the mover's
+//! decision states add which of his minions may still attack, the hero powers plus plays he
+//! has left (`0..=O`), and whether he has acted; a *cell* is (board pair, mover HP, other
+//! HP), and holds a *block* of `16 * (O + 1)` values, one per (plays left, mover's hand,
+//! other's hand), laid out `[left][mover hand][other hand]`.
+//!
+//! Every operation lowers the total HP on the table (players plus minions): hero power by 2,
+//! face by 3, trade by 2 to 4, play by exactly 1 (three pings, then a 2-HP minion). Ending the
+//! turn keeps it. So cells are layered by total `t <= 56`; layer `t` needs layers `t-1..t-4`
+//! and the turn starts of layer `t`, which need only the best non-ending action. A layer is
+//! therefore filled in three steps: (1) the best operation of every cell from the finished
+//! layers below, in parallel; (2) the turn-start values of layer `t`, read off step 1's cells
+//! where every minion is ready and no play was used; (3) every cell takes the better of its
+//! best operation and ending the turn (`1 - V` of the swapped position), in parallel. Only five
+//! layers are alive at once.
+//!
+//! Only hit points a file can reach are computed: a position with HP `(e, s)` reaches HP
+//! `(x, y)` with `x <= e, y <= s` or, after a turn change, `x <= s, y <= e`. [`Reach`] is
+//! the union of those boxes over the file.
+//!
+//! Time: `O(cells * 16 * (O + 1) * (outcomes per play + actions))`, about 420,000 cells for
+//! every HP pair. Space: the value table (1,440,000 `f64`) plus five layers of at most ~17,000
+//! cells; about 75 MB for O = 5, pages of HP pairs a file does not reach are never touched.
+
+use std::sync::LazyLock;
+
+use rayon::prelude::*;
+
+use crate::pings::PingTable;
+use crate::rules::{Action, BOARD_SHAPES, Board, MAX_HAND, MAX_HP, MAX_OPS, Position};
+use crate::shapes::{PAIRS, READY1, READY2, SPENT1, SPENT2, TurnBoard, pair_index, pair_of};
+
+engine::packed_key! {
+    /// A position at the start of a turn, before the draw, from the mover's side. Its rank
+    /// indexes the value table; there are 20 * 20 * 15 * 15 * 4 * 4 = 1,440,000 of them.
+    pub struct StartKey {
+        /// The mover's HP.
+        mover_hp: 1..21,
+        /// The other player's HP.
+        other_hp: 1..21,
+        /// [`Board::index`] of the mover's minions.
+        mover_board: 0..15,
+        /// [`Board::index`] of the other player's minions.
+        other_board: 0..15,
+        /// Cards in the mover's hand, before his draw.
+        mover_hand: 0..4,
+        /// Cards in the other player's hand.
+        other_hand: 0..4,
+    }
+}
+
+impl StartKey {
+    /// E's turn start in `position`.
+    #[must_use]
+    pub fn of(position: &Position) -> StartKey {
+        StartKey {
+            mover_hp: i64::from(position.e_hp),
+            other_hp: i64::from(position.teacher_hp),
+            mover_board: position.e_board.index() as i64,
+            other_board: position.teacher_board.index() as i64,
+            mover_hand: i64::from(position.e_hand),
+            other_hand: i64::from(position.teacher_hand),
+        }
+    }
+
+    /// The position where E is the mover of this key.
+    #[must_use]
+    pub fn position(self) -> Position {
+        Position {
+            e_hp: self.mover_hp as u8,
+            teacher_hp: self.other_hp as u8,
+            e_board: Board::from_index(self.mover_board as usize),
+            teacher_board: Board::from_index(self.other_board as usize),
+            e_hand: self.mover_hand as u8,
+            teacher_hand: self.other_hand as u8,
+        }
+    }
+}
+
+/// Which cells a file can reach. HP only falls, so a position with HP `(e, s)` reaches HP
+/// `(x, y)` with `x <= e, y <= s` or, after a turn change, `x <= s, y <= e`: for each mover HP
+/// `a`, every other HP up to `max_other[a]`. The total HP on the table never rises either, so
+/// no cell above the largest total of a position is reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reach {
+    max_other: [u8; MAX_HP as usize + 1],
+    max_total: u8,
+}
+
+impl Reach {
+    /// Every cell: all positions of one O.
+    #[must_use]
+    pub fn all() -> Reach {
+        let mut max_other = [MAX_HP; MAX_HP as usize + 1];
+        max_other[0] = 0;
+        Reach { max_other, max_total: MAX_TOTAL as u8 }
+    }
+
+    /// The cells reachable from `positions`. `O(positions + 20)`.
+    #[must_use]
+    pub fn of(positions: &[Position]) -> Reach {
+        let mut max_other = [0u8; MAX_HP as usize + 1];
+        let mut max_total = 0;
+        for p in positions {
+            let (e, s) = (usize::from(p.e_hp), usize::from(p.teacher_hp));
+            max_other[e] = max_other[e].max(p.teacher_hp);
+            max_other[s] = max_other[s].max(p.e_hp);
+            max_total = max_total.max(p.total_hp());
+        }
+        // A box reaching HP a also reaches every lower HP with the same other HP.
+        for a in (1..MAX_HP as usize).rev() {
+            max_other[a] = max_other[a].max(max_other[a + 1]);
+        }
+        max_other[0] = 0;
+        Reach { max_other, max_total }
+    }
+
+    /// Whether `position` is reached (its value is in tables built for this reach).
+    #[must_use]
+    pub fn contains(&self, position: &Position) -> bool {
+        self.contains_hp(position.e_hp, position.teacher_hp)
+            && position.total_hp() <= self.max_total
+    }
+
+    /// Whether the pair (mover HP `a`, other HP `b`) is reached.
+    #[inline]
+    #[must_use]
+    pub fn contains_hp(&self, a: u8, b: u8) -> bool {
+        a <= MAX_HP && b >= 1 && b <= self.max_other[usize::from(a)]
+    }
+
+    /// Number of reached HP pairs, at most 400.
+    #[must_use]
+    pub fn hp_pairs(&self) -> usize {
+        self.max_other.iter().map(|&b| usize::from(b)).sum()
+    }
+
+    /// The largest total HP reached (players plus minions).
+    #[must_use]
+    pub fn max_total(&self) -> u8 {
+        self.max_total
+    }
+}
+
+/// Turn-start values for every position within an [`Reach`], for one O.
+#[derive(Debug)]
+pub struct Tables {
+    ops: u8,
+    reach: Reach,
+    values: Vec<f64>,
+}
+
+impl Tables {
+    /// Computes every turn-start value within `reach`, on the current rayon pool. Time and
+    /// space as in the module notes; the result is the same for every thread count.
+    ///
+    /// # Panics
+    /// When `ops` is outside `1..=MAX_OPS`.
+    #[must_use]
+    pub fn build(ops: u8, reach: Reach) -> Tables {
+        Tables::build_probed(ops, reach, &[]).0
+    }
+
+    /// [`Tables::build`], also valuing every legal first action of E after his draw in each
+    /// of `probes` (which must lie within `reach`), in [`Action::FIRST`] order.
+    ///
+    /// # Panics
+    /// When `ops` is outside `1..=MAX_OPS` or a probe lies outside `reach`.
+    #[must_use]
+    pub fn build_probed(
+        ops: u8,
+        reach: Reach,
+        probes: &[Position],
+    ) -> (Tables, Vec<Vec<(Action, f64)>>) {
+        assert!((1..=MAX_OPS).contains(&ops), "O = {ops} is outside 1..={MAX_OPS}");
+        assert!(probes.iter().all(|p| reach.contains(p)), "a probe outside the reach");
+        let sweep = Sweep::new(ops, &reach);
+        let mut values = vec![0.0; StartKey::CARDINALITY];
+        let mut explained = vec![Vec::new(); probes.len()];
+        let mut ring: Vec<Vec<f64>> =
+            (0..RING).map(|_| vec![0.0; GEOMETRY.max_cells * sweep.block]).collect();
+        for t in 0..=usize::from(reach.max_total) {
+            let mut current = std::mem::take(&mut ring[t % RING]);
+            {
+                let below: [&[f64]; 4] = std::array::from_fn(|k| {
+                    if t > k { ring[(t - k - 1) % RING].as_slice() } else { &[] }
+                });
+                let ctx = sweep.context(t, below);
+                for (probe, out) in probes.iter().zip(&mut explained) {
+                    if let Some(actions) = ctx.first_actions(probe) {
+                        *out = actions;
+                    }
+                }
+                ctx.fill_layer(&mut current, &mut values);
+            }
+            ring[t % RING] = current;
+        }
+        (Tables { ops, reach, values }, explained)
+    }
+
+    /// The O these tables were built for.
+    #[must_use]
+    pub fn ops(&self) -> u8 {
+        self.ops
+    }
+
+    /// The cells these tables cover.
+    #[must_use]
+    pub fn reach(&self) -> &Reach {
+        &self.reach
+    }
+
+    /// E's winning probability in `position`, or `None` outside the tables' reach. `O(1)`.
+    #[inline]
+    #[must_use]
+    pub fn value(&self, position: &Position) -> Option<f64> {
+        self.reach.contains(position).then(|| self.values[StartKey::of(position).rank()])
+    }
+}
+
+/// Largest total HP on the table: two players at 20 and eight 2-HP minions.
+const MAX_TOTAL: usize = 2 * MAX_HP as usize + 16;
+/// Layers alive at once: the one being filled and the four an operation can reach.
+const RING: usize = 5;
+/// Values of an illegal action; every real value is in `0..=1`, so it never wins a max.
+const ILLEGAL: f64 = -1.0;
+/// Slots of one (mover hand, other hand) table.
+const HANDS: usize = 16;
+/// Longest block, for O = MAX_OPS.
+const MAX_BLOCK: usize = HANDS * (MAX_OPS as usize + 1);
+/// A block of certain wins.
+static ONES: [f64; MAX_BLOCK] = [1.0; MAX_BLOCK];
+
+/// Hand slot `(mover hand, other hand)` inside one plays-left row.
+const fn hand_slot(mover: usize, other: usize) -> usize {
+    mover * 4 + other
+}
+
+/// What a cell's operations lead to, for one board pair. Independent of HP and hands.
+#[derive(Clone, Copy, Debug)]
+struct PairInfo {
+    /// Total minion HP.
+    hp: u8,
+    /// The pair after a face attack by a ready 1-HP or 2-HP minion.
+    face: [Option<u16>; 2],
+    /// The pair after a ready `i+1`-HP minion trades with an enemy `j+1`-HP minion.
+    trade: [[Option<u16>; 2]; 2],
+    /// Whether the mover's board has room for a card.
+    can_play: bool,
+    /// When every minion is ready: the boards' indices as a turn start.
+    start: Option<(u8, u8)>,
+    /// The boards' indices as the next turn start (other side first, marks forgotten).
+    end: (u8, u8),
+}
+
+/// Cells of every layer, independent of O and of the file.
+struct Geometry {
+    /// Cells of layer `t`, ordered by pair then mover HP.
+    cells: Vec<Vec<Cell>>,
+    /// `base[t][pair] + a` is the index in layer `t` of the cell (pair, a, t - hp - a).
+    base: Vec<Vec<i32>>,
+    /// Cells of the largest layer.
+    max_cells: usize,
+    pairs: Vec<PairInfo>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    pair: u16,
+    a: u8,
+    b: u8,
+}
+
+static GEOMETRY: LazyLock<Geometry> = LazyLock::new(Geometry::new);
+static PINGS: LazyLock<PingTable> = LazyLock::new(PingTable::new);
+
+impl Geometry {
+    fn new() -> Geometry {
+        let pairs: Vec<PairInfo> = (0..PAIRS).map(pair_info).collect();
+        let max = i32::from(MAX_HP);
+        let mut cells = Vec::with_capacity(MAX_TOTAL + 1);
+        let mut base = Vec::with_capacity(MAX_TOTAL + 1);
+        for t in 0..=MAX_TOTAL as i32 {
+            let mut layer = Vec::new();
+            let mut offsets = vec![0; PAIRS];
+            for (pair, info) in pairs.iter().enumerate() {
+                let heroes = t - i32::from(info.hp);
+                let lo = (heroes - max).max(1);
+                let hi = (heroes - 1).min(max);
+                offsets[pair] = layer.len() as i32 - lo;
+                for a in lo..=hi {
+                    layer.push(Cell { pair: pair as u16, a: a as u8, b: (heroes - a) as u8 });
+                }
+            }
+            cells.push(layer);
+            base.push(offsets);
+        }
+        let max_cells = cells.iter().map(Vec::len).max().unwrap_or(0);
+        Geometry { cells, base, max_cells, pairs }
+    }
+}
+
+fn pair_info(pair: usize) -> PairInfo {
+    let (mover, other) = pair_of(pair);
+    let m = mover.0;
+    let face = [(READY1, SPENT1), (READY2, SPENT2)].map(|(ready, spent)| {
+        (m[ready] > 0).then(|| {
+            let mut after = m;
+            after[ready] -= 1;
+            after[spent] += 1;
+            pair_index(TurnBoard(after), other) as u16
+        })
+    });
+    let enemy_after = [
+        (other.ones > 0).then(|| Board { ones: other.ones - 1, twos: other.twos }),
+        (other.twos > 0).then(|| Board { ones: other.ones, twos: other.twos - 1 }),
+    ];
+    let trade = [READY1, READY2].map(|ready| {
+        enemy_after.map(|left| {
+            let left = left?;
+            (m[ready] > 0).then(|| {
+                let mut after = m;
+                after[ready] -= 1;
+                pair_index(TurnBoard(after), left) as u16
+            })
+        })
+    });
+    let board = mover.board();
+    PairInfo {
+        hp: mover.hp() + other.hp(),
+        face,
+        trade,
+        can_play: mover.len() < 4,
+        start: mover.all_ready().then_some((board.index() as u8, other.index() as u8)),
+        end: (other.index() as u8, board.index() as u8),
+    }
+}
+
+/// What the sweep knows for the whole file.
+struct Sweep<'a> {
+    ops: usize,
+    block: usize,
+    reach: &'a Reach,
+}
+
+impl<'a> Sweep<'a> {
+    fn new(ops: u8, reach: &'a Reach) -> Sweep<'a> {
+        let ops = usize::from(ops);
+        Sweep { ops, block: HANDS * (ops + 1), reach }
+    }
+
+    /// The context for filling layer `t`, given layers `t-1..t-4`.
+    fn context<'b>(&'b self, t: usize, below: [&'b [f64]; 4]) -> Layer<'b> {
+        let geometry = &*GEOMETRY;
+        let base =
+            std::array::from_fn(|k| if t > k { geometry.base[t - k - 1].as_slice() } else { &[] });
+        Layer { sweep: self, t, below, base, geometry, pings: &PINGS }
+    }
+}
+
+/// Filling one layer.
+struct Layer<'a> {
+    sweep: &'a Sweep<'a>,
+    t: usize,
+    /// Layers `t-1..t-4`, finished.
+    below: [&'a [f64]; 4],
+    base: [&'a [i32]; 4],
+    geometry: &'a Geometry,
+    pings: &'a PingTable,
+}
+
+impl Layer<'_> {
+    /// Fills every reachable cell of this layer into `layer` and its turn starts into
+    /// `values`.
+    fn fill_layer(&self, layer: &mut [f64], values: &mut [f64]) {
+        let block = self.sweep.block;
+        let cells = &self.geometry.cells[self.t];
+        let reach = self.sweep.reach;
+        let pairs = &self.geometry.pairs;
+        let blocks = &mut layer[..cells.len() * block];
+        let starts = |cell: &Cell| pairs[usize::from(cell.pair)].start;
+        // Step 1: the best operation of the cells where every minion is ready, the only ones
+        // a turn can start in.
+        blocks.par_chunks_mut(block).zip(cells.par_iter()).with_min_len(8).for_each_init(
+            || vec![0.0; block],
+            |scratch, (dst, &cell)| {
+                if starts(&cell).is_some() && reach.contains_hp(cell.a, cell.b) {
+                    self.best_operation(cell, dst, scratch);
+                }
+            },
+        );
+        // Step 2: the turn starts of this layer: a full hand of plays left, after the draw.
+        let ops = self.sweep.ops;
+        for (dst, cell) in blocks.chunks(block).zip(cells) {
+            let Some((mover_board, other_board)) = starts(cell) else { continue };
+            if !reach.contains_hp(cell.a, cell.b) {
+                continue;
+            }
+            let at = start_rank(cell.a, cell.b, mover_board, other_board);
+            for mover in 0..4 {
+                let drawn = (mover + 1).min(usize::from(MAX_HAND));
+                for other in 0..4 {
+                    values[at + hand_slot(mover, other)] =
+                        dst[ops * HANDS + hand_slot(drawn, other)];
+                }
+            }
+        }
+        // Step 3: the other cells' best operation, then in every cell the better of that and
+        // ending the turn, which hands the swapped position to the other player.
+        let values = &*values;
+        blocks.par_chunks_mut(block).zip(cells.par_iter()).with_min_len(8).for_each_init(
+            || vec![0.0; block],
+            |scratch, (dst, &cell)| {
+                if !reach.contains_hp(cell.a, cell.b) {
+                    return;
+                }
+                let info = &pairs[usize::from(cell.pair)];
+                if info.start.is_none() {
+                    self.best_operation(cell, dst, scratch);
+                }
+                let (next_mover, next_other) = info.end;
+                let at = start_rank(cell.b, cell.a, next_mover, next_other);
+                let mut end = [0.0; HANDS];
+                for mover in 0..4 {
+                    for other in 0..4 {
+                        end[hand_slot(mover, other)] = 1.0 - values[at + hand_slot(other, mover)];
+                    }
+                }
+                for row in dst.chunks_exact_mut(HANDS) {
+                    max_into(row, &end);
+                }
+            },
+        );
+    }
+
+    /// Writes the best operation's value (end of turn excluded) of every slot of `cell`.
+    #[inline]
+    fn best_operation(&self, cell: Cell, dst: &mut [f64], scratch: &mut [f64]) {
+        dst.fill(ILLEGAL);
+        self.visit(cell, scratch, |_, values| max_into(dst, values));
+    }
+
+    /// The block of cell `(pair, a)` in layer `t - back`.
+    #[inline]
+    fn target(&self, back: usize, pair: u16, a: u8) -> &[f64] {
+        let block = self.sweep.block;
+        let cell = (self.base[back - 1][usize::from(pair)] + i32::from(a)) as usize;
+        &self.below[back - 1][cell * block..(cell + 1) * block]
+    }
+
+    /// Calls `f` with each operation's value block for `cell` (end of turn excluded), in
+    /// [`Action::FIRST`] order; slots where the operation is illegal hold `ILLEGAL`.
+    /// `O(block * (outcomes of a play + 8))`.
+    #[inline]
+    fn visit(&self, cell: Cell, scratch: &mut [f64], mut f: impl FnMut(Action, &[f64])) {
+        let Cell { pair, a, b } = cell;
+        let info = &self.geometry.pairs[usize::from(pair)];
+        let block = self.sweep.block;
+        let ops = self.sweep.ops;
+        let scratch = &mut scratch[..block];
+
+        // Hero power: two HP, a card, one play used; with 2 HP or less it kills the mover.
+        scratch[..HANDS].fill(ILLEGAL);
+        if a <= 2 {
+            scratch[HANDS..].fill(0.0);
+        } else {
+            let src = self.target(2, pair, a - 2);
+            for left in 1..=ops {
+                for mover in 0..4 {
+                    let drawn = (mover + 1).min(usize::from(MAX_HAND));
+                    let to = left * HANDS + hand_slot(mover, 0);
+                    let from = (left - 1) * HANDS + hand_slot(drawn, 0);
+                    scratch[to..to + 4].copy_from_slice(&src[from..from + 4]);
+                }
+            }
+        }
+        f(Action::HeroPower, scratch);
+
+        // Face: the enemy loses 3 HP; the minion is spent.
+        for (i, next) in info.face.iter().enumerate() {
+            if let Some(next) = *next {
+                let values = if b <= 3 { &ONES[..block] } else { self.target(3, next, a) };
+                f(Action::Face { minion_hp: i as u8 + 1 }, values);
+            }
+        }
+
+        // Trade: both minions die.
+        for (i, row) in info.trade.iter().enumerate() {
+            for (j, next) in row.iter().enumerate() {
+                if let Some(next) = *next {
+                    let values = self.target(i + j + 2, next, a);
+                    f(Action::Trade { minion_hp: i as u8 + 1, target_hp: j as u8 + 1 }, values);
+                }
+            }
+        }
+
+        // Play: a card leaves the hand, one play is used, three pings, then the minion.
+        // Slot (left, mover hand, other hand) reads slot (left-1, mover hand-1, other hand)
+        // of each outcome, a constant offset back in the same layout.
+        if info.can_play {
+            let shift = HANDS + hand_slot(1, 0);
+            let (win, outcomes) = self.pings.get(usize::from(pair), a, b);
+            scratch[..shift].fill(ILLEGAL);
+            scratch[shift..].fill(win);
+            for o in outcomes {
+                let src = self.target(1, o.pair, a - o.mover_loss);
+                for (value, next) in scratch[shift..].iter_mut().zip(&src[..block - shift]) {
+                    *value += o.p * next;
+                }
+            }
+            // An empty hand cannot play: those slots read nonsense above.
+            for row in scratch.chunks_exact_mut(HANDS).skip(1) {
+                row[..4].fill(ILLEGAL);
+            }
+            f(Action::Play, scratch);
+        }
+    }
+
+    /// E's first actions in `position` when its cell is in this layer.
+    fn first_actions(&self, position: &Position) -> Option<Vec<(Action, f64)>> {
+        let board = TurnBoard::ready(position.e_board);
+        let total = position.e_hp + position.teacher_hp + board.hp() + position.teacher_board.hp();
+        if usize::from(total) != self.t {
+            return None;
+        }
+        let pair = pair_index(board, position.teacher_board) as u16;
+        let cell = Cell { pair, a: position.e_hp, b: position.teacher_hp };
+        let slot = self.sweep.ops * HANDS
+            + hand_slot(
+                usize::from(position.e_hand_after_draw()),
+                usize::from(position.teacher_hand),
+            );
+        let mut scratch = vec![0.0; self.sweep.block];
+        let mut actions = Vec::new();
+        self.visit(cell, &mut scratch, |action, values| {
+            if values[slot] >= 0.0 {
+                actions.push((action, values[slot]));
+            }
+        });
+        Some(actions)
+    }
+}
+
+/// `dst[i] = max(dst[i], src[i])`, written so that it vectorizes.
+#[inline]
+fn max_into(dst: &mut [f64], src: &[f64]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = if s > *d { s } else { *d };
+    }
+}
+
+/// Rank of the first hand slot of a turn start.
+#[inline]
+fn start_rank(a: u8, b: u8, mover_board: u8, other_board: u8) -> usize {
+    StartKey {
+        mover_hp: i64::from(a),
+        other_hp: i64::from(b),
+        mover_board: i64::from(mover_board),
+        other_board: i64::from(other_board),
+        mover_hand: 0,
+        other_hand: 0,
+    }
+    .rank()
+}
+
+const _: () = assert!(BOARD_SHAPES * BOARD_SHAPES * 16 * 400 == StartKey::CARDINALITY);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_slots_are_innermost_in_start_ranks() {
+        let p = Position {
+            e_hp: 7,
+            teacher_hp: 3,
+            e_board: Board { ones: 1, twos: 2 },
+            teacher_board: Board { ones: 0, twos: 1 },
+            e_hand: 2,
+            teacher_hand: 1,
+        };
+        let key = StartKey::of(&p);
+        assert_eq!(key.position(), p);
+        assert_eq!(key.rank(), start_rank(7, 3, 7, 1) + hand_slot(2, 1));
+    }
+
+    #[test]
+    fn reach_is_closed_under_swaps_and_lowering() {
+        let p = |e, s| Position {
+            e_hp: e,
+            teacher_hp: s,
+            e_board: Board::EMPTY,
+            teacher_board: Board::EMPTY,
+            e_hand: 0,
+            teacher_hand: 0,
+        };
+        let reach = Reach::of(&[p(5, 14), p(2, 2)]);
+        assert_eq!(reach.hp_pairs(), 5 * 14 + 14 * 5 - 25);
+        assert!(reach.contains_hp(14, 5) && reach.contains_hp(5, 14) && reach.contains_hp(1, 1));
+        assert!(!reach.contains_hp(6, 6) && !reach.contains_hp(15, 1));
+        assert_eq!(reach.max_total(), 19);
+        let with_minion = Position { e_board: Board { ones: 1, twos: 0 }, ..p(5, 14) };
+        assert!(reach.contains(&p(5, 14)) && !reach.contains(&with_minion));
+        assert_eq!(Reach::all().hp_pairs(), 400);
+    }
+
+    #[test]
+    fn layers_cover_every_cell_once() {
+        let cells: usize = GEOMETRY.cells.iter().map(Vec::len).sum();
+        assert_eq!(cells, 400 * PAIRS);
+        for (t, layer) in GEOMETRY.cells.iter().enumerate() {
+            for (i, cell) in layer.iter().enumerate() {
+                let hp = GEOMETRY.pairs[usize::from(cell.pair)].hp;
+                assert_eq!(usize::from(cell.a + cell.b + hp), t);
+                let at = GEOMETRY.base[t][usize::from(cell.pair)] + i32::from(cell.a);
+                assert_eq!(at as usize, i);
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! What playing a card can lead to: for every board pair and every pair of small hero HP, the
+//! distribution of the three pings' results, aggregated by how much HP each hero lost and the
+//! boards left behind (with the new minion already on the mover's board).
+//!
+//! A ping hits one of the `k + 2` characters, so minions of one class (ready 1-HP, spent 1-HP,
+//! ready 2-HP, spent 2-HP, enemy 1-HP, enemy 2-HP) are one branch weighted by their count: at
+//! most 8 branches a ping and 512 paths. Deaths depend on the order of the hero hits only
+//! when a hero has at most 3 HP, so paths are first aggregated by (sequence of hero hits,
+//! boards), then each of the 16 combinations of thresholds `min(hp, 4)` is derived from those.
+//!
+//! Build: `O(pairs * 512)` for the paths plus `O(pairs * 16 * aggregated)`; a few
+//! milliseconds. Space: about 16 bytes per outcome, a few hundred thousand outcomes.
+
+use crate::rules::Board;
+use crate::shapes::{PAIRS, READY1, READY2, SPENT1, SPENT2, TurnBoard, pair_index, pair_of};
+
+/// One way a play can end with both players alive.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Outcome {
+    /// Its probability.
+    pub p: f64,
+    /// HP the mover lost.
+    pub mover_loss: u8,
+    /// HP the other player lost.
+    pub other_loss: u8,
+    /// The board pair after the pings, the played minion included (spent).
+    pub pair: u16,
+}
+
+/// Thresholds are `min(hp, 4)`: with 4 HP or more no hero can die from three pings.
+const THRESHOLDS: usize = 4;
+
+/// The outcome lists of every board pair whose mover may play (fewer than four minions).
+#[derive(Debug)]
+pub(crate) struct PingTable {
+    /// `(start, end, probability that the other player dies)` by `pair * 16 + thresholds`.
+    lists: Vec<(u32, u32, f64)>,
+    outcomes: Vec<Outcome>,
+}
+
+/// A path's hero hits in order: `1 << len | bits`, bit `i` set when hit `i` struck the other
+/// player. Distinct for every sequence of up to three hits.
+type Pattern = u8;
+
+/// Class counts during the pings: the mover's four classes, then the other's 1-HP and 2-HP.
+type Counts = [u8; 6];
+
+impl PingTable {
+    /// Builds the lists for every board pair. Time and space as in the module notes.
+    pub(crate) fn new() -> PingTable {
+        let mut lists = vec![(0, 0, 0.0); PAIRS * THRESHOLDS * THRESHOLDS];
+        let mut outcomes = Vec::new();
+        let mut paths = Vec::new();
+        let mut merged: Vec<Outcome> = Vec::new();
+        for pair in 0..PAIRS {
+            let (mover, other) = pair_of(pair);
+            if mover.len() >= 4 {
+                continue;
+            }
+            paths.clear();
+            let counts = [mover.0[0], mover.0[1], mover.0[2], mover.0[3], other.ones, other.twos];
+            enumerate(counts, 3, 1.0, 1, &mut paths);
+            paths.sort_by_key(|&(pattern, counts, _)| (counts, pattern));
+            paths.dedup_by(|later, kept| {
+                let same = (later.0, later.1) == (kept.0, kept.1);
+                if same {
+                    kept.2 += later.2;
+                }
+                same
+            });
+            for ta in 1..=THRESHOLDS as u8 {
+                for tb in 1..=THRESHOLDS as u8 {
+                    let mut win = 0.0;
+                    merged.clear();
+                    for &(pattern, counts, p) in &paths {
+                        match fate(pattern, ta, tb) {
+                            Fate::MoverDies => {}
+                            Fate::OtherDies => win += p,
+                            Fate::Alive(mover_loss, other_loss) => {
+                                let pair = after_play(counts) as u16;
+                                merged.push(Outcome { p, mover_loss, other_loss, pair });
+                            }
+                        }
+                    }
+                    merged.sort_by_key(|o| (o.pair, o.mover_loss, o.other_loss));
+                    merged.dedup_by(|later, kept| {
+                        let same = (later.pair, later.mover_loss, later.other_loss)
+                            == (kept.pair, kept.mover_loss, kept.other_loss);
+                        if same {
+                            kept.p += later.p;
+                        }
+                        same
+                    });
+                    let start = outcomes.len() as u32;
+                    outcomes.extend_from_slice(&merged);
+                    let slot = list_slot(pair, ta, tb);
+                    lists[slot] = (start, outcomes.len() as u32, win);
+                }
+            }
+        }
+        PingTable { lists, outcomes }
+    }
+
+    /// The probability that a play wins at once (the other player dies) and the outcomes with
+    /// both players alive, for `pair` with hero HP `mover_hp` and `other_hp`. `O(1)`.
+    #[inline]
+    pub(crate) fn get(&self, pair: usize, mover_hp: u8, other_hp: u8) -> (f64, &[Outcome]) {
+        let ta = mover_hp.min(THRESHOLDS as u8);
+        let tb = other_hp.min(THRESHOLDS as u8);
+        let (start, end, win) = self.lists[list_slot(pair, ta, tb)];
+        (win, &self.outcomes[start as usize..end as usize])
+    }
+
+    /// Total number of stored outcomes.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.outcomes.len()
+    }
+}
+
+fn list_slot(pair: usize, ta: u8, tb: u8) -> usize {
+    (pair * THRESHOLDS + usize::from(ta - 1)) * THRESHOLDS + usize::from(tb - 1)
+}
+
+/// Walks every path of `left` more pings, pushing `(hero-hit pattern, counts, probability)`.
+fn enumerate(
+    counts: Counts,
+    left: u8,
+    p: f64,
+    pattern: Pattern,
+    out: &mut Vec<(Pattern, Counts, f64)>,
+) {
+    if left == 0 {
+        out.push((pattern, counts, p));
+        return;
+    }
+    let minions: u8 = counts.iter().sum();
+    let targets = f64::from(minions + 2);
+    let len = 7 - pattern.leading_zeros() as u8;
+    let bits = pattern & ((1 << len) - 1);
+    let hero = |other: u8| (1 << (len + 1)) | bits | (other << len);
+    enumerate(counts, left - 1, p / targets, hero(0), out);
+    enumerate(counts, left - 1, p / targets, hero(1), out);
+    for class in 0..6 {
+        if counts[class] == 0 {
+            continue;
+        }
+        let mut next = counts;
+        next[class] -= 1;
+        // A 2-HP minion survives a ping as a 1-HP minion of the same side and mark.
+        match class {
+            READY2 => next[READY1] += 1,
+            SPENT2 => next[SPENT1] += 1,
+            5 => next[4] += 1,
+            _ => {}
+        }
+        enumerate(next, left - 1, p * f64::from(counts[class]) / targets, pattern, out);
+    }
+}
+
+enum Fate {
+    MoverDies,
+    OtherDies,
+    /// Both alive, having lost this much HP.
+    Alive(u8, u8),
+}
+
+/// Replays a hero-hit pattern against thresholds: the first player whose losses reach his
+/// threshold dies and the game stops there.
+fn fate(pattern: Pattern, ta: u8, tb: u8) -> Fate {
+    let len = 7 - pattern.leading_zeros() as u8;
+    let (mut lost_m, mut lost_o) = (0, 0);
+    for i in 0..len {
+        if pattern >> i & 1 == 1 {
+            lost_o += 1;
+            if lost_o >= tb {
+                return Fate::OtherDies;
+            }
+        } else {
+            lost_m += 1;
+            if lost_m >= ta {
+                return Fate::MoverDies;
+            }
+        }
+    }
+    Fate::Alive(lost_m, lost_o)
+}
+
+/// The board pair after the pings with the played 2-HP minion put down, spent.
+fn after_play(counts: Counts) -> usize {
+    let mover = TurnBoard([counts[0], counts[1], counts[2], counts[3] + 1]);
+    pair_index(mover, Board { ones: counts[4], twos: counts[5] })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probabilities_sum_to_one_and_hp_is_conserved() {
+        let table = PingTable::new();
+        assert!(table.len() > 0);
+        for pair in 0..PAIRS {
+            let (mover, other) = pair_of(pair);
+            if mover.len() >= 4 {
+                continue;
+            }
+            let before = u32::from(mover.hp() + other.hp());
+            for ta in 1..=4 {
+                for tb in 1..=4 {
+                    let (win, outs) = table.get(pair, ta, tb);
+                    let alive: f64 = outs.iter().map(|o| o.p).sum();
+                    assert!(win >= 0.0 && alive <= 1.0 + 1e-12);
+                    if ta == 4 && tb == 4 {
+                        assert!(win == 0.0 && (alive - 1.0).abs() < 1e-12, "pair {pair}");
+                    }
+                    for o in outs {
+                        let (m, t) = pair_of(usize::from(o.pair));
+                        let lost = 3 - u32::from(o.mover_loss + o.other_loss);
+                        assert_eq!(u32::from(m.hp() + t.hp()), before - lost + 2);
+                        assert!(o.mover_loss < ta && o.other_loss < tb);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn empty_boards_split_the_first_ping_between_the_heroes() {
+        let table = PingTable::new();
+        let pair = pair_index(TurnBoard::default(), Board::EMPTY);
+        // One HP each: the first ping decides.
+        let (win, outs) = table.get(pair, 1, 1);
+        assert!((win - 0.5).abs() < 1e-15 && outs.is_empty());
+        // Three pings with 4+ HP: losses (m, o) with m + o = 3, binomial.
+        let (win, outs) = table.get(pair, 4, 4);
+        assert_eq!(win, 0.0);
+        let probs: Vec<(u8, f64)> = outs.iter().map(|o| (o.mover_loss, o.p)).collect();
+        assert_eq!(probs.len(), 4);
+        for (m, p) in probs {
+            let expected = [1.0, 3.0, 3.0, 1.0][usize::from(m)] / 8.0;
+            assert!((p - expected).abs() < 1e-15);
+        }
+    }
+}

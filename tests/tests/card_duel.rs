@@ -1,0 +1,146 @@
+//! card-duel: the official samples on both solvers, the fast solver against the reference on
+//! random positions for O = 3, 4 and 5, explanations against the reference, thread-count
+//! independence, and the snapshot suites.
+
+use card_duel::{Action, Board, Mode, Position, Reach, Reference, StartKey, Tables};
+use engine::driver::DriverOptions;
+use engine::rng::SplitMix64;
+
+fn official(name: &str) -> (Vec<u8>, String) {
+    let dir = tests::tests_dir().join("data").join("card-duel");
+    let input = dir.join(format!("{name}.in"));
+    let bytes = std::fs::read(&input).expect("the sample is readable");
+    let expected = tests::expected_output(&input).expect("the sample has an .out file");
+    (bytes, expected)
+}
+
+fn run(bytes: &[u8], mode: Mode, threads: usize) -> String {
+    let options = DriverOptions { threads: Some(threads), progress: false };
+    match card_duel::run(bytes, mode, &options) {
+        Ok(out) => String::from_utf8(out).expect("the output is UTF-8"),
+        Err(e) => format!("error: {e}\n"),
+    }
+}
+
+#[test]
+fn official_samples_pass_on_both_solvers() {
+    for name in ["sample1", "sample2"] {
+        let (bytes, expected) = official(name);
+        assert_eq!(run(&bytes, Mode::Fast, 2), expected, "fast solver, {name}");
+        assert_eq!(run(&bytes, Mode::Reference, 1), expected, "reference solver, {name}");
+    }
+}
+
+/// A random position with HP in `1..=max_hp`, E holding at most `e_minions` minions, any
+/// teacher board and hands.
+fn random_position(rng: &mut SplitMix64, max_hp: u64, e_minions: u8) -> Position {
+    let mut board = |most: u8| {
+        let ones = rng.range(0, u64::from(most)) as u8;
+        let twos = rng.range(0, u64::from(most - ones)) as u8;
+        Board { ones, twos }
+    };
+    let (e_board, teacher_board) = (board(e_minions), board(4));
+    Position {
+        e_hp: rng.range(1, max_hp) as u8,
+        teacher_hp: rng.range(1, max_hp) as u8,
+        e_board,
+        teacher_board,
+        e_hand: rng.range(0, 3) as u8,
+        teacher_hand: rng.range(0, 3) as u8,
+    }
+}
+
+/// 1,060 random positions with small HP: half with any boards (E, moving first, mostly wins
+/// those outright), half with at most one minion for E (mostly close games), and a few with
+/// 1 to 3 HP for E against up to 8, where pings can kill either player first.
+fn differential_positions(seed: u64) -> Vec<Position> {
+    let mut rng = SplitMix64::new(seed);
+    let mut positions: Vec<Position> = (0..1000)
+        .map(|i| {
+            if i % 2 == 0 {
+                random_position(&mut rng, 5, 4)
+            } else {
+                random_position(&mut rng, 6, 1)
+            }
+        })
+        .collect();
+    positions.extend((0..60).map(|_| {
+        let mut p = random_position(&mut rng, 3, 2);
+        p.teacher_hp = rng.range(1, 8) as u8;
+        p
+    }));
+    positions
+}
+
+#[test]
+fn fast_matches_reference_on_random_positions() {
+    for (ops, seed) in [(3u8, 31), (4, 41), (5, 51)] {
+        let positions = differential_positions(seed);
+        let fast = card_duel::solve(ops, &positions);
+        let mut reference = Reference::new(ops);
+        let mut close = 0;
+        for (p, &f) in positions.iter().zip(&fast) {
+            let r = reference.value(p);
+            assert!((f - r).abs() <= 1e-9, "O = {ops}, {p:?}: fast {f}, reference {r}");
+            close += usize::from(f > 0.0 && f < 1.0);
+        }
+        // The positions must exercise the game, not just its instant wins and losses.
+        assert!(close >= 300, "O = {ops}: only {close} positions are neither won nor lost");
+    }
+}
+
+#[test]
+fn tables_for_a_file_agree_with_tables_for_every_position() {
+    let positions = differential_positions(77);
+    let all = Tables::build(3, Reach::all());
+    let file = card_duel::solve(3, &positions);
+    for (p, f) in positions.iter().zip(file) {
+        assert_eq!(all.value(p), Some(f), "{p:?}");
+    }
+}
+
+#[test]
+fn explanations_match_the_reference() {
+    let mut rng = SplitMix64::new(7);
+    let positions: Vec<Position> =
+        (0..150).map(|i| random_position(&mut rng, 6, if i % 2 == 0 { 4 } else { 1 })).collect();
+    let explanations = card_duel::explain::explain(4, &positions);
+    let mut reference = Reference::new(4);
+    let mut seen_best = std::collections::BTreeSet::new();
+    for (p, e) in positions.iter().zip(&explanations) {
+        let expected = reference.first_actions(p);
+        let actions: Vec<Action> = e.actions.iter().map(|a| a.0).collect();
+        assert_eq!(actions, expected.iter().map(|a| a.0).collect::<Vec<_>>(), "{p:?}");
+        for ((_, fast), (_, slow)) in e.actions.iter().zip(&expected) {
+            assert!((fast - slow).abs() <= 1e-9, "{p:?}: {fast} vs {slow}");
+        }
+        assert!((e.value - reference.value(p)).abs() <= 1e-9);
+        assert!(e.actions.iter().all(|&(_, v)| v <= e.value));
+        seen_best.insert(format!("{:?}", e.best).split(' ').next().unwrap_or("").to_owned());
+    }
+    assert!(seen_best.len() >= 3, "best actions seen: {seen_best:?}");
+}
+
+#[test]
+fn output_is_identical_for_every_thread_count() {
+    let mut rng = SplitMix64::new(99);
+    let positions: Vec<Position> = (0..3000)
+        .map(|_| StartKey::unrank(rng.below(StartKey::CARDINALITY)).position())
+        .filter(|p| p.total_hp() <= 30)
+        .collect();
+    let text = card_duel::write_input(5, &positions);
+    let one = run(text.as_bytes(), Mode::Fast, 1);
+    assert_eq!(one.lines().count(), positions.len());
+    assert_eq!(run(text.as_bytes(), Mode::Fast, 2), one);
+    assert_eq!(run(text.as_bytes(), Mode::Fast, 3), one);
+}
+
+#[test]
+fn snapshot_card_duel() {
+    tests::snapshot_suite("card-duel", |bytes| run(bytes, Mode::Fast, 2));
+}
+
+#[test]
+fn snapshot_card_duel_explain() {
+    tests::snapshot_suite("card-duel-explain", |bytes| run(bytes, Mode::Explain, 2));
+}
