@@ -24,6 +24,17 @@ pub struct TooLarge(pub usize);
 /// # Errors
 /// More than [`BRUTE_MAX_STATIONS`] stations.
 pub fn winners(game: &Game) -> Result<Vec<bool>, TooLarge> {
+    winners_with_switches(game, &vec![None; game.n()])
+}
+
+/// [`winners`] when some switches are set before the train starts: `switches[s] = Some(t)`
+/// fixes the switch at `s` along track `s → t` (it must be one), whoever owns `s`. With one
+/// player's positional strategy fixed this says from where it wins against every reply,
+/// which is what the verifier decides in `O(n + m)`. Same cost as [`winners`].
+///
+/// # Errors
+/// More than [`BRUTE_MAX_STATIONS`] stations.
+pub fn winners_with_switches(game: &Game, switches: &[Option<u32>]) -> Result<Vec<bool>, TooLarge> {
     if game.n() > BRUTE_MAX_STATIONS {
         return Err(TooLarge(game.n()));
     }
@@ -31,29 +42,31 @@ pub fn winners(game: &Game) -> Result<Vec<bool>, TooLarge> {
         .stations()
         .map(|s| {
             let mut path = vec![s];
-            arezou_wins(game, &mut path)
+            arezou_wins(game, switches, &mut path)
         })
         .collect())
 }
 
 /// Whether Arezou wins once the train has run along `path` (distinct stations, the last one
-/// just reached and its switch not yet set).
-fn arezou_wins(game: &Game, path: &mut Vec<u32>) -> bool {
+/// just reached and its switch not yet set unless `switches` fixes it).
+fn arezou_wins(game: &Game, switches: &[Option<u32>], path: &mut Vec<u32>) -> bool {
     let Some(&here) = path.last() else { return false };
     let outcome = |next: u32, path: &mut Vec<u32>| {
         if let Some(at) = path.iter().position(|&s| s == next) {
             path[at..].iter().any(|&s| game.charging(s))
         } else {
             path.push(next);
-            let win = arezou_wins(game, path);
+            let win = arezou_wins(game, switches, path);
             path.pop();
             win
         }
     };
+    let fixed = switches.get(here as usize).copied().flatten();
+    let moves = fixed.as_ref().map_or(game.succ(here), std::slice::from_ref);
     if game.arezou(here) {
-        game.succ(here).iter().any(|&next| outcome(next, path))
+        moves.iter().any(|&next| outcome(next, path))
     } else {
-        game.succ(here).iter().all(|&next| outcome(next, path))
+        moves.iter().all(|&next| outcome(next, path))
     }
 }
 

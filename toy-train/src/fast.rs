@@ -69,19 +69,40 @@ const CHARGING: u8 = 8;
 /// practice (see the module documentation). Space: `O(n)` besides the game.
 #[must_use]
 pub fn solve(game: &Game) -> Solution {
+    solve_with_stats(game).0
+}
+
+/// What a run of [`solve`] did, to show which paths of the algorithm a test exercised.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Rounds after the first attractor (traps removed).
+    pub rounds: usize,
+    /// Stations whose lost witness was replaced by a local repair.
+    pub repaired: usize,
+    /// Stations that lost their justification and went back to be re-attracted.
+    pub failed: usize,
+    /// Failed stations that were attracted again.
+    pub reattracted: usize,
+}
+
+/// [`solve`], also returning what the run did. Same complexity.
+#[must_use]
+pub fn solve_with_stats(game: &Game) -> (Solution, Stats) {
     solve_from_rank(game, 1)
 }
 
 /// [`solve`] with the first rank given, so tests can make the rank counter wrap.
-pub(crate) fn solve_from_rank(game: &Game, first_rank: u32) -> Solution {
+pub(crate) fn solve_from_rank(game: &Game, first_rank: u32) -> (Solution, Stats) {
     let mut s = Solver::new(game, first_rank);
     s.first_attractor();
     while !s.trap.is_empty() {
+        s.stats.rounds += 1;
         s.remove_trap_attractor();
         s.repair();
         s.reattract();
     }
-    s.finish()
+    let stats = s.stats;
+    (s.finish(), stats)
 }
 
 /// One station's working data.
@@ -114,6 +135,7 @@ struct Solver<'g> {
     trap: Vec<u32>,
     /// Failed stations whose predecessors are still to be looked at.
     stack: Vec<u32>,
+    stats: Stats,
 }
 
 impl<'g> Solver<'g> {
@@ -136,6 +158,7 @@ impl<'g> Solver<'g> {
             failed: Vec::new(),
             trap: Vec::new(),
             stack: Vec::new(),
+            stats: Stats::default(),
         }
     }
 
@@ -181,8 +204,9 @@ impl<'g> Solver<'g> {
 
     /// Backward search from the queued stations over `FAILED` predecessors: an Arezou
     /// station joins through any queued successor, a Borzou station once none of its
-    /// successors is left out. `O(Σ in-degree)` of the stations that join.
-    fn propagate(&mut self) {
+    /// successors is left out; returns how many stations were queued in all.
+    /// `O(Σ in-degree)` of the stations that join.
+    fn propagate(&mut self) -> usize {
         let game = self.game;
         let mut head = 0;
         while head < self.queue.len() {
@@ -205,6 +229,7 @@ impl<'g> Solver<'g> {
             }
         }
         self.queue.clear();
+        head
     }
 
     /// Round 0: Arezou's attractor to the charging stations, the first trap. `O(n + m)`.
@@ -292,6 +317,7 @@ impl<'g> Solver<'g> {
             let skip = succ[ptr as usize..].iter().position(|&w| valid(w));
             match skip {
                 Some(k) => {
+                    self.stats.repaired += 1;
                     let node = &mut self.node[v as usize];
                     node.ptr = ptr + k as u32;
                     node.choice = succ[node.ptr as usize];
@@ -343,7 +369,8 @@ impl<'g> Solver<'g> {
                 }
             }
         }
-        self.propagate();
+        self.stats.failed += failed.len();
+        self.stats.reattracted += self.propagate();
         let st = &self.st;
         self.trap.extend(failed.iter().filter(|&&v| st[v as usize] & STATE == FAILED));
         self.keep_borzou_in_trap();
@@ -389,7 +416,7 @@ mod tests {
             let game = generate(&params).unwrap().to_game().unwrap();
             let want = crate::classic::solve(&game).arezou_wins;
             for first in [1, u32::MAX - 70, u32::MAX - 1] {
-                let got = solve_from_rank(&game, first);
+                let (got, _) = solve_from_rank(&game, first);
                 assert_eq!(got.arezou_wins, want, "seed {seed}, first rank {first}");
                 crate::verify(&game, &got).unwrap();
             }

@@ -212,7 +212,7 @@ pub fn generate(params: &GenParams) -> Result<Instance, GenError> {
                 return Err(fail("small has at most 15 stations"));
             }
             let square = (n as u64).saturating_mul(n as u64).min(MAX_TRACKS) as usize;
-            let m = params.m.unwrap_or(4 * n).min(square);
+            let m = params.m.unwrap_or((4 * n).min(square));
             if m < n || m > square {
                 return Err(fail(
                     "m must be in n..=n² (one track out of every station, no repeats)",

@@ -70,11 +70,14 @@ pub struct Verified {
 
 impl fmt::Display for Verified {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stations =
+            |k: usize| if k == 1 { "1 station".to_owned() } else { format!("{k} stations") };
         write!(
             f,
-            "verified: Arezou wins from {} stations, Borzou from {}; both regions are closed and \
-             both strategies win",
-            self.arezou, self.borzou
+            "verified: Arezou wins from {}, Borzou from {}; both regions are closed and both \
+             strategies win",
+            stations(self.arezou),
+            stations(self.borzou)
         )
     }
 }

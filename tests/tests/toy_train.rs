@@ -1,0 +1,318 @@
+//! toy-train: the official sample, snapshots of every input under tests/data/toy-train
+//! (answers with strategies and the verifier's verdict, or the error line), and differential
+//! tests: the decremental solver against the classic one and a brute force from the rules on
+//! thousands of generated railways, with every answer checked by the independent verifier.
+
+use engine::rng::SplitMix64;
+use toy_train::generator::{Family, GenParams, Instance, generate};
+use toy_train::{Algorithm, Game, RunOptions, Solution, brute, classic, fast, verify};
+
+/// What the binary would print with `--strategy --verify`, or its error line.
+fn render(input: &[u8]) -> String {
+    let options = RunOptions { strategy: true, verify: true, ..RunOptions::default() };
+    match toy_train::run(input, options) {
+        Ok(out) => String::from_utf8(out).expect("the output is ASCII"),
+        Err(e) => format!("error: {e}\n[exit code 2, nothing on stdout]\n"),
+    }
+}
+
+#[test]
+fn expected_outputs_match() {
+    let mut checked = 0;
+    for input in tests::suite_inputs("toy-train") {
+        let Some(expected) = tests::expected_output(&input) else { continue };
+        let bytes = std::fs::read(&input).unwrap();
+        for algorithm in [Algorithm::Fast, Algorithm::Classic] {
+            let options = RunOptions { algorithm, ..RunOptions::default() };
+            let got = toy_train::run(&bytes, options).unwrap();
+            assert_eq!(String::from_utf8(got).unwrap(), expected, "{}", input.display());
+        }
+        checked += 1;
+    }
+    assert!(checked >= 1, "the official sample has an expected output");
+}
+
+#[test]
+fn snapshot_toy_train() {
+    tests::snapshot_suite("toy-train", render);
+}
+
+/// Every snapshot input, solved by both solvers and, when small, by the brute force: the
+/// answers in the snapshots are the right ones, not merely the ones the code printed once.
+#[test]
+fn inputs_of_the_snapshots_are_solved_right_by_every_solver() {
+    let mut solved = 0;
+    for input in tests::suite_inputs("toy-train") {
+        let Ok(game) = toy_train::parse(&std::fs::read(&input).unwrap()) else { continue };
+        let want = check_all(&game, &input.display().to_string());
+        if let Ok(brute) = brute::winners(&game) {
+            assert_eq!(want, brute, "{}", input.display());
+        }
+        solved += 1;
+    }
+    assert!(solved >= 10);
+}
+
+/// Solves `game` with both solvers, verifies both certificates, checks they agree, and
+/// returns the answer.
+fn check_all(game: &Game, what: &str) -> Vec<bool> {
+    let fast = fast::solve(game);
+    let classic = classic::solve(game);
+    certify(game, &fast, &format!("fast, {what}"));
+    certify(game, &classic, &format!("classic, {what}"));
+    assert_eq!(fast.arezou_wins, classic.arezou_wins, "fast and classic differ: {what}");
+    fast.arezou_wins
+}
+
+fn certify(game: &Game, solution: &Solution, what: &str) {
+    if let Err(e) = verify(game, solution) {
+        panic!("{what}: the certificate does not verify: {e}");
+    }
+}
+
+fn game_of(params: &GenParams) -> Game {
+    let instance = generate(params).expect("the test's parameters are valid");
+    instance.to_game().expect("generated railways are valid games")
+}
+
+/// Random railways of up to 8 stations with every mix of owners and chargers, against the
+/// brute force that plays the rules out literally.
+#[test]
+fn both_solvers_agree_with_the_rules_on_thousands_of_tiny_railways() {
+    let mut rng = SplitMix64::new(0x7011);
+    let (mut mixed, mut multi_round, mut total) = (0, 0, 0);
+    for case in 0..4000u64 {
+        let n = rng.range(1, 8) as usize;
+        let m = rng.range(n as u64, (n * n).min(3 * n) as u64) as usize;
+        let mut params = GenParams::new(Family::Random, n, case);
+        params.m = Some(m);
+        params.arezou_per_mille = Some(rng.range(0, 1000));
+        params.charging_per_mille = Some(rng.range(0, 500));
+        let game = game_of(&params);
+        let want = brute::winners(&game).unwrap();
+        let got = check_all(&game, &format!("{params:?}"));
+        assert_eq!(got, want, "{params:?}");
+        mixed += usize::from(want.contains(&true) && want.contains(&false));
+        multi_round += usize::from(fast::solve_with_stats(&game).1.rounds >= 2);
+        total += 1;
+    }
+    assert_eq!(total, 4000);
+    assert!(
+        mixed >= 500 && multi_round >= 100,
+        "too easy: {mixed} mixed, {multi_round} multi-round"
+    );
+}
+
+/// Every family and several sizes, plain and with stations renamed: the decremental solver
+/// against the classic one, with both certificates verified. The repair paths must actually
+/// run: the totals of repaired, failed and re-attracted stations are checked at the end.
+#[test]
+fn fast_agrees_with_classic_on_every_family() {
+    let mut totals = fast::Stats::default();
+    let mut cases = 0;
+    for (family, _) in Family::ALL {
+        for n in [5, 15, 40, 150, 600] {
+            if family == Family::Small && n > 15 {
+                continue;
+            }
+            for seed in 0..12u64 {
+                let mut params = GenParams::new(family, n, seed);
+                params.shuffle = seed % 2 == 1;
+                params.charging_per_mille = Some([20, 60, 150, 400][seed as usize % 4]);
+                params.m = match seed % 3 {
+                    0 => None,
+                    1 => Some(n + n / 2),
+                    _ => Some((3 * n).min(n * n)),
+                }
+                .filter(|_| !matches!(family, Family::Staircase | Family::Line | Family::Cascade));
+                let game = game_of(&params);
+                check_all(&game, &format!("{params:?}"));
+                let (_, stats) = fast::solve_with_stats(&game);
+                totals.rounds += stats.rounds;
+                totals.repaired += stats.repaired;
+                totals.failed += stats.failed;
+                totals.reattracted += stats.reattracted;
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases >= 400);
+    assert!(
+        totals.rounds >= 2000
+            && totals.repaired >= 100
+            && totals.failed >= 2000
+            && totals.reattracted >= 500,
+        "the generated cases do not exercise the repairs: {totals:?}"
+    );
+}
+
+/// Denser, larger random railways with few chargers, where rounds cascade.
+#[test]
+fn fast_agrees_with_classic_on_larger_random_railways() {
+    let mut rng = SplitMix64::new(0xb16);
+    for seed in 0..60u64 {
+        let n = rng.range(200, 3000) as usize;
+        let mut params = GenParams::new(Family::Random, n, seed);
+        params.m = Some(rng.range(n as u64, 6 * n as u64) as usize);
+        params.arezou_per_mille = Some(rng.range(200, 800));
+        params.charging_per_mille = Some(rng.range(1, 60));
+        params.shuffle = true;
+        check_all(&game_of(&params), &format!("{params:?}"));
+    }
+    let mut params = GenParams::new(Family::Random, 200_000, 9);
+    params.m = Some(800_000);
+    params.charging_per_mille = Some(30);
+    check_all(&game_of(&params), "200,000 stations");
+}
+
+/// The staircase: Borzou wins on the steps (each round peels one), Arezou on the block; the
+/// cascade: Borzou wins everywhere, after about n / 6 rounds.
+#[test]
+fn staircase_and_cascade_have_the_known_answers() {
+    for n in [3, 10, 101, 2000] {
+        let game = game_of(&GenParams::new(Family::Staircase, n, 0));
+        let wins = check_all(&game, &format!("staircase {n}"));
+        let steps = (n - 1 - (n / 10).max(1)) / 2;
+        for (v, &w) in wins.iter().enumerate() {
+            assert_eq!(w, v > 2 * steps, "staircase {n}, station {v}");
+        }
+        assert!(fast::solve_with_stats(&game).1.rounds >= steps);
+    }
+    for n in [5, 60, 1200] {
+        let game = game_of(&GenParams::new(Family::Cascade, n, 0));
+        assert!(check_all(&game, &format!("cascade {n}")).iter().all(|&w| !w));
+    }
+}
+
+/// A railway without charging stations is valid, and Borzou wins everywhere.
+#[test]
+fn no_charger_means_borzou_wins_everywhere() {
+    for seed in 0..20 {
+        let mut params = GenParams::new(Family::Random, 50, seed);
+        params.charging_per_mille = Some(0);
+        let game = game_of(&params);
+        assert!(check_all(&game, "no chargers").iter().all(|&w| !w));
+    }
+}
+
+/// The verifier is not a rubber stamp: flipping any single answer bit of a correct solution
+/// must be rejected (a wrong answer has no certificate, whatever the strategies), and so must
+/// a strategy entry that is not a track or leaves the winner's region.
+#[test]
+fn the_verifier_rejects_every_single_wrong_answer() {
+    for seed in 0..200u64 {
+        let mut params = GenParams::new(Family::Random, 12, seed);
+        params.m = Some(24);
+        params.charging_per_mille = Some(150);
+        let game = game_of(&params);
+        let good = fast::solve(&game);
+        certify(&game, &good, "unchanged");
+        let wins = &good.arezou_wins;
+        for s in game.stations() {
+            let i = s as usize;
+            let mut bad = good.clone();
+            bad.arezou_wins[i] = !wins[i];
+            assert!(verify(&game, &bad).is_err(), "flipped station {s}: {params:?}");
+            if game.arezou(s) == wins[i] {
+                for &t in game.succ(s).iter().filter(|&&t| wins[t as usize] != wins[i]) {
+                    let mut bad = good.clone();
+                    bad.strategy[i] = t;
+                    assert!(verify(&game, &bad).is_err(), "{s} -> {t} leaves the region");
+                }
+            }
+            if let Some(t) = game.stations().find(|t| !game.succ(s).contains(t)) {
+                let mut bad = good.clone();
+                bad.strategy[i] = t;
+                assert!(verify(&game, &bad).is_err(), "{s} -> {t} is no track");
+            }
+        }
+    }
+}
+
+/// The verifier against the rules: with each player's strategy fixed as switches set in
+/// advance, the brute force says whether it wins from every station of its region; the
+/// verifier must accept exactly the strategies that do. Strategies are the solvers' with
+/// random entries changed, so both verdicts occur often.
+#[test]
+fn the_verifier_accepts_exactly_the_winning_strategies() {
+    let mut rng = SplitMix64::new(0x5eaf);
+    let (mut accepted, mut rejected) = (0, 0);
+    for case in 0..1500u64 {
+        let n = rng.range(2, 7) as usize;
+        let mut params = GenParams::new(Family::Random, n, case);
+        params.m = Some(rng.range(n as u64, (2 * n) as u64) as usize);
+        params.arezou_per_mille = Some(rng.range(200, 800));
+        params.charging_per_mille = Some(rng.range(100, 500));
+        let game = game_of(&params);
+        let mut solution = fast::solve(&game);
+        for s in game.stations() {
+            if rng.chance(1, 2) {
+                let succ = game.succ(s);
+                solution.strategy[s as usize] = succ[rng.below(succ.len())];
+            }
+        }
+        let wins = &solution.arezou_wins;
+        // Each player's switches fixed where they own a station of their own region.
+        let fixed = |arezou: bool| -> Vec<Option<u32>> {
+            game.stations()
+                .map(|s| {
+                    let mine = game.arezou(s) == arezou && wins[s as usize] == arezou;
+                    mine.then_some(solution.strategy[s as usize])
+                })
+                .collect()
+        };
+        let a = brute::winners_with_switches(&game, &fixed(true)).unwrap();
+        let b = brute::winners_with_switches(&game, &fixed(false)).unwrap();
+        let both_win = game.stations().all(|s| {
+            let i = s as usize;
+            if wins[i] { a[i] } else { !b[i] }
+        });
+        assert_eq!(verify(&game, &solution).is_ok(), both_win, "{params:?} {solution:?}");
+        if both_win {
+            accepted += 1;
+        } else {
+            rejected += 1;
+        }
+    }
+    assert!(accepted >= 200 && rejected >= 200, "{accepted} accepted, {rejected} rejected");
+}
+
+/// The generators: the same seed gives the same bytes, every file parses back to the same
+/// game, the subtask shapes hold, and no random family repeats a track.
+#[test]
+fn generators_are_reproducible_and_keep_their_shapes() {
+    for (family, name) in Family::ALL {
+        for seed in 0..5 {
+            let mut params = GenParams::new(family, 15, seed);
+            params.shuffle = seed == 4;
+            let inst = generate(&params).unwrap();
+            assert_eq!(generate(&params).unwrap(), inst, "{name} is not reproducible");
+            let text = inst.to_text();
+            assert_eq!(toy_train::parse(&text).unwrap(), inst.to_game().unwrap(), "{name}");
+            if !params.shuffle {
+                check_shape(family, &inst);
+            }
+        }
+    }
+    assert!(generate(&GenParams::new(Family::Small, 16, 0)).is_err());
+    let mut params = GenParams::new(Family::Random, 4, 0);
+    params.m = Some(17);
+    assert!(generate(&params).is_err(), "more tracks than n² without repeats");
+}
+
+fn check_shape(family: Family, inst: &Instance) {
+    let n = inst.arezou.len();
+    let chargers = inst.charging.iter().filter(|&&c| c).count();
+    match family {
+        Family::Line => assert!(inst.tracks.iter().all(|&(u, v)| v == u || v == u + 1)),
+        Family::Small => assert!(n <= 15),
+        Family::Arezou => assert!(inst.arezou.iter().all(|&a| a)),
+        Family::Borzou => assert!(inst.arezou.iter().all(|&a| !a)),
+        Family::OneCharger => assert_eq!(chargers, 1),
+        Family::Random | Family::Staircase | Family::Cascade => assert!(chargers >= 1),
+    }
+    let mut tracks = inst.tracks.clone();
+    tracks.sort_unstable();
+    tracks.dedup();
+    assert_eq!(tracks.len(), inst.tracks.len(), "{family} repeats a track");
+}
