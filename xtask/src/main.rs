@@ -42,6 +42,14 @@ enum Task {
         #[command(subcommand)]
         problem: BenchProblem,
     },
+    /// (Internal) run a command on an input, print its wall time and peak memory.
+    #[command(hide = true)]
+    MeasureChild {
+        input: std::path::PathBuf,
+        output: std::path::PathBuf,
+        #[arg(last = true)]
+        command: Vec<std::ffi::OsString>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -72,6 +80,9 @@ fn main() -> ExitCode {
             GenProblem::ToyTrain(args) => toy_train::gen_to_stdout(&args),
             GenProblem::CardDuel(args) => card_duel::gen_to_stdout(&args),
         },
+        Task::MeasureChild { input, output, command } => {
+            measure::measure_child(&input, &output, &command)
+        }
         Task::Bench { problem } => match problem {
             BenchProblem::HeroBattle(args) => hero_battle::bench(&args),
             BenchProblem::ToyTrain(args) => toy_train::bench(&args),

@@ -99,8 +99,57 @@ pub struct Sample {
 }
 
 /// Runs `command` with `input` on stdin and stdout into `output`, recording time and peak
-/// memory (from `wait4`'s resource usage, so only this child is counted).
+/// memory.
+///
+/// Linux carries a process's peak memory across `exec` from the address space it was forked
+/// from, so a program started straight from this (large) process would inherit our peak. The
+/// program is therefore started by a fresh, small copy of xtask (`xtask measure-child`),
+/// which reports what [`run_direct`] measured.
 pub fn run_once(command: &[OsString], input: &Path, output: &Path) -> Result<Sample, String> {
+    let report = Command::new(measuring_copy()?)
+        .arg("measure-child")
+        .arg(input)
+        .arg(output)
+        .arg("--")
+        .args(command)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot start the measuring child: {e}"))?;
+    let text = String::from_utf8_lossy(&report.stdout);
+    let mut fields = text.split_whitespace().map(str::parse::<u64>);
+    match (report.status.success(), fields.next(), fields.next()) {
+        (true, Some(Ok(nanos)), Some(Ok(max_rss_kib))) => {
+            Ok(Sample { wall: Duration::from_nanos(nanos), max_rss_kib })
+        }
+        _ => Err(format!("measuring {} failed: {}", command[0].to_string_lossy(), text.trim())),
+    }
+}
+
+/// A private copy of this xtask binary: a concurrent `cargo build` may replace the original
+/// while a long benchmark runs.
+fn measuring_copy() -> Result<PathBuf, String> {
+    static COPY: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    COPY.get_or_init(|| {
+        let me = std::env::current_exe().map_err(|e| format!("cannot find xtask itself: {e}"))?;
+        let copy = bench_dir()?.join(format!("xtask-measure-{}", std::process::id()));
+        std::fs::copy(&me, &copy).map_err(|e| format!("cannot copy {}: {e}", me.display()))?;
+        Ok(copy)
+    })
+    .clone()
+}
+
+/// `xtask measure-child`: runs the command and prints `wall-nanoseconds peak-KiB`.
+pub fn measure_child(input: &Path, output: &Path, command: &[OsString]) -> Result<(), String> {
+    if command.is_empty() {
+        return Err("measure-child needs a command".into());
+    }
+    let sample = run_direct(command, input, output)?;
+    println!("{} {}", sample.wall.as_nanos(), sample.max_rss_kib);
+    Ok(())
+}
+
+/// Runs `command` as a child of this process, with its time and peak memory (`wait4`).
+fn run_direct(command: &[OsString], input: &Path, output: &Path) -> Result<Sample, String> {
     let stdin = File::open(input).map_err(|e| format!("cannot open {}: {e}", input.display()))?;
     let stdout =
         File::create(output).map_err(|e| format!("cannot create {}: {e}", output.display()))?;
