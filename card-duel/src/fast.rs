@@ -30,7 +30,7 @@ use std::sync::LazyLock;
 
 use rayon::prelude::*;
 
-use crate::pings::PingTable;
+use crate::pings::{Outcome, PingTable};
 use crate::rules::{Action, BOARD_SHAPES, Board, MAX_HAND, MAX_HP, MAX_OPS, Position};
 use crate::shapes::{PAIRS, READY1, READY2, SPENT1, SPENT2, TurnBoard, pair_index, pair_of};
 
@@ -179,6 +179,9 @@ impl Tables {
         assert!((1..=MAX_OPS).contains(&ops), "O = {ops} is outside 1..={MAX_OPS}");
         assert!(probes.iter().all(|p| reach.contains(p)), "a probe outside the reach");
         let sweep = Sweep::new(ops, &reach);
+        // Built here, before any layer, so that no pool thread waits on another's lazy build.
+        LazyLock::force(&PINGS);
+        LazyLock::force(&GEOMETRY);
         let mut values = vec![0.0; StartKey::CARDINALITY];
         let mut explained = vec![Vec::new(); probes.len()];
         let mut ring: Vec<Vec<f64>> =
@@ -230,10 +233,6 @@ const RING: usize = 5;
 const ILLEGAL: f64 = -1.0;
 /// Slots of one (mover hand, other hand) table.
 const HANDS: usize = 16;
-/// Longest block, for O = MAX_OPS.
-const MAX_BLOCK: usize = HANDS * (MAX_OPS as usize + 1);
-/// A block of certain wins.
-static ONES: [f64; MAX_BLOCK] = [1.0; MAX_BLOCK];
 
 /// Hand slot `(mover hand, other hand)` inside one plays-left row.
 const fn hand_slot(mover: usize, other: usize) -> usize {
@@ -257,22 +256,40 @@ struct PairInfo {
     end: (u8, u8),
 }
 
-/// Cells of every layer, independent of O and of the file.
+/// Where each board pair's cells sit in every layer, independent of O and of the file.
 struct Geometry {
-    /// Cells of layer `t`, ordered by pair then mover HP.
-    cells: Vec<Vec<Cell>>,
-    /// `base[t][pair] + a` is the index in layer `t` of the cell (pair, a, t - hp - a).
-    base: Vec<Vec<i32>>,
+    /// `spans[t][pair]`: the pair's cells in layer `t`.
+    spans: Vec<Vec<Span>>,
     /// Cells of the largest layer.
     max_cells: usize,
     pairs: Vec<PairInfo>,
 }
 
+/// One board pair's cells in one layer: mover HP `lo..=hi` (empty when `lo > hi`), stored
+/// from cell `first` on in that order. The other HP is `heroes - a`: within a layer a pair's
+/// cells share the players' HP sum.
 #[derive(Clone, Copy, Debug)]
-struct Cell {
+struct Span {
+    first: u32,
+    lo: u8,
+    hi: u8,
+    heroes: u8,
+}
+
+impl Span {
+    fn len(self) -> usize {
+        (usize::from(self.hi) + 1).saturating_sub(usize::from(self.lo))
+    }
+}
+
+/// Consecutive cells of one pair in one layer, all reached: mover HP `a0..a0 + len`, other
+/// HP `heroes - a`.
+#[derive(Clone, Copy, Debug)]
+struct Run {
     pair: u16,
-    a: u8,
-    b: u8,
+    a0: u8,
+    len: usize,
+    heroes: u8,
 }
 
 static GEOMETRY: LazyLock<Geometry> = LazyLock::new(Geometry::new);
@@ -282,25 +299,26 @@ impl Geometry {
     fn new() -> Geometry {
         let pairs: Vec<PairInfo> = (0..PAIRS).map(pair_info).collect();
         let max = i32::from(MAX_HP);
-        let mut cells = Vec::with_capacity(MAX_TOTAL + 1);
-        let mut base = Vec::with_capacity(MAX_TOTAL + 1);
+        let mut spans = Vec::with_capacity(MAX_TOTAL + 1);
+        let mut max_cells = 0;
         for t in 0..=MAX_TOTAL as i32 {
-            let mut layer = Vec::new();
-            let mut offsets = vec![0; PAIRS];
-            for (pair, info) in pairs.iter().enumerate() {
-                let heroes = t - i32::from(info.hp);
-                let lo = (heroes - max).max(1);
-                let hi = (heroes - 1).min(max);
-                offsets[pair] = layer.len() as i32 - lo;
-                for a in lo..=hi {
-                    layer.push(Cell { pair: pair as u16, a: a as u8, b: (heroes - a) as u8 });
-                }
-            }
-            cells.push(layer);
-            base.push(offsets);
+            let mut cells = 0;
+            let layer: Vec<Span> = pairs
+                .iter()
+                .map(|info| {
+                    let heroes = (t - i32::from(info.hp)).max(0);
+                    let lo = (heroes - max).max(1);
+                    let hi = (heroes - 1).min(max).max(lo - 1);
+                    let span =
+                        Span { first: cells, lo: lo as u8, hi: hi as u8, heroes: heroes as u8 };
+                    cells += span.len() as u32;
+                    span
+                })
+                .collect();
+            max_cells = max_cells.max(cells as usize);
+            spans.push(layer);
         }
-        let max_cells = cells.iter().map(Vec::len).max().unwrap_or(0);
-        Geometry { cells, base, max_cells, pairs }
+        Geometry { spans, max_cells, pairs }
     }
 }
 
@@ -356,9 +374,9 @@ impl<'a> Sweep<'a> {
     /// The context for filling layer `t`, given layers `t-1..t-4`.
     fn context<'b>(&'b self, t: usize, below: [&'b [f64]; 4]) -> Layer<'b> {
         let geometry = &*GEOMETRY;
-        let base =
-            std::array::from_fn(|k| if t > k { geometry.base[t - k - 1].as_slice() } else { &[] });
-        Layer { sweep: self, t, below, base, geometry, pings: &PINGS }
+        let spans_below =
+            std::array::from_fn(|k| if t > k { geometry.spans[t - k - 1].as_slice() } else { &[] });
+        Layer { sweep: self, t, below, spans_below, geometry, pings: &PINGS }
     }
 }
 
@@ -368,153 +386,242 @@ struct Layer<'a> {
     t: usize,
     /// Layers `t-1..t-4`, finished.
     below: [&'a [f64]; 4],
-    base: [&'a [i32]; 4],
+    /// Spans of layers `t-1..t-4`.
+    spans_below: [&'a [Span]; 4],
     geometry: &'a Geometry,
     pings: &'a PingTable,
 }
 
+/// Longest run: one cell per mover HP.
+const MAX_RUN: usize = MAX_HP as usize;
+
 impl Layer<'_> {
-    /// Fills every reachable cell of this layer into `layer` and its turn starts into
-    /// `values`.
+    /// Fills every reached cell of this layer into `layer` and its turn starts into `values`.
     fn fill_layer(&self, layer: &mut [f64], values: &mut [f64]) {
         let block = self.sweep.block;
-        let cells = &self.geometry.cells[self.t];
-        let reach = self.sweep.reach;
+        let ops = self.sweep.ops;
         let pairs = &self.geometry.pairs;
-        let blocks = &mut layer[..cells.len() * block];
-        let starts = |cell: &Cell| pairs[usize::from(cell.pair)].start;
-        // Step 1: the best operation of the cells where every minion is ready, the only ones
+        let spans = &self.geometry.spans[self.t];
+        // Each pair's cells are one contiguous piece of the layer, so pairs fill in parallel.
+        let mut pieces: Vec<(usize, &mut [f64])> = Vec::with_capacity(spans.len());
+        let mut rest = layer;
+        for (pair, span) in spans.iter().enumerate() {
+            let (piece, tail) = rest.split_at_mut(span.len() * block);
+            if !piece.is_empty() {
+                pieces.push((pair, piece));
+            }
+            rest = tail;
+        }
+        let scratch = || vec![0.0; MAX_RUN * block];
+        // Step 1: the best operation in the pairs where every minion is ready, the only ones
         // a turn can start in.
-        blocks.par_chunks_mut(block).zip(cells.par_iter()).with_min_len(8).for_each_init(
-            || vec![0.0; block],
-            |scratch, (dst, &cell)| {
-                if starts(&cell).is_some() && reach.contains_hp(cell.a, cell.b) {
-                    self.best_operation(cell, dst, scratch);
-                }
+        pieces.par_iter_mut().filter(|(pair, _)| pairs[*pair].start.is_some()).for_each_init(
+            scratch,
+            |scratch, (pair, piece)| {
+                self.for_each_run(*pair, |run, at| {
+                    let dst = &mut piece[at * block..(at + run.len) * block];
+                    self.best_operation(run, dst, scratch);
+                });
             },
         );
-        // Step 2: the turn starts of this layer: a full hand of plays left, after the draw.
-        let ops = self.sweep.ops;
-        for (dst, cell) in blocks.chunks(block).zip(cells) {
-            let Some((mover_board, other_board)) = starts(cell) else { continue };
-            if !reach.contains_hp(cell.a, cell.b) {
-                continue;
-            }
-            let at = start_rank(cell.a, cell.b, mover_board, other_board);
-            for mover in 0..4 {
-                let drawn = (mover + 1).min(usize::from(MAX_HAND));
-                for other in 0..4 {
-                    values[at + hand_slot(mover, other)] =
-                        dst[ops * HANDS + hand_slot(drawn, other)];
-                }
-            }
-        }
-        // Step 3: the other cells' best operation, then in every cell the better of that and
-        // ending the turn, which hands the swapped position to the other player.
-        let values = &*values;
-        blocks.par_chunks_mut(block).zip(cells.par_iter()).with_min_len(8).for_each_init(
-            || vec![0.0; block],
-            |scratch, (dst, &cell)| {
-                if !reach.contains_hp(cell.a, cell.b) {
-                    return;
-                }
-                let info = &pairs[usize::from(cell.pair)];
-                if info.start.is_none() {
-                    self.best_operation(cell, dst, scratch);
-                }
-                let (next_mover, next_other) = info.end;
-                let at = start_rank(cell.b, cell.a, next_mover, next_other);
-                let mut end = [0.0; HANDS];
-                for mover in 0..4 {
-                    for other in 0..4 {
-                        end[hand_slot(mover, other)] = 1.0 - values[at + hand_slot(other, mover)];
+        // Step 2: the turn starts of this layer: every play left, after the draw.
+        for (pair, piece) in &pieces {
+            let Some((mover_board, other_board)) = pairs[*pair].start else { continue };
+            self.for_each_run(*pair, |run, at| {
+                for i in 0..run.len {
+                    let a = run.a0 + i as u8;
+                    let cell = &piece[(at + i) * block..(at + i + 1) * block];
+                    let rank = start_rank(a, run.heroes - a, mover_board, other_board);
+                    for mover in 0..4 {
+                        let drawn = (mover + 1).min(usize::from(MAX_HAND));
+                        for other in 0..4 {
+                            values[rank + hand_slot(mover, other)] =
+                                cell[ops * HANDS + hand_slot(drawn, other)];
+                        }
                     }
                 }
-                for row in dst.chunks_exact_mut(HANDS) {
-                    max_into(row, &end);
+            });
+        }
+        // Step 3: the other pairs' best operation, then in every cell the better of that and
+        // ending the turn, which hands the swapped position to the other player.
+        let values = &*values;
+        pieces.par_iter_mut().for_each_init(scratch, |scratch, (pair, piece)| {
+            let info = &pairs[*pair];
+            self.for_each_run(*pair, |run, at| {
+                let dst = &mut piece[at * block..(at + run.len) * block];
+                if info.start.is_none() {
+                    self.best_operation(run, dst, scratch);
                 }
-            },
-        );
+                let (next_mover, next_other) = info.end;
+                for (i, cell) in dst.chunks_exact_mut(block).enumerate() {
+                    let a = run.a0 + i as u8;
+                    let rank = start_rank(run.heroes - a, a, next_mover, next_other);
+                    let mut end = [0.0; HANDS];
+                    for mover in 0..4 {
+                        for other in 0..4 {
+                            end[hand_slot(mover, other)] =
+                                1.0 - values[rank + hand_slot(other, mover)];
+                        }
+                    }
+                    for row in cell.chunks_exact_mut(HANDS) {
+                        max_into(row, &end);
+                    }
+                }
+            });
+        });
     }
 
-    /// Writes the best operation's value (end of turn excluded) of every slot of `cell`.
+    /// Calls `f` with each maximal run of reached cells of `pair` in this layer and the run's
+    /// position (in cells) within the pair's piece.
+    fn for_each_run(&self, pair: usize, mut f: impl FnMut(Run, usize)) {
+        let span = self.geometry.spans[self.t][pair];
+        let reach = self.sweep.reach;
+        let mut start = None;
+        for a in span.lo..=span.hi + 1 {
+            let reached = a <= span.hi && reach.contains_hp(a, span.heroes - a);
+            match (start, reached) {
+                (None, true) => start = Some(a),
+                (Some(a0), false) => {
+                    let run = Run {
+                        pair: pair as u16,
+                        a0,
+                        len: usize::from(a - a0),
+                        heroes: span.heroes,
+                    };
+                    f(run, usize::from(a0 - span.lo));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Writes the best operation's value (end of turn excluded) of every slot of `run`.
     #[inline]
-    fn best_operation(&self, cell: Cell, dst: &mut [f64], scratch: &mut [f64]) {
+    fn best_operation(&self, run: Run, dst: &mut [f64], scratch: &mut [f64]) {
         dst.fill(ILLEGAL);
-        self.visit(cell, scratch, |_, values| max_into(dst, values));
+        self.visit(run, scratch, |_, values| max_into(dst, values));
     }
 
-    /// The block of cell `(pair, a)` in layer `t - back`.
+    /// The blocks of cells `(pair, a0..a0 + len)` of layer `t - back`, contiguous.
     #[inline]
-    fn target(&self, back: usize, pair: u16, a: u8) -> &[f64] {
+    fn target(&self, back: usize, pair: u16, a0: u8, len: usize) -> &[f64] {
         let block = self.sweep.block;
-        let cell = (self.base[back - 1][usize::from(pair)] + i32::from(a)) as usize;
-        &self.below[back - 1][cell * block..(cell + 1) * block]
+        let span = self.spans_below[back - 1][usize::from(pair)];
+        debug_assert!(span.lo <= a0 && usize::from(a0) + len <= usize::from(span.hi) + 1);
+        let first = span.first as usize + usize::from(a0 - span.lo);
+        &self.below[back - 1][first * block..(first + len) * block]
     }
 
-    /// Calls `f` with each operation's value block for `cell` (end of turn excluded), in
-    /// [`Action::FIRST`] order; slots where the operation is illegal hold `ILLEGAL`.
-    /// `O(block * (outcomes of a play + 8))`.
+    /// Calls `f` with each operation's values for every slot of `run` (end of turn
+    /// excluded), in [`Action::FIRST`] order; slots where it is illegal hold `ILLEGAL`.
+    /// `O(len * block * (outcomes of a play + 8))`.
+    ///
+    /// Whole runs are processed at once because the cells an operation leads to from
+    /// consecutive cells are consecutive too: each operation streams one contiguous piece of
+    /// a layer below instead of jumping between blocks.
     #[inline]
-    fn visit(&self, cell: Cell, scratch: &mut [f64], mut f: impl FnMut(Action, &[f64])) {
-        let Cell { pair, a, b } = cell;
+    fn visit(&self, run: Run, scratch: &mut [f64], mut f: impl FnMut(Action, &[f64])) {
+        let Run { pair, a0, len, heroes } = run;
         let info = &self.geometry.pairs[usize::from(pair)];
         let block = self.sweep.block;
         let ops = self.sweep.ops;
-        let scratch = &mut scratch[..block];
+        let scratch = &mut scratch[..len * block];
+        // Cells with `alive` = how many of the run's first cells leave the other player
+        // above `hp` (the other player's HP falls as the mover's rises along a run).
+        let above = |hp: u8| {
+            (usize::from(heroes).saturating_sub(usize::from(a0) + usize::from(hp))).min(len)
+        };
 
         // Hero power: two HP, a card, one play used; with 2 HP or less it kills the mover.
-        scratch[..HANDS].fill(ILLEGAL);
-        if a <= 2 {
-            scratch[HANDS..].fill(0.0);
-        } else {
-            let src = self.target(2, pair, a - 2);
+        for (i, cell) in scratch.chunks_exact_mut(block).enumerate() {
+            let a = a0 + i as u8;
+            cell[..HANDS].fill(ILLEGAL);
+            if a <= 2 {
+                cell[HANDS..].fill(0.0);
+                continue;
+            }
+            let src = self.target(2, pair, a - 2, 1);
             for left in 1..=ops {
                 for mover in 0..4 {
                     let drawn = (mover + 1).min(usize::from(MAX_HAND));
                     let to = left * HANDS + hand_slot(mover, 0);
                     let from = (left - 1) * HANDS + hand_slot(drawn, 0);
-                    scratch[to..to + 4].copy_from_slice(&src[from..from + 4]);
+                    cell[to..to + 4].copy_from_slice(&src[from..from + 4]);
                 }
             }
         }
         f(Action::HeroPower, scratch);
 
-        // Face: the enemy loses 3 HP; the minion is spent.
+        // Face: the enemy loses 3 HP, and dies with 3 or less; the minion is spent.
+        let alive = above(3);
         for (i, next) in info.face.iter().enumerate() {
-            if let Some(next) = *next {
-                let values = if b <= 3 { &ONES[..block] } else { self.target(3, next, a) };
-                f(Action::Face { minion_hp: i as u8 + 1 }, values);
+            let Some(next) = *next else { continue };
+            let action = Action::Face { minion_hp: i as u8 + 1 };
+            if alive == len {
+                f(action, self.target(3, next, a0, len));
+            } else {
+                if alive > 0 {
+                    scratch[..alive * block].copy_from_slice(self.target(3, next, a0, alive));
+                }
+                scratch[alive * block..].fill(1.0);
+                f(action, scratch);
             }
         }
 
-        // Trade: both minions die.
+        // Trade: both minions die; nobody's HP changes.
         for (i, row) in info.trade.iter().enumerate() {
             for (j, next) in row.iter().enumerate() {
                 if let Some(next) = *next {
-                    let values = self.target(i + j + 2, next, a);
-                    f(Action::Trade { minion_hp: i as u8 + 1, target_hp: j as u8 + 1 }, values);
+                    let action = Action::Trade { minion_hp: i as u8 + 1, target_hp: j as u8 + 1 };
+                    f(action, self.target(i + j + 2, next, a0, len));
                 }
             }
         }
 
-        // Play: a card leaves the hand, one play is used, three pings, then the minion.
-        // Slot (left, mover hand, other hand) reads slot (left-1, mover hand-1, other hand)
-        // of each outcome, a constant offset back in the same layout.
+        // Play: a card leaves the hand, one play is used, three pings, then the minion. Slot
+        // (left, hand, other hand) of a cell reads slot (left - 1, hand - 1, other hand) of
+        // each outcome's cell, `shift` slots back; along a run of cells with the same death
+        // thresholds the outcomes' cells are consecutive, so each outcome is one long
+        // multiply-add over the run.
         if info.can_play {
             let shift = HANDS + hand_slot(1, 0);
-            let (win, outcomes) = self.pings.get(usize::from(pair), a, b);
-            scratch[..shift].fill(ILLEGAL);
-            scratch[shift..].fill(win);
-            for o in outcomes {
-                let src = self.target(1, o.pair, a - o.mover_loss);
-                for (value, next) in scratch[shift..].iter_mut().zip(&src[..block - shift]) {
-                    *value += o.p * next;
+            let mut i = 0;
+            while i < len {
+                let a = a0 + i as u8;
+                let b = heroes - a;
+                // Thresholds are min(hp, 4): all cells with both HP at 4 or more share a list.
+                let n = if a >= 4 && b >= 4 { (usize::from(b) - 3).min(len - i) } else { 1 };
+                let (win, outcomes) = self.pings.get(usize::from(pair), a, b);
+                let acc = &mut scratch[i * block..(i + n) * block];
+                acc.fill(win);
+                let acc = &mut acc[shift..];
+                let len = acc.len();
+                let from = |o: &Outcome| &self.target(1, o.pair, a - o.mover_loss, n)[..len];
+                // Four outcomes a pass keep the sum in a register; the additions happen in
+                // the same order as one outcome a pass, so the result is the same.
+                let mut groups = outcomes.chunks_exact(4);
+                for g in &mut groups {
+                    let (s0, s1, s2, s3) = (from(&g[0]), from(&g[1]), from(&g[2]), from(&g[3]));
+                    let (p0, p1, p2, p3) = (g[0].p, g[1].p, g[2].p, g[3].p);
+                    let zipped = acc.iter_mut().zip(s0).zip(s1).zip(s2).zip(s3);
+                    for ((((value, x0), x1), x2), x3) in zipped {
+                        *value = *value + p0 * x0 + p1 * x1 + p2 * x2 + p3 * x3;
+                    }
                 }
+                for o in groups.remainder() {
+                    for (value, x) in acc.iter_mut().zip(from(o)) {
+                        *value += o.p * x;
+                    }
+                }
+                i += n;
             }
-            // An empty hand cannot play: those slots read nonsense above.
-            for row in scratch.chunks_exact_mut(HANDS).skip(1) {
-                row[..4].fill(ILLEGAL);
+            // No play is left, or the hand is empty: those slots read nonsense above.
+            for cell in scratch.chunks_exact_mut(block) {
+                cell[..shift].fill(ILLEGAL);
+                for row in cell.chunks_exact_mut(HANDS).skip(2) {
+                    row[..4].fill(ILLEGAL);
+                }
             }
             f(Action::Play, scratch);
         }
@@ -523,12 +630,12 @@ impl Layer<'_> {
     /// E's first actions in `position` when its cell is in this layer.
     fn first_actions(&self, position: &Position) -> Option<Vec<(Action, f64)>> {
         let board = TurnBoard::ready(position.e_board);
-        let total = position.e_hp + position.teacher_hp + board.hp() + position.teacher_board.hp();
-        if usize::from(total) != self.t {
+        if usize::from(position.total_hp()) != self.t {
             return None;
         }
         let pair = pair_index(board, position.teacher_board) as u16;
-        let cell = Cell { pair, a: position.e_hp, b: position.teacher_hp };
+        let run =
+            Run { pair, a0: position.e_hp, len: 1, heroes: position.e_hp + position.teacher_hp };
         let slot = self.sweep.ops * HANDS
             + hand_slot(
                 usize::from(position.e_hand_after_draw()),
@@ -536,7 +643,7 @@ impl Layer<'_> {
             );
         let mut scratch = vec![0.0; self.sweep.block];
         let mut actions = Vec::new();
-        self.visit(cell, &mut scratch, |action, values| {
+        self.visit(run, &mut scratch, |action, values| {
             if values[slot] >= 0.0 {
                 actions.push((action, values[slot]));
             }
@@ -610,15 +717,20 @@ mod tests {
 
     #[test]
     fn layers_cover_every_cell_once() {
-        let cells: usize = GEOMETRY.cells.iter().map(Vec::len).sum();
-        assert_eq!(cells, 400 * PAIRS);
-        for (t, layer) in GEOMETRY.cells.iter().enumerate() {
-            for (i, cell) in layer.iter().enumerate() {
-                let hp = GEOMETRY.pairs[usize::from(cell.pair)].hp;
-                assert_eq!(usize::from(cell.a + cell.b + hp), t);
-                let at = GEOMETRY.base[t][usize::from(cell.pair)] + i32::from(cell.a);
-                assert_eq!(at as usize, i);
+        let mut cells = 0;
+        for (t, spans) in GEOMETRY.spans.iter().enumerate() {
+            let mut next = 0;
+            for (pair, span) in spans.iter().enumerate() {
+                assert_eq!(span.first, next);
+                next += span.len() as u32;
+                for a in span.lo..=span.hi {
+                    let b = span.heroes - a;
+                    assert!((1..=MAX_HP).contains(&a) && (1..=MAX_HP).contains(&b));
+                    assert_eq!(usize::from(a + b + GEOMETRY.pairs[pair].hp), t);
+                }
             }
+            cells += next as usize;
         }
+        assert_eq!(cells, 400 * PAIRS);
     }
 }

@@ -11,6 +11,8 @@
 //! Build: `O(pairs * 512)` for the paths plus `O(pairs * 16 * aggregated)`; a few
 //! milliseconds. Space: about 16 bytes per outcome, a few hundred thousand outcomes.
 
+use rayon::prelude::*;
+
 use crate::rules::Board;
 use crate::shapes::{PAIRS, READY1, READY2, SPENT1, SPENT2, TurnBoard, pair_index, pair_of};
 
@@ -27,14 +29,18 @@ pub(crate) struct Outcome {
     pub pair: u16,
 }
 
+/// One outcome list: `(start, end)` in the outcomes, and the probability that the other
+/// player dies during the pings.
+type List = (u32, u32, f64);
+
 /// Thresholds are `min(hp, 4)`: with 4 HP or more no hero can die from three pings.
 const THRESHOLDS: usize = 4;
 
 /// The outcome lists of every board pair whose mover may play (fewer than four minions).
 #[derive(Debug)]
 pub(crate) struct PingTable {
-    /// `(start, end, probability that the other player dies)` by `pair * 16 + thresholds`.
-    lists: Vec<(u32, u32, f64)>,
+    /// Lists by `pair * 16 + thresholds`.
+    lists: Vec<List>,
     outcomes: Vec<Outcome>,
 }
 
@@ -46,57 +52,25 @@ type Pattern = u8;
 type Counts = [u8; 6];
 
 impl PingTable {
-    /// Builds the lists for every board pair. Time and space as in the module notes.
+    /// Builds the lists for every board pair, the pairs in parallel on the current rayon
+    /// pool. Time and space as in the module notes.
     pub(crate) fn new() -> PingTable {
+        let per_pair: Vec<(usize, Vec<List>, Vec<Outcome>)> = (0..PAIRS)
+            .into_par_iter()
+            .filter(|&pair| pair_of(pair).0.len() < 4)
+            .map(|pair| {
+                let (lists, outcomes) = pair_lists(pair);
+                (pair, lists, outcomes)
+            })
+            .collect();
         let mut lists = vec![(0, 0, 0.0); PAIRS * THRESHOLDS * THRESHOLDS];
-        let mut outcomes = Vec::new();
-        let mut paths = Vec::new();
-        let mut merged: Vec<Outcome> = Vec::new();
-        for pair in 0..PAIRS {
-            let (mover, other) = pair_of(pair);
-            if mover.len() >= 4 {
-                continue;
+        let mut outcomes = Vec::with_capacity(per_pair.iter().map(|p| p.2.len()).sum());
+        for (pair, pair_lists, pair_outcomes) in per_pair {
+            let base = outcomes.len() as u32;
+            for (slot, (start, end, win)) in pair_lists.into_iter().enumerate() {
+                lists[pair * THRESHOLDS * THRESHOLDS + slot] = (base + start, base + end, win);
             }
-            paths.clear();
-            let counts = [mover.0[0], mover.0[1], mover.0[2], mover.0[3], other.ones, other.twos];
-            enumerate(counts, 3, 1.0, 1, &mut paths);
-            paths.sort_by_key(|&(pattern, counts, _)| (counts, pattern));
-            paths.dedup_by(|later, kept| {
-                let same = (later.0, later.1) == (kept.0, kept.1);
-                if same {
-                    kept.2 += later.2;
-                }
-                same
-            });
-            for ta in 1..=THRESHOLDS as u8 {
-                for tb in 1..=THRESHOLDS as u8 {
-                    let mut win = 0.0;
-                    merged.clear();
-                    for &(pattern, counts, p) in &paths {
-                        match fate(pattern, ta, tb) {
-                            Fate::MoverDies => {}
-                            Fate::OtherDies => win += p,
-                            Fate::Alive(mover_loss, other_loss) => {
-                                let pair = after_play(counts) as u16;
-                                merged.push(Outcome { p, mover_loss, other_loss, pair });
-                            }
-                        }
-                    }
-                    merged.sort_by_key(|o| (o.pair, o.mover_loss, o.other_loss));
-                    merged.dedup_by(|later, kept| {
-                        let same = (later.pair, later.mover_loss, later.other_loss)
-                            == (kept.pair, kept.mover_loss, kept.other_loss);
-                        if same {
-                            kept.p += later.p;
-                        }
-                        same
-                    });
-                    let start = outcomes.len() as u32;
-                    outcomes.extend_from_slice(&merged);
-                    let slot = list_slot(pair, ta, tb);
-                    lists[slot] = (start, outcomes.len() as u32, win);
-                }
-            }
+            outcomes.extend(pair_outcomes);
         }
         PingTable { lists, outcomes }
     }
@@ -116,6 +90,56 @@ impl PingTable {
     pub(crate) fn len(&self) -> usize {
         self.outcomes.len()
     }
+}
+
+/// One pair's 16 lists (indices into its own outcomes) and outcomes.
+fn pair_lists(pair: usize) -> (Vec<List>, Vec<Outcome>) {
+    let (mover, other) = pair_of(pair);
+    let mut paths = Vec::with_capacity(512);
+    let counts = [mover.0[0], mover.0[1], mover.0[2], mover.0[3], other.ones, other.twos];
+    enumerate(counts, 3, 1.0, 1, &mut paths);
+    // One entry per (boards after, hero hits in order), sorted so that entries with equal
+    // boards and equal losses are adjacent: every threshold's outcomes then merge in one pass.
+    let mut ends: Vec<(u16, u8, u8, Pattern, f64)> = paths
+        .iter()
+        .map(|&(pattern, counts, p)| {
+            let (lost_m, lost_o) = hits(pattern);
+            (after_play(counts) as u16, lost_m, lost_o, pattern, p)
+        })
+        .collect();
+    ends.sort_by_key(|&(pair, lost_m, lost_o, pattern, _)| (pair, lost_m, lost_o, pattern));
+    ends.dedup_by(|later, kept| {
+        let same = (later.0, later.3) == (kept.0, kept.3);
+        if same {
+            kept.4 += later.4;
+        }
+        same
+    });
+    let mut lists = Vec::with_capacity(THRESHOLDS * THRESHOLDS);
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    for ta in 1..=THRESHOLDS as u8 {
+        for tb in 1..=THRESHOLDS as u8 {
+            let start = outcomes.len();
+            let mut win = 0.0;
+            for &(pair, mover_loss, other_loss, pattern, p) in &ends {
+                match fate(pattern, ta, tb) {
+                    Fate::MoverDies => {}
+                    Fate::OtherDies => win += p,
+                    Fate::Alive => match outcomes[start..].last_mut() {
+                        Some(last)
+                            if (last.pair, last.mover_loss, last.other_loss)
+                                == (pair, mover_loss, other_loss) =>
+                        {
+                            last.p += p;
+                        }
+                        _ => outcomes.push(Outcome { p, mover_loss, other_loss, pair }),
+                    },
+                }
+            }
+            lists.push((start as u32, outcomes.len() as u32, win));
+        }
+    }
+    (lists, outcomes)
 }
 
 fn list_slot(pair: usize, ta: u8, tb: u8) -> usize {
@@ -161,8 +185,15 @@ fn enumerate(
 enum Fate {
     MoverDies,
     OtherDies,
-    /// Both alive, having lost this much HP.
-    Alive(u8, u8),
+    /// Both alive after all three pings.
+    Alive,
+}
+
+/// How many of a pattern's hits struck the mover and the other player.
+fn hits(pattern: Pattern) -> (u8, u8) {
+    let len = 7 - pattern.leading_zeros() as u8;
+    let other = (pattern & ((1 << len) - 1)).count_ones() as u8;
+    (len - other, other)
 }
 
 /// Replays a hero-hit pattern against thresholds: the first player whose losses reach his
@@ -183,7 +214,7 @@ fn fate(pattern: Pattern, ta: u8, tb: u8) -> Fate {
             }
         }
     }
-    Fate::Alive(lost_m, lost_o)
+    Fate::Alive
 }
 
 /// The board pair after the pings with the played 2-HP minion put down, spent.

@@ -1,0 +1,94 @@
+//! The card-duel binary as a user meets it: judge input on stdin or from a file, one probability
+//! per line, and for bad input exit code 2, nothing on stdout and one located error line.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn card_duel(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_card-duel"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    // A binary that fails before reading stdin closes the pipe; that is not the test's error.
+    let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
+}
+
+const SAMPLE_2: &[u8] = b"1 4\n5 14\n1 1\n1 1\n1 0\n";
+
+#[test]
+fn solves_stdin_and_files() {
+    let out = card_duel(&[], SAMPLE_2);
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), "0.041879441\n");
+    assert!(out.stderr.is_empty());
+
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/card-duel/sample1.in");
+    let out = card_duel(&["--threads", "1", sample], b"");
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), "0.500000000\n");
+}
+
+#[test]
+fn reference_and_explain_modes_agree_with_the_fast_solver() {
+    let reference = card_duel(&["--reference"], SAMPLE_2);
+    assert_eq!(text(&reference.stdout), "0.041879441\n");
+    let explained = text(&card_duel(&["--explain", "-j", "2"], SAMPLE_2).stdout);
+    assert!(explained.starts_with("case 1: 0.041879441\n  best: face with a 1-HP minion\n"));
+    assert!(explained.contains("  face with a 1-HP minion: 0.041879441\n"));
+}
+
+#[test]
+fn bad_input_exits_2_with_one_located_error_line() {
+    for (input, expected) in [
+        ("1 0\n", "error: line 1, column 3: expected O in 1..=20, found \"0\""),
+        (
+            "1 5\n0 1\n0\n0\n0 0\n",
+            "error: line 2, column 1: expected E's HP in 1..=20, found \"0\"",
+        ),
+        (
+            "1 5\n3 3\n5 1 1 1 1 1\n0\n0 0\n",
+            "error: line 3, column 1: expected the teacher's minion count in 0..=4, found \"5\"",
+        ),
+        (
+            "1 5\n3 3\n1 3\n0\n0 0\n",
+            "error: line 3, column 3: expected a minion's HP in 1..=2, found \"3\"",
+        ),
+        (
+            "1 5\n3 3\n0\n0\n0 4\n",
+            "error: line 5, column 3: expected E's hand size in 0..=3, found \"4\"",
+        ),
+        (
+            "2 5\n3 3\n0\n0\n0 0\n3",
+            "error: line 6, column 2: expected the teacher's HP in 1..=20, found end of input",
+        ),
+        (
+            "",
+            "error: line 1, column 1: expected the number of cases T in 0..=10000000, found end of input",
+        ),
+    ] {
+        let out = card_duel(&[], input.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{input:?}");
+        assert!(out.stdout.is_empty(), "{input:?}");
+        assert_eq!(text(&out.stderr), format!("{expected}\n"), "{input:?}");
+    }
+}
+
+#[test]
+fn unreadable_files_and_bad_arguments_exit_2() {
+    let out = card_duel(&["/nonexistent/card-duel.in"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(text(&out.stderr).starts_with("error: cannot read /nonexistent/card-duel.in: "));
+
+    let out = card_duel(&["--threads", "0"], SAMPLE_2);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}
