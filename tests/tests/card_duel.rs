@@ -91,11 +91,21 @@ fn fast_matches_reference_on_random_positions() {
 
 #[test]
 fn tables_for_a_file_agree_with_tables_for_every_position() {
-    let positions = differential_positions(77);
     let all = Tables::build(3, Reach::all());
+    // A large file computes whole HP boxes; a small one only the cells it can reach.
+    let positions = differential_positions(77);
     let file = card_duel::solve(3, &positions);
     for (p, f) in positions.iter().zip(file) {
         assert_eq!(all.value(p), Some(f), "{p:?}");
+    }
+    let mut rng = SplitMix64::new(78);
+    for count in [1, 1, 1, 1, 2, 5, Reach::EXACT_UP_TO] {
+        let few: Vec<Position> = (0..count)
+            .map(|_| StartKey::unrank(rng.below(StartKey::CARDINALITY)).position())
+            .collect();
+        for (p, f) in few.iter().zip(card_duel::solve(3, &few)) {
+            assert_eq!(all.value(p), Some(f), "{p:?}");
+        }
     }
 }
 
