@@ -3,14 +3,14 @@
 
 use engine::input::{Input, InputError};
 
-use crate::game::{Game, GameError, MAX_STATIONS, MAX_TRACKS};
+use crate::game::{Game, GameError, MAX_STATIONS, MAX_TRACKS, Tracks};
 
 /// Parses `n m`, the owner flags `a`, the charger flags `r` and `m` tracks `u v`.
 ///
 /// Stations are numbered from 0; duplicate tracks and self-loops are accepted, and so is a
 /// railway without charging stations (Borzou then wins everywhere). Nothing may follow the
-/// last track. `O(size of input + n + m)` time; besides the game it holds the tracks once
-/// (`8m` bytes) while building the CSR arrays.
+/// last track. `O(size of input + n + m)` time; besides the game it needs no more than the
+/// tracks' tails (`4m` bytes), and only when they are not listed in order.
 ///
 /// # Errors
 /// The first problem found, located at the offending token (or the end of the input):
@@ -40,19 +40,19 @@ pub fn parse(bytes: &[u8]) -> Result<Game, InputError> {
     drop(owner);
     let last = n as u64 - 1;
     let rest = bytes.len() - input.offset();
-    let mut tracks: Vec<(u32, u32)> = Vec::with_capacity(m.min(rest / 4 + 1));
+    let mut tracks = Tracks::new(n, m.min(rest / 4 + 1));
     for i in 0..m {
         let u = station(&mut input, "u", i, last)?;
         let v = station(&mut input, "v", i, last)?;
-        tracks.push((u, v));
+        tracks.push(u, v);
     }
     input.finish("the m tracks")?;
-    Game::from_checked(flags, &tracks).map_err(|e| match e {
+    tracks.into_game(flags).map_err(|e| match e {
         GameError::NoOutgoingTrack { station } => input.error_at(
             token_offset(bytes, flags_start, station as usize),
             format!("expected a track leaving station {station}, found none among the {m} tracks"),
         ),
-        // `from_checked` reports nothing else; keep the message if that ever changes.
+        // `into_game` reports nothing else; keep the message if that ever changes.
         other => input.error_at(flags_start, other.to_string()),
     })
 }
