@@ -28,8 +28,26 @@ pub use fast::{Reach, StartKey, Tables};
 pub use reference::Reference;
 pub use rules::{Action, Board, Position};
 
+/// The judge's format, the same for every batch solver below.
+macro_rules! judge_format {
+    ($case:ty, $make:expr) => {
+        fn parse_header(&self, input: &mut Input<'_>) -> Result<(u8, usize), InputError> {
+            parse::header(input)
+        }
+
+        fn parse_case(
+            &self,
+            _ops: &u8,
+            index: usize,
+            input: &mut Input<'_>,
+        ) -> Result<$case, InputError> {
+            parse::position(input).map(|position| $make(index, position))
+        }
+    };
+}
+
 /// card-duel as the engine's batch driver sees it: the header is O, the shared work is the
-/// value table of every HP pair the file reaches, and each case is a lookup.
+/// value table of every cell the file reaches, and each case is a lookup.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CardDuel;
 
@@ -40,18 +58,7 @@ impl BatchSolver for CardDuel {
     type Scratch = ();
     type Answer = f64;
 
-    fn parse_header(&self, input: &mut Input<'_>) -> Result<(u8, usize), InputError> {
-        parse::header(input)
-    }
-
-    fn parse_case(
-        &self,
-        _ops: &u8,
-        _index: usize,
-        input: &mut Input<'_>,
-    ) -> Result<Position, InputError> {
-        parse::position(input)
-    }
+    judge_format!(Position, |_, position| position);
 
     fn prepare(&self, ops: &u8, cases: &[Position]) -> Tables {
         Tables::build(*ops, Reach::of(cases))
@@ -62,6 +69,64 @@ impl BatchSolver for CardDuel {
     fn solve(&self, _ops: &u8, tables: &Tables, case: &Position, _scratch: &mut ()) -> f64 {
         // The tables cover every case they were prepared from, so the fallback never shows.
         tables.value(case).unwrap_or(f64::NAN)
+    }
+}
+
+/// `--explain` as a batch: the shared work is one sweep that values every case's first
+/// actions while the layers below it are in memory; a case is its place in the file and its
+/// position.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CardDuelExplain;
+
+impl BatchSolver for CardDuelExplain {
+    type Header = u8;
+    type Case = (usize, Position);
+    type Shared = Vec<Explanation>;
+    type Scratch = ();
+    type Answer = Explanation;
+
+    judge_format!((usize, Position), |index, position| (index, position));
+
+    fn prepare(&self, ops: &u8, cases: &[(usize, Position)]) -> Vec<Explanation> {
+        let positions: Vec<Position> = cases.iter().map(|&(_, position)| position).collect();
+        explain::explain(*ops, &positions)
+    }
+
+    fn new_scratch(&self, _ops: &u8, _shared: &Vec<Explanation>) {}
+
+    fn solve(
+        &self,
+        _ops: &u8,
+        explanations: &Vec<Explanation>,
+        case: &(usize, Position),
+        _scratch: &mut (),
+    ) -> Explanation {
+        explanations[case.0].clone()
+    }
+}
+
+/// The reference solver as a batch: each worker thread keeps its own memo across the cases
+/// it solves.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CardDuelReference;
+
+impl BatchSolver for CardDuelReference {
+    type Header = u8;
+    type Case = Position;
+    type Shared = ();
+    type Scratch = Reference;
+    type Answer = f64;
+
+    judge_format!(Position, |_, position| position);
+
+    fn prepare(&self, _ops: &u8, _cases: &[Position]) {}
+
+    fn new_scratch(&self, ops: &u8, _shared: &()) -> Reference {
+        Reference::new(*ops)
+    }
+
+    fn solve(&self, _ops: &u8, _shared: &(), case: &Position, reference: &mut Reference) -> f64 {
+        reference.value(case)
     }
 }
 
@@ -83,26 +148,18 @@ pub enum Mode {
 /// Malformed input (nothing is solved then), or a thread pool that cannot start.
 pub fn run(bytes: &[u8], mode: Mode, options: &DriverOptions) -> Result<Vec<u8>, DriverError> {
     let mut out = Vec::new();
-    match mode {
-        Mode::Fast => {
-            let batch = driver::solve_input(&CardDuel, bytes, options)?;
-            out.reserve(batch.answers.len() * 12);
-            for &p in &batch.answers {
-                write_probability(&mut out, p);
-            }
-        }
+    let probabilities = match mode {
+        Mode::Fast => driver::solve_input(&CardDuel, bytes, options)?.answers,
+        Mode::Reference => driver::solve_input(&CardDuelReference, bytes, options)?.answers,
         Mode::Explain => {
-            let (ops, positions) = driver::parse_all(&CardDuel, bytes)?;
-            let explanations = pool(options)?.install(|| explain::explain(ops, &positions));
-            explain::render(&explanations, &mut out);
+            let batch = driver::solve_input(&CardDuelExplain, bytes, options)?;
+            explain::render(&batch.answers, &mut out);
+            return Ok(out);
         }
-        Mode::Reference => {
-            let (ops, positions) = driver::parse_all(&CardDuel, bytes)?;
-            let mut reference = Reference::new(ops);
-            for p in &positions {
-                write_probability(&mut out, reference.value(p));
-            }
-        }
+    };
+    out.reserve(probabilities.len() * 12);
+    for p in probabilities {
+        write_probability(&mut out, p);
     }
     Ok(out)
 }
@@ -116,15 +173,6 @@ pub fn run(bytes: &[u8], mode: Mode, options: &DriverOptions) -> Result<Vec<u8>,
 pub fn solve(ops: u8, positions: &[Position]) -> Vec<f64> {
     let tables = Tables::build(ops, Reach::of(positions));
     positions.iter().map(|p| tables.value(p).unwrap_or(f64::NAN)).collect()
-}
-
-/// A rayon pool with the threads `options` asks for.
-fn pool(options: &DriverOptions) -> Result<rayon::ThreadPool, DriverError> {
-    let threads = options.threads.unwrap_or(0);
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| DriverError::Threads { threads, reason: e.to_string() })
 }
 
 /// Appends `p` with 9 digits after the point and a newline, as `format!("{p:.9}")` would.
