@@ -634,8 +634,21 @@ impl Layer<'_> {
     /// Writes the best operation's value (end of turn excluded) of every slot of `run`.
     #[inline]
     fn best_operation(&self, run: Run, dst: &mut [f64], scratch: &mut [f64]) {
-        dst.fill(ILLEGAL);
-        self.visit(run, scratch, |_, values| max_into(dst, values));
+        // Where the other player has 3 HP or less, a ready minion's face attack wins: those
+        // cells, the run's last (his HP falls as the mover's rises), need no other operation.
+        let can_face = self.geometry.pairs[usize::from(run.pair)].face.iter().any(Option::is_some);
+        let open = if can_face {
+            (usize::from(run.heroes).saturating_sub(usize::from(run.a0) + 3)).min(run.len)
+        } else {
+            run.len
+        };
+        let (open_cells, won) = dst.split_at_mut(open * self.sweep.block);
+        won.fill(1.0);
+        if open > 0 {
+            open_cells.fill(ILLEGAL);
+            let run = Run { len: open, ..run };
+            self.visit(run, scratch, |_, values| max_into(open_cells, values));
+        }
     }
 
     /// The blocks of cells `(pair, a0..a0 + len)` of layer `t - back`, contiguous.
