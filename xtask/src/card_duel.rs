@@ -11,7 +11,7 @@ use crate::TaskResult;
 use crate::measure::{self, BenchArgs, Contender};
 
 /// Cases in an official data file.
-const OFFICIAL_CASES: usize = 351_493;
+const OFFICIAL_CASES: u32 = 351_493;
 /// The seed every generated file uses unless told otherwise.
 const SEED: u64 = 2021;
 
@@ -33,9 +33,10 @@ pub struct GenArgs {
     /// O for the whole file.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=20))]
     ops: u8,
-    /// Number of cases of an `official` file.
-    #[arg(long, default_value_t = OFFICIAL_CASES)]
-    cases: usize,
+    /// Number of cases of an `official` file (at most 1,440,000: they are distinct).
+    #[arg(long, default_value_t = OFFICIAL_CASES,
+          value_parser = clap::value_parser!(u32).range(0..=1_440_000))]
+    cases: u32,
     /// Seed of the generator.
     #[arg(long, default_value_t = SEED)]
     seed: u64,
@@ -65,7 +66,7 @@ fn generate(family: Family, ops: u8, cases: usize, seed: u64) -> String {
 
 /// Writes a generated card-duel input to stdout.
 pub fn gen_to_stdout(args: &GenArgs) -> TaskResult {
-    let text = generate(args.family, args.ops, args.cases, args.seed);
+    let text = generate(args.family, args.ops, args.cases as usize, args.seed);
     std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("cannot write: {e}"))
 }
 
@@ -84,7 +85,7 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
         measure::write_input("card-duel-worst.in", b"1 5\n20 20\n4 2 2 2 2\n4 2 2 2 2\n3 3\n")?;
     measure::compare("one case: E = S = 20, full boards, O = 5", &worst, &contenders, args.runs)?;
 
-    let official = generate(Family::Official, 5, OFFICIAL_CASES, SEED);
+    let official = generate(Family::Official, 5, OFFICIAL_CASES as usize, SEED);
     let official = measure::write_input("card-duel-official-o5.in", official.as_bytes())?;
     measure::compare("official-size file, O = 5", &official, &contenders, args.runs)?;
 
