@@ -1,6 +1,7 @@
 //! card-duel: the official samples on both solvers, the fast solver against the reference on
-//! random positions for O = 3, 4 and 5, explanations against the reference, thread-count
-//! independence, and the snapshot suites.
+//! random positions for O = 3, 4 and 5 (and fewer for O = 1 and 20), small files' exact reach
+//! against the full table, explanations against the reference, thread-count independence,
+//! and the snapshot suites.
 
 use card_duel::{Action, Board, Mode, Position, Reach, Reference, StartKey, Tables};
 use engine::driver::DriverOptions;
@@ -86,6 +87,21 @@ fn fast_matches_reference_on_random_positions() {
         }
         // The positions must exercise the game, not just its instant wins and losses.
         assert!(close >= 300, "O = {ops}: only {close} positions are neither won nor lost");
+    }
+}
+
+#[test]
+fn fast_matches_reference_beyond_the_original_o() {
+    // The original uses O = 3..=5; the solvers accept 1..=20.
+    for (ops, seed) in [(1u8, 11), (20, 201)] {
+        let positions: Vec<Position> =
+            differential_positions(seed).into_iter().step_by(5).collect();
+        let fast = card_duel::solve(ops, &positions);
+        let mut reference = Reference::new(ops);
+        for (p, &f) in positions.iter().zip(&fast) {
+            let r = reference.value(p);
+            assert!((f - r).abs() <= 1e-9, "O = {ops}, {p:?}: fast {f}, reference {r}");
+        }
     }
 }
 
