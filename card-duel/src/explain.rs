@@ -21,15 +21,16 @@ pub struct Explanation {
 }
 
 impl Explanation {
-    /// The explanation for a list of valued first actions, or `None` when it is empty (never
-    /// for a real position: a fresh turn always allows the hero power).
+    /// The explanation for a list of valued first actions. A real position always has one
+    /// (a fresh turn allows the hero power); an empty list gives a value of NaN.
     #[must_use]
-    pub fn from_actions(actions: Vec<(Action, f64)>) -> Option<Explanation> {
+    pub fn from_actions(actions: Vec<(Action, f64)>) -> Explanation {
         let (best, value) = actions
             .iter()
             .copied()
-            .reduce(|best, next| if next.1 > best.1 { next } else { best })?;
-        Some(Explanation { value, best, actions })
+            .reduce(|best, next| if next.1 > best.1 { next } else { best })
+            .unwrap_or((Action::HeroPower, f64::NAN));
+        Explanation { value, best, actions }
     }
 }
 
@@ -41,8 +42,7 @@ impl Explanation {
 #[must_use]
 pub fn explain(ops: u8, positions: &[Position]) -> Vec<Explanation> {
     let (_, actions) = Tables::build_probed(ops, Reach::of(positions), positions);
-    // A fresh turn always allows the hero power, so every list is non-empty.
-    actions.into_iter().filter_map(Explanation::from_actions).collect()
+    actions.into_iter().map(Explanation::from_actions).collect()
 }
 
 /// Renders explanations, one block per case:

@@ -213,8 +213,8 @@ fn mark_reachable(positions: &[Position], max_total: usize) -> Vec<Vec<u32>> {
         let (lower, upper) = marks.split_at_mut(t);
         let layer = &mut upper[0];
         let spans = &geometry.spans[t];
-        // Ending the turn swaps the HP into the next turn start's pair; repeat until the
-        // layer is closed under it (turn starts lead to turn starts, so two rounds do).
+        // Ending the turn swaps the HP into the next turn start's pair, in the same layer;
+        // repeat until the layer is closed under it.
         let mut changed = true;
         while changed {
             changed = false;
@@ -278,7 +278,7 @@ fn mark_reachable(positions: &[Position], max_total: usize) -> Vec<Vec<u32>> {
     marks
 }
 
-/// Turn-start values for every position within an [`Reach`], for one O.
+/// Turn-start values for every position within a [`Reach`], for one O.
 #[derive(Debug)]
 pub struct Tables {
     ops: u8,
@@ -424,6 +424,14 @@ struct Run {
     a0: u8,
     len: usize,
     heroes: u8,
+}
+
+impl Run {
+    /// How many of the run's first cells leave the other player more than 3 HP, out of reach
+    /// of one face attack. His HP falls as the mover's rises, so these come first.
+    fn other_above_3(self) -> usize {
+        usize::from(self.heroes).saturating_sub(usize::from(self.a0) + 3).min(self.len)
+    }
 }
 
 static GEOMETRY: LazyLock<Geometry> = LazyLock::new(Geometry::new);
@@ -637,11 +645,7 @@ impl Layer<'_> {
         // Where the other player has 3 HP or less, a ready minion's face attack wins: those
         // cells, the run's last (his HP falls as the mover's rises), need no other operation.
         let can_face = self.geometry.pairs[usize::from(run.pair)].face.iter().any(Option::is_some);
-        let open = if can_face {
-            (usize::from(run.heroes).saturating_sub(usize::from(run.a0) + 3)).min(run.len)
-        } else {
-            run.len
-        };
+        let open = if can_face { run.other_above_3() } else { run.len };
         let (open_cells, won) = dst.split_at_mut(open * self.sweep.block);
         won.fill(1.0);
         if open > 0 {
@@ -675,12 +679,6 @@ impl Layer<'_> {
         let block = self.sweep.block;
         let ops = self.sweep.ops;
         let scratch = &mut scratch[..len * block];
-        // Cells with `alive` = how many of the run's first cells leave the other player
-        // above `hp` (the other player's HP falls as the mover's rises along a run).
-        let above = |hp: u8| {
-            (usize::from(heroes).saturating_sub(usize::from(a0) + usize::from(hp))).min(len)
-        };
-
         // Hero power: two HP, a card, one play used; with 2 HP or less it kills the mover.
         for (i, cell) in scratch.chunks_exact_mut(block).enumerate() {
             let a = a0 + i as u8;
@@ -702,7 +700,7 @@ impl Layer<'_> {
         f(Action::HeroPower, scratch);
 
         // Face: the enemy loses 3 HP, and dies with 3 or less; the minion is spent.
-        let alive = above(3);
+        let alive = run.other_above_3();
         for (i, next) in info.face.iter().enumerate() {
             let Some(next) = *next else { continue };
             let action = Action::Face { minion_hp: i as u8 + 1 };
@@ -777,11 +775,10 @@ impl Layer<'_> {
 
     /// E's first actions in `position` when its cell is in this layer.
     fn first_actions(&self, position: &Position) -> Option<Vec<(Action, f64)>> {
-        let board = TurnBoard::ready(position.e_board);
         if usize::from(position.total_hp()) != self.t {
             return None;
         }
-        let pair = pair_index(board, position.teacher_board) as u16;
+        let pair = pair_index(TurnBoard::ready(position.e_board), position.teacher_board) as u16;
         let run =
             Run { pair, a0: position.e_hp, len: 1, heroes: position.e_hp + position.teacher_hp };
         let slot = self.sweep.ops * HANDS

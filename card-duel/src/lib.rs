@@ -3,8 +3,8 @@
 //!
 //! - [`fast`]: the solver for whole files. All positions a file can reach are valued once,
 //!   bottom-up by total HP, into a dense table; each case is then one lookup.
-//! - [`reference`](mod@reference): the rules applied literally to an explicit state with a memoized
-//!   expectiminimax; slow, for tests and for checking.
+//! - [`reference`](mod@reference): the rules applied literally to an explicit state with a
+//!   memoized expectiminimax; slow, for tests and for checking.
 //! - [`explain`]: E's first actions and their values, for `--explain`.
 //! - [`parse`] reads the judge's format; [`rules`] holds the pieces both solvers share.
 //!
