@@ -30,8 +30,8 @@
 //! Time: `O(cells * 16 * (O + 1) * (outcomes per play + 8))`: 420,000 cells when every
 //! position is asked, 32.5 outcomes per play on average. Space: the value table (1,440,000
 //! `f64`, 11.5 MB) plus five layers of at most 18,612 cells, `5 * 18,612 * 16 * (O + 1) * 8`
-//! bytes: 71 MB for O = 5, 250 MB for O = 20; pages of cells a file does not reach are never
-//! touched.
+//! bytes at most: 71 MB for O = 5, 250 MB for O = 20. Layers are laid out for the file's
+//! reach, so a small file gets small layers.
 
 use std::sync::LazyLock;
 
@@ -178,10 +178,13 @@ impl Reach {
     /// Number of reached cells, out of 420,000.
     #[must_use]
     pub fn cells(&self) -> usize {
-        let geometry = &*GEOMETRY;
-        (0..=usize::from(self.max_total))
-            .map(|t| {
-                let spans = geometry.spans[t].iter().enumerate();
+        let layout = Layout::new(self);
+        layout
+            .spans
+            .iter()
+            .enumerate()
+            .map(|(t, spans)| {
+                let spans = spans.iter().enumerate();
                 spans
                     .map(|(pair, span)| {
                         (span.lo..=span.hi)
@@ -200,7 +203,7 @@ impl Reach {
 /// a play outcome costing the mover `d` HP shifts the word right by `d`.
 /// `O(layers * pairs * (outcomes of a play + 8))`, a few milliseconds.
 fn mark_reachable(positions: &[Position], max_total: usize) -> Vec<Vec<u32>> {
-    let geometry = &*GEOMETRY;
+    let pairs = &*PAIR_INFO;
     let pings = &*PINGS;
     let mut marks = vec![vec![0u32; PAIRS]; max_total + 1];
     for p in positions {
@@ -212,32 +215,33 @@ fn mark_reachable(positions: &[Position], max_total: usize) -> Vec<Vec<u32>> {
     for t in (0..=max_total).rev() {
         let (lower, upper) = marks.split_at_mut(t);
         let layer = &mut upper[0];
-        let spans = &geometry.spans[t];
+        // Players' HP sum of each pair's cells in this layer (meaningful where a bit is set).
+        let heroes = |info: &PairInfo| (t as u8).wrapping_sub(info.hp);
         // Ending the turn swaps the HP into the next turn start's pair, in the same layer;
         // repeat until the layer is closed under it.
         let mut changed = true;
         while changed {
             changed = false;
-            for (pair, span) in spans.iter().enumerate() {
+            for (pair, info) in pairs.iter().enumerate() {
                 let mut word = layer[pair];
                 let mut swapped = 0;
                 while word != 0 {
                     let a = word.trailing_zeros() as u8;
                     word &= word - 1;
-                    swapped |= 1 << (span.heroes - a);
+                    swapped |= 1 << (heroes(info) - a);
                 }
-                let next = &mut layer[usize::from(geometry.pairs[pair].next_start)];
+                let next = &mut layer[usize::from(info.next_start)];
                 changed |= *next | swapped != *next;
                 *next |= swapped;
             }
         }
-        for (pair, span) in spans.iter().enumerate() {
+        for (pair, info) in pairs.iter().enumerate() {
             let word = layer[pair];
             if word == 0 {
                 continue;
             }
-            let info = &geometry.pairs[pair];
-            let heroes = i32::from(span.heroes);
+            let sum = heroes(info);
+            let heroes = i32::from(sum);
             // Cells where the other player keeps more than 3 HP: a <= heroes - 4.
             let other_above_3 = word & below(heroes - 3);
             if t >= 2 {
@@ -268,7 +272,7 @@ fn mark_reachable(positions: &[Position], max_total: usize) -> Vec<Vec<u32>> {
                 while edge != 0 {
                     let a = edge.trailing_zeros() as u8;
                     edge &= edge - 1;
-                    for o in pings.get(pair, a, span.heroes - a).1 {
+                    for o in pings.get(pair, a, sum - a).1 {
                         lower[t - 1][usize::from(o.pair)] |= 1 << (a - o.mover_loss);
                     }
                 }
@@ -310,14 +314,15 @@ impl Tables {
     ) -> (Tables, Vec<Vec<(Action, f64)>>) {
         assert!((1..=MAX_OPS).contains(&ops), "O = {ops} is outside 1..={MAX_OPS}");
         assert!(probes.iter().all(|p| reach.contains(p)), "a probe outside the reach");
-        let sweep = Sweep::new(ops, &reach);
         // Built here, before any layer, so that no pool thread waits on another's lazy build.
         LazyLock::force(&PINGS);
-        LazyLock::force(&GEOMETRY);
+        LazyLock::force(&PAIR_INFO);
+        let layout = Layout::new(&reach);
+        let sweep = Sweep::new(ops, &reach, &layout);
         let mut values = vec![0.0; StartKey::CARDINALITY];
         let mut explained = vec![Vec::new(); probes.len()];
         let mut ring: Vec<Vec<f64>> =
-            (0..RING).map(|_| vec![0.0; GEOMETRY.max_cells * sweep.block]).collect();
+            (0..RING).map(|_| vec![0.0; layout.max_cells * sweep.block]).collect();
         for t in 0..=usize::from(reach.max_total) {
             let mut current = std::mem::take(&mut ring[t % RING]);
             {
@@ -390,13 +395,13 @@ struct PairInfo {
     next_start: u16,
 }
 
-/// Where each board pair's cells sit in every layer, independent of O and of the file.
-struct Geometry {
-    /// `spans[t][pair]`: the pair's cells in layer `t`.
+/// Where each board pair's cells sit in every layer, for one reach: a pair's span covers its
+/// reached mover HP, so a small reach gets small, dense layers and touches few pages.
+struct Layout {
+    /// `spans[t][pair]`: the pair's cells in layer `t`, for `t <= max_total`.
     spans: Vec<Vec<Span>>,
     /// Cells of the largest layer.
     max_cells: usize,
-    pairs: Vec<PairInfo>,
 }
 
 /// One board pair's cells in one layer: mover HP `lo..=hi` (empty when `lo > hi`), stored
@@ -434,25 +439,34 @@ impl Run {
     }
 }
 
-static GEOMETRY: LazyLock<Geometry> = LazyLock::new(Geometry::new);
+static PAIR_INFO: LazyLock<Vec<PairInfo>> = LazyLock::new(|| (0..PAIRS).map(pair_info).collect());
 static PINGS: LazyLock<PingTable> = LazyLock::new(PingTable::new);
 
-impl Geometry {
-    fn new() -> Geometry {
-        let pairs: Vec<PairInfo> = (0..PAIRS).map(pair_info).collect();
+impl Layout {
+    /// Spans from the first to the last reached mover HP of each pair and layer (cells in
+    /// between that are not reached keep their place but are never computed).
+    /// `O(layers * pairs * 20)`.
+    fn new(reach: &Reach) -> Layout {
         let max = i32::from(MAX_HP);
-        let mut spans = Vec::with_capacity(MAX_TOTAL + 1);
+        let mut spans = Vec::with_capacity(usize::from(reach.max_total) + 1);
         let mut max_cells = 0;
-        for t in 0..=MAX_TOTAL as i32 {
+        for t in 0..=usize::from(reach.max_total) {
             let mut cells = 0;
-            let layer: Vec<Span> = pairs
+            let layer: Vec<Span> = PAIR_INFO
                 .iter()
-                .map(|info| {
-                    let heroes = (t - i32::from(info.hp)).max(0);
-                    let lo = (heroes - max).max(1);
-                    let hi = (heroes - 1).min(max).max(lo - 1);
-                    let span =
-                        Span { first: cells, lo: lo as u8, hi: hi as u8, heroes: heroes as u8 };
+                .enumerate()
+                .map(|(pair, info)| {
+                    let heroes = (t as i32 - i32::from(info.hp)).max(0);
+                    let reached =
+                        |a: &i32| reach.contains_cell(t, pair, *a as u8, (heroes - a) as u8);
+                    let mut valid = (heroes - max).max(1)..=(heroes - 1).min(max);
+                    let lo = valid.find(reached);
+                    let hi = valid.rev().find(reached).or(lo);
+                    let (lo, hi) = match (lo, hi) {
+                        (Some(lo), Some(hi)) => (lo as u8, hi as u8),
+                        _ => (1, 0),
+                    };
+                    let span = Span { first: cells, lo, hi, heroes: heroes as u8 };
                     cells += span.len() as u32;
                     span
                 })
@@ -460,7 +474,7 @@ impl Geometry {
             max_cells = max_cells.max(cells as usize);
             spans.push(layer);
         }
-        Geometry { spans, max_cells, pairs }
+        Layout { spans, max_cells }
     }
 }
 
@@ -506,20 +520,29 @@ struct Sweep<'a> {
     ops: usize,
     block: usize,
     reach: &'a Reach,
+    layout: &'a Layout,
 }
 
 impl<'a> Sweep<'a> {
-    fn new(ops: u8, reach: &'a Reach) -> Sweep<'a> {
+    fn new(ops: u8, reach: &'a Reach, layout: &'a Layout) -> Sweep<'a> {
         let ops = usize::from(ops);
-        Sweep { ops, block: HANDS * (ops + 1), reach }
+        Sweep { ops, block: HANDS * (ops + 1), reach, layout }
     }
 
     /// The context for filling layer `t`, given layers `t-1..t-4`.
     fn context<'b>(&'b self, t: usize, below: [&'b [f64]; 4]) -> Layer<'b> {
-        let geometry = &*GEOMETRY;
+        let spans = &self.layout.spans;
         let spans_below =
-            std::array::from_fn(|k| if t > k { geometry.spans[t - k - 1].as_slice() } else { &[] });
-        Layer { sweep: self, t, below, spans_below, geometry, pings: &PINGS }
+            std::array::from_fn(|k| if t > k { spans[t - k - 1].as_slice() } else { &[] });
+        Layer {
+            sweep: self,
+            t,
+            below,
+            spans: &spans[t],
+            spans_below,
+            pairs: &PAIR_INFO,
+            pings: &PINGS,
+        }
     }
 }
 
@@ -529,9 +552,10 @@ struct Layer<'a> {
     t: usize,
     /// Layers `t-1..t-4`, finished.
     below: [&'a [f64]; 4],
-    /// Spans of layers `t-1..t-4`.
+    /// Spans of this layer and of layers `t-1..t-4`.
+    spans: &'a [Span],
     spans_below: [&'a [Span]; 4],
-    geometry: &'a Geometry,
+    pairs: &'a [PairInfo],
     pings: &'a PingTable,
 }
 
@@ -543,8 +567,8 @@ impl Layer<'_> {
     fn fill_layer(&self, layer: &mut [f64], values: &mut [f64]) {
         let block = self.sweep.block;
         let ops = self.sweep.ops;
-        let pairs = &self.geometry.pairs;
-        let spans = &self.geometry.spans[self.t];
+        let pairs = self.pairs;
+        let spans = self.spans;
         // Each pair's cells are one contiguous piece of the layer, so pairs fill in parallel.
         let mut pieces: Vec<(usize, &mut [f64])> = Vec::with_capacity(spans.len());
         let mut rest = layer;
@@ -617,7 +641,7 @@ impl Layer<'_> {
     /// Calls `f` with each maximal run of reached cells of `pair` in this layer and the run's
     /// position (in cells) within the pair's piece.
     fn for_each_run(&self, pair: usize, mut f: impl FnMut(Run, usize)) {
-        let span = self.geometry.spans[self.t][pair];
+        let span = self.spans[pair];
         let reach = self.sweep.reach;
         let mut start = None;
         for a in span.lo..=span.hi + 1 {
@@ -644,7 +668,7 @@ impl Layer<'_> {
     fn best_operation(&self, run: Run, dst: &mut [f64], scratch: &mut [f64]) {
         // Where the other player has 3 HP or less, a ready minion's face attack wins: those
         // cells, the run's last (his HP falls as the mover's rises), need no other operation.
-        let can_face = self.geometry.pairs[usize::from(run.pair)].face.iter().any(Option::is_some);
+        let can_face = self.pairs[usize::from(run.pair)].face.iter().any(Option::is_some);
         let open = if can_face { run.other_above_3() } else { run.len };
         let (open_cells, won) = dst.split_at_mut(open * self.sweep.block);
         won.fill(1.0);
@@ -675,7 +699,7 @@ impl Layer<'_> {
     #[inline]
     fn visit(&self, run: Run, scratch: &mut [f64], mut f: impl FnMut(Action, &[f64])) {
         let Run { pair, a0, len, heroes } = run;
-        let info = &self.geometry.pairs[usize::from(pair)];
+        let info = &self.pairs[usize::from(pair)];
         let block = self.sweep.block;
         let ops = self.sweep.ops;
         let scratch = &mut scratch[..len * block];
@@ -863,7 +887,7 @@ mod tests {
     #[test]
     fn layers_cover_every_cell_once() {
         let mut cells = 0;
-        for (t, spans) in GEOMETRY.spans.iter().enumerate() {
+        for (t, spans) in Layout::new(&Reach::all()).spans.iter().enumerate() {
             let mut next = 0;
             for (pair, span) in spans.iter().enumerate() {
                 assert_eq!(span.first, next);
@@ -871,7 +895,7 @@ mod tests {
                 for a in span.lo..=span.hi {
                     let b = span.heroes - a;
                     assert!((1..=MAX_HP).contains(&a) && (1..=MAX_HP).contains(&b));
-                    assert_eq!(usize::from(a + b + GEOMETRY.pairs[pair].hp), t);
+                    assert_eq!(usize::from(a + b + PAIR_INFO[pair].hp), t);
                 }
             }
             cells += next as usize;
@@ -895,7 +919,7 @@ mod tests {
             if !seen.insert((t, pair, a)) {
                 continue;
             }
-            let info = &GEOMETRY.pairs[usize::from(pair)];
+            let info = &PAIR_INFO[usize::from(pair)];
             let b = t as u8 - info.hp - a;
             if a > 2 {
                 work.push((t - 2, pair, a - 2));
@@ -935,7 +959,7 @@ mod tests {
             let expected = reachable_cell_by_cell(&positions);
             assert_eq!(reach.cells(), expected.len());
             for &(t, pair, a) in &expected {
-                let b = t as u8 - GEOMETRY.pairs[usize::from(pair)].hp - a;
+                let b = t as u8 - PAIR_INFO[usize::from(pair)].hp - a;
                 assert!(reach.contains_cell(t, usize::from(pair), a, b));
             }
             assert!(positions.iter().all(|p| reach.contains(p)));
