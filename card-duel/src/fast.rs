@@ -206,9 +206,11 @@ fn mark_reachable(positions: &[Position], max_total: usize) -> Vec<Vec<u32>> {
     let pairs = &*PAIR_INFO;
     let pings = &*PINGS;
     let mut marks = vec![vec![0u32; PAIRS]; max_total + 1];
+    let mut asked = vec![vec![0u32; PAIRS]; max_total + 1];
     for p in positions {
         let pair = pair_index(TurnBoard::ready(p.e_board), p.teacher_board);
         marks[usize::from(p.total_hp())][pair] |= 1 << p.e_hp;
+        asked[usize::from(p.total_hp())][pair] |= 1 << p.e_hp;
     }
     // Bits 0..n, for any n.
     let below = |n: i32| if n >= 32 { u32::MAX } else { (1u32 << n.max(0)) - 1 };
@@ -217,13 +219,21 @@ fn mark_reachable(positions: &[Position], max_total: usize) -> Vec<Vec<u32>> {
         let layer = &mut upper[0];
         // Players' HP sum of each pair's cells in this layer (meaningful where a bit is set).
         let heroes = |info: &PairInfo| (t as u8).wrapping_sub(info.hp);
+        // The cells whose operations are looked at: a cell where a face attack kills (the
+        // other player at 3 HP or less, a ready minion) is a certain win that needs nothing
+        // else, unless it is a position of the file, whose every first action is valued.
+        let open = |pair: usize, info: &PairInfo, word: u32| {
+            let can_face = info.face.iter().any(Option::is_some);
+            let won = if can_face { word & !below(i32::from(heroes(info)) - 3) } else { 0 };
+            word & !(won & !asked[t][pair])
+        };
         // Ending the turn swaps the HP into the next turn start's pair, in the same layer;
         // repeat until the layer is closed under it.
         let mut changed = true;
         while changed {
             changed = false;
             for (pair, info) in pairs.iter().enumerate() {
-                let mut word = layer[pair];
+                let mut word = open(pair, info, layer[pair]);
                 let mut swapped = 0;
                 while word != 0 {
                     let a = word.trailing_zeros() as u8;
@@ -236,7 +246,7 @@ fn mark_reachable(positions: &[Position], max_total: usize) -> Vec<Vec<u32>> {
             }
         }
         for (pair, info) in pairs.iter().enumerate() {
-            let word = layer[pair];
+            let word = open(pair, info, layer[pair]);
             if word == 0 {
                 continue;
             }
@@ -610,7 +620,8 @@ impl Layer<'_> {
             });
         }
         // Step 3: the other pairs' best operation, then in every cell the better of that and
-        // ending the turn, which hands the swapped position to the other player.
+        // ending the turn, which hands the swapped position to the other player. Cells won by
+        // a face attack are 1 already (and the walk of a small file skips what follows them).
         let values = &*values;
         pieces.par_iter_mut().for_each_init(scratch, |scratch, (pair, piece)| {
             let info = &pairs[*pair];
@@ -620,7 +631,8 @@ impl Layer<'_> {
                     self.best_operation(run, dst, scratch);
                 }
                 let (next_mover, next_other) = info.end;
-                for (i, cell) in dst.chunks_exact_mut(block).enumerate() {
+                let open = self.open_cells(run);
+                for (i, cell) in dst.chunks_exact_mut(block).take(open).enumerate() {
                     let a = run.a0 + i as u8;
                     let rank = start_rank(run.heroes - a, a, next_mover, next_other);
                     let mut end = [0.0; HANDS];
@@ -666,10 +678,7 @@ impl Layer<'_> {
     /// Writes the best operation's value (end of turn excluded) of every slot of `run`.
     #[inline]
     fn best_operation(&self, run: Run, dst: &mut [f64], scratch: &mut [f64]) {
-        // Where the other player has 3 HP or less, a ready minion's face attack wins: those
-        // cells, the run's last (his HP falls as the mover's rises), need no other operation.
-        let can_face = self.pairs[usize::from(run.pair)].face.iter().any(Option::is_some);
-        let open = if can_face { run.other_above_3() } else { run.len };
+        let open = self.open_cells(run);
         let (open_cells, won) = dst.split_at_mut(open * self.sweep.block);
         won.fill(1.0);
         if open > 0 {
@@ -677,6 +686,14 @@ impl Layer<'_> {
             let run = Run { len: open, ..run };
             self.visit(run, scratch, |_, values| max_into(open_cells, values));
         }
+    }
+
+    /// How many of the run's first cells are not won outright. Where the other player has 3
+    /// HP or less, a ready minion's face attack wins: those cells, the run's last (his HP falls
+    /// as the mover's rises), are worth 1 whatever else the mover could do.
+    fn open_cells(&self, run: Run) -> usize {
+        let can_face = self.pairs[usize::from(run.pair)].face.iter().any(Option::is_some);
+        if can_face { run.other_above_3() } else { run.len }
     }
 
     /// The blocks of cells `(pair, a0..a0 + len)` of layer `t - back`, contiguous.
@@ -903,24 +920,30 @@ mod tests {
         assert_eq!(cells, 400 * PAIRS);
     }
 
-    /// The reachable cells by a plain walk over single cells, to check the word-wise one.
+    /// The reachable cells by a plain walk over single cells, to check the word-wise one: the
+    /// successors of every cell except those won by a face attack, unless asked.
     fn reachable_cell_by_cell(
         positions: &[Position],
     ) -> std::collections::BTreeSet<(usize, u16, u8)> {
         let mut seen = std::collections::BTreeSet::new();
-        let mut work: Vec<(usize, u16, u8)> = positions
+        let asked: Vec<(usize, u16, u8)> = positions
             .iter()
             .map(|p| {
                 let pair = pair_index(TurnBoard::ready(p.e_board), p.teacher_board) as u16;
                 (usize::from(p.total_hp()), pair, p.e_hp)
             })
             .collect();
+        let mut work = asked.clone();
         while let Some((t, pair, a)) = work.pop() {
             if !seen.insert((t, pair, a)) {
                 continue;
             }
             let info = &PAIR_INFO[usize::from(pair)];
             let b = t as u8 - info.hp - a;
+            let won = b <= 3 && info.face.iter().any(Option::is_some);
+            if won && !asked.contains(&(t, pair, a)) {
+                continue;
+            }
             if a > 2 {
                 work.push((t - 2, pair, a - 2));
             }
