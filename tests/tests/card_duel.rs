@@ -130,10 +130,22 @@ fn explanations_match_the_reference() {
     let mut rng = SplitMix64::new(7);
     let positions: Vec<Position> =
         (0..150).map(|i| random_position(&mut rng, 6, if i % 2 == 0 { 4 } else { 1 })).collect();
-    let explanations = card_duel::explain::explain(4, &positions);
+    // All at once (whole HP boxes), and in files small enough for the exact reach, which
+    // must still value every first action of a position a face attack wins at once.
+    let at_once = card_duel::explain::explain(4, &positions);
+    let in_small_files: Vec<_> = positions
+        .chunks(Reach::EXACT_UP_TO - 2)
+        .flat_map(|chunk| card_duel::explain::explain(4, chunk))
+        .collect();
+    assert_eq!(at_once, in_small_files);
+    let won_at_once = positions
+        .iter()
+        .zip(&at_once)
+        .filter(|(p, e)| p.teacher_hp <= 3 && !p.e_board.is_empty() && e.actions.len() > 2);
+    assert!(won_at_once.count() >= 5);
     let mut reference = Reference::new(4);
     let mut seen_best = std::collections::BTreeSet::new();
-    for (p, e) in positions.iter().zip(&explanations) {
+    for (p, e) in positions.iter().zip(&at_once) {
         let expected = reference.first_actions(p);
         let actions: Vec<Action> = e.actions.iter().map(|a| a.0).collect();
         assert_eq!(actions, expected.iter().map(|a| a.0).collect::<Vec<_>>(), "{p:?}");
