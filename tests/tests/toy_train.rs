@@ -129,11 +129,17 @@ fn fast_agrees_with_classic_on_every_family() {
                     1 => Some(n + n / 2),
                     _ => Some((3 * n).min(n * n)),
                 }
-                .filter(|_| !matches!(family, Family::Staircase | Family::Line | Family::Cascade));
+                .filter(|_| {
+                    !matches!(
+                        family,
+                        Family::Staircase | Family::Line | Family::Cascade | Family::Detour
+                    )
+                });
                 let game = game_of(&params);
                 let (_, stats) = solve_checked(&game, &format!("{params:?}"));
                 totals.rounds += stats.rounds;
                 totals.repaired += stats.repaired;
+                totals.lifted += stats.lifted;
                 totals.failed += stats.failed;
                 totals.reattracted += stats.reattracted;
                 cases += 1;
@@ -144,6 +150,7 @@ fn fast_agrees_with_classic_on_every_family() {
     assert!(
         totals.rounds >= 2000
             && totals.repaired >= 100
+            && totals.lifted >= 100
             && totals.failed >= 2000
             && totals.reattracted >= 500,
         "the generated cases do not exercise the repairs: {totals:?}"
@@ -170,7 +177,7 @@ fn fast_agrees_with_classic_on_larger_random_railways() {
 }
 
 /// The staircase: Borzou wins on the steps (each round peels one), Arezou on the block; the
-/// cascade: Borzou wins everywhere, after about n / 6 rounds.
+/// cascades: Borzou wins everywhere, after a round per step.
 #[test]
 fn staircase_and_cascade_have_the_known_answers() {
     for n in [3, 10, 101, 2000] {
@@ -182,9 +189,19 @@ fn staircase_and_cascade_have_the_known_answers() {
         }
         assert!(stats.rounds >= steps);
     }
-    for n in [5, 60, 1200] {
-        let game = game_of(&GenParams::new(Family::Cascade, n, 0));
-        assert!(check_all(&game, &format!("cascade {n}")).iter().all(|&w| !w));
+    for family in [Family::Cascade, Family::Detour] {
+        for n in [5, 60, 1200] {
+            let game = game_of(&GenParams::new(family, n, 0));
+            let (wins, stats) = solve_checked(&game, &format!("{family} {n}"));
+            assert!(wins.iter().all(|&w| !w), "{family} {n}");
+            // The plain cascade is all lifts; the detour defeats them.
+            if n == 1200 {
+                match family {
+                    Family::Cascade => assert!(stats.lifted >= 150 && stats.failed < 1000),
+                    _ => assert!(stats.failed >= 10_000, "{stats:?}"),
+                }
+            }
+        }
     }
 }
 
@@ -313,7 +330,9 @@ fn check_shape(family: Family, inst: &Instance) {
         Family::Arezou => assert!(inst.arezou.iter().all(|&a| a)),
         Family::Borzou => assert!(inst.arezou.iter().all(|&a| !a)),
         Family::OneCharger => assert_eq!(chargers, 1),
-        Family::Random | Family::Staircase | Family::Cascade => assert!(chargers >= 1),
+        Family::Random | Family::Staircase | Family::Cascade | Family::Detour => {
+            assert!(chargers >= 1);
+        }
     }
     let mut tracks = inst.tracks.clone();
     tracks.sort_unstable();

@@ -5,45 +5,54 @@
 //!
 //! The classic algorithm (see [`crate::classic`]) recomputes Arezou's attractor
 //! `W = Attr_A(R ∩ G)` from scratch every round although removing Borzou's region `L` only
-//! shrinks it near `L`. Here every station of `W` keeps a *justification* and a *rank* (the
-//! moment it joined `W`; charging stations have rank 0):
+//! shrinks it near `L`. Here every station of `W` keeps a *justification* and a *rank*, its
+//! place in an order of `W` (charging stations have rank 0):
 //!
 //! - an Arezou station points at a *witness*, a successor in `W` of smaller rank;
-//! - a Borzou station has all its successors in `W`, each of smaller rank (they all joined
-//!   before it did).
+//! - a Borzou station has all its successors in `W`, each of smaller rank.
 //!
 //! Ranks make the justifications well-founded, so every station of `W` really can be forced
-//! to a charging station. When `L` leaves the game, an Arezou station whose witness is gone
-//! first tries a *local repair*: any other successor still in `W` with a smaller rank will do,
-//! found with a per-station scan pointer (such successors only ever disappear while the
-//! station keeps its rank, so the pointer never moves back). Only when that fails does the
-//! station *fail*, and with it every Borzou predecessor and every Arezou predecessor whose
-//! witness it was and which cannot repair itself in turn. The failed stations are then
-//! attracted again, backward from the surviving `W`, with fresh (larger) ranks; those that
-//! stay out form the next trap `Tr`, and Borzou's attractor to it is removed next round.
+//! to a charging station. Stations get ranks, spaced [`GAP`] apart, in the order they join
+//! `W`. When `L` leaves the game, an Arezou station whose witness is gone is repaired if it
+//! can be, in one of two ways:
+//!
+//! 1. any other successor still in `W` with a smaller rank becomes the witness, found with a
+//!    per-station scan pointer (such successors only ever disappear while the station keeps
+//!    its rank, so the pointer never moves back);
+//! 2. a *lift*: the station moves up the order to just below the lowest-ranked station that
+//!    depends on it (an Arezou station with it as witness, or a Borzou station with a track
+//!    to it), if a successor in `W` ranks below that. Every justification still points down
+//!    the order, so nothing else has to change.
+//!
+//! Only when both fail does the station *fail*, and with it every Borzou predecessor and
+//! every Arezou predecessor whose witness it was and which cannot be repaired in turn. The
+//! failed stations are then attracted again, backward from the surviving `W`, with fresh
+//! ranks at the top of the order; those that stay out form the next trap `Tr`, and Borzou's
+//! attractor to it is removed next round.
 //!
 //! This is "delete and re-derive" from incremental view maintenance, with the ranks cutting
-//! the deletion short. Why it is exact: the survivors are the largest set whose members keep
-//! a justification by smaller ranks, all of them truly in the new attractor; the failed rest
-//! is then re-attracted exactly as in the classic algorithm.
+//! the deletion short. Why it is exact: every station kept in `W` keeps a justification down
+//! the order, so it is truly in the new attractor; the failed rest is then re-attracted
+//! exactly as in the classic algorithm, and what is left out is exactly the new trap.
 //!
 //! # Cost
 //!
-//! A round costs `O(Σ deg)` over the stations it removes, the stations that fail, and the
-//! pointer steps of repairs (a pointer crosses each track at most once per rank a station
-//! holds). Staircases cost `O(1)` a round (one station fails and is removed), and a station
-//! that loses one witness among many charging successors repairs in `O(1)` amortised.
-//! Worst case: a station fails at most once a round, so a round is `O(n + m)` and the total
-//! `O(n · m)`, the classic bound; it takes stations whose remaining routes to a charger are
-//! all longer than the one removed, round after round, so that whole regions fail and are
-//! re-attracted every round. Space: `O(n)` besides the game (17 bytes a station plus queues).
+//! A round costs `O(Σ deg)` over the stations it removes, the stations it lifts or fails,
+//! and the pointer steps of repairs (a pointer crosses each track at most once per rank a
+//! station holds). Staircases cost `O(1)` a round (one station fails and is removed); a
+//! station that loses one witness among many charging successors repairs in `O(1)`
+//! amortised; a chain whose head switches to the next link every round (the `cascade`
+//! generator family) is lifted in `O(1)` a round. Worst case: a station is lifted or fails
+//! at most once a round, so a round is `O(n + m)` and the total `O(n · m)`, the classic
+//! bound. The `detour` family reaches it: there the next link ranks above what depends on
+//! the chain's head, so the head fails and the chain and everything hanging off it are
+//! re-attracted every round. Space: `O(n)` besides the game (25 bytes a station plus queues).
 //!
 //! # Layout
 //!
-//! The searches jump around the graph, so each station's working data sits in one 16-byte
-//! record (four to a cache line) and its state and flags in one byte: a visit costs one or
-//! two cache misses instead of one per array. For a million stations the records take 16 MB
-//! and stay in a typical last-level cache.
+//! The searches jump around the graph, so each station's working data sits in one record
+//! and its state and flags in one byte: a visit costs one or two cache misses instead of one
+//! per array.
 
 use crate::Solution;
 use crate::game::Game;
@@ -56,6 +65,9 @@ const GOOD: u8 = 0;
 const FAILED: u8 = 1;
 /// Removed: Borzou wins here.
 const DEAD: u8 = 2;
+/// The spacing of the ranks handed out as stations join `W`: room for lifts in between
+/// (a lift takes the rank just below a dependent's, so a gap holds billions of them).
+const GAP: u64 = 1 << 32;
 /// Flag bit: Arezou owns the station.
 const AREZOU: u8 = 4;
 /// Flag bit: the station charges.
@@ -77,8 +89,10 @@ pub fn solve(game: &Game) -> Solution {
 pub struct Stats {
     /// Rounds after the first attractor (traps removed).
     pub rounds: usize,
-    /// Stations whose lost witness was replaced by a local repair.
+    /// Stations whose lost witness was replaced by a successor of smaller rank.
     pub repaired: usize,
+    /// Stations repaired by moving them up the order instead (see the module documentation).
+    pub lifted: usize,
     /// Stations that lost their justification and went back to be re-attracted.
     pub failed: usize,
     /// Failed stations that were attracted again.
@@ -92,7 +106,7 @@ pub fn solve_with_stats(game: &Game) -> (Solution, Stats) {
 }
 
 /// [`solve`] with the first rank given, so tests can make the rank counter wrap.
-pub(crate) fn solve_from_rank(game: &Game, first_rank: u32) -> (Solution, Stats) {
+pub(crate) fn solve_from_rank(game: &Game, first_rank: u64) -> (Solution, Stats) {
     let mut s = Solver::new(game, first_rank);
     s.first_attractor();
     while !s.trap.is_empty() {
@@ -108,8 +122,8 @@ pub(crate) fn solve_from_rank(game: &Game, first_rank: u32) -> (Solution, Stats)
 /// One station's working data.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
-    /// When the station last joined `W` (0 for charging stations); only compared.
-    rank: u32,
+    /// The station's place in the order of `W` (0 for charging stations); only compared.
+    rank: u64,
     /// Arezou: tracks into stations not removed. Borzou, while `FAILED`: tracks into
     /// stations not (re-)attracted yet.
     count: u32,
@@ -125,7 +139,8 @@ struct Solver<'g> {
     /// State bits and flags, per station.
     st: Vec<u8>,
     node: Vec<Node>,
-    next_rank: u32,
+    /// Above every rank in use; new stations of `W` get it, then it grows by [`GAP`].
+    next_rank: u64,
     queue: Vec<u32>,
     /// Arezou stations whose witness has gone (possibly stale entries).
     candidates: Vec<u32>,
@@ -139,7 +154,7 @@ struct Solver<'g> {
 }
 
 impl<'g> Solver<'g> {
-    fn new(game: &'g Game, first_rank: u32) -> Self {
+    fn new(game: &'g Game, first_rank: u64) -> Self {
         let st = game
             .stations()
             .map(|v| {
@@ -152,7 +167,7 @@ impl<'g> Solver<'g> {
             game,
             st,
             node: vec![Node::default(); game.n()],
-            next_rank: first_rank.max(1),
+            next_rank: first_rank.max(GAP),
             queue: Vec::new(),
             candidates: Vec::new(),
             failed: Vec::new(),
@@ -176,7 +191,7 @@ impl<'g> Solver<'g> {
     /// Puts `v` into `W` with a fresh rank and queues it for the backward search.
     #[inline]
     fn attract(&mut self, v: u32, witness: u32) {
-        if self.next_rank == u32::MAX {
+        if self.next_rank > u64::MAX - GAP {
             self.renumber();
         }
         self.set_state(v, GOOD);
@@ -184,12 +199,12 @@ impl<'g> Solver<'g> {
         node.rank = self.next_rank;
         node.choice = witness;
         node.ptr = 0;
-        self.next_rank += 1;
+        self.next_rank += GAP;
         self.queue.push(v);
     }
 
-    /// Renumbers the ranks of `W` as `1, 2, …` in the same order, when the counter is about
-    /// to wrap (after some four billion attractions). `O(n log n)`, so amortised nothing.
+    /// Renumbers the ranks of `W` as `GAP, 2 GAP, …` in the same order, when the counter is
+    /// about to wrap (after some four billion attractions). `O(n log n)`, so amortised nothing.
     #[cold]
     fn renumber(&mut self) {
         let mut good: Vec<u32> = (0..self.st.len() as u32)
@@ -197,9 +212,9 @@ impl<'g> Solver<'g> {
             .collect();
         good.sort_unstable_by_key(|&v| self.node[v as usize].rank);
         for (i, &v) in good.iter().enumerate() {
-            self.node[v as usize].rank = i as u32 + 1;
+            self.node[v as usize].rank = (i as u64 + 1) * GAP;
         }
-        self.next_rank = good.len() as u32 + 1;
+        self.next_rank = (good.len() as u64 + 1) * GAP;
     }
 
     /// Backward search from the queued stations over `FAILED` predecessors: an Arezou
@@ -324,10 +339,60 @@ impl<'g> Solver<'g> {
                 }
                 None => {
                     self.node[v as usize].ptr = succ.len() as u32;
-                    self.fail(v);
+                    if self.lift(v) {
+                        self.stats.lifted += 1;
+                    } else {
+                        self.fail(v);
+                    }
                 }
             }
         }
+    }
+
+    /// The second way to repair `v`: move it up the order, to just below the lowest rank of
+    /// the stations that depend on it (Arezou stations with `v` as witness, Borzou stations
+    /// with a track to `v`), if some successor in `W` ranks below that. Every justification
+    /// still points down the order, so nothing else changes. Returns whether it worked.
+    /// `O(deg(v) + in-degree(v))`.
+    ///
+    /// A chain of stations that each switch to the next one as the round's charger goes (the
+    /// cascade) would otherwise fail, with everything hanging off it, every round.
+    fn lift(&mut self, v: u32) -> bool {
+        let game = self.game;
+        let mut limit = u64::MAX;
+        for &p in game.pred(v) {
+            let b = self.st[p as usize];
+            if b & (STATE | CHARGING) != GOOD {
+                continue;
+            }
+            let node = &self.node[p as usize];
+            if b & AREZOU == 0 || node.choice == v {
+                limit = limit.min(node.rank);
+            }
+        }
+        let rank = if limit == u64::MAX { self.next_rank } else { limit - 1 };
+        let succ = game.succ(v);
+        // `v` itself is still in `W`: it must not be its own witness. Whatever depends on `v`
+        // ranks at least `limit`, above `rank`, so no cycle can form otherwise.
+        let usable = |w: u32| w != v && self.state(w) == GOOD && self.node[w as usize].rank < rank;
+        let Some(k) = succ.iter().position(|&w| usable(w)) else {
+            return false;
+        };
+        if limit == u64::MAX {
+            // Nothing depends on `v`: it goes to the top like a newly attracted station.
+            if self.next_rank > u64::MAX - GAP {
+                self.renumber();
+                return self.lift(v);
+            }
+            self.next_rank += GAP;
+        }
+        // Entries before `k` fail the test for the new rank too, and ranks only grow (`v`
+        // itself, the one exception, is skipped in every scan anyway).
+        let node = &mut self.node[v as usize];
+        node.rank = rank;
+        node.choice = succ[k];
+        node.ptr = k as u32;
+        true
     }
 
     /// Marks `v` failed and spreads the failure. `O(Σ in-degree)` of the stations failed.
@@ -415,7 +480,7 @@ mod tests {
             params.charging_per_mille = Some(60);
             let game = generate(&params).unwrap().to_game().unwrap();
             let want = crate::classic::solve(&game).arezou_wins;
-            for first in [1, u32::MAX - 70, u32::MAX - 1] {
+            for first in [1, u64::MAX - 70 * GAP, u64::MAX - GAP] {
                 let (got, _) = solve_from_rank(&game, first);
                 assert_eq!(got.arezou_wins, want, "seed {seed}, first rank {first}");
                 crate::verify(&game, &got).unwrap();

@@ -1,6 +1,6 @@
 //! Reproducible input generators: random railways, the six subtask shapes of the original,
-//! the staircase that makes repeated attractors take about `n / 2` rounds, and a cascade that
-//! is the worst case we know for the decremental solver. A seed fixes the output forever
+//! the staircase that makes repeated attractors take about `n / 2` rounds, and two cascades,
+//! one of them the worst case we know for the decremental solver. A seed fixes the output forever
 //! (the generator is [`engine::rng::SplitMix64`]).
 
 use std::fmt;
@@ -96,15 +96,20 @@ pub enum Family {
     /// repeated attractors need about `n / 2.2` rounds.
     Staircase,
     /// A staircase with a chain `y_1 → y_2 → …` of Arezou stations (each also leading to its
-    /// step's charger) and a long tail hanging off `y_1`: every round the whole chain and tail
-    /// lose their justification and are re-attracted, so the decremental solver does
-    /// `Θ(n²)` work, like the classic one. Its worst case as far as we know.
+    /// step's charger) and a long tail hanging off `y_1`: every round the chain's head loses
+    /// its charger and must switch to the next link. Without lifts (see [`crate::fast`]) the
+    /// whole chain and tail would be re-derived every round.
     Cascade,
+    /// The cascade with each link `y_i → y_(i+1)` made a detour of three tracks
+    /// `y_i → p_i → q_i → y_(i+1)`: the next link now ranks above what depends on the head,
+    /// so the head fails and the chain and tail are re-attracted every round, `Θ(n²)` work
+    /// for the decremental solver, like the classic one. Its worst case as far as we know.
+    Detour,
 }
 
 impl Family {
     /// Every family with its command-line name.
-    pub const ALL: [(Self, &'static str); 8] = [
+    pub const ALL: [(Self, &'static str); 9] = [
         (Self::Random, "random"),
         (Self::Line, "line"),
         (Self::Small, "small"),
@@ -113,6 +118,7 @@ impl Family {
         (Self::OneCharger, "one-charger"),
         (Self::Staircase, "staircase"),
         (Self::Cascade, "cascade"),
+        (Self::Detour, "detour"),
     ];
 
     /// The command-line name.
@@ -235,7 +241,8 @@ pub fn generate(params: &GenParams) -> Result<Instance, GenError> {
         }
         Family::Line => line(&mut rng, n, arezou_pm, charging_pm),
         Family::Staircase => staircase(n, params.m).map_err(|r| fail(&r))?,
-        Family::Cascade => cascade(n).map_err(|r| fail(&r))?,
+        Family::Cascade => cascade(n, 1).map_err(|r| fail(&r))?,
+        Family::Detour => cascade(n, 3).map_err(|r| fail(&r))?,
     };
     Ok(if params.shuffle { instance.shuffled(&mut rng) } else { instance })
 }
@@ -352,23 +359,28 @@ fn staircase(n: usize, m: Option<usize>) -> Result<Instance, String> {
     Ok(Instance { arezou, charging, tracks })
 }
 
-/// The cascade: a staircase of `k ≈ n / 6` steps (numbered as in [`staircase`]), Arezou
-/// stations `y_1..y_k` with tracks `y_i → c_i` and `y_i → y_(i+1)`, and a tail `t_1..t_s`
-/// of Borzou stations with `t_1 → y_1` and `t_j → t_(j-1)`. In round `i` the charger `c_i`
-/// goes, `y_i` must switch to `y_(i+1)`, and so must everything that leads through it.
-fn cascade(n: usize) -> Result<Instance, String> {
+/// The cascade: a staircase of `k` steps (numbered as in [`staircase`]), Arezou stations
+/// `y_1..y_k` with tracks `y_i → c_i` and a link from `y_i` to `y_(i+1)`, and a tail
+/// `t_1..t_s` of Borzou stations with `t_1 → y_1` and `t_j → t_(j-1)`. A link is one track
+/// (`link = 1`, `k ≈ n / 6`) or a detour `y_i → p_i → q_i → y_(i+1)` through two more Arezou
+/// stations (`link = 3`, `k ≈ n / 14`). In round `i` the charger `c_i` goes and `y_i` must
+/// switch to its link, and so must everything that leads through it.
+fn cascade(n: usize, link: usize) -> Result<Instance, String> {
     if n < 5 {
         return Err("a cascade needs at least 5 stations".into());
     }
-    let k = (n / 6).max(1);
-    let s = n - 3 * k - 1;
+    let per_step = 3 + 2 * (link - 1); // x, c and y, plus the detour's stations
+    let k = (n / (2 * per_step)).max(1);
+    let detours = (link - 1) * (k - 1);
+    let s = n - 3 * k - 1 - detours;
     let x = |j: usize| j as u32;
     let c = |j: usize| (k + j) as u32;
     let y = |j: usize| (2 * k + j) as u32;
-    let t = |j: usize| (3 * k + j) as u32;
+    let d = |j: usize, h: usize| (3 * k + 1 + (link - 1) * (j - 1) + h) as u32;
+    let t = |j: usize| (3 * k + detours + j) as u32;
     let mut arezou = vec![true; n];
     let mut charging = vec![false; n];
-    let mut tracks = Vec::with_capacity(5 * k + s);
+    let mut tracks = Vec::with_capacity(n + 3 * k);
     tracks.push((x(0), x(0)));
     for j in 1..=k {
         tracks.push((x(j), x(j)));
@@ -378,7 +390,12 @@ fn cascade(n: usize) -> Result<Instance, String> {
         charging[c(j) as usize] = true;
         tracks.push((y(j), c(j)));
         if j < k {
-            tracks.push((y(j), y(j + 1)));
+            let mut from = y(j);
+            for h in 0..link - 1 {
+                tracks.push((from, d(j, h)));
+                from = d(j, h);
+            }
+            tracks.push((from, y(j + 1)));
         }
     }
     for j in 1..=s {
@@ -419,6 +436,9 @@ mod tests {
         let inst = staircase(1000, None).unwrap();
         assert_eq!((inst.arezou.len(), inst.tracks.len()), (1000, 4000));
         assert!(staircase(100, Some(50)).is_err());
-        assert_eq!(cascade(30).unwrap().arezou.len(), 30);
+        for n in [5, 10, 30, 301] {
+            assert_eq!(cascade(n, 1).unwrap().arezou.len(), n);
+            assert_eq!(cascade(n, 3).unwrap().arezou.len(), n);
+        }
     }
 }

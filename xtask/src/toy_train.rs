@@ -13,13 +13,13 @@ use crate::measure::{self, BenchArgs, Contender};
 #[derive(Clone, Debug, clap::Args)]
 pub struct GenArgs {
     /// The shape: random, line, small, arezou, borzou, one-charger (the six subtasks, random
-    /// standing for the last), staircase, or cascade.
+    /// standing for the last), staircase, cascade, or detour.
     #[arg(value_parser = parse_family)]
     family: Family,
     /// Number of stations.
     #[arg(long, short = 'n', default_value_t = 10)]
     n: usize,
-    /// Number of tracks [default: about 4n; line and cascade fix their own].
+    /// Number of tracks [default: about 4n; line and the cascades fix their own].
     #[arg(long, short = 'm')]
     m: Option<usize>,
     /// The seed: the same arguments always give the same file.
@@ -60,30 +60,33 @@ pub fn gen_to_stdout(args: &GenArgs) -> TaskResult {
     engine::cli::write_stdout(&instance.to_text()).map_err(|e| format!("cannot write: {e}"))
 }
 
-/// One benchmark input: a title, a file name under `target/bench/` and its parameters.
-struct Case {
-    title: &'static str,
-    file: &'static str,
-    params: GenParams,
-    /// Run the editorial's program on it (too slow for the large staircase).
-    seed_peer: Option<&'static str>,
-    /// Also time our classic solver.
-    classic: bool,
-}
+/// The seed peer for up to 20,000 stations, and the one for up to 2,000,000.
+const SEED: Option<&str> = Some("toy-train-seed");
+const SEED_BIG: Option<&str> = Some("toy-train-seed-big");
+/// IOI-size track count.
+const IOI_M: Option<usize> = Some(20_000);
 
-fn case(
-    title: &'static str,
-    file: &'static str,
-    family: Family,
-    n: usize,
-    m: Option<usize>,
-    seed_peer: Option<&'static str>,
-    classic: bool,
-) -> Case {
-    let mut params = GenParams::new(family, n, 1);
-    params.m = m;
-    Case { title, file, params, seed_peer, classic }
-}
+/// One benchmark input: title, file under `target/bench/`, family, `n`, `m`, the seed peer to
+/// time beside ours (none where it would take minutes), whether to time our classic solver
+/// too, and whether `--quick` keeps it.
+type Case =
+    (&'static str, &'static str, Family, usize, Option<usize>, Option<&'static str>, bool, bool);
+
+#[rustfmt::skip]
+const CASES: [Case; 12] = [
+    ("IOI size, random", "tt-ioi-random.in", Family::Random, 5_000, IOI_M, SEED, true, true),
+    ("IOI size, line (subtask 1)", "tt-ioi-line.in", Family::Line, 5_000, None, SEED, true, true),
+    ("IOI size, Arezou only (subtask 3)", "tt-ioi-arezou.in", Family::Arezou, 5_000, IOI_M, SEED, true, true),
+    ("IOI size, Borzou only (subtask 4)", "tt-ioi-borzou.in", Family::Borzou, 5_000, IOI_M, SEED, true, true),
+    ("IOI size, one charger (subtask 5)", "tt-ioi-one-charger.in", Family::OneCharger, 5_000, IOI_M, SEED, true, true),
+    ("IOI size, staircase", "tt-ioi-staircase.in", Family::Staircase, 5_000, IOI_M, SEED, true, true),
+    ("IOI size, cascade", "tt-ioi-cascade.in", Family::Cascade, 5_000, None, SEED, true, true),
+    ("IOI size, detour (our worst case)", "tt-ioi-detour.in", Family::Detour, 5_000, None, SEED, true, true),
+    ("staircase, 20,000 stations", "tt-staircase-20k.in", Family::Staircase, 20_000, None, SEED, true, true),
+    ("detour, 20,000 stations (our worst case)", "tt-detour-20k.in", Family::Detour, 20_000, None, SEED, true, true),
+    ("staircase, 1,000,000 stations", "tt-staircase-1m.in", Family::Staircase, 1_000_000, None, None, false, false),
+    ("random, 1,000,000 stations, 5,000,000 tracks", "tt-random-1m.in", Family::Random, 1_000_000, Some(5_000_000), SEED_BIG, true, false),
+];
 
 /// Benchmarks toy-train: each input is timed for our default solver (and sometimes the
 /// classic one) against `toy-train-seed` (arrays for 20,000 stations) or
@@ -92,137 +95,38 @@ fn case(
 pub fn bench(args: &BenchArgs) -> TaskResult {
     let ours = measure::build_release("toy-train")?;
     let peers = measure::peers(args);
-    let ioi = Some(20_000);
-    let mut cases = vec![
-        case(
-            "IOI size, random",
-            "tt-ioi-random.in",
-            Family::Random,
-            5_000,
-            ioi,
-            Some("toy-train-seed"),
-            true,
-        ),
-        case(
-            "IOI size, line (subtask 1)",
-            "tt-ioi-line.in",
-            Family::Line,
-            5_000,
-            None,
-            Some("toy-train-seed"),
-            true,
-        ),
-        case(
-            "IOI size, Arezou only (subtask 3)",
-            "tt-ioi-arezou.in",
-            Family::Arezou,
-            5_000,
-            ioi,
-            Some("toy-train-seed"),
-            true,
-        ),
-        case(
-            "IOI size, Borzou only (subtask 4)",
-            "tt-ioi-borzou.in",
-            Family::Borzou,
-            5_000,
-            ioi,
-            Some("toy-train-seed"),
-            true,
-        ),
-        case(
-            "IOI size, one charger (subtask 5)",
-            "tt-ioi-one-charger.in",
-            Family::OneCharger,
-            5_000,
-            ioi,
-            Some("toy-train-seed"),
-            true,
-        ),
-        case(
-            "IOI size, staircase",
-            "tt-ioi-staircase.in",
-            Family::Staircase,
-            5_000,
-            ioi,
-            Some("toy-train-seed"),
-            true,
-        ),
-        case(
-            "IOI size, cascade",
-            "tt-ioi-cascade.in",
-            Family::Cascade,
-            5_000,
-            None,
-            Some("toy-train-seed"),
-            true,
-        ),
-        case(
-            "staircase, 20,000 stations",
-            "tt-staircase-20k.in",
-            Family::Staircase,
-            20_000,
-            None,
-            Some("toy-train-seed"),
-            true,
-        ),
-        case(
-            "cascade, 20,000 stations (our worst case)",
-            "tt-cascade-20k.in",
-            Family::Cascade,
-            20_000,
-            None,
-            Some("toy-train-seed"),
-            true,
-        ),
-    ];
-    if !args.quick {
-        cases.push(case(
-            "staircase, 1,000,000 stations",
-            "tt-staircase-1m.in",
-            Family::Staircase,
-            1_000_000,
-            None,
-            None,
-            false,
-        ));
-        cases.push(case(
-            "random, 1,000,000 stations, 5,000,000 tracks",
-            "tt-random-1m.in",
-            Family::Random,
-            1_000_000,
-            Some(5_000_000),
-            Some("toy-train-seed-big"),
-            true,
-        ));
-    }
-    for c in &cases {
-        let input = write_case(c)?;
+    for &(title, file, family, n, m, seed_peer, classic, quick) in &CASES {
+        if args.quick && !quick {
+            continue;
+        }
+        let mut params = GenParams::new(family, n, 1);
+        params.m = m;
+        let input = write_case(file, &params)?;
         let mut contenders = Vec::new();
-        if let (Some(dir), Some(peer)) = (&peers, c.seed_peer) {
+        if let (Some(dir), Some(peer)) = (&peers, seed_peer) {
             contenders.push(Contender::new(peer, &dir.join(peer), &[]));
         }
         contenders.push(Contender::new("ours", &ours, &[]));
-        if c.classic {
+        if classic {
             contenders.push(Contender::new(
                 "ours --solver classic",
                 &ours,
                 &["--solver", "classic"],
             ));
         }
-        measure::compare(c.title, &input, &contenders, args.runs)?;
+        measure::compare(title, &input, &contenders, args.runs)?;
     }
     Ok(())
 }
 
-/// Writes the case's input unless an identical file is already there.
-fn write_case(c: &Case) -> Result<PathBuf, String> {
-    let text = generate(&c.params).map_err(|e| e.to_string())?.to_text();
-    let path = measure::bench_dir()?.join(c.file);
+/// Writes a case's input unless an identical file is already there.
+fn write_case(file: &str, params: &GenParams) -> Result<PathBuf, String> {
+    let text = generate(params).map_err(|e| e.to_string())?.to_text();
+    let path = measure::bench_dir()?.join(file);
     if same_file_contents(&path, &text) {
         return Ok(path);
     }
-    measure::write_input(c.file, &text)
+    measure::write_input(file, &text)
 }
 
 fn same_file_contents(path: &Path, text: &[u8]) -> bool {
