@@ -207,7 +207,7 @@ pub fn compare(
     let mut outputs: Vec<Vec<u8>> = vec![Vec::new(); contenders.len()];
     for run in 0..runs.max(1) {
         for (i, c) in contenders.iter().enumerate() {
-            let out = dir.join(format!("out-{i}.txt"));
+            let out = dir.join(format!("out-{}-{i}.txt", std::process::id()));
             samples[i].push(run_once(&c.command, input, &out)?);
             if run == 0 {
                 outputs[i] = std::fs::read(&out).map_err(|e| format!("cannot read output: {e}"))?;
