@@ -53,15 +53,24 @@ fn inputs_of_the_snapshots_are_solved_right_by_every_solver() {
     assert!(solved >= 10);
 }
 
-/// Solves `game` with both solvers, verifies both certificates, checks they agree, and
-/// returns the answer with what the decremental solver did.
-fn solve_checked(game: &Game, what: &str) -> (Vec<bool>, fast::Stats) {
-    let (fast, stats) = fast::solve_with_stats(game);
+/// The decremental solver's repair settings the tests run: all repairs, none (plain delete
+/// and re-derive), lifts only, bumps only.
+const REPAIRS: [(bool, bool); 4] = [(true, true), (false, false), (true, false), (false, true)];
+
+/// Solves `game` with both solvers (the decremental one with each setting of [`REPAIRS`]),
+/// verifies every certificate, checks they all agree, and returns the answer with what the
+/// decremental solver did under each setting.
+fn solve_checked(game: &Game, what: &str) -> (Vec<bool>, [fast::Stats; 4]) {
     let classic = classic::solve(game);
-    certify(game, &fast, &format!("fast, {what}"));
     certify(game, &classic, &format!("classic, {what}"));
-    assert_eq!(fast.arezou_wins, classic.arezou_wins, "fast and classic differ: {what}");
-    (fast.arezou_wins, stats)
+    let mut stats = [fast::Stats::default(); 4];
+    for (i, (lift, bump)) in REPAIRS.into_iter().enumerate() {
+        let (fast, s) = fast::solve_with(game, fast::Repairs { lift, bump });
+        certify(game, &fast, &format!("fast with lift {lift}, bump {bump}, {what}"));
+        assert_eq!(fast.arezou_wins, classic.arezou_wins, "lift {lift}, bump {bump}: {what}");
+        stats[i] = s;
+    }
+    (classic.arezou_wins, stats)
 }
 
 /// [`solve_checked`], the answer only.
@@ -95,7 +104,7 @@ fn both_solvers_agree_with_the_rules_on_thousands_of_tiny_railways() {
         params.charging_per_mille = Some(rng.range(0, 500));
         let game = game_of(&params);
         let want = brute::winners(&game).unwrap();
-        let (got, stats) = solve_checked(&game, &format!("{params:?}"));
+        let (got, [stats, ..]) = solve_checked(&game, &format!("{params:?}"));
         assert_eq!(got, want, "{params:?}");
         mixed += usize::from(want.contains(&true) && want.contains(&false));
         multi_round += usize::from(stats.rounds >= 2);
@@ -109,11 +118,11 @@ fn both_solvers_agree_with_the_rules_on_thousands_of_tiny_railways() {
 }
 
 /// Every family and several sizes, plain and with stations renamed: the decremental solver
-/// against the classic one, with both certificates verified. The repair paths must actually
-/// run: the totals of repaired, failed and re-attracted stations are checked at the end.
+/// (under every repair setting) against the classic one, with every certificate verified.
+/// The paths of the algorithm must actually run: totals are checked at the end.
 #[test]
 fn fast_agrees_with_classic_on_every_family() {
-    let mut totals = fast::Stats::default();
+    let mut totals = [fast::Stats::default(); 4];
     let mut cases = 0;
     for (family, _) in Family::ALL {
         for n in [5, 15, 40, 150, 600] {
@@ -137,24 +146,31 @@ fn fast_agrees_with_classic_on_every_family() {
                 });
                 let game = game_of(&params);
                 let (_, stats) = solve_checked(&game, &format!("{params:?}"));
-                totals.rounds += stats.rounds;
-                totals.repaired += stats.repaired;
-                totals.lifted += stats.lifted;
-                totals.failed += stats.failed;
-                totals.reattracted += stats.reattracted;
+                for (total, s) in totals.iter_mut().zip(stats) {
+                    add(total, s);
+                }
                 cases += 1;
             }
         }
     }
     assert!(cases >= 400);
-    assert!(
-        totals.rounds >= 2000
-            && totals.repaired >= 100
-            && totals.lifted >= 100
-            && totals.failed >= 2000
-            && totals.reattracted >= 500,
-        "the generated cases do not exercise the repairs: {totals:?}"
-    );
+    let [all, none, lift_only, bump_only] = totals;
+    assert!(all.rounds >= 2000 && all.repaired >= 100, "{all:?}");
+    assert!(all.lifted >= 100 && all.bumped >= 50 && all.moved >= 1000, "{all:?}");
+    assert!(none.failed >= 2000 && none.reattracted >= 500, "{none:?}");
+    assert!(none.lifted == 0 && none.bumped == 0, "{none:?}");
+    assert!(lift_only.lifted >= 100 && lift_only.bumped == 0, "{lift_only:?}");
+    assert!(bump_only.bumped >= 100 && bump_only.lifted == 0, "{bump_only:?}");
+}
+
+fn add(total: &mut fast::Stats, s: fast::Stats) {
+    total.rounds += s.rounds;
+    total.repaired += s.repaired;
+    total.lifted += s.lifted;
+    total.bumped += s.bumped;
+    total.moved += s.moved;
+    total.failed += s.failed;
+    total.reattracted += s.reattracted;
 }
 
 /// Denser, larger random railways with few chargers, where rounds cascade.
@@ -182,7 +198,7 @@ fn fast_agrees_with_classic_on_larger_random_railways() {
 fn staircase_and_cascade_have_the_known_answers() {
     for n in [3, 10, 101, 2000] {
         let game = game_of(&GenParams::new(Family::Staircase, n, 0));
-        let (wins, stats) = solve_checked(&game, &format!("staircase {n}"));
+        let (wins, [stats, ..]) = solve_checked(&game, &format!("staircase {n}"));
         let steps = (n - 1 - (n / 10).max(1)) / 2;
         for (v, &w) in wins.iter().enumerate() {
             assert_eq!(w, v > 2 * steps, "staircase {n}, station {v}");
@@ -192,13 +208,18 @@ fn staircase_and_cascade_have_the_known_answers() {
     for family in [Family::Cascade, Family::Detour] {
         for n in [5, 60, 1200] {
             let game = game_of(&GenParams::new(family, n, 0));
-            let (wins, stats) = solve_checked(&game, &format!("{family} {n}"));
+            let (wins, [all, none, lift_only, _]) = solve_checked(&game, &format!("{family} {n}"));
             assert!(wins.iter().all(|&w| !w), "{family} {n}");
-            // The plain cascade is all lifts; the detour defeats them.
+            // Without repairs, the chain and the tail are re-derived every round. The plain
+            // cascade is all lifts; the detour defeats lifts but not bumps.
             if n == 1200 {
+                assert!(none.failed >= 10_000, "{none:?}");
                 match family {
-                    Family::Cascade => assert!(stats.lifted >= 150 && stats.failed < 1000),
-                    _ => assert!(stats.failed >= 10_000, "{stats:?}"),
+                    Family::Cascade => assert!(all.lifted >= 150 && all.failed < 1000),
+                    _ => {
+                        assert!(lift_only.failed >= 10_000, "{lift_only:?}");
+                        assert!(all.bumped >= 50 && all.failed < 1000, "{all:?}");
+                    }
                 }
             }
         }
