@@ -66,8 +66,6 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use engine::store::HashMemo;
-
 use crate::Solution;
 use crate::game::Game;
 
@@ -194,7 +192,10 @@ struct Solver<'g> {
     /// Failed stations whose predecessors are still to be looked at.
     stack: Vec<u32>,
     /// Scratch for [`Solver::bump`]: the new ranks it plans, and its work list by rank.
-    planned: HashMemo<u32, u64>,
+    /// `plan[x]`: the rank `x` is to move to, 0 if none; allocated by the first bump and
+    /// cleared through `planned`, the stations with a plan.
+    plan: Vec<u64>,
+    planned: Vec<u32>,
     by_rank: BinaryHeap<Reverse<(u64, u32)>>,
     /// Stations [`Solver::bump`] may still look at this round, so that a round stays
     /// `O(n + m)` however many bumps are tried.
@@ -223,7 +224,8 @@ impl<'g> Solver<'g> {
             failed: Vec::new(),
             trap: Vec::new(),
             stack: Vec::new(),
-            planned: HashMemo::new(),
+            plan: Vec::new(),
+            planned: Vec::new(),
             by_rank: BinaryHeap::new(),
             bump_budget: 0,
             repairs,
@@ -475,24 +477,29 @@ impl<'g> Solver<'g> {
             .filter(|&(_, &w)| w != v && self.state(w) == GOOD)
             .min_by_key(|&(_, &w)| self.node[w as usize].rank);
         let Some((_, &w)) = lowest else { return false };
-        let mut planned = std::mem::take(&mut self.planned);
+        if self.plan.is_empty() {
+            self.plan = vec![0; game.n()];
+        }
+        let (mut plan, mut planned) =
+            (std::mem::take(&mut self.plan), std::mem::take(&mut self.planned));
         let mut by_rank = std::mem::take(&mut self.by_rank);
-        planned.reset();
         by_rank.clear();
-        planned.insert(v, self.node[w as usize].rank + 1);
+        plan[v as usize] = self.node[w as usize].rank + 1;
+        planned.push(v);
         by_rank.push(Reverse((self.node[v as usize].rank, v)));
         let mut ok = true;
         // Old ranks order the dependencies, so a station is taken up only after every
         // station it depends on that moves: its planned rank is final by then.
         'plan: while let Some(Reverse((_, x))) = by_rank.pop() {
-            let above = planned.get(&x).copied().unwrap_or(0);
+            let above = plan[x as usize];
             for &p in game.pred(x) {
                 let b = self.st[p as usize];
                 let node = &self.node[p as usize];
                 if b & (STATE | CHARGING) != GOOD || (b & AREZOU != 0 && node.choice != x) {
                     continue; // `p` does not depend on `x`.
                 }
-                if planned.get(&p).copied().unwrap_or(node.rank) > above {
+                let planned_rank = plan[p as usize];
+                if planned_rank.max(node.rank) > above {
                     continue;
                 }
                 if p == w || self.bump_budget == 0 {
@@ -500,19 +507,24 @@ impl<'g> Solver<'g> {
                     break 'plan;
                 }
                 self.bump_budget -= 1;
-                if planned.insert(p, above + 1).is_none() {
+                plan[p as usize] = above + 1;
+                if planned_rank == 0 {
+                    planned.push(p);
                     by_rank.push(Reverse((node.rank, p)));
                 }
             }
         }
-        if ok {
-            let mut top = 0;
+        let mut top = 0;
+        for &x in &planned {
             // The others keep their scan pointers: skipping successors that have become
             // usable only costs a repair chance, and keeps the scans linear.
-            for (&x, &rank) in planned.iter() {
-                self.node[x as usize].rank = rank;
-                top = top.max(rank);
+            if ok {
+                self.node[x as usize].rank = plan[x as usize];
+                top = top.max(plan[x as usize]);
             }
+            plan[x as usize] = 0;
+        }
+        if ok {
             let node = &mut self.node[v as usize];
             node.choice = w;
             node.ptr = 0;
@@ -521,8 +533,8 @@ impl<'g> Solver<'g> {
                 self.next_rank = top.saturating_add(GAP);
             }
         }
-        self.planned = planned;
-        self.by_rank = by_rank;
+        planned.clear();
+        (self.plan, self.planned, self.by_rank) = (plan, planned, by_rank);
         ok
     }
 
