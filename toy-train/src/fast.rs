@@ -27,7 +27,7 @@
 //!    above it, and whatever depends on it moves up as far as needed, in order of rank (a
 //!    variant of Pearce and Kelly's dynamic topological ordering). Should the witness itself
 //!    have to move, it depends on the station and the bump is called off. Bumps may look at
-//!    no more than `n + m` stations a round.
+//!    no more than `n + m` tracks a round.
 //!
 //! Only when all three fail does the station *fail*, and with it every Borzou predecessor
 //! and every Arezou predecessor whose witness it was and which cannot be repaired in turn.
@@ -46,16 +46,16 @@
 //! bump (once a station a round) or fails, and the pointer steps of repairs (a pointer
 //! crosses each track at most once between two attractions, lifts or bumps of its station;
 //! stations moved along by a bump keep theirs, which only costs repair chances), plus
-//! `O(k log k)` for the `k ≤ n + m` stations its bumps look at.
+//! `O(k log k)` for the `k ≤ n + m` tracks its bumps look at.
 //! Staircases cost `O(1)` a round (one station fails and is removed); a station that loses
 //! one witness among many charging successors repairs in `O(1)` amortised; a chain whose head
 //! switches to the next link every round (the `cascade` generator family) is lifted in `O(1)`
 //! a round. Worst case: a station is lifted or fails at most once a round and bumps are
 //! capped, so a round is `O((n + m) log n)` and the total `O(n · m · log n)`; we know no input
 //! that comes near. The worst we know is the `detour` family: there every round's bump moves
-//! the whole chain behind the head, `Θ(n²)` work in all, still about three times faster than
-//! the classic solver on it (which does `Θ(n²)` rounds' worth of scanning too). Space: `O(n)`
-//! besides the game (25 bytes a station plus queues).
+//! the whole chain behind the head, `Θ(n²)` work in all, though still about eight times faster
+//! than the classic solver on it. Space: `O(n)` besides the game (25 bytes a station, 8 more
+//! once a bump is tried, plus queues).
 //!
 //! # Layout
 //!
@@ -197,8 +197,8 @@ struct Solver<'g> {
     plan: Vec<u64>,
     planned: Vec<u32>,
     by_rank: BinaryHeap<Reverse<(u64, u32)>>,
-    /// Stations [`Solver::bump`] may still look at this round, so that a round stays
-    /// `O(n + m)` however many bumps are tried.
+    /// Tracks [`Solver::bump`] may still look at this round, so that a round stays
+    /// `O((n + m) log n)` however many bumps are tried.
     bump_budget: usize,
     repairs: Repairs,
     stats: Stats,
@@ -463,7 +463,7 @@ impl<'g> Solver<'g> {
     /// what it depends on, in order of rank (a variant of Pearce and Kelly's dynamic
     /// topological ordering). If `w` itself would have to move, it depends on `v` and taking
     /// it would close a cycle: then, as when the round's budget runs out, nothing changes and
-    /// this returns `false`. Cost `O(deg(v))` plus `O(k log k)` for the `k` stations looked
+    /// this returns `false`. Cost `O(deg(v))` plus `O(k log k)` for the `k` tracks looked
     /// at, which the round's budget caps.
     ///
     /// A chain whose next link ranks above the stations hanging off its head (the `detour`
@@ -492,7 +492,13 @@ impl<'g> Solver<'g> {
         // station it depends on that moves: its planned rank is final by then.
         'plan: while let Some(Reverse((_, x))) = by_rank.pop() {
             let above = plan[x as usize];
-            for &p in game.pred(x) {
+            let pred = game.pred(x);
+            if pred.len() > self.bump_budget {
+                ok = false;
+                break;
+            }
+            self.bump_budget -= pred.len();
+            for &p in pred {
                 let b = self.st[p as usize];
                 let node = &self.node[p as usize];
                 if b & (STATE | CHARGING) != GOOD || (b & AREZOU != 0 && node.choice != x) {
@@ -502,11 +508,10 @@ impl<'g> Solver<'g> {
                 if planned_rank.max(node.rank) > above {
                     continue;
                 }
-                if p == w || self.bump_budget == 0 {
+                if p == w {
                     ok = false;
                     break 'plan;
                 }
-                self.bump_budget -= 1;
                 plan[p as usize] = above + 1;
                 if planned_rank == 0 {
                     planned.push(p);

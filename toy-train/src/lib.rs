@@ -9,7 +9,8 @@
 //! - [`parse`]: the sample grader's input read straight into a [`Game`];
 //! - [`classic`]: the reference solver, repeated attractors, `O(n · m)`;
 //! - [`fast`]: the default solver, the same rounds with the attractor maintained
-//!   decrementally (`O(n · m)` worst case, near linear on the known hard families but one);
+//!   decrementally (`O(n · m · log n)` worst case; linear on staircases and cascades, and
+//!   `Θ(n²)` but still fast on the worst family we know);
 //! - [`brute`]: a brute force straight from the rules for tiny railways;
 //! - [`verify`]: an independent `O(n + m)` check of an answer with both strategies;
 //! - [`output`]: the answer line and the strategy lines;
