@@ -19,10 +19,11 @@ fn dependencies(crate_dir: &str) -> Vec<String> {
     for line in manifest.lines().map(str::trim) {
         if line.starts_with('[') {
             in_deps = line.ends_with("dependencies]");
-        } else if in_deps && !line.is_empty() && !line.starts_with('#') {
-            if let Some((name, _)) = line.split_once('=') {
-                names.push(name.trim().trim_end_matches(".workspace").to_owned());
-            }
+        } else if in_deps
+            && !line.starts_with('#')
+            && let Some((name, _)) = line.split_once('=')
+        {
+            names.push(name.trim().trim_end_matches(".workspace").to_owned());
         }
     }
     names
