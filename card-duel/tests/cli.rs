@@ -1,20 +1,10 @@
 //! The card-duel binary as a user meets it: judge input on stdin or from a file, one probability
 //! per line, and for bad input exit code 2, nothing on stdout and one located error line.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn card_duel(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_card-duel"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    // A binary that fails before reading stdin closes the pipe; that is not the test's error.
-    let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
-    child.wait_with_output().expect("the binary finishes")
+    tests::run_binary(env!("CARGO_BIN_EXE_card-duel"), args, stdin)
 }
 
 fn text(bytes: &[u8]) -> String {

@@ -1,19 +1,10 @@
 //! The hero-battle binary end to end: output on stdout, errors as one line on stderr with
 //! exit code 2 and nothing on stdout, and the same bytes for every thread count.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hero-battle"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child.stdin.take().expect("stdin is piped").write_all(stdin).expect("stdin takes the input");
-    child.wait_with_output().expect("the binary finishes")
+    tests::run_binary(env!("CARGO_BIN_EXE_hero-battle"), args, stdin)
 }
 
 const SAMPLE: &str = "4\n10 10 10 10 3 3 3 3 3 3 3 3\n5 5 30 30 7 2 2 7 1 1 1 1\n\

@@ -6,8 +6,12 @@
 //! `tests/snapshots/SUITE/NAME.snap`. A snapshot without an input fails the suite.
 //! `cargo xtask snapshot` regenerates them; `cargo xtask snapshot --check` and plain
 //! `cargo test` fail on any difference.
+//!
+//! It also runs a problem's binary for the crates' own CLI tests ([`run_binary`]).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 /// The `tests` package folder.
 #[must_use]
@@ -76,4 +80,27 @@ pub fn snapshot_suite(suite: &str, render: impl Fn(&[u8]) -> String) {
 #[must_use]
 pub fn expected_output(input: &Path) -> Option<String> {
     std::fs::read_to_string(input.with_extension("out")).ok()
+}
+
+/// Runs `program` (a binary under test, from `env!("CARGO_BIN_EXE_...")`) with `args`,
+/// feeding `stdin`, and returns its exit status and both outputs.
+///
+/// # Panics
+/// When the binary cannot start or be waited for. A binary that exits before reading its
+/// stdin (a missing file, a bad option) closes the pipe; that is not a failure here, the exit
+/// status tells the rest.
+#[must_use]
+pub fn run_binary(program: &str, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{program} starts: {e}"));
+    let written = child.stdin.take().map(|mut pipe| pipe.write_all(stdin));
+    if let Some(Err(e)) = written {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "writing stdin of {program}: {e}");
+    }
+    child.wait_with_output().unwrap_or_else(|e| panic!("{program} finishes: {e}"))
 }

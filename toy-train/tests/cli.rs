@@ -2,24 +2,10 @@
 //! `--strategy`, `--verify` and `--solver` options, and bad input as exit code 2 with one
 //! `error: line L, column C: ...` line on stderr and nothing on stdout.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toy-train"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    // The binary may exit before reading stdin (a missing file, a bad option): a closed pipe
-    // is then expected, and the exit status tells the rest.
-    let written = child.stdin.take().expect("stdin is piped").write_all(stdin);
-    if let Err(e) = written {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-    }
-    child.wait_with_output().expect("the binary finishes")
+    tests::run_binary(env!("CARGO_BIN_EXE_toy-train"), args, stdin)
 }
 
 /// The official example: `who_wins([0, 1], [1, 0], [0, 0, 1, 1], [0, 1, 0, 1])`.
