@@ -18,7 +18,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "cargo xtask", about = "Project chores")]
+#[command(name = "cargo xtask", bin_name = "cargo xtask", about = "Project chores")]
 struct Cli {
     #[command(subcommand)]
     task: Task,
