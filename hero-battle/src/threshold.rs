@@ -88,36 +88,39 @@ fn alive_mask(hp: [u8; 2]) -> usize {
 }
 
 /// Marks in `reached` every Alice hit-point pair Bob's attacks (`bob[attackers][targets]`)
-/// can reach from rank `top`, and returns how many there are; gives up (returning more than
-/// `limit`) once more than `limit` are found. One sweep over the set bits in descending rank
-/// order, since every attack lowers the rank: `O(pairs * 8 + top / 64)`.
+/// can reach from rank `top`, and returns how many there are and the lowest; gives up
+/// (returning more than `limit`) once more than `limit` are found. One sweep over the set
+/// bits in descending rank order, since every attack lowers the rank:
+/// `O(pairs * 8 + (top - lowest) / 64)`.
 fn mark_reachable(
     reached: &mut BitTable,
     bob: &[[Moves; 4]; 4],
     top: usize,
     limit: usize,
-) -> usize {
+) -> Reach {
     reached.insert(top);
-    let mut count = 0;
+    let mut reach = Reach { pairs: 0, lowest: top };
+    // Set bits not visited yet: when none is left the sweep stops instead of scanning the
+    // empty words down to rank 0.
+    let mut pending = 1usize;
     // A visit may set lower bits of the same word, so the word is read again each time,
     // masked to the bits below the last one visited.
     let mut word = top / 64;
     let mut below = u64::MAX >> (63 - top % 64);
-    loop {
+    while pending > 0 {
         let bits = reached.words()[word] & below;
         if bits == 0 {
-            if word == 0 {
-                return count;
-            }
             word -= 1;
             below = u64::MAX;
             continue;
         }
         let bit = 63 - bits.leading_zeros() as usize;
         below = (1u64 << bit) - 1;
-        count += 1;
-        if count > limit {
-            return count;
+        pending -= 1;
+        reach.pairs += 1;
+        reach.lowest = word * 64 + bit;
+        if reach.pairs > limit {
+            break;
         }
         let a = unrank(word * 64 + bit);
         let targets = alive_mask(a);
@@ -126,10 +129,21 @@ fn mark_reachable(
         }
         for moves in &bob[1..4] {
             for d in moves[targets].iter() {
-                reached.insert(rank([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])]));
+                let child = rank([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])]);
+                pending += usize::from(!reached.insert(child));
             }
         }
     }
+    reach
+}
+
+/// What [`mark_reachable`] found.
+#[derive(Clone, Copy, Debug)]
+struct Reach {
+    /// Pairs marked (more than the limit when the sweep gave up).
+    pairs: usize,
+    /// The lowest marked rank.
+    lowest: usize,
 }
 
 /// Which side's hit points index the rows of the tables.
@@ -229,7 +243,7 @@ impl ThresholdSolver {
         let moves = MoveTable::new(case);
         self.reached.reset();
         self.reached_swapped.reset();
-        let (swapped, pairs) = match orientation {
+        let (swapped, reach) = match orientation {
             Orientation::AsGiven => (
                 false,
                 mark_reachable(&mut self.reached, &moves.bob, rank(case.alice_hp), usize::MAX),
@@ -248,9 +262,9 @@ impl ThresholdSolver {
         self.swapped = swapped;
         if swapped {
             std::mem::swap(&mut self.reached, &mut self.reached_swapped);
-            self.fill_all(&case.swapped(), MoveTable { alice: moves.bob, bob: moves.alice }, pairs);
+            self.fill_all(&case.swapped(), MoveTable { alice: moves.bob, bob: moves.alice }, reach);
         } else {
-            self.fill_all(case, moves, pairs);
+            self.fill_all(case, moves, reach);
         }
         Outcome {
             alice_first: self.alice_wins(case.alice_hp, case.bob_hp, Player::Alice),
@@ -265,7 +279,7 @@ impl ThresholdSolver {
     /// either side's hit points; the cost is pairs times row length. A case where Bob deals 1
     /// damage and Alice 60 is cheap over Bob's pairs. The side that looks cheaper is swept
     /// first, the other only until it costs more.
-    fn probe_cheaper(&mut self, case: &Case, moves: &MoveTable) -> (bool, usize) {
+    fn probe_cheaper(&mut self, case: &Case, moves: &MoveTable) -> (bool, Reach) {
         let row_len = |hp: [u8; 2]| usize::from(hp[0]).next_multiple_of(16);
         let (given_row, swapped_row) = (row_len(case.bob_hp), row_len(case.alice_hp));
         let guess_swapped = estimate(case.bob_hp, &case.alice_damage) * swapped_row
@@ -273,18 +287,19 @@ impl ThresholdSolver {
         let given = (&mut self.reached, &moves.bob, case.alice_hp, given_row);
         let exchanged = (&mut self.reached_swapped, &moves.alice, case.bob_hp, swapped_row);
         let (first, second) = if guess_swapped { (exchanged, given) } else { (given, exchanged) };
-        let first_pairs = mark_reachable(first.0, first.1, rank(first.2), usize::MAX);
-        let limit = (first_pairs * first.3).div_ceil(second.3);
-        let second_pairs = mark_reachable(second.0, second.1, rank(second.2), limit);
-        if second_pairs * second.3 < first_pairs * first.3 {
-            (!guess_swapped, second_pairs)
+        let first_reach = mark_reachable(first.0, first.1, rank(first.2), usize::MAX);
+        let limit = (first_reach.pairs * first.3).div_ceil(second.3);
+        let second_reach = mark_reachable(second.0, second.1, rank(second.2), limit);
+        if second_reach.pairs * second.3 < first_reach.pairs * first.3 {
+            (!guess_swapped, second_reach)
         } else {
-            (guess_swapped, first_pairs)
+            (guess_swapped, first_reach)
         }
     }
 
     /// Fills the rows of every pair marked in `reached`, in increasing rank order.
-    fn fill_all(&mut self, case: &Case, moves: MoveTable, pairs: usize) {
+    fn fill_all(&mut self, case: &Case, moves: MoveTable, reach: Reach) {
+        let pairs = reach.pairs;
         self.slot_of.reset();
         self.moves = moves;
         self.start = case.bob_hp;
@@ -297,7 +312,7 @@ impl ThresholdSolver {
         self.stats =
             SolveStats { alice_pairs: pairs, swapped: self.swapped, cells: 2 * pairs * self.width };
         let mut slot = 0usize;
-        for w in 0..=rank(case.alice_hp) / 64 {
+        for w in reach.lowest / 64..=rank(case.alice_hp) / 64 {
             let mut bits = self.reached.words()[w];
             while bits != 0 {
                 let r = w * 64 + bits.trailing_zeros() as usize;
