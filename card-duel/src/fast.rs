@@ -219,12 +219,11 @@ fn mark_reachable(positions: &[Position], max_total: usize) -> Vec<Vec<u32>> {
         let layer = &mut upper[0];
         // Players' HP sum of each pair's cells in this layer (meaningful where a bit is set).
         let heroes = |info: &PairInfo| (t as u8).wrapping_sub(info.hp);
-        // The cells whose operations are looked at: a cell where a face attack kills (the
-        // other player at 3 HP or less, a ready minion) is a certain win that needs nothing
+        // The cells whose operations are looked at: a cell where face attacks kill (the
+        // other player at 3 HP or less per ready minion) is a certain win that needs nothing
         // else, unless it is a position of the file, whose every first action is valued.
         let open = |pair: usize, info: &PairInfo, word: u32| {
-            let can_face = info.face.iter().any(Option::is_some);
-            let won = if can_face { word & !below(i32::from(heroes(info)) - 3) } else { 0 };
+            let won = word & !below(i32::from(heroes(info)) - i32::from(info.lethal));
             word & !(won & !asked[t][pair])
         };
         // Ending the turn swaps the HP into the next turn start's pair, in the same layer;
@@ -397,6 +396,9 @@ struct PairInfo {
     trade: [[Option<u16>; 2]; 2],
     /// Whether the mover's board has room for a card.
     can_play: bool,
+    /// Damage of every ready minion's face attack, 3 each: an other player with at most
+    /// this much HP dies this turn whatever happens, so the cell is worth 1.
+    lethal: u8,
     /// When every minion is ready: the boards' indices as a turn start.
     start: Option<(u8, u8)>,
     /// The boards' indices as the next turn start (other side first, marks forgotten).
@@ -519,6 +521,7 @@ fn pair_info(pair: usize) -> PairInfo {
         face,
         trade,
         can_play: mover.len() < 4,
+        lethal: 3 * (m[READY1] + m[READY2]),
         start: mover.all_ready().then_some((board.index() as u8, other.index() as u8)),
         end: (other.index() as u8, board.index() as u8),
         next_start: pair_index(TurnBoard::ready(other), board) as u16,
@@ -621,7 +624,7 @@ impl Layer<'_> {
         }
         // Step 3: the other pairs' best operation, then in every cell the better of that and
         // ending the turn, which hands the swapped position to the other player. Cells won by
-        // a face attack are 1 already (and the walk of a small file skips what follows them).
+        // face attacks are 1 already (and the walk of a small file skips what follows them).
         let values = &*values;
         pieces.par_iter_mut().for_each_init(scratch, |scratch, (pair, piece)| {
             let info = &pairs[*pair];
@@ -688,12 +691,13 @@ impl Layer<'_> {
         }
     }
 
-    /// How many of the run's first cells are not won outright. Where the other player has 3
-    /// HP or less, a ready minion's face attack wins: those cells, the run's last (his HP falls
-    /// as the mover's rises), are worth 1 whatever else the mover could do.
+    /// How many of the run's first cells are not won outright. Where the other player has at
+    /// most 3 HP per ready minion, facing with all of them wins: those cells, the run's last
+    /// (his HP falls as the mover's rises), are worth 1 whatever else the mover could do.
     fn open_cells(&self, run: Run) -> usize {
-        let can_face = self.pairs[usize::from(run.pair)].face.iter().any(Option::is_some);
-        if can_face { run.other_above_3() } else { run.len }
+        let lethal = self.pairs[usize::from(run.pair)].lethal;
+        (usize::from(run.heroes).saturating_sub(usize::from(run.a0) + usize::from(lethal)))
+            .min(run.len)
     }
 
     /// The blocks of cells `(pair, a0..a0 + len)` of layer `t - back`, contiguous.
@@ -921,7 +925,7 @@ mod tests {
     }
 
     /// The reachable cells by a plain walk over single cells, to check the word-wise one: the
-    /// successors of every cell except those won by a face attack, unless asked.
+    /// successors of every cell except those won by face attacks, unless asked.
     fn reachable_cell_by_cell(
         positions: &[Position],
     ) -> std::collections::BTreeSet<(usize, u16, u8)> {
@@ -940,7 +944,7 @@ mod tests {
             }
             let info = &PAIR_INFO[usize::from(pair)];
             let b = t as u8 - info.hp - a;
-            let won = b <= 3 && info.face.iter().any(Option::is_some);
+            let won = b <= info.lethal;
             if won && !asked.contains(&(t, pair, a)) {
                 continue;
             }
