@@ -41,7 +41,7 @@ impl Explanation {
 /// When `ops` is outside `1..=MAX_OPS`.
 #[must_use]
 pub fn explain(ops: u8, positions: &[Position]) -> Vec<Explanation> {
-    let (_, actions) = Tables::build_probed(ops, Reach::of(positions), positions);
+    let (_, actions) = Tables::build_probed(ops, Reach::of_probes(positions), positions);
     actions.into_iter().map(Explanation::from_actions).collect()
 }
 

@@ -102,6 +102,8 @@ pub struct Reach {
     /// When marked one by one: `cells[t][pair]` has bit `a` set when the cell of `pair` with
     /// mover HP `a` in layer `t` is reached.
     cells: Option<Vec<Vec<u32>>>,
+    /// Whether the marked cells include everything the positions' first actions lead to.
+    probed: bool,
 }
 
 impl Reach {
@@ -113,13 +115,26 @@ impl Reach {
     pub fn all() -> Reach {
         let mut max_other = [MAX_HP; MAX_HP as usize + 1];
         max_other[0] = 0;
-        Reach { max_other, max_total: MAX_TOTAL as u8, cells: None }
+        Reach { max_other, max_total: MAX_TOTAL as u8, cells: None, probed: true }
     }
 
-    /// The cells reachable from `positions`. `O(positions + 20)`, plus for a few positions a
-    /// walk over their reachable cells, `O(cells * (outcomes of a play + 8))`.
+    /// The cells reachable from `positions` that their values need. `O(positions + 20)`, plus
+    /// for a few positions a walk over their reachable cells,
+    /// `O(cells * (outcomes of a play + 8))`.
     #[must_use]
     pub fn of(positions: &[Position]) -> Reach {
+        Reach::new(positions, false)
+    }
+
+    /// [`Reach::of`], also reaching everything the first actions of `positions` lead to, as
+    /// [`Tables::build_probed`] needs: a position won by face attacks needs no cell below
+    /// for its value, but does to value its other first actions.
+    #[must_use]
+    pub fn of_probes(positions: &[Position]) -> Reach {
+        Reach::new(positions, true)
+    }
+
+    fn new(positions: &[Position], probed: bool) -> Reach {
         let mut max_other = [0u8; MAX_HP as usize + 1];
         let mut max_total = 0;
         for p in positions {
@@ -134,8 +149,8 @@ impl Reach {
         }
         max_other[0] = 0;
         let cells = (positions.len() <= Reach::EXACT_UP_TO)
-            .then(|| mark_reachable(positions, usize::from(max_total)));
-        Reach { max_other, max_total, cells }
+            .then(|| mark_reachable(positions, usize::from(max_total), probed));
+        Reach { max_other, max_total, cells, probed }
     }
 
     /// Whether `position` is reached (its value is in tables built for this reach).
@@ -198,11 +213,12 @@ impl Reach {
 }
 
 /// Marks the cells reachable from `positions`, layer by layer from the top: a cell's
-/// operations lead to lower layers, ending the turn to the same layer. A pair's cells in a
+/// operations lead to lower layers, ending the turn to the same layer. With `probed`, the
+/// operations of `positions` are followed even where face attacks win. A pair's cells in a
 /// layer are one word with a bit per mover HP, so each operation moves all of them at once:
 /// a play outcome costing the mover `d` HP shifts the word right by `d`.
 /// `O(layers * pairs * (outcomes of a play + 8))`, a few milliseconds.
-fn mark_reachable(positions: &[Position], max_total: usize) -> Vec<Vec<u32>> {
+fn mark_reachable(positions: &[Position], max_total: usize, probed: bool) -> Vec<Vec<u32>> {
     let pairs = &*PAIR_INFO;
     let pings = &*PINGS;
     let mut marks = vec![vec![0u32; PAIRS]; max_total + 1];
@@ -210,7 +226,9 @@ fn mark_reachable(positions: &[Position], max_total: usize) -> Vec<Vec<u32>> {
     for p in positions {
         let pair = pair_index(TurnBoard::ready(p.e_board), p.teacher_board);
         marks[usize::from(p.total_hp())][pair] |= 1 << p.e_hp;
-        asked[usize::from(p.total_hp())][pair] |= 1 << p.e_hp;
+        if probed {
+            asked[usize::from(p.total_hp())][pair] |= 1 << p.e_hp;
+        }
     }
     // Bits 0..n, for any n.
     let below = |n: i32| if n >= 32 { u32::MAX } else { (1u32 << n.max(0)) - 1 };
@@ -221,7 +239,8 @@ fn mark_reachable(positions: &[Position], max_total: usize) -> Vec<Vec<u32>> {
         let heroes = |info: &PairInfo| (t as u8).wrapping_sub(info.hp);
         // The cells whose operations are looked at: a cell where face attacks kill (the
         // other player at 3 HP or less per ready minion) is a certain win that needs nothing
-        // else, unless it is a position of the file, whose every first action is valued.
+        // else, unless it is a probed position of the file, whose every first action is
+        // valued.
         let open = |pair: usize, info: &PairInfo, word: u32| {
             let won = word & !below(i32::from(heroes(info)) - i32::from(info.lethal));
             word & !(won & !asked[t][pair])
@@ -314,7 +333,8 @@ impl Tables {
     /// of `probes` (which must lie within `reach`), in [`Action::FIRST`] order.
     ///
     /// # Panics
-    /// When `ops` is outside `1..=MAX_OPS` or a probe lies outside `reach`.
+    /// When `ops` is outside `1..=MAX_OPS` or a probe lies outside `reach`, or `reach` comes
+    /// from [`Reach::of`] rather than [`Reach::of_probes`] for a small file.
     #[must_use]
     pub fn build_probed(
         ops: u8,
@@ -323,6 +343,8 @@ impl Tables {
     ) -> (Tables, Vec<Vec<(Action, f64)>>) {
         assert!((1..=MAX_OPS).contains(&ops), "O = {ops} is outside 1..={MAX_OPS}");
         assert!(probes.iter().all(|p| reach.contains(p)), "a probe outside the reach");
+        let probed = probes.is_empty() || reach.cells.is_none() || reach.probed;
+        assert!(probed, "probes need a reach from Reach::of_probes");
         // Built here, before any layer, so that no pool thread waits on another's lazy build.
         LazyLock::force(&PINGS);
         LazyLock::force(&PAIR_INFO);
@@ -925,9 +947,10 @@ mod tests {
     }
 
     /// The reachable cells by a plain walk over single cells, to check the word-wise one: the
-    /// successors of every cell except those won by face attacks, unless asked.
+    /// successors of every cell except those won by face attacks, unless asked and `probed`.
     fn reachable_cell_by_cell(
         positions: &[Position],
+        probed: bool,
     ) -> std::collections::BTreeSet<(usize, u16, u8)> {
         let mut seen = std::collections::BTreeSet::new();
         let asked: Vec<(usize, u16, u8)> = positions
@@ -945,7 +968,7 @@ mod tests {
             let info = &PAIR_INFO[usize::from(pair)];
             let b = t as u8 - info.hp - a;
             let won = b <= info.lethal;
-            if won && !asked.contains(&(t, pair, a)) {
+            if won && !(probed && asked.contains(&(t, pair, a))) {
                 continue;
             }
             if a > 2 {
@@ -978,19 +1001,34 @@ mod tests {
     #[test]
     fn exact_reach_marks_the_cells_a_plain_walk_finds() {
         let mut rng = engine::rng::SplitMix64::new(12);
-        for count in [1, 1, 1, 4] {
-            let positions: Vec<Position> = (0..count)
+        // E at 9 HP with three ready minions against the teacher at 9: won by face attacks.
+        let won = Position {
+            e_hp: 9,
+            teacher_hp: 9,
+            e_board: Board { ones: 1, twos: 2 },
+            teacher_board: Board { ones: 2, twos: 1 },
+            e_hand: 1,
+            teacher_hand: 2,
+        };
+        for count in [1, 1, 1, 4, 0] {
+            let mut positions: Vec<Position> = (0..count)
                 .map(|_| StartKey::unrank(rng.below(StartKey::CARDINALITY)).position())
                 .collect();
-            let reach = Reach::of(&positions);
-            let expected = reachable_cell_by_cell(&positions);
-            assert_eq!(reach.cells(), expected.len());
-            for &(t, pair, a) in &expected {
-                let b = t as u8 - PAIR_INFO[usize::from(pair)].hp - a;
-                assert!(reach.contains_cell(t, usize::from(pair), a, b));
+            if count == 0 {
+                positions.push(won);
             }
-            assert!(positions.iter().all(|p| reach.contains(p)));
+            for probed in [false, true] {
+                let reach = Reach::new(&positions, probed);
+                let expected = reachable_cell_by_cell(&positions, probed);
+                assert_eq!(reach.cells(), expected.len());
+                for &(t, pair, a) in &expected {
+                    let b = t as u8 - PAIR_INFO[usize::from(pair)].hp - a;
+                    assert!(reach.contains_cell(t, usize::from(pair), a, b));
+                }
+                assert!(positions.iter().all(|p| reach.contains(p)));
+            }
         }
+        assert_eq!(Reach::of(&[won]).cells(), 1);
         assert!(
             Reach::of(&vec![StartKey::unrank(0).position(); Reach::EXACT_UP_TO + 1])
                 .cells
