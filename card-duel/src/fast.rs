@@ -346,8 +346,12 @@ impl Tables {
         let probed = probes.is_empty() || reach.cells.is_none() || reach.probed;
         assert!(probed, "probes need a reach from Reach::of_probes");
         // Built here, before any layer, so that no pool thread waits on another's lazy build.
-        LazyLock::force(&PINGS);
+        // A small file's exact reach has already built the ping lists of every pair it plays
+        // from; a large file plays from nearly all of them.
         LazyLock::force(&PAIR_INFO);
+        if reach.cells.is_none() {
+            PINGS.build_all();
+        }
         let layout = Layout::new(&reach);
         let sweep = Sweep::new(ops, &reach, &layout);
         let mut values = vec![0.0; StartKey::CARDINALITY];

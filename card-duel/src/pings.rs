@@ -8,8 +8,14 @@
 //! when a hero has at most 3 HP, so paths are first aggregated by (sequence of hero hits,
 //! boards), then each of the 16 combinations of thresholds `min(hp, 4)` is derived from those.
 //!
-//! Build: `O(pairs * 512)` for the paths plus `O(pairs * 16 * aggregated)`; a few
-//! milliseconds. Space: about 16 bytes per outcome, a few hundred thousand outcomes.
+//! A pair's lists are built the first time they are asked for: a small file plays from a few
+//! hundred of the 1050 pairs at most, and building all of them was most of a trivial run's
+//! time. A large file builds them all in parallel up front ([`PingTable::build_all`]).
+//!
+//! Build: `O(512)` for a pair's paths plus `O(16 * aggregated)`, about 10 µs a pair, a few
+//! milliseconds for all. Space: about 16 bytes per outcome, a few hundred thousand outcomes.
+
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -36,11 +42,17 @@ type List = (u32, u32, f64);
 /// Thresholds are `min(hp, 4)`: with 4 HP or more no hero can die from three pings.
 const THRESHOLDS: usize = 4;
 
-/// The outcome lists of every board pair whose mover may play (fewer than four minions).
+/// The outcome lists of every board pair whose mover may play (fewer than four minions),
+/// each pair's built on first use.
 #[derive(Debug)]
 pub(crate) struct PingTable {
-    /// Lists by `pair * 16 + thresholds`.
-    lists: Vec<List>,
+    pairs: Vec<OnceLock<PairPings>>,
+}
+
+/// One pair's lists, by thresholds, and their outcomes.
+#[derive(Debug)]
+struct PairPings {
+    lists: [List; THRESHOLDS * THRESHOLDS],
     outcomes: Vec<Outcome>,
 }
 
@@ -52,48 +64,42 @@ type Pattern = u8;
 type Counts = [u8; 6];
 
 impl PingTable {
-    /// Builds the lists for every board pair, the pairs in parallel on the current rayon
-    /// pool. Time and space as in the module notes.
+    /// An empty table; each pair's lists are built on first use. `O(pairs)`.
     pub(crate) fn new() -> PingTable {
-        let per_pair: Vec<(usize, Vec<List>, Vec<Outcome>)> = (0..PAIRS)
-            .into_par_iter()
-            .filter(|&pair| pair_of(pair).0.len() < 4)
-            .map(|pair| {
-                let (lists, outcomes) = pair_lists(pair);
-                (pair, lists, outcomes)
-            })
-            .collect();
-        let mut lists = vec![(0, 0, 0.0); PAIRS * THRESHOLDS * THRESHOLDS];
-        let mut outcomes = Vec::with_capacity(per_pair.iter().map(|p| p.2.len()).sum());
-        for (pair, pair_lists, pair_outcomes) in per_pair {
-            let base = outcomes.len() as u32;
-            for (slot, (start, end, win)) in pair_lists.into_iter().enumerate() {
-                lists[pair * THRESHOLDS * THRESHOLDS + slot] = (base + start, base + end, win);
+        PingTable { pairs: (0..PAIRS).map(|_| OnceLock::new()).collect() }
+    }
+
+    /// Builds every pair's lists now, the pairs in parallel on the current rayon pool, so that
+    /// no pool thread later waits on another's build. Time and space as in the module notes.
+    pub(crate) fn build_all(&self) {
+        self.pairs.par_iter().enumerate().for_each(|(pair, lists)| {
+            if pair_of(pair).0.len() < 4 {
+                lists.get_or_init(|| pair_lists(pair));
             }
-            outcomes.extend(pair_outcomes);
-        }
-        PingTable { lists, outcomes }
+        });
     }
 
     /// The probability that a play wins at once (the other player dies) and the outcomes with
-    /// both players alive, for `pair` with hero HP `mover_hp` and `other_hp`. `O(1)`.
+    /// both players alive, for `pair` with hero HP `mover_hp` and `other_hp`. `O(1)` once the
+    /// pair's lists are built.
     #[inline]
     pub(crate) fn get(&self, pair: usize, mover_hp: u8, other_hp: u8) -> (f64, &[Outcome]) {
         let ta = mover_hp.min(THRESHOLDS as u8);
         let tb = other_hp.min(THRESHOLDS as u8);
-        let (start, end, win) = self.lists[list_slot(pair, ta, tb)];
-        (win, &self.outcomes[start as usize..end as usize])
+        let lists = self.pairs[pair].get_or_init(|| pair_lists(pair));
+        let (start, end, win) = lists.lists[list_slot(ta, tb)];
+        (win, &lists.outcomes[start as usize..end as usize])
     }
 
     /// Total number of stored outcomes.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.outcomes.len()
+        self.pairs.iter().filter_map(OnceLock::get).map(|p| p.outcomes.len()).sum()
     }
 }
 
 /// One pair's 16 lists (indices into its own outcomes) and outcomes.
-fn pair_lists(pair: usize) -> (Vec<List>, Vec<Outcome>) {
+fn pair_lists(pair: usize) -> PairPings {
     let (mover, other) = pair_of(pair);
     let mut paths = Vec::with_capacity(512);
     let counts = [mover.0[0], mover.0[1], mover.0[2], mover.0[3], other.ones, other.twos];
@@ -115,8 +121,8 @@ fn pair_lists(pair: usize) -> (Vec<List>, Vec<Outcome>) {
         }
         same
     });
-    let mut lists = Vec::with_capacity(THRESHOLDS * THRESHOLDS);
-    let mut outcomes: Vec<Outcome> = Vec::new();
+    let mut lists = [(0, 0, 0.0); THRESHOLDS * THRESHOLDS];
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(ends.len() * 2);
     for ta in 1..=THRESHOLDS as u8 {
         for tb in 1..=THRESHOLDS as u8 {
             let start = outcomes.len();
@@ -136,14 +142,15 @@ fn pair_lists(pair: usize) -> (Vec<List>, Vec<Outcome>) {
                     },
                 }
             }
-            lists.push((start as u32, outcomes.len() as u32, win));
+            lists[list_slot(ta, tb)] = (start as u32, outcomes.len() as u32, win);
         }
     }
-    (lists, outcomes)
+    outcomes.shrink_to_fit();
+    PairPings { lists, outcomes }
 }
 
-fn list_slot(pair: usize, ta: u8, tb: u8) -> usize {
-    (pair * THRESHOLDS + usize::from(ta - 1)) * THRESHOLDS + usize::from(tb - 1)
+fn list_slot(ta: u8, tb: u8) -> usize {
+    usize::from(ta - 1) * THRESHOLDS + usize::from(tb - 1)
 }
 
 /// Walks every path of `left` more pings, pushing `(hero-hit pattern, counts, probability)`.
@@ -230,6 +237,7 @@ mod tests {
     #[test]
     fn probabilities_sum_to_one_and_hp_is_conserved() {
         let table = PingTable::new();
+        table.build_all();
         assert!(table.len() > 0);
         for pair in 0..PAIRS {
             let (mover, other) = pair_of(pair);
