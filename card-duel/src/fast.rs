@@ -798,11 +798,10 @@ impl Layer<'_> {
 
         // Play: a card leaves the hand, one play is used, three pings, then the minion. Slot
         // (left, hand, other hand) of a cell reads slot (left - 1, hand - 1, other hand) of
-        // each outcome's cell, `shift` slots back; along a run of cells with the same death
-        // thresholds the outcomes' cells are consecutive, so each outcome is one long
-        // multiply-add over the run.
+        // each outcome's cell: the last 12 slots of each row but the first read the first 12
+        // of the row before. Along a run of cells with the same death thresholds the
+        // outcomes' cells are consecutive, so each outcome streams one piece of the layer.
         if info.can_play {
-            let shift = HANDS + hand_slot(1, 0);
             let mut i = 0;
             while i < len {
                 let a = a0 + i as u8;
@@ -812,30 +811,36 @@ impl Layer<'_> {
                 let (win, outcomes) = self.pings.get(usize::from(pair), a, b);
                 let acc = &mut scratch[i * block..(i + n) * block];
                 acc.fill(win);
-                let acc = &mut acc[shift..];
-                let len = acc.len();
-                let from = |o: &Outcome| &self.target(1, o.pair, a - o.mover_loss, n)[..len];
+                let acc = acc.as_chunks_mut::<HANDS>().0;
+                let from = |o: &Outcome| {
+                    self.target(1, o.pair, a - o.mover_loss, n).as_chunks::<HANDS>().0
+                };
                 // Four outcomes a pass keep the sum in a register; the additions happen in
-                // the same order as one outcome a pass, so the result is the same.
+                // the same order as one outcome a pass would make them.
                 let mut groups = outcomes.chunks_exact(4);
                 for g in &mut groups {
                     let (s0, s1, s2, s3) = (from(&g[0]), from(&g[1]), from(&g[2]), from(&g[3]));
                     let (p0, p1, p2, p3) = (g[0].p, g[1].p, g[2].p, g[3].p);
-                    let zipped = acc.iter_mut().zip(s0).zip(s1).zip(s2).zip(s3);
-                    for ((((value, x0), x1), x2), x3) in zipped {
-                        *value = *value + p0 * x0 + p1 * x1 + p2 * x2 + p3 * x3;
-                    }
+                    for_each_play_row(ops, acc, |r, out| {
+                        let (x0, x1, x2, x3) = (&s0[r], &s1[r], &s2[r], &s3[r]);
+                        for k in 0..PLAY_SLOTS {
+                            out[k] = out[k] + p0 * x0[k] + p1 * x1[k] + p2 * x2[k] + p3 * x3[k];
+                        }
+                    });
                 }
                 for o in groups.remainder() {
-                    for (value, x) in acc.iter_mut().zip(from(o)) {
-                        *value += o.p * x;
-                    }
+                    let x = from(o);
+                    for_each_play_row(ops, acc, |r, out| {
+                        for k in 0..PLAY_SLOTS {
+                            out[k] += o.p * x[r][k];
+                        }
+                    });
                 }
                 i += n;
             }
-            // No play is left, or the hand is empty: those slots read nonsense above.
+            // No play is left, or the hand is empty: those slots are not computed above.
             for cell in scratch.chunks_exact_mut(block) {
-                cell[..shift].fill(ILLEGAL);
+                cell[..HANDS + hand_slot(1, 0)].fill(ILLEGAL);
                 for row in cell.chunks_exact_mut(HANDS).skip(2) {
                     row[..4].fill(ILLEGAL);
                 }
@@ -865,6 +870,27 @@ impl Layer<'_> {
             }
         });
         Some(actions)
+    }
+}
+
+/// Slots of a plays-left row that a play can fill: mover hand 1..=3, any other hand.
+const PLAY_SLOTS: usize = HANDS - 4;
+
+/// Calls `f(r, slots)` for every row of `rows` (blocks of `ops + 1` rows, one per plays left)
+/// but a block's first, with `r` the row before and `slots` the row's last [`PLAY_SLOTS`]
+/// slots: a play from that row's (plays left, mover hand) reads row `r`'s first slots.
+#[inline(always)]
+fn for_each_play_row(
+    ops: usize,
+    rows: &mut [[f64; HANDS]],
+    mut f: impl FnMut(usize, &mut [f64; PLAY_SLOTS]),
+) {
+    for (c, cell) in rows.chunks_exact_mut(ops + 1).enumerate() {
+        for (left, row) in cell.iter_mut().enumerate().skip(1) {
+            let Some((_, slots)) = row.split_first_chunk_mut::<4>() else { continue };
+            let Ok(slots) = <&mut [f64; PLAY_SLOTS]>::try_from(slots) else { continue };
+            f(c * (ops + 1) + left - 1, slots);
+        }
     }
 }
 
