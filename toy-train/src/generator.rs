@@ -336,17 +336,12 @@ fn staircase(n: usize, m: Option<usize>) -> Result<Instance, String> {
         None => (4 * n).saturating_sub(fixed).clamp(b, b * b),
     };
     let x = |j: usize| j as u32;
-    let c = |j: usize| (k + j) as u32;
     let mut arezou = vec![true; n];
     let mut charging = vec![false; n];
     let mut tracks = Vec::with_capacity(fixed + block_tracks);
     tracks.push((x(0), x(0)));
     for j in 1..=k {
-        tracks.push((x(j), x(j)));
-        tracks.push((x(j), c(j)));
-        tracks.push((c(j), x(j - 1)));
-        arezou[c(j) as usize] = false;
-        charging[c(j) as usize] = true;
+        push_step(j, k, &mut tracks, &mut arezou, &mut charging);
     }
     let first = 2 * k + 1;
     for i in 0..b {
@@ -357,6 +352,23 @@ fn staircase(n: usize, m: Option<usize>) -> Result<Instance, String> {
         }
     }
     Ok(Instance { arezou, charging, tracks })
+}
+
+/// Step `j` of a staircase of `k` steps (stations `x_j = j`, `c_j = k + j`): the self-loop
+/// `x_j → x_j`, `x_j → c_j` and `c_j → x_(j-1)`, with `c_j` a Borzou-owned charger.
+fn push_step(
+    j: usize,
+    k: usize,
+    tracks: &mut Vec<(u32, u32)>,
+    arezou: &mut [bool],
+    charging: &mut [bool],
+) {
+    let (x, c) = (j as u32, (k + j) as u32);
+    tracks.push((x, x));
+    tracks.push((x, c));
+    tracks.push((c, x - 1));
+    arezou[c as usize] = false;
+    charging[c as usize] = true;
 }
 
 /// The cascade: a staircase of `k` steps (numbered as in [`staircase`]), Arezou stations
@@ -383,11 +395,7 @@ fn cascade(n: usize, link: usize) -> Result<Instance, String> {
     let mut tracks = Vec::with_capacity(n + 3 * k);
     tracks.push((x(0), x(0)));
     for j in 1..=k {
-        tracks.push((x(j), x(j)));
-        tracks.push((x(j), c(j)));
-        tracks.push((c(j), x(j - 1)));
-        arezou[c(j) as usize] = false;
-        charging[c(j) as usize] = true;
+        push_step(j, k, &mut tracks, &mut arezou, &mut charging);
         tracks.push((y(j), c(j)));
         if j < k {
             let mut from = y(j);

@@ -46,12 +46,12 @@ pub struct Solution {
 }
 
 /// Which solver to run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Algorithm {
-    /// [`fast::solve`], the default.
+    /// The decremental solver (`fast::solve`), the default.
     #[default]
     Fast,
-    /// [`classic::solve`], the reference.
+    /// Repeated attractors (`classic::solve`), the reference.
     Classic,
 }
 

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use toy_train::{Algorithm, RunError, RunOptions};
 
 /// Who wins the toy train game from each station (IOI 2017, Toy Train).
@@ -19,25 +19,16 @@ struct Args {
     #[arg(long)]
     verify: bool,
     /// The solver: the decremental one or the classic repeated attractors.
-    #[arg(long, value_enum, default_value_t = Solver::Fast)]
-    solver: Solver,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Solver {
-    Fast,
-    Classic,
+    #[arg(long, value_enum, default_value_t = Algorithm::Fast)]
+    solver: Algorithm,
 }
 
 fn main() {
     let args = Args::parse();
     let input = engine::cli::read_input(args.file.as_deref())
         .unwrap_or_else(|e| engine::cli::exit_with_error(&e));
-    let algorithm = match args.solver {
-        Solver::Fast => Algorithm::Fast,
-        Solver::Classic => Algorithm::Classic,
-    };
-    let options = RunOptions { algorithm, strategy: args.strategy, verify: args.verify };
+    let options =
+        RunOptions { algorithm: args.solver, strategy: args.strategy, verify: args.verify };
     match toy_train::run(&input, options) {
         Ok(out) => {
             drop(input);
