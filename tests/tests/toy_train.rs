@@ -5,7 +5,7 @@
 
 use engine::rng::SplitMix64;
 use toy_train::generator::{Family, GenParams, Instance, generate};
-use toy_train::{Algorithm, Game, RunOptions, Solution, brute, classic, fast, verify};
+use toy_train::{Game, RunOptions, Solution, Solver, brute, classic, decremental, verify};
 
 /// What the binary would print with `--strategy --verify`, or its error line.
 fn render(input: &[u8]) -> String {
@@ -22,8 +22,8 @@ fn expected_outputs_match() {
     for input in tests::suite_inputs("toy-train") {
         let Some(expected) = tests::expected_output(&input) else { continue };
         let bytes = std::fs::read(&input).unwrap();
-        for algorithm in [Algorithm::Fast, Algorithm::Classic] {
-            let options = RunOptions { algorithm, ..RunOptions::default() };
+        for solver in [Solver::Fast, Solver::Reference] {
+            let options = RunOptions { solver, ..RunOptions::default() };
             let got = toy_train::run(&bytes, options).unwrap();
             assert_eq!(String::from_utf8(got).unwrap(), expected, "{}", input.display());
         }
@@ -60,12 +60,12 @@ const REPAIRS: [(bool, bool); 4] = [(true, true), (false, false), (true, false),
 /// Solves `game` with both solvers (the decremental one with each setting of [`REPAIRS`]),
 /// verifies every certificate, checks they all agree, and returns the answer with what the
 /// decremental solver did under each setting.
-fn solve_checked(game: &Game, what: &str) -> (Vec<bool>, [fast::Stats; 4]) {
+fn solve_checked(game: &Game, what: &str) -> (Vec<bool>, [decremental::Stats; 4]) {
     let classic = classic::solve(game);
     certify(game, &classic, &format!("classic, {what}"));
-    let mut stats = [fast::Stats::default(); 4];
+    let mut stats = [decremental::Stats::default(); 4];
     for (i, (lift, bump)) in REPAIRS.into_iter().enumerate() {
-        let (fast, s) = fast::solve_with(game, fast::Repairs { lift, bump });
+        let (fast, s) = decremental::solve_with(game, decremental::Repairs { lift, bump });
         certify(game, &fast, &format!("fast with lift {lift}, bump {bump}, {what}"));
         assert_eq!(fast.arezou_wins, classic.arezou_wins, "lift {lift}, bump {bump}: {what}");
         stats[i] = s;
@@ -122,7 +122,7 @@ fn both_solvers_agree_with_the_rules_on_thousands_of_tiny_railways() {
 /// The paths of the algorithm must actually run: totals are checked at the end.
 #[test]
 fn fast_agrees_with_classic_on_every_family() {
-    let mut totals = [fast::Stats::default(); 4];
+    let mut totals = [decremental::Stats::default(); 4];
     let mut cases = 0;
     for (family, _) in Family::ALL {
         for n in [5, 15, 40, 150, 600] {
@@ -163,7 +163,7 @@ fn fast_agrees_with_classic_on_every_family() {
     assert!(bump_only.bumped >= 100 && bump_only.lifted == 0, "{bump_only:?}");
 }
 
-fn add(total: &mut fast::Stats, s: fast::Stats) {
+fn add(total: &mut decremental::Stats, s: decremental::Stats) {
     total.rounds += s.rounds;
     total.repaired += s.repaired;
     total.lifted += s.lifted;
@@ -247,7 +247,7 @@ fn the_verifier_rejects_every_single_wrong_answer() {
         params.m = Some(24);
         params.charging_per_mille = Some(150);
         let game = game_of(&params);
-        let good = fast::solve(&game);
+        let good = decremental::solve(&game);
         certify(&game, &good, "unchanged");
         let wins = &good.arezou_wins;
         for s in game.stations() {
@@ -286,7 +286,7 @@ fn the_verifier_accepts_exactly_the_winning_strategies() {
         params.arezou_per_mille = Some(rng.range(200, 800));
         params.charging_per_mille = Some(rng.range(100, 500));
         let game = game_of(&params);
-        let mut solution = fast::solve(&game);
+        let mut solution = decremental::solve(&game);
         for s in game.stations() {
             if rng.chance(1, 2) {
                 let succ = game.succ(s);

@@ -97,7 +97,7 @@ pub enum Family {
     Staircase,
     /// A staircase with a chain `y_1 → y_2 → …` of Arezou stations (each also leading to its
     /// step's charger) and a long tail hanging off `y_1`: every round the chain's head loses
-    /// its charger and must switch to the next link. Without lifts (see [`crate::fast`]) the
+    /// its charger and must switch to the next link. Without lifts (see [`crate::decremental`]) the
     /// whole chain and tail would be re-derived every round.
     Cascade,
     /// The cascade with each link `y_i → y_(i+1)` made a detour of three tracks

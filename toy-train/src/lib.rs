@@ -8,7 +8,7 @@
 //! - [`game`]: the graph in compressed sparse row form (forward and reverse, `u32`);
 //! - [`parse`]: the sample grader's input read straight into a [`Game`];
 //! - [`classic`]: the reference solver, repeated attractors, `O(n · m)`;
-//! - [`fast`]: the default solver, the same rounds with the attractor maintained
+//! - [`decremental`]: the default solver, the same rounds with the attractor maintained
 //!   decrementally (`O(n · m · log n)` worst case; linear on staircases and cascades, and
 //!   `Θ(n²)` but still fast on the worst family we know);
 //! - [`brute`]: a brute force straight from the rules for tiny railways;
@@ -20,7 +20,7 @@
 
 pub mod brute;
 pub mod classic;
-pub mod fast;
+pub mod decremental;
 pub mod game;
 pub mod generator;
 pub mod output;
@@ -47,20 +47,22 @@ pub struct Solution {
 
 /// Which solver to run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Algorithm {
-    /// The decremental solver (`fast::solve`), the default.
+pub enum Solver {
+    /// The decremental solver ([`decremental::solve`]), the default.
     #[default]
+    #[value(alias = "decremental")]
     Fast,
-    /// Repeated attractors (`classic::solve`), the reference.
-    Classic,
+    /// Repeated attractors ([`classic::solve`]), the reference the tests trust.
+    #[value(alias = "classic")]
+    Reference,
 }
 
-/// Solves `game` with `algorithm`.
+/// Solves `game` with `solver`.
 #[must_use]
-pub fn solve(game: &Game, algorithm: Algorithm) -> Solution {
-    match algorithm {
-        Algorithm::Fast => fast::solve(game),
-        Algorithm::Classic => classic::solve(game),
+pub fn solve(game: &Game, solver: Solver) -> Solution {
+    match solver {
+        Solver::Fast => decremental::solve(game),
+        Solver::Reference => classic::solve(game),
     }
 }
 
@@ -68,7 +70,7 @@ pub fn solve(game: &Game, algorithm: Algorithm) -> Solution {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunOptions {
     /// The solver.
-    pub algorithm: Algorithm,
+    pub solver: Solver,
     /// Print the strategy lines after the answer line.
     pub strategy: bool,
     /// Check the answer and strategies with [`verify()`] and print a last line saying so.
@@ -94,7 +96,7 @@ pub enum RunError {
 /// A malformed input (located by line and column) or, with `verify`, a failed check.
 pub fn run(input: &[u8], options: RunOptions) -> Result<Vec<u8>, RunError> {
     let game = parse(input)?;
-    let solution = solve(&game, options.algorithm);
+    let solution = solve(&game, options.solver);
     let mut out = Vec::new();
     output::push_answer_line(&mut out, &solution.arezou_wins);
     if options.strategy {

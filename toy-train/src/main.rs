@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Parser;
-use toy_train::{Algorithm, RunError, RunOptions};
+use toy_train::{RunError, RunOptions, Solver};
 
 /// Who wins the toy train game from each station (IOI 2017, Toy Train).
 #[derive(Parser)]
@@ -19,16 +19,15 @@ struct Args {
     #[arg(long)]
     verify: bool,
     /// The solver: the decremental one or the classic repeated attractors.
-    #[arg(long, value_enum, default_value_t = Algorithm::Fast)]
-    solver: Algorithm,
+    #[arg(long, value_enum, default_value_t)]
+    solver: Solver,
 }
 
 fn main() {
     let args = Args::parse();
     let input = engine::cli::read_input(args.file.as_deref())
         .unwrap_or_else(|e| engine::cli::exit_with_error(&e));
-    let options =
-        RunOptions { algorithm: args.solver, strategy: args.strategy, verify: args.verify };
+    let options = RunOptions { solver: args.solver, strategy: args.strategy, verify: args.verify };
     match toy_train::run(&input, options) {
         Ok(out) => {
             drop(input);
