@@ -46,17 +46,17 @@ engine::packed_key! {
     /// indexes the value table; there are 20 * 20 * 15 * 15 * 4 * 4 = 1,440,000 of them.
     pub struct StartKey {
         /// The mover's HP.
-        mover_hp: 1..21,
+        mover_hp: u8 in 1..21,
         /// The other player's HP.
-        other_hp: 1..21,
+        other_hp: u8 in 1..21,
         /// [`Board::index`] of the mover's minions.
-        mover_board: 0..15,
+        mover_board: usize in 0..15,
         /// [`Board::index`] of the other player's minions.
-        other_board: 0..15,
+        other_board: usize in 0..15,
         /// Cards in the mover's hand, before his draw.
-        mover_hand: 0..4,
+        mover_hand: u8 in 0..4,
         /// Cards in the other player's hand.
-        other_hand: 0..4,
+        other_hand: u8 in 0..4,
     }
 }
 
@@ -65,12 +65,12 @@ impl StartKey {
     #[must_use]
     pub fn of(position: &Position) -> StartKey {
         StartKey {
-            mover_hp: i64::from(position.e_hp),
-            other_hp: i64::from(position.teacher_hp),
-            mover_board: position.e_board.index() as i64,
-            other_board: position.teacher_board.index() as i64,
-            mover_hand: i64::from(position.e_hand),
-            other_hand: i64::from(position.teacher_hand),
+            mover_hp: position.e_hp,
+            other_hp: position.teacher_hp,
+            mover_board: position.e_board.index(),
+            other_board: position.teacher_board.index(),
+            mover_hand: position.e_hand,
+            other_hand: position.teacher_hand,
         }
     }
 
@@ -78,12 +78,12 @@ impl StartKey {
     #[must_use]
     pub fn position(self) -> Position {
         Position {
-            e_hp: self.mover_hp as u8,
-            teacher_hp: self.other_hp as u8,
-            e_board: Board::from_index(self.mover_board as usize),
-            teacher_board: Board::from_index(self.other_board as usize),
-            e_hand: self.mover_hand as u8,
-            teacher_hand: self.other_hand as u8,
+            e_hp: self.mover_hp,
+            teacher_hp: self.other_hp,
+            e_board: Board::from_index(self.mover_board),
+            teacher_board: Board::from_index(self.other_board),
+            e_hand: self.mover_hand,
+            teacher_hand: self.other_hand,
         }
     }
 }
@@ -906,10 +906,10 @@ fn max_into(dst: &mut [f64], src: &[f64]) {
 #[inline]
 fn start_rank(a: u8, b: u8, mover_board: u8, other_board: u8) -> usize {
     StartKey {
-        mover_hp: i64::from(a),
-        other_hp: i64::from(b),
-        mover_board: i64::from(mover_board),
-        other_board: i64::from(other_board),
+        mover_hp: a,
+        other_hp: b,
+        mover_board: mover_board.into(),
+        other_board: other_board.into(),
         mover_hand: 0,
         other_hand: 0,
     }

@@ -1,5 +1,5 @@
 //! card-duel: exact solvers for THUPC 2021 problem I, "狗蛋和二五仔", a Hearthstone-like duel
-//! with random pings (rules: `../shared/problems/card-duel.md`).
+//! with random pings (rules: `docs/problems/card-duel.md`).
 //!
 //! - [`fast`]: the solver for whole files. All positions a file can reach are valued once,
 //!   bottom-up by total HP, into a dense table; each case is then one lookup.
@@ -9,6 +9,15 @@
 //! - [`parse`] reads the judge's format; [`rules`] holds the pieces both solvers share.
 //!
 //! [`run`] is what the binary calls: judge input in, one probability per line out.
+//!
+//! ```
+//! // The official first sample: one position, five operations a turn, both heroes at 1 HP,
+//! // empty boards, the teacher's hand empty and E's holding one card.
+//! let input = b"1 5\n1 1\n0\n0\n0 1\n";
+//! let output = card_duel::run(input, &card_duel::Options::default())?;
+//! assert_eq!(output.stdout, b"0.500000000\n");
+//! # Ok::<(), engine::RunError>(())
+//! ```
 
 pub mod explain;
 pub mod fast;
@@ -18,32 +27,33 @@ pub mod reference;
 pub mod rules;
 mod shapes;
 
-use std::io::Write;
+use std::fmt::Write as _;
+use std::time::Instant;
 
-use engine::driver::{self, BatchSolver, DriverError, DriverOptions};
+use engine::driver::{self, BatchSolver, Format};
 use engine::input::{Input, InputError};
+use engine::{DriverOptions, Output, RunError};
 
 pub use explain::Explanation;
 pub use fast::{Reach, StartKey, Tables};
 pub use reference::Reference;
 pub use rules::{Action, Board, Position};
 
-/// The judge's format, the same for every batch solver below.
-macro_rules! judge_format {
-    ($case:ty, $make:expr) => {
-        fn parse_header(&self, input: &mut Input<'_>) -> Result<(u8, usize), InputError> {
-            parse::header(input)
-        }
+/// The judge's format: `T O`, then `T` positions, the teacher's board and hand before E's.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InputFormat;
 
-        fn parse_case(
-            &self,
-            _ops: &u8,
-            index: usize,
-            input: &mut Input<'_>,
-        ) -> Result<$case, InputError> {
-            parse::position(input).map(|position| $make(index, position))
-        }
-    };
+impl Format for InputFormat {
+    type Header = u8;
+    type Case = Position;
+
+    fn parse_header(&self, input: &mut Input<'_>) -> Result<(u8, usize), InputError> {
+        parse::header(input)
+    }
+
+    fn parse_case(&self, _ops: &u8, _index: usize, input: &mut Input<'_>) -> Result<Position, InputError> {
+        parse::position(input)
+    }
 }
 
 /// card-duel as the engine's batch driver sees it: the header is O, the shared work is the
@@ -52,13 +62,14 @@ macro_rules! judge_format {
 pub struct CardDuel;
 
 impl BatchSolver for CardDuel {
-    type Header = u8;
-    type Case = Position;
+    type Format = InputFormat;
     type Shared = Tables;
     type Scratch = ();
     type Answer = f64;
 
-    judge_format!(Position, |_, position| position);
+    fn format(&self) -> &InputFormat {
+        &InputFormat
+    }
 
     fn prepare(&self, ops: &u8, cases: &[Position]) -> Tables {
         Tables::build(*ops, Reach::of(cases))
@@ -66,30 +77,28 @@ impl BatchSolver for CardDuel {
 
     fn new_scratch(&self, _ops: &u8, _tables: &Tables) {}
 
-    fn solve(&self, _ops: &u8, tables: &Tables, case: &Position, _scratch: &mut ()) -> f64 {
-        // The tables cover every case they were prepared from, so the fallback never shows.
-        tables.value(case).unwrap_or(f64::NAN)
+    fn solve(&self, _ops: &u8, tables: &Tables, _index: usize, case: &Position, _: &mut ()) -> f64 {
+        tables.value(case).expect("the tables cover every case they were prepared from")
     }
 }
 
 /// `--explain` as a batch: the shared work is one sweep that values every case's first
-/// actions while the layers below it are in memory; a case is its place in the file and its
-/// position.
+/// actions while the layers below it are in memory; a case's answer is its entry.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CardDuelExplain;
 
 impl BatchSolver for CardDuelExplain {
-    type Header = u8;
-    type Case = (usize, Position);
+    type Format = InputFormat;
     type Shared = Vec<Explanation>;
     type Scratch = ();
     type Answer = Explanation;
 
-    judge_format!((usize, Position), |index, position| (index, position));
+    fn format(&self) -> &InputFormat {
+        &InputFormat
+    }
 
-    fn prepare(&self, ops: &u8, cases: &[(usize, Position)]) -> Vec<Explanation> {
-        let positions: Vec<Position> = cases.iter().map(|&(_, position)| position).collect();
-        explain::explain(*ops, &positions)
+    fn prepare(&self, ops: &u8, cases: &[Position]) -> Vec<Explanation> {
+        explain::explain(*ops, cases)
     }
 
     fn new_scratch(&self, _ops: &u8, _shared: &Vec<Explanation>) {}
@@ -98,10 +107,11 @@ impl BatchSolver for CardDuelExplain {
         &self,
         _ops: &u8,
         explanations: &Vec<Explanation>,
-        case: &(usize, Position),
+        index: usize,
+        _case: &Position,
         _scratch: &mut (),
     ) -> Explanation {
-        explanations[case.0].clone()
+        explanations[index].clone()
     }
 }
 
@@ -111,13 +121,14 @@ impl BatchSolver for CardDuelExplain {
 pub struct CardDuelReference;
 
 impl BatchSolver for CardDuelReference {
-    type Header = u8;
-    type Case = Position;
+    type Format = InputFormat;
     type Shared = ();
     type Scratch = Reference;
     type Answer = f64;
 
-    judge_format!(Position, |_, position| position);
+    fn format(&self) -> &InputFormat {
+        &InputFormat
+    }
 
     fn prepare(&self, _ops: &u8, _cases: &[Position]) {}
 
@@ -125,43 +136,67 @@ impl BatchSolver for CardDuelReference {
         Reference::new(*ops)
     }
 
-    fn solve(&self, _ops: &u8, _shared: &(), case: &Position, reference: &mut Reference) -> f64 {
+    fn solve(&self, _: &u8, _: &(), _index: usize, case: &Position, reference: &mut Reference) -> f64 {
         reference.value(case)
     }
 }
 
-/// Which solver [`run`] uses and what it prints.
+/// Which solver [`run`] uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Mode {
-    /// The fast solver: one probability per line.
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Solver {
+    /// The table sweep ([`fast`]): every position a file reaches, valued once.
     #[default]
     Fast,
-    /// The fast solver, explaining E's first action for each case.
-    Explain,
-    /// The reference solver (slow; small HP only): one probability per line.
+    /// The rules applied literally ([`reference`](mod@reference)); slow, small HP only.
     Reference,
 }
 
-/// Solves a whole input in the judge's format and renders the output.
+/// What [`run`] computes and prints.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Which solver values the positions.
+    pub solver: Solver,
+    /// For each case, E's best first action and the value of every legal first action
+    /// (always from the fast tables).
+    pub explain: bool,
+    /// Sizes and times on stderr.
+    pub stats: bool,
+    /// Threads and progress.
+    pub driver: DriverOptions,
+}
+
+/// Solves a whole input in the judge's format and renders the output: one probability per
+/// line with 9 decimals, or the explanations.
 ///
 /// # Errors
 /// Malformed input (nothing is solved then), or a thread pool that cannot start.
-pub fn run(bytes: &[u8], mode: Mode, options: &DriverOptions) -> Result<Vec<u8>, DriverError> {
+pub fn run(bytes: &[u8], options: &Options) -> Result<Output, RunError> {
+    let started = Instant::now();
     let mut out = Vec::new();
-    let probabilities = match mode {
-        Mode::Fast => driver::solve_input(&CardDuel, bytes, options)?.answers,
-        Mode::Reference => driver::solve_input(&CardDuelReference, bytes, options)?.answers,
-        Mode::Explain => {
-            let batch = driver::solve_input(&CardDuelExplain, bytes, options)?;
-            explain::render(&batch.answers, &mut out);
-            return Ok(out);
+    let cases = if options.explain {
+        let batch = driver::solve_input(&CardDuelExplain, bytes, &options.driver)?;
+        explain::render(&batch.answers, &mut out);
+        batch.cases.len()
+    } else {
+        let probabilities = match options.solver {
+            Solver::Fast => driver::solve_input(&CardDuel, bytes, &options.driver)?.answers,
+            Solver::Reference => {
+                driver::solve_input(&CardDuelReference, bytes, &options.driver)?.answers
+            }
+        };
+        out.reserve(probabilities.len() * 12);
+        for &p in &probabilities {
+            write_probability(&mut out, p);
         }
+        probabilities.len()
     };
-    out.reserve(probabilities.len() * 12);
-    for p in probabilities {
-        write_probability(&mut out, p);
+    let mut stderr = String::new();
+    if options.stats {
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        let _ = writeln!(stderr, "{cases} positions in {ms:.3} ms");
     }
-    Ok(out)
+    Ok(Output { stdout: out, stderr })
 }
 
 /// E's winning probability for each position, by the fast solver on the current rayon pool.
@@ -172,7 +207,10 @@ pub fn run(bytes: &[u8], mode: Mode, options: &DriverOptions) -> Result<Vec<u8>,
 #[must_use]
 pub fn solve(ops: u8, positions: &[Position]) -> Vec<f64> {
     let tables = Tables::build(ops, Reach::of(positions));
-    positions.iter().map(|p| tables.value(p).unwrap_or(f64::NAN)).collect()
+    positions
+        .iter()
+        .map(|p| tables.value(p).expect("the tables cover the positions they were built for"))
+        .collect()
 }
 
 /// Appends `p` with 9 digits after the point and a newline, as `format!("{p:.9}")` would.
@@ -196,7 +234,7 @@ pub fn write_probability(out: &mut Vec<u8>, p: f64) {
         digits[11] = b'\n';
         out.extend_from_slice(&digits);
     } else {
-        let _ = writeln!(out, "{p:.9}");
+        out.extend_from_slice(format!("{p:.9}\n").as_bytes());
     }
 }
 
@@ -255,7 +293,7 @@ mod tests {
         let positions: Vec<Position> =
             (0..500).map(|r| StartKey::unrank(r * 2879).position()).collect();
         let text = write_input(4, &positions);
-        let (ops, parsed) = driver::parse_all(&CardDuel, text.as_bytes()).unwrap();
+        let (ops, parsed) = driver::parse_all(&InputFormat, text.as_bytes()).unwrap();
         assert_eq!((ops, parsed), (4, positions));
     }
 }

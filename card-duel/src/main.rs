@@ -1,7 +1,8 @@
 //! The card-duel binary: judge input in (a file or stdin), one probability per line out.
 
 use clap::Parser;
-use engine::cli::{BatchArgs, exit_with_error, write_stdout};
+use card_duel::{Options, Solver};
+use engine::cli::{BatchArgs, exit_with_error, finish};
 
 /// Exact solver for card-duel (THUPC 2021 "狗蛋和二五仔"): E's winning probability per case.
 #[derive(Parser)]
@@ -11,24 +12,24 @@ struct Args {
     batch: BatchArgs,
     /// For each case, print E's best first action after his draw and the value of every
     /// legal first action.
-    #[arg(long, conflicts_with = "reference")]
-    explain: bool,
-    /// Use the slow reference solver (small hit points only).
     #[arg(long)]
-    reference: bool,
+    explain: bool,
+    /// Sizes and times, on stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Which solver to run (the reference is slow: small hit points only).
+    #[arg(long, value_enum, default_value_t)]
+    solver: Solver,
 }
 
 fn main() {
     let args = Args::parse();
-    let mode = if args.explain {
-        card_duel::Mode::Explain
-    } else if args.reference {
-        card_duel::Mode::Reference
-    } else {
-        card_duel::Mode::Fast
+    let input = args.batch.read_input().unwrap_or_else(|e| exit_with_error(&e));
+    let options = Options {
+        solver: args.solver,
+        explain: args.explain,
+        stats: args.stats,
+        driver: args.batch.driver_options(),
     };
-    let bytes = args.batch.read_input().unwrap_or_else(|e| exit_with_error(&e));
-    let output = card_duel::run(&bytes, mode, &args.batch.driver_options())
-        .unwrap_or_else(|e| exit_with_error(&e));
-    write_stdout(&output).unwrap_or_else(|e| exit_with_error(&e));
+    finish(card_duel::run(&input, &options))
 }

@@ -39,7 +39,7 @@ fn board(input: &mut Input<'_>, what: &str) -> Result<Board, InputError> {
     let count = input.uint(what, 0..=u64::from(MAX_MINIONS))?;
     let mut board = Board::EMPTY;
     for _ in 0..count {
-        match input.uint("a minion's HP", 1..=2)? {
+        match input.uint("a minion's HP", 1u8..=2)? {
             1 => board.ones += 1,
             _ => board.twos += 1,
         }

@@ -20,9 +20,9 @@ engine::packed_key! {
     /// pairs densely, `mover * 15 + other`.
     pub(crate) struct PairKey {
         /// Index of the mover's [`TurnBoard`].
-        mover: 0..70,
+        mover: usize in 0..70,
         /// Index of the other side's [`Board`].
-        other: 0..15,
+        other: usize in 0..15,
     }
 }
 
@@ -102,13 +102,13 @@ impl TurnBoard {
 
 /// The dense index of a board pair.
 pub(crate) fn pair_index(mover: TurnBoard, other: Board) -> usize {
-    PairKey { mover: mover.index() as i64, other: other.index() as i64 }.rank()
+    PairKey { mover: mover.index(), other: other.index() }.rank()
 }
 
 /// The board pair with dense index `index`.
 pub(crate) fn pair_of(index: usize) -> (TurnBoard, Board) {
     let key = PairKey::unrank(index);
-    (TURN_BOARDS[key.mover as usize], Board::from_index(key.other as usize))
+    (TURN_BOARDS[key.mover], Board::from_index(key.other))
 }
 
 /// Every turn board by index.

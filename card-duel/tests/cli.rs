@@ -3,8 +3,10 @@
 
 use std::process::Output;
 
+const BINARY: &str = env!("CARGO_BIN_EXE_card-duel");
+
 fn card_duel(args: &[&str], stdin: &[u8]) -> Output {
-    tests::run_binary(env!("CARGO_BIN_EXE_card-duel"), args, stdin)
+    tests::run_binary(BINARY, args, stdin)
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -20,15 +22,14 @@ fn solves_stdin_and_files() {
     assert_eq!(text(&out.stdout), "0.041879441\n");
     assert!(out.stderr.is_empty());
 
-    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/card-duel/sample1.in");
-    let out = card_duel(&["--threads", "1", sample], b"");
+    let out = tests::run_binary_on_file(BINARY, &["--threads", "1"], b"1 5\n1 1\n0\n0\n0 1\n");
     assert!(out.status.success());
     assert_eq!(text(&out.stdout), "0.500000000\n");
 }
 
 #[test]
 fn reference_and_explain_modes_agree_with_the_fast_solver() {
-    let reference = card_duel(&["--reference"], SAMPLE_2);
+    let reference = card_duel(&["--solver", "reference"], SAMPLE_2);
     assert_eq!(text(&reference.stdout), "0.041879441\n");
     let explained = text(&card_duel(&["--explain", "-j", "2"], SAMPLE_2).stdout);
     assert!(explained.starts_with("case 1: 0.041879441\n  best: face with a 1-HP minion\n"));
@@ -64,10 +65,7 @@ fn bad_input_exits_2_with_one_located_error_line() {
             "error: line 1, column 1: expected the number of cases T in 0..=10000000, found end of input",
         ),
     ] {
-        let out = card_duel(&[], input.as_bytes());
-        assert_eq!(out.status.code(), Some(2), "{input:?}");
-        assert!(out.stdout.is_empty(), "{input:?}");
-        assert_eq!(text(&out.stderr), format!("{expected}\n"), "{input:?}");
+        tests::assert_rejects(BINARY, &[], input.as_bytes(), expected);
     }
 }
 

@@ -1,13 +1,12 @@
-//! What the thin binaries share: the input file or standard input, `--threads`, and the
-//! conventions for reporting errors (one `error: ...` line on stderr, exit code 2).
+//! What the thin binaries share (feature `cli`): the input file or standard input,
+//! `--threads`, printing an [`Output`], and the conventions for reporting errors (one
+//! `error: ...` line on stderr, the [`RunError`]'s exit code).
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::driver::DriverOptions;
-
-/// Exit code for malformed input, bad arguments and unreadable files.
-pub const EXIT_BAD_INPUT: i32 = 2;
+use crate::run::{EXIT_BAD_INPUT, Output, RunError};
 
 /// Arguments every batch binary takes.
 #[derive(Clone, Debug, Default, clap::Args)]
@@ -77,9 +76,31 @@ pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {
     }
 }
 
-/// Prints `error: {err}` on stderr and exits with [`EXIT_BAD_INPUT`].
+/// Prints `error: {err}` on stderr and exits with `code`.
 #[allow(clippy::print_stderr, reason = "this is the binaries' one way to report an error")]
-pub fn exit_with_error(err: &dyn std::fmt::Display) -> ! {
+pub fn exit_with(code: i32, err: &dyn std::fmt::Display) -> ! {
     eprintln!("error: {err}");
-    std::process::exit(EXIT_BAD_INPUT)
+    std::process::exit(code)
+}
+
+/// Prints `error: {err}` on stderr and exits with [`EXIT_BAD_INPUT`]: for arguments and
+/// files the user can fix.
+pub fn exit_with_error(err: &dyn std::fmt::Display) -> ! {
+    exit_with(EXIT_BAD_INPUT, err)
+}
+
+/// Ends a binary: prints a run's output (stdout, then its stderr lines) and exits 0, or
+/// prints its error and exits with the error's code.
+#[allow(clippy::print_stderr, reason = "--stats lines go to stderr")]
+pub fn finish(result: Result<Output, RunError>) -> ! {
+    match result {
+        Ok(output) => {
+            eprint!("{}", output.stderr);
+            if let Err(e) = write_stdout(&output.stdout) {
+                exit_with_error(&format!("cannot write the output: {e}"));
+            }
+            std::process::exit(0)
+        }
+        Err(e) => exit_with(e.exit_code(), &e),
+    }
 }

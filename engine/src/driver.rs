@@ -14,27 +14,21 @@
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use crate::input::{Input, InputError};
+use crate::run::RunError;
 
-/// A problem with many independent test cases, as the driver sees it.
+/// A batch input format: a header that announces the case count, then the cases.
 ///
-/// `solve` must not itself run work on the rayon pool: the driver holds the thread's scratch
-/// while a case is solved. `prepare` may use rayon freely; it runs on the driver's pool.
-pub trait BatchSolver: Sync {
+/// Kept apart from [`BatchSolver`] so that several solvers of one format share its parser,
+/// and so that a validator can read a file without solving it.
+pub trait Format: Sync {
     /// What the first line says besides the case count (e.g. a rule parameter).
     type Header: Sync;
     /// One parsed case.
     type Case: Send + Sync;
-    /// Work shared by every case of a file, done once after parsing.
-    type Shared: Sync;
-    /// Per-thread reusable memory.
-    type Scratch: Send;
-    /// One case's answer.
-    type Answer: Send;
 
     /// Reads the header, returning it and the number of cases that follow.
     ///
@@ -52,47 +46,55 @@ pub trait BatchSolver: Sync {
         index: usize,
         input: &mut Input<'_>,
     ) -> Result<Self::Case, InputError>;
+}
+
+/// The header type of solver `S`'s format.
+pub type HeaderOf<S> = <<S as BatchSolver>::Format as Format>::Header;
+/// The case type of solver `S`'s format.
+pub type CaseOf<S> = <<S as BatchSolver>::Format as Format>::Case;
+
+/// A problem with many independent test cases, as the driver sees it.
+///
+/// `solve` must not itself run work on the rayon pool: the driver holds the thread's scratch
+/// while a case is solved. `prepare` may use rayon freely; it runs on the driver's pool.
+pub trait BatchSolver: Sync {
+    /// The input format.
+    type Format: Format;
+    /// Work shared by every case of a file, done once after parsing.
+    type Shared: Sync;
+    /// Per-thread reusable memory.
+    type Scratch: Send;
+    /// One case's answer.
+    type Answer: Send;
+
+    /// The format this solver reads.
+    fn format(&self) -> &Self::Format;
 
     /// The file's shared work, given every case.
-    fn prepare(&self, header: &Self::Header, cases: &[Self::Case]) -> Self::Shared;
+    fn prepare(&self, header: &HeaderOf<Self>, cases: &[CaseOf<Self>]) -> Self::Shared;
 
     /// A fresh scratch for one thread.
-    fn new_scratch(&self, header: &Self::Header, shared: &Self::Shared) -> Self::Scratch;
+    fn new_scratch(&self, header: &HeaderOf<Self>, shared: &Self::Shared) -> Self::Scratch;
 
-    /// Solves one case.
+    /// Solves case `index` (0-based, in input order).
     fn solve(
         &self,
-        header: &Self::Header,
+        header: &HeaderOf<Self>,
         shared: &Self::Shared,
-        case: &Self::Case,
+        index: usize,
+        case: &CaseOf<Self>,
         scratch: &mut Self::Scratch,
     ) -> Self::Answer;
 }
 
 /// How to run a batch.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DriverOptions {
     /// Worker threads; `None` means the `RAYON_NUM_THREADS` variable, else all cores.
     pub threads: Option<usize>,
     /// Draw a progress bar on stderr when the batch runs longer than about a second and
-    /// stderr is a terminal.
+    /// stderr is a terminal (with the `cli` feature, which brings indicatif).
     pub progress: bool,
-}
-
-/// Why a batch could not be solved.
-#[derive(Debug, thiserror::Error)]
-pub enum DriverError {
-    /// The input is malformed.
-    #[error(transparent)]
-    Input(#[from] InputError),
-    /// The thread pool could not be built.
-    #[error("cannot start {threads} worker threads: {reason}")]
-    Threads {
-        /// Threads asked for.
-        threads: usize,
-        /// What the pool builder said.
-        reason: String,
-    },
 }
 
 /// A solved batch.
@@ -107,24 +109,20 @@ pub struct Batch<H, C, A> {
 }
 
 /// A solved batch of solver `S`.
-pub type BatchOf<S> =
-    Batch<<S as BatchSolver>::Header, <S as BatchSolver>::Case, <S as BatchSolver>::Answer>;
+pub type BatchOf<S> = Batch<HeaderOf<S>, CaseOf<S>, <S as BatchSolver>::Answer>;
 
 /// Parses every case of `bytes`, then nothing else may follow.
 ///
 /// # Errors
 /// The first malformed token, or trailing tokens after the last case.
-pub fn parse_all<S: BatchSolver>(
-    solver: &S,
-    bytes: &[u8],
-) -> Result<(S::Header, Vec<S::Case>), InputError> {
+pub fn parse_all<F: Format>(format: &F, bytes: &[u8]) -> Result<(F::Header, Vec<F::Case>), InputError> {
     let mut input = Input::new(bytes);
-    let (header, count) = solver.parse_header(&mut input)?;
+    let (header, count) = format.parse_header(&mut input)?;
     // A case takes at least two bytes, so a huge announced count cannot reserve more than the
     // input could hold; it fails at the end of the input instead.
     let mut cases = Vec::with_capacity(count.min(bytes.len() / 2 + 1));
     for index in 0..count {
-        cases.push(solver.parse_case(&header, index, &mut input)?);
+        cases.push(format.parse_case(&header, index, &mut input)?);
     }
     let after = if count == 0 { "the header".to_owned() } else { format!("case {count}") };
     input.finish(&after)?;
@@ -139,13 +137,13 @@ pub fn solve_input<S: BatchSolver>(
     solver: &S,
     bytes: &[u8],
     options: &DriverOptions,
-) -> Result<BatchOf<S>, DriverError> {
-    let (header, cases) = parse_all(solver, bytes)?;
+) -> Result<BatchOf<S>, RunError> {
+    let (header, cases) = parse_all(solver.format(), bytes)?;
     let threads = options.threads.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| DriverError::Threads { threads, reason: e.to_string() })?;
+        .map_err(|e| RunError::Threads { threads, reason: e.to_string() })?;
     let answers = pool.install(|| {
         let shared = solver.prepare(&header, &cases);
         let progress = Progress::new(cases.len(), options.progress);
@@ -164,23 +162,27 @@ pub fn solve_input<S: BatchSolver>(
 /// Solves `cases` on the current rayon pool with one scratch per pool thread.
 fn solve_cases<S: BatchSolver>(
     solver: &S,
-    header: &S::Header,
+    header: &HeaderOf<S>,
     shared: &S::Shared,
-    cases: &[S::Case],
+    cases: &[CaseOf<S>],
     done: &AtomicUsize,
 ) -> Vec<S::Answer> {
     let threads = rayon::current_num_threads();
     let slots: Vec<Mutex<Option<S::Scratch>>> = (0..threads).map(|_| Mutex::new(None)).collect();
     // Small chunks balance cases of very different cost; 16 chunks a thread at least.
-    let chunk = (cases.len() / (threads * 16)).clamp(1, 256);
+    let chunk_len = (cases.len() / (threads * 16)).clamp(1, 256);
     cases
-        .par_chunks(chunk)
-        .flat_map_iter(|chunk| {
+        .par_chunks(chunk_len)
+        .enumerate()
+        .flat_map_iter(|(chunk_index, chunk)| {
             let slot = &slots[rayon::current_thread_index().unwrap_or(0) % threads];
             let mut slot = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let scratch = slot.get_or_insert_with(|| solver.new_scratch(header, shared));
-            let answers: Vec<S::Answer> =
-                chunk.iter().map(|case| solver.solve(header, shared, case, scratch)).collect();
+            let first = chunk_index * chunk_len;
+            let answers: Vec<S::Answer> = (first..)
+                .zip(chunk)
+                .map(|(index, case)| solver.solve(header, shared, index, case, scratch))
+                .collect();
             done.fetch_add(chunk.len(), Ordering::Relaxed);
             answers
         })
@@ -197,16 +199,26 @@ struct Progress {
 
 impl Progress {
     /// Wait this long before drawing: short batches never show a bar.
-    const DELAY: Duration = Duration::from_secs(1);
-    const TICK: Duration = Duration::from_millis(50);
+    #[cfg(feature = "cli")]
+    const DELAY: std::time::Duration = std::time::Duration::from_secs(1);
+    #[cfg(feature = "cli")]
+    const TICK: std::time::Duration = std::time::Duration::from_millis(50);
 
     fn new(total: usize, wanted: bool) -> Self {
-        let enabled = wanted && total > 1 && std::io::stderr().is_terminal();
+        // The bar needs indicatif, which only the binaries' `cli` feature brings.
+        let enabled =
+            cfg!(feature = "cli") && wanted && total > 1 && std::io::stderr().is_terminal();
         Self { total, enabled, done: AtomicUsize::new(0), finished: AtomicBool::new(false) }
     }
 
+    #[cfg(not(feature = "cli"))]
     fn draw(&self) {
-        let start = Instant::now();
+        unreachable!("progress is never enabled without the cli feature ({} cases)", self.total)
+    }
+
+    #[cfg(feature = "cli")]
+    fn draw(&self) {
+        let start = std::time::Instant::now();
         let mut bar: Option<indicatif::ProgressBar> = None;
         while !self.finished.load(Ordering::Acquire) {
             std::thread::sleep(Self::TICK);
@@ -236,17 +248,14 @@ mod tests {
     /// Sums each case's numbers; the scratch counts cases to prove it is reused.
     struct Sum;
 
-    impl BatchSolver for Sum {
+    impl Format for Sum {
         type Header = u64;
         type Case = Vec<u64>;
-        type Shared = u64;
-        type Scratch = u64;
-        type Answer = (u64, u64);
 
         fn parse_header(&self, input: &mut Input<'_>) -> Result<(u64, usize), InputError> {
             let t = input.uint("T", 0..=1_000_000)?;
             let k = input.uint("k", 1..=10)?;
-            Ok((k, t as usize))
+            Ok((k, t))
         }
 
         fn parse_case(
@@ -257,6 +266,17 @@ mod tests {
         ) -> Result<Vec<u64>, InputError> {
             (0..*k).map(|_| input.uint("x", 0..=1000)).collect()
         }
+    }
+
+    impl BatchSolver for Sum {
+        type Format = Sum;
+        type Shared = u64;
+        type Scratch = u64;
+        type Answer = (u64, u64);
+
+        fn format(&self) -> &Sum {
+            self
+        }
 
         fn prepare(&self, _k: &u64, cases: &[Vec<u64>]) -> u64 {
             cases.len() as u64
@@ -266,8 +286,16 @@ mod tests {
             0
         }
 
-        fn solve(&self, _k: &u64, shared: &u64, case: &Vec<u64>, seen: &mut u64) -> (u64, u64) {
+        fn solve(
+            &self,
+            _k: &u64,
+            shared: &u64,
+            index: usize,
+            case: &Vec<u64>,
+            seen: &mut u64,
+        ) -> (u64, u64) {
             *seen += 1;
+            assert_eq!(case[0], index as u64 % 7, "solve is told the case's place");
             (case.iter().sum::<u64>() + shared, *seen)
         }
     }

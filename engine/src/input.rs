@@ -19,6 +19,33 @@ pub struct InputError {
     pub message: String,
 }
 
+/// An unsigned integer type [`Input::uint`] can read.
+pub trait Uint: Copy {
+    /// The value, widened.
+    fn to_u64(self) -> u64;
+    /// The value back; only called on numbers within a range of `Self`, which fit.
+    fn from_u64(value: u64) -> Self;
+}
+
+macro_rules! uint_as {
+    ($($t:ty),+) => {$(
+        #[allow(clippy::cast_lossless, reason = "one impl for every unsigned type")]
+        impl Uint for $t {
+            #[inline]
+            fn to_u64(self) -> u64 {
+                self as u64
+            }
+
+            #[inline]
+            fn from_u64(value: u64) -> Self {
+                value as $t
+            }
+        }
+    )+};
+}
+
+uint_as!(u8, u16, u32, u64, usize);
+
 /// One token: its bytes and where it starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token<'a> {
@@ -95,14 +122,20 @@ impl<'a> Input<'a> {
         self.pos == self.bytes.len()
     }
 
-    /// Reads an unsigned integer in `range`; `what` names it in the error, as in
-    /// `expected damage in 1..=99, found "0"`.
+    /// Reads an unsigned integer in `range`, as the range's type; `what` names it in the
+    /// error, as in `expected damage in 1..=99, found "0"`. `O(digits)`.
     ///
     /// # Errors
     /// At the end of the input, on a token that is not a decimal number, or on a number
     /// outside `range`; the error points at the token (or at the end of the input).
     #[inline]
-    pub fn uint(&mut self, what: &str, range: RangeInclusive<u64>) -> Result<u64, InputError> {
+    pub fn uint<T: Uint>(&mut self, what: &str, range: RangeInclusive<T>) -> Result<T, InputError> {
+        let value = self.uint_in(what, range.start().to_u64()..=range.end().to_u64())?;
+        Ok(T::from_u64(value))
+    }
+
+    #[inline]
+    fn uint_in(&mut self, what: &str, range: RangeInclusive<u64>) -> Result<u64, InputError> {
         self.skip_space();
         let start = self.pos;
         let mut value: u64 = 0;
@@ -112,13 +145,17 @@ impl<'a> Input<'a> {
             if d > 9 {
                 break;
             }
-            // Up to 19 digits always fit in a u64; longer numbers are reported as too large.
+            // Wrapping is harmless: a number of more than 20 digits, or of 20 digits above
+            // u64::MAX (checked below), is rejected.
             value = value.wrapping_mul(10).wrapping_add(u64::from(d));
             digits += 1;
             self.pos += 1;
         }
         let ends_token = self.bytes.get(self.pos).is_none_or(u8::is_ascii_whitespace);
-        if digits == 0 || digits > 19 || !ends_token || !range.contains(&value) {
+        // Twenty-digit numbers fit exactly when they sort at or below u64::MAX's digits.
+        let fits = digits < 20
+            || (digits == 20 && self.bytes[start..self.pos] <= b"18446744073709551615"[..]);
+        if digits == 0 || !fits || !ends_token || !range.contains(&value) {
             self.pos = start;
             return Err(self.bad_number(what, &range));
         }
@@ -165,8 +202,7 @@ impl<'a> Input<'a> {
 }
 
 /// The 1-based line and character column of byte `offset`. `O(offset)`; for errors only.
-#[must_use]
-pub fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
+fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
     let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
@@ -182,9 +218,9 @@ mod tests {
     #[test]
     fn reads_numbers_across_any_white_space() {
         let mut input = Input::new(b" 12\t7\r\n\n  99 ");
-        assert_eq!(input.uint("a", 0..=100), Ok(12));
-        assert_eq!(input.uint("b", 0..=100), Ok(7));
-        assert_eq!(input.uint("c", 0..=100), Ok(99));
+        assert_eq!(input.uint("a", 0u64..=100), Ok(12));
+        assert_eq!(input.uint("b", 0u64..=100), Ok(7));
+        assert_eq!(input.uint("c", 0u64..=100), Ok(99));
         assert!(input.at_end());
         assert_eq!(input.finish("the cases"), Ok(()));
     }
@@ -192,10 +228,10 @@ mod tests {
     #[test]
     fn errors_name_line_column_and_token() {
         let mut input = Input::new(b"2\n1 5 x7 3\n");
-        input.uint("n", 0..=9).unwrap();
-        input.uint("a", 0..=9).unwrap();
-        input.uint("a", 0..=9).unwrap();
-        let err = input.uint("damage", 1..=99).unwrap_err();
+        input.uint("n", 0u64..=9).unwrap();
+        input.uint("a", 0u64..=9).unwrap();
+        input.uint("a", 0u64..=9).unwrap();
+        let err = input.uint("damage", 1u64..=99).unwrap_err();
         assert_eq!(err.to_string(), "line 2, column 5: expected damage in 1..=99, found \"x7\"");
     }
 
@@ -209,7 +245,7 @@ mod tests {
             ("123456789012345678901234", "\"123456789012345678901234\""),
             ("", "end of input"),
         ] {
-            let err = Input::new(text.as_bytes()).uint("hp", 1..=99).unwrap_err();
+            let err = Input::new(text.as_bytes()).uint("hp", 1u64..=99).unwrap_err();
             assert_eq!(err.message, format!("expected hp in 1..=99, found {found}"));
         }
     }
@@ -217,7 +253,7 @@ mod tests {
     #[test]
     fn extra_tokens_are_reported() {
         let mut input = Input::new("1\n  é 2".as_bytes());
-        input.uint("x", 0..=9).unwrap();
+        input.uint("x", 0u64..=9).unwrap();
         input.next_token();
         let err = input.finish("the last case").unwrap_err();
         assert_eq!((err.line, err.column), (2, 5));
@@ -226,7 +262,29 @@ mod tests {
     #[test]
     fn long_tokens_are_shortened() {
         let long = "z".repeat(100);
-        let err = Input::new(long.as_bytes()).uint("n", 0..=1).unwrap_err();
+        let err = Input::new(long.as_bytes()).uint("n", 0u8..=1).unwrap_err();
         assert!(err.message.ends_with(&format!("\"{}...\"", "z".repeat(40))));
+    }
+
+    #[test]
+    fn numbers_come_back_in_the_range_type() {
+        let mut input = Input::new(b"255 7 18446744073709551615");
+        let a: u8 = input.uint("a", 0..=u8::MAX).unwrap();
+        let b: usize = input.uint("b", 1..=10).unwrap();
+        let c: u64 = input.uint("c", 0..=u64::MAX).unwrap();
+        assert_eq!((a, b, c), (255, 7, u64::MAX));
+    }
+
+    proptest::proptest! {
+        /// Any number the formatter prints is read back; a number glued to other characters
+        /// is rejected, pointing at the token's start.
+        #[test]
+        fn printed_numbers_read_back(x: u64, lead in "[ \t]{0,3}", junk in "[a-z+-]{1,3}") {
+            let text = format!("{lead}{x}\n");
+            proptest::prop_assert_eq!(Input::new(text.as_bytes()).uint("x", 0u64..=u64::MAX), Ok(x));
+            let bad = format!("\n{lead}{x}{junk}");
+            let err = Input::new(bad.as_bytes()).uint("x", 0u64..=u64::MAX).unwrap_err();
+            proptest::prop_assert_eq!((err.line, err.column), (2, 1 + lead.len()));
+        }
     }
 }

@@ -1,33 +1,21 @@
 //! Packed state keys: small integer fields packed into one `u64` with checked widths, and a
 //! mixed-radix rank that maps the same fields onto `0..cardinality` for dense tables.
 //!
-//! A solver declares its fields once, either as a [`Layout`] of value ranges or with the
-//! [`packed_key!`](crate::packed_key) macro, which also generates a named struct. Two encodings
-//! come out of one declaration:
+//! A solver declares its fields once with the [`packed_key!`](crate::packed_key) macro, which
+//! generates a named struct with typed fields and its [`Layout`] of value ranges. Two
+//! encodings come out of one declaration:
 //!
-//! - [`Layout::pack`] puts field `i` in its own bit range (`bits(i) = ceil(log2(len_i))`), so
-//!   single fields can be read and replaced with a shift and a mask. Use it for hash keys.
-//! - [`Layout::rank`] is the mixed-radix number `((f0 * len1 + f1) * len2 + f2) ...`, dense in
-//!   `0..cardinality()`. Use it to index tables with no holes.
+//! - `pack` puts field `i` in its own bit range (`bits(i) = ceil(log2(len_i))`): the smallest
+//!   integer key for a hash memo (hero-battle's reference packs a five-field position into a
+//!   `u32`).
+//! - `rank` is the mixed-radix number `((f0 * len1 + f1) * len2 + f2) ...`, dense in
+//!   `0..CARDINALITY`: the index of a table with no holes (card-duel's 1,440,000 start values
+//!   and its board-pair tables).
 //!
-//! Field values are checked against their ranges in debug builds (and always by the `try_`
-//! forms), so an out-of-range field never silently aliases another key.
+//! Field values are checked against their ranges in debug builds, so an out-of-range field
+//! never silently aliases another key; the solvers check them at parse time.
 
 use std::ops::Range;
-
-/// Why a field value could not be packed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("field {field} = {value} is outside {start}..{end}")]
-pub struct KeyError {
-    /// Index of the offending field.
-    pub field: usize,
-    /// The value that was given.
-    pub value: i64,
-    /// First valid value.
-    pub start: i64,
-    /// One past the last valid value.
-    pub end: i64,
-}
 
 /// The shape of a key with `N` fields; field `i` takes values in `ranges[i]`.
 ///
@@ -113,20 +101,6 @@ impl<const N: usize> Layout<N> {
         value.wrapping_sub(self.starts[i]) as u64
     }
 
-    /// Checks every field against its range.
-    ///
-    /// # Errors
-    /// The first field outside its range.
-    pub fn check(&self, fields: &[i64; N]) -> Result<(), KeyError> {
-        for (i, &value) in fields.iter().enumerate() {
-            let range = self.range(i);
-            if !range.contains(&value) {
-                return Err(KeyError { field: i, value, start: range.start, end: range.end });
-            }
-        }
-        Ok(())
-    }
-
     /// Packs the fields into one integer, each in its own bit range. `O(N)`.
     #[inline]
     #[must_use]
@@ -138,34 +112,11 @@ impl<const N: usize> Layout<N> {
         key
     }
 
-    /// [`Layout::pack`] with the range check in every build.
-    ///
-    /// # Errors
-    /// The first field outside its range.
-    pub fn try_pack(&self, fields: [i64; N]) -> Result<u64, KeyError> {
-        self.check(&fields)?;
-        Ok(self.pack(fields))
-    }
-
     /// Inverse of [`Layout::pack`]. `O(N)`.
     #[inline]
     #[must_use]
     pub fn unpack(&self, key: u64) -> [i64; N] {
-        std::array::from_fn(|i| self.get(key, i))
-    }
-
-    /// Field `i` of a packed key. `O(1)`.
-    #[inline]
-    #[must_use]
-    pub fn get(&self, key: u64, i: usize) -> i64 {
-        ((key >> self.shifts[i]) & self.masks[i]) as i64 + self.starts[i]
-    }
-
-    /// A packed key with field `i` replaced. `O(1)`.
-    #[inline]
-    #[must_use]
-    pub fn with(&self, key: u64, i: usize, value: i64) -> u64 {
-        (key & !(self.masks[i] << self.shifts[i])) | (self.offset(i, value) << self.shifts[i])
+        std::array::from_fn(|i| ((key >> self.shifts[i]) & self.masks[i]) as i64 + self.starts[i])
     }
 
     /// The mixed-radix rank of the fields, dense in `0..cardinality()`. `O(N)`.
@@ -185,41 +136,76 @@ impl<const N: usize> Layout<N> {
         debug_assert!(rank < self.cardinality, "rank {rank} is not below {}", self.cardinality);
         std::array::from_fn(|i| ((rank / self.strides[i]) % self.lens[i]) as i64 + self.starts[i])
     }
+}
 
-    /// The rank of a packed key. `O(N)`.
+/// An integer type a [`packed_key!`](crate::packed_key) field may have: every value in the
+/// field's range converts to `i64` and back unchanged.
+pub trait KeyField: Copy {
+    /// The value as a signed 64-bit integer.
+    fn to_key(self) -> i64;
+    /// The value back from [`KeyField::to_key`]; only called on values in the field's range.
+    fn from_key(value: i64) -> Self;
+}
+
+// Field ranges are checked against the layout, so the casts below never wrap for a value that
+// `pack` or `rank` accepted (u64 and usize values above i64::MAX cannot be in a range).
+macro_rules! key_field_as {
+    ($($t:ty),+) => {$(
+        #[allow(clippy::cast_lossless, reason = "one impl for every integer type")]
+        impl KeyField for $t {
+            #[inline]
+            fn to_key(self) -> i64 {
+                self as i64
+            }
+
+            #[inline]
+            fn from_key(value: i64) -> Self {
+                value as $t
+            }
+        }
+    )+};
+}
+
+key_field_as!(u8, u16, u32, u64, usize, i8, i16, i32, i64);
+
+impl KeyField for bool {
     #[inline]
-    #[must_use]
-    pub fn rank_of_key(&self, key: u64) -> u64 {
-        self.rank(self.unpack(key))
+    fn to_key(self) -> i64 {
+        i64::from(self)
+    }
+
+    #[inline]
+    fn from_key(value: i64) -> Self {
+        value != 0
     }
 }
 
-/// Declares a named state struct together with its [`Layout`].
+/// Declares a named state struct with typed fields, together with its [`Layout`].
 ///
 /// ```
 /// engine::packed_key! {
 ///     /// A position of a two-pile game.
 ///     pub struct Piles {
-///         left: 0..100,
-///         right: 0..100,
-///         mover: 0..2,
+///         left: u8 in 0..100,
+///         right: u8 in 0..100,
+///         first_player_moves: bool in 0..2,
 ///     }
 /// }
-/// let p = Piles { left: 12, right: 99, mover: 1 };
+/// let p = Piles { left: 12, right: 99, first_player_moves: true };
 /// assert_eq!(Piles::unpack(p.pack()), p);
 /// assert_eq!(Piles::unrank(p.rank()), p);
 /// assert_eq!(Piles::LAYOUT.bits(), 7 + 7 + 1);
 /// assert_eq!(Piles::CARDINALITY, 100 * 100 * 2);
 /// ```
 ///
-/// Fields are `i64` in the struct. `pack`/`rank` check ranges in debug builds;
-/// `try_pack` checks them always.
+/// Each field has its own integer type (any [`KeyField`]: the primitive integers and `bool`)
+/// and range. `pack` and `rank` check the ranges in debug builds.
 #[macro_export]
 macro_rules! packed_key {
     (
         $(#[$meta:meta])*
         $vis:vis struct $name:ident {
-            $( $(#[$fmeta:meta])* $field:ident : $start:literal .. $end:expr ),+ $(,)?
+            $( $(#[$fmeta:meta])* $field:ident : $ty:ident in $start:literal .. $end:expr ),+ $(,)?
         }
     ) => {
         $(#[$meta])*
@@ -228,7 +214,7 @@ macro_rules! packed_key {
             $(
                 $(#[$fmeta])*
                 #[doc = concat!("Field `", stringify!($field), "`, in `", stringify!($start..$end), "`.")]
-                pub $field: i64,
+                pub $field: $ty,
             )+
         }
 
@@ -242,7 +228,13 @@ macro_rules! packed_key {
 
             #[inline]
             fn fields(self) -> [i64; { [$(stringify!($field)),+].len() }] {
-                [$( self.$field ),+]
+                [$( $crate::key::KeyField::to_key(self.$field) ),+]
+            }
+
+            #[inline]
+            fn from_fields(fields: [i64; { [$(stringify!($field)),+].len() }]) -> Self {
+                let [$( $field ),+] = fields;
+                Self { $( $field: $crate::key::KeyField::from_key($field) ),+ }
             }
 
             /// Packs into one integer, each field in its own bits.
@@ -252,17 +244,11 @@ macro_rules! packed_key {
                 Self::LAYOUT.pack(self.fields())
             }
 
-            /// `pack` with the range check in every build.
-            pub fn try_pack(self) -> Result<u64, $crate::key::KeyError> {
-                Self::LAYOUT.try_pack(self.fields())
-            }
-
             /// Inverse of `pack`.
             #[inline]
             #[must_use]
             pub fn unpack(key: u64) -> Self {
-                let [$( $field ),+] = Self::LAYOUT.unpack(key);
-                Self { $( $field ),+ }
+                Self::from_fields(Self::LAYOUT.unpack(key))
             }
 
             /// Dense mixed-radix index in `0..CARDINALITY`.
@@ -276,8 +262,7 @@ macro_rules! packed_key {
             #[inline]
             #[must_use]
             pub fn unrank(rank: usize) -> Self {
-                let [$( $field ),+] = Self::LAYOUT.unrank(rank as u64);
-                Self { $( $field ),+ }
+                Self::from_fields(Self::LAYOUT.unrank(rank as u64))
             }
         }
     };
@@ -292,7 +277,12 @@ mod tests {
 
     crate::packed_key! {
         /// Test key.
-        struct Hero { a1: 0..100, a2: 0..100, b1: 0..100, b2: 0..100, bob: 0..2 }
+        struct Hero { a1: u8 in 0..100, a2: u8 in 0..100, b1: u8 in 0..100, b2: u8 in 0..100, bob: bool in 0..2 }
+    }
+
+    crate::packed_key! {
+        /// Test key with a signed field.
+        struct Offset { delta: i32 in -3..4, index: usize in 1..21 }
     }
 
     #[test]
@@ -305,19 +295,12 @@ mod tests {
     }
 
     #[test]
-    fn try_pack_rejects_out_of_range() {
-        assert_eq!(
-            MIXED.try_pack([5, 4, 3, 0]),
-            Err(KeyError { field: 1, value: 4, start: -3, end: 4 })
-        );
-        assert!(Hero { a1: 100, a2: 0, b1: 0, b2: 0, bob: 0 }.try_pack().is_err());
-    }
-
-    #[test]
     #[cfg(debug_assertions)]
-    #[should_panic(expected = "outside")]
     fn pack_checks_ranges_in_debug_builds() {
-        let _ = MIXED.pack([100, 0, 1, 0]);
+        let caught = std::panic::catch_unwind(|| MIXED.pack([100, 0, 1, 0]));
+        let message = caught.expect_err("an out-of-range field must panic");
+        let message = message.downcast_ref::<String>().expect("a formatted message");
+        assert_eq!(message, "key field 0 = 100 is outside 0..100");
     }
 
     fn mixed_fields() -> impl Strategy<Value = [i64; 4]> {
@@ -336,23 +319,21 @@ mod tests {
             let r = MIXED.rank(f);
             prop_assert!(r < MIXED.cardinality());
             prop_assert_eq!(MIXED.unrank(r), f);
-            prop_assert_eq!(MIXED.rank_of_key(MIXED.pack(f)), r);
         }
 
         #[test]
-        fn with_replaces_one_field(f in mixed_fields(), v in 1i64..21) {
-            let key = MIXED.with(MIXED.pack(f), 2, v);
-            let mut g = f;
-            g[2] = v;
-            prop_assert_eq!(MIXED.unpack(key), g);
-        }
-
-        #[test]
-        fn macro_struct_round_trips(a1 in 0i64..100, a2 in 0i64..100, b1 in 0i64..100,
-                                     b2 in 0i64..100, bob in 0i64..2) {
+        fn macro_struct_round_trips(a1 in 0u8..100, a2 in 0u8..100, b1 in 0u8..100,
+                                     b2 in 0u8..100, bob: bool) {
             let h = Hero { a1, a2, b1, b2, bob };
             prop_assert_eq!(Hero::unpack(h.pack()), h);
             prop_assert_eq!(Hero::unrank(h.rank()), h);
+        }
+
+        #[test]
+        fn signed_fields_round_trip(delta in -3i32..4, index in 1usize..21) {
+            let o = Offset { delta, index };
+            prop_assert_eq!(Offset::unpack(o.pack()), o);
+            prop_assert_eq!(Offset::unrank(o.rank()), o);
         }
     }
 

@@ -6,10 +6,16 @@
 //! | [`HashMemo`] | any hashable key (ahash) | any | clears, then shrinks if the case used little of it |
 //! | [`DenseTable`] | rank `0..len` | `Copy` | `O(1)`: bumps an epoch stamp |
 //! | [`BitTable`] | rank `0..len` | 1 bit | clears only the words the case set |
-//! | [`TwoBitTable`] | rank `0..len` | 2 bits (`0` = unset) | clears only the words the case set |
 //!
-//! The bit tables keep their bits in a `bitvec::BitVec<u64>` but read and write its raw words:
-//! bitvec's per-bit proxies cost several times a shift and a mask in hot loops.
+//! Who uses what: the reference solvers of hero-battle and card-duel memoize in a
+//! [`HashMemo`]; hero-battle's fast solver marks reachable hit-point pairs in a [`BitTable`]
+//! and numbers them in a [`DenseTable`], reset between a million cases.
+//!
+//! bitvec is the bit table's container: it allocates and sizes the bits and counts them. The
+//! hot `get` and `insert` read and write its raw `u64` words instead of going through its
+//! per-bit proxies, which took 1.3x to 1.6x the time of a shift and a mask on random access
+//! (`cargo run --release -p engine --example bit_access`); raw words also let a scan visit
+//! only the set bits with `trailing_zeros`.
 
 use std::hash::Hash;
 
@@ -62,12 +68,6 @@ impl<K: Hash + Eq, V> HashMemo<K, V> {
         self.map.insert(key, value)
     }
 
-    /// The value for `key`, computing and storing it first when absent.
-    #[inline]
-    pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
-        self.map.entry(key).or_insert_with(make)
-    }
-
     /// Number of stored entries.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -84,11 +84,6 @@ impl<K: Hash + Eq, V> HashMemo<K, V> {
     #[must_use]
     pub fn capacity(&self) -> usize {
         self.map.capacity()
-    }
-
-    /// Entries in arbitrary order; never let this order reach output.
-    pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
-        self.map.iter()
     }
 
     /// Forgets every entry. Clearing costs `O(capacity)`, so when this case used less than a
@@ -229,12 +224,6 @@ impl BitTable {
         self.bits.as_raw_slice()
     }
 
-    /// The underlying bitvec, for whole-table operations.
-    #[must_use]
-    pub fn as_bitslice(&self) -> &bitvec::slice::BitSlice<u64, Lsb0> {
-        &self.bits
-    }
-
     /// Number of set bits. `O(len / 64)`.
     #[must_use]
     pub fn count_ones(&self) -> usize {
@@ -242,59 +231,6 @@ impl BitTable {
     }
 
     /// Clears every bit the case set, in `O(words touched)`.
-    pub fn reset(&mut self) {
-        self.touched.clear_in(self.bits.as_raw_mut_slice());
-    }
-}
-
-/// Two bits per rank (values `0..=3`, `0` meaning unset), on a bitvec, reset in
-/// `O(words touched)`. Suits win/lose/unknown tables: a quarter of a byte table's memory.
-#[derive(Clone, Debug)]
-pub struct TwoBitTable {
-    bits: BitVec<u64, Lsb0>,
-    touched: TouchedWords,
-}
-
-impl TwoBitTable {
-    /// All-unset entries for ranks `0..len`.
-    #[must_use]
-    pub fn new(len: usize) -> Self {
-        Self { bits: BitVec::repeat(false, 2 * len), touched: TouchedWords::default() }
-    }
-
-    /// Number of entries.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.bits.len() / 2
-    }
-
-    /// Whether the table has no entries.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.bits.is_empty()
-    }
-
-    /// Entry `rank`, `0` when unset. `O(1)`.
-    #[inline]
-    #[must_use]
-    pub fn get(&self, rank: usize) -> u8 {
-        debug_assert!(rank < self.len());
-        (self.bits.as_raw_slice()[rank / 32] >> (2 * (rank % 32)) & 3) as u8
-    }
-
-    /// Writes entry `rank` (`value` in `0..=3`). `O(1)`.
-    #[inline]
-    pub fn set(&mut self, rank: usize, value: u8) {
-        debug_assert!(rank < self.len() && value <= 3);
-        let word = &mut self.bits.as_raw_mut_slice()[rank / 32];
-        if *word == 0 && value != 0 {
-            self.touched.0.push((rank / 32) as u32);
-        }
-        let shift = 2 * (rank % 32);
-        *word = (*word & !(3 << shift)) | (u64::from(value) << shift);
-    }
-
-    /// Unsets every entry the case wrote, in `O(words touched)`.
     pub fn reset(&mut self) {
         self.touched.clear_in(self.bits.as_raw_mut_slice());
     }
@@ -318,7 +254,6 @@ mod tests {
         memo.reset();
         assert!(memo.capacity() < 10_000, "a small case after a big one shrinks the memo");
         assert_eq!(memo.get(&7), None);
-        assert_eq!(*memo.get_or_insert_with(3, || 9), 9);
     }
 
     #[test]
@@ -345,28 +280,21 @@ mod tests {
 
     proptest! {
         #[test]
-        fn bit_tables_match_a_model(ops in proptest::collection::vec((0usize..300, 0u8..4), 0..200),
-                                    again in proptest::collection::vec((0usize..300, 0u8..4), 0..50)) {
-            let mut one = BitTable::new(300);
-            let mut two = TwoBitTable::new(300);
+        fn bit_table_matches_a_model(ops in proptest::collection::vec(0usize..300, 0..200),
+                                    again in proptest::collection::vec(0usize..300, 0..50)) {
+            let mut table = BitTable::new(300);
             for round in [&ops, &again] {
-                let mut model1 = vec![false; 300];
-                let mut model2 = vec![0u8; 300];
-                for &(i, v) in round.iter() {
-                    prop_assert_eq!(one.insert(i), model1[i]);
-                    model1[i] = true;
-                    two.set(i, v);
-                    model2[i] = v;
+                let mut model = vec![false; 300];
+                for &i in round.iter() {
+                    prop_assert_eq!(table.insert(i), model[i]);
+                    model[i] = true;
                 }
-                for i in 0..300 {
-                    prop_assert_eq!(one.get(i), model1[i]);
-                    prop_assert_eq!(two.get(i), model2[i]);
+                for (i, &bit) in model.iter().enumerate() {
+                    prop_assert_eq!(table.get(i), bit);
                 }
-                prop_assert_eq!(one.count_ones(), model1.iter().filter(|&&b| b).count());
-                one.reset();
-                two.reset();
-                prop_assert_eq!(one.count_ones(), 0);
-                prop_assert!((0..300).all(|i| two.get(i) == 0));
+                prop_assert_eq!(table.count_ones(), model.iter().filter(|&&b| b).count());
+                table.reset();
+                prop_assert_eq!(table.count_ones(), 0);
             }
         }
     }

@@ -1,7 +1,10 @@
 //! `--explain`: for each first mover, a winning first attack of the winner, or, when the
 //! second mover wins, a winning answer to each possible first attack.
+//!
+//! Tie-break, the same in every crate of the workspace: among winning moves, one that ends
+//! the game at once is named first; otherwise the first winning one in the rules' order.
 
-use crate::rules::{Attack, Case, Outcome, Player, attacks};
+use crate::rules::{Attack, Case, Outcome, Player, attacks, decided};
 use crate::threshold::ThresholdSolver;
 
 /// Whether `winner` wins at `(alice, bob)` with `mover` to move, read from a solved table.
@@ -12,8 +15,8 @@ fn wins(
     bob: [u8; 2],
     mover: Player,
 ) -> bool {
-    if alice == [0, 0] {
-        return winner == Player::Bob;
+    if let Some(decided) = decided(alice, bob) {
+        return decided == winner;
     }
     solved.alice_wins(alice, bob, mover) == (winner == Player::Alice)
 }
@@ -33,27 +36,29 @@ fn own_and_enemy(mover: Player, alice: [u8; 2], bob: [u8; 2]) -> ([u8; 2], [u8; 
     }
 }
 
-/// A winning attack for `mover` at `(alice, bob)`, if any.
+/// A winning attack for `mover` at `(alice, bob)`, where the tables say `mover` wins.
+///
+/// # Panics
+/// When no attack wins: the tables would contradict themselves.
 fn winning_attack(
     case: &Case,
     solved: &ThresholdSolver,
     mover: Player,
     alice: [u8; 2],
     bob: [u8; 2],
-) -> Option<Attack> {
+) -> Attack {
     let (own, enemy) = own_and_enemy(mover, alice, bob);
     let options = attacks(mover, own, enemy);
-    // An attack that ends the game at once reads best; otherwise the first winning one.
     let finishes = |&attack: &Attack| {
         let (a, b) = after(case, attack, alice, bob);
-        if mover == Player::Alice { b == [0, 0] } else { a == [0, 0] }
+        decided(a, b) == Some(mover)
     };
-    options.iter().copied().find(finishes).or_else(|| {
-        options.into_iter().find(|&attack| {
-            let (a, b) = after(case, attack, alice, bob);
-            wins(solved, mover, a, b, mover.other())
-        })
-    })
+    let wins_later = |&attack: &Attack| {
+        let (a, b) = after(case, attack, alice, bob);
+        wins(solved, mover, a, b, mover.other())
+    };
+    let found = options.iter().find(|a| finishes(a)).or_else(|| options.iter().find(|a| wins_later(a)));
+    *found.expect("the tables' winner has a winning attack")
 }
 
 /// How the winner wins for one first mover.
@@ -61,11 +66,8 @@ fn winning_attack(
 pub enum Plan {
     /// The first mover wins with this opening attack.
     Open(Attack),
-    /// The second mover wins: each opening attack paired with a winning answer (`None` only
-    /// if the tables were inconsistent, which the tests rule out).
-    Answer(Vec<(Attack, Option<Attack>)>),
-    /// The first mover was declared the winner but has no winning attack (inconsistent).
-    Missing,
+    /// The second mover wins: each opening attack paired with a winning answer.
+    Answer(Vec<(Attack, Attack)>),
 }
 
 /// The winner and a plan for one first mover.
@@ -86,15 +88,11 @@ impl std::fmt::Display for Line {
         write!(f, "{first} first: {winner} wins")?;
         match &self.plan {
             Plan::Open(attack) => write!(f, " with {attack}"),
-            Plan::Missing => f.write_str(" (no winning attack found: inconsistent tables)"),
             Plan::Answer(pairs) => {
                 write!(f, " whatever {first} plays:")?;
                 for (i, (attack, answer)) in pairs.iter().enumerate() {
                     let sep = if i == 0 { " " } else { "; " };
-                    match answer {
-                        Some(answer) => write!(f, "{sep}{attack} answered by {answer}")?,
-                        None => write!(f, "{sep}{attack} has no winning answer (inconsistent)")?,
-                    }
+                    write!(f, "{sep}{attack} answered by {answer}")?;
                 }
                 Ok(())
             }
@@ -103,14 +101,14 @@ impl std::fmt::Display for Line {
 }
 
 /// One [`Line`] per first mover, Alice first. `solved` must hold the tables of `case` (its
-/// last solve). `O(16)` table look-ups.
+/// last solve). At most 4 openings times 4 answers: 20 table look-ups.
 #[must_use]
 pub fn explain(case: &Case, outcome: Outcome, solved: &ThresholdSolver) -> [Line; 2] {
     let (alice, bob) = (case.alice_hp, case.bob_hp);
     [Player::Alice, Player::Bob].map(|first| {
         let winner = outcome.winner(first);
         let plan = if winner == first {
-            winning_attack(case, solved, first, alice, bob).map_or(Plan::Missing, Plan::Open)
+            Plan::Open(winning_attack(case, solved, first, alice, bob))
         } else {
             let (own, enemy) = own_and_enemy(first, alice, bob);
             Plan::Answer(

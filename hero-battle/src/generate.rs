@@ -1,19 +1,21 @@
-//! Generated cases with fixed seeds, for the tests and the benchmark.
+//! Generated cases with fixed seeds, for the tests, the benchmark and `cargo xtask gen`.
 
 use engine::rng::SplitMix64;
 
 use crate::rules::Case;
 
 /// A family of generated cases.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Family {
     /// All twelve numbers uniform in 1..=99 (games of a few turns).
     Random,
     /// Hit points 90..=99, damage 1..=3: the longest games, the editorial's slow case.
     Hard,
-    /// Hit points 1..=14, damage 1..=6: every kind of position, small enough for the naive solver.
+    /// Hit points 1..=14, damage 1..=6: every kind of position, small enough for the
+    /// reference solver.
     Small,
-    /// Hit points 40..=99, damage 9..=60: large hit points the naive solver still handles.
+    /// Hit points 40..=99, damage 9..=60: large hit points the reference solver still handles.
     Large,
     /// One hero a side dies in a blow or two (hit points 1..=4 against damage 4..=30), the
     /// other lives long: games with one living hero a side.
@@ -21,8 +23,8 @@ pub enum Family {
 }
 
 impl Family {
-    /// Hit point and damage ranges of the family, for the four hit points and the eight
-    /// damages.
+    /// One case of the family: four hit points and eight damages drawn from the family's
+    /// ranges.
     fn draw(self, rng: &mut SplitMix64) -> Case {
         let mut pick = |lo: u8, hi: u8| rng.range(u64::from(lo), u64::from(hi)) as u8;
         let (hp, dmg): ((u8, u8), (u8, u8)) = match self {

@@ -1,47 +1,77 @@
 //! hero-battle: an exact solver for "Battle in Two Pairs of Heroes" (ICPC 2017 Qingdao).
 //!
 //! Alice's heroes A1, A2 and Bob's B1, B2 take turns attacking; who wins under optimal play,
-//! for each first mover? The crate has
+//! for each first mover? The statement is in `docs/problems/hero-battle.md`. The crate has
 //!
 //! - [`rules`]: the case, the attacks a side may order and their effect;
 //! - [`threshold`]: the fast exact solver, a DP over Alice's hit points whose cells are
 //!   monotone win/lose boundaries over Bob's (`O(R * B)` per case, see the module);
-//! - [`naive`]: the reference, a plain memoized search straight from the rules;
+//! - [`reference`](mod@reference): the reference, a plain memoized search straight from the
+//!   rules;
 //! - [`explain`]: winning first attacks, for `--explain`;
-//! - [`HeroBattle`]: the batch solver the engine's parallel driver runs, and [`render`], the
-//!   judge's output.
+//! - [`generate`]: case families with fixed seeds;
+//! - [`run`]: the whole program, judge input in, judge output out.
+//!
+//! ```
+//! let input = b"1\n10 10 10 10 3 3 3 3 3 3 3 3\n";
+//! let output = hero_battle::run(input, &hero_battle::Options::default())?;
+//! assert_eq!(output.stdout, b"It depends\n");
+//! # Ok::<(), engine::RunError>(())
+//! ```
 
 #![forbid(unsafe_code)]
 
 pub mod explain;
 pub mod generate;
-pub mod naive;
+pub mod reference;
 pub mod rules;
 pub mod threshold;
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use engine::driver::{BatchOf, BatchSolver};
+use engine::driver::{BatchOf, BatchSolver, Format};
 use engine::input::{Input, InputError};
+use engine::{DriverOptions, Output, RunError};
 
 pub use rules::{Case, Outcome, Player, Verdict};
 
 /// Which solver answers the cases.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum SolverKind {
-    /// The boundary DP (fast, exact).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Solver {
+    /// The boundary DP ([`threshold`]): fast and exact.
     #[default]
-    Threshold,
-    /// The plain memoized search (slow on large hit points with small damage).
-    Naive,
+    #[cfg_attr(feature = "cli", value(alias = "threshold"))]
+    Fast,
+    /// The plain memoized search ([`reference`](mod@reference)) the tests trust; slow on large
+    /// hit points with small damage.
+    #[cfg_attr(feature = "cli", value(alias = "naive"))]
+    Reference,
 }
+
+/// What [`run`] computes and prints.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Which solver to run.
+    pub solver: Solver,
+    /// Add a winning first attack per first mover to each answer.
+    pub explain: bool,
+    /// Work and time per case, on stderr.
+    pub stats: bool,
+    /// Threads and progress.
+    pub driver: DriverOptions,
+}
+
+/// The judge's input format: `T`, then `T` lines of twelve numbers in `1..=99`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InputFormat;
 
 /// The batch solver: options plus the engine's [`BatchSolver`] plumbing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HeroBattle {
     /// Which solver to run.
-    pub solver: SolverKind,
+    pub solver: Solver,
     /// Add a winning first attack per first mover to each answer.
     pub explain: bool,
     /// Record work and time per case.
@@ -52,7 +82,7 @@ pub struct HeroBattle {
 #[derive(Debug, Default)]
 pub struct Scratch {
     threshold: threshold::ThresholdSolver,
-    naive: naive::NaiveSolver,
+    reference: reference::Reference,
 }
 
 /// One case's answer.
@@ -76,9 +106,9 @@ pub struct Detail {
 /// Work and time of one case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CaseStats {
-    /// Threshold solver: Alice hit-point pairs reached; naive solver: positions expanded.
+    /// Fast solver: Alice hit-point pairs reached; reference: positions expanded.
     pub expanded: usize,
-    /// Threshold solver: boundary cells filled; naive solver: memo entries.
+    /// Fast solver: boundary cells filled; reference: memo entries.
     pub memo_entries: usize,
     /// Wall time of the solve.
     pub time: Duration,
@@ -101,24 +131,20 @@ const FIELDS: [&str; 12] = [
 ];
 
 /// Largest case count accepted; more cases than this cannot fit in memory anyway.
-pub const MAX_CASES: u64 = 1 << 32;
+pub const MAX_CASES: usize = 1 << 32;
 
-impl BatchSolver for HeroBattle {
+impl Format for InputFormat {
     type Header = ();
     type Case = Case;
-    type Shared = ();
-    type Scratch = Scratch;
-    type Answer = Report;
 
     fn parse_header(&self, input: &mut Input<'_>) -> Result<((), usize), InputError> {
-        let t = input.uint("the number of cases T", 0..=MAX_CASES)?;
-        Ok(((), usize::try_from(t).unwrap_or(usize::MAX)))
+        Ok(((), input.uint("the number of cases T", 0..=MAX_CASES)?))
     }
 
     fn parse_case(&self, _: &(), _index: usize, input: &mut Input<'_>) -> Result<Case, InputError> {
         let mut v = [0u8; 12];
         for (value, what) in v.iter_mut().zip(FIELDS) {
-            *value = input.uint(what, 1..=u64::from(rules::MAX_VALUE))? as u8;
+            *value = input.uint(what, 1..=rules::MAX_VALUE)?;
         }
         Ok(Case {
             alice_hp: [v[0], v[1]],
@@ -127,6 +153,17 @@ impl BatchSolver for HeroBattle {
             bob_damage: [[v[8], v[9]], [v[10], v[11]]],
         })
     }
+}
+
+impl BatchSolver for HeroBattle {
+    type Format = InputFormat;
+    type Shared = ();
+    type Scratch = Scratch;
+    type Answer = Report;
+
+    fn format(&self) -> &InputFormat {
+        &InputFormat
+    }
 
     fn prepare(&self, _: &(), _cases: &[Case]) {}
 
@@ -134,23 +171,23 @@ impl BatchSolver for HeroBattle {
         Scratch::default()
     }
 
-    fn solve(&self, _: &(), _: &(), case: &Case, scratch: &mut Scratch) -> Report {
+    fn solve(&self, _: &(), _: &(), _index: usize, case: &Case, scratch: &mut Scratch) -> Report {
         let start = self.stats.then(Instant::now);
         let (outcome, expanded, memo_entries) = match self.solver {
-            SolverKind::Threshold => {
+            Solver::Fast => {
                 let outcome = scratch.threshold.solve(case);
                 let s = scratch.threshold.stats();
                 (outcome, s.alice_pairs, s.cells)
             }
-            SolverKind::Naive => {
-                let outcome = scratch.naive.solve(case);
-                let entries = scratch.naive.memo_entries();
+            Solver::Reference => {
+                let outcome = scratch.reference.solve(case);
+                let entries = scratch.reference.memo_entries();
                 (outcome, entries, entries)
             }
         };
         let stats = start.map(|s| CaseStats { expanded, memo_entries, time: s.elapsed() });
         let explanation = self.explain.then(|| {
-            if self.solver != SolverKind::Threshold {
+            if self.solver != Solver::Fast {
                 scratch.threshold.solve(case);
             }
             explain::explain(case, outcome, &scratch.threshold)
@@ -161,7 +198,7 @@ impl BatchSolver for HeroBattle {
     }
 }
 
-/// Solves one case with the threshold solver (a convenience for tests and library users).
+/// Solves one case with the fast solver (a convenience for tests and library users).
 #[must_use]
 pub fn solve(case: &Case) -> Outcome {
     threshold::ThresholdSolver::new().solve(case)
@@ -170,7 +207,7 @@ pub fn solve(case: &Case) -> Outcome {
 /// The judge's output for a solved batch (one verdict line per case, each followed by its
 /// explanation lines when asked for), and the `--stats` lines meant for stderr.
 #[must_use]
-pub fn render(batch: &BatchOf<HeroBattle>) -> (String, String) {
+pub fn render(batch: &BatchOf<HeroBattle>) -> Output {
     let mut out = String::with_capacity(batch.answers.len() * 11);
     let mut log = String::new();
     for (i, report) in batch.answers.iter().enumerate() {
@@ -191,19 +228,22 @@ pub fn render(batch: &BatchOf<HeroBattle>) -> (String, String) {
             );
         }
     }
-    (out, log)
+    Output { stdout: out.into_bytes(), stderr: log }
 }
 
-/// Parses and solves a whole input and renders the judge's output: the library form of the
-/// binary, for tests and embedding.
+/// The whole program: parses `input`, solves every case in parallel and renders the judge's
+/// output (and the `--stats` lines). `O(size of input)` plus the solver's time per case.
 ///
 /// # Errors
-/// Malformed input, or a thread pool that cannot start.
-pub fn run(
-    solver: &HeroBattle,
-    input: &[u8],
-    options: &engine::DriverOptions,
-) -> Result<(String, String), engine::driver::DriverError> {
-    let batch = engine::driver::solve_input(solver, input, options)?;
-    Ok(render(&batch))
+/// Malformed input (nothing is solved then), or a thread pool that cannot start.
+pub fn run(input: &[u8], options: &Options) -> Result<Output, RunError> {
+    let solver =
+        HeroBattle { solver: options.solver, explain: options.explain, stats: options.stats };
+    let started = Instant::now();
+    let batch = engine::driver::solve_input(&solver, input, &options.driver)?;
+    let mut output = render(&batch);
+    if options.stats {
+        let _ = writeln!(output.stderr, "total: {:.3} ms", started.elapsed().as_secs_f64() * 1e3);
+    }
+    Ok(output)
 }

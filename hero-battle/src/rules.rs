@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use engine::InlineVec;
+
 /// Largest hit points or damage a case may hold.
 pub const MAX_VALUE: u8 = 99;
 
@@ -132,6 +134,13 @@ pub struct Attack {
     pub targets: [Option<u8>; 2],
 }
 
+impl Default for Attack {
+    /// A placeholder for spare slots of an [`AttackList`]; never an order a player gives.
+    fn default() -> Self {
+        Self { mover: Player::Alice, targets: [None, None] }
+    }
+}
+
 impl Attack {
     /// The damage this attack deals to each enemy hero.
     #[must_use]
@@ -171,11 +180,28 @@ impl fmt::Display for Attack {
     }
 }
 
+/// The winner of a position where one side has no living hero, `None` while both fight on.
+/// Only the mover deals damage, so both sides are never wiped out at once; the rules check
+/// Bob's side first, as a position with both at zero cannot arise.
+#[must_use]
+pub fn decided(alice_hp: [u8; 2], bob_hp: [u8; 2]) -> Option<Player> {
+    if bob_hp == [0, 0] {
+        Some(Player::Alice)
+    } else if alice_hp == [0, 0] {
+        Some(Player::Bob)
+    } else {
+        None
+    }
+}
+
+/// Up to four attacks, without a heap allocation.
+pub type AttackList = InlineVec<Attack, 4>;
+
 /// Every attack `mover` may order: each living hero of `own_hp` picks a living hero of
 /// `enemy_hp`. At most four; empty when either side has no living hero.
 #[must_use]
 pub fn attacks(mover: Player, own_hp: [u8; 2], enemy_hp: [u8; 2]) -> AttackList {
-    let mut list = AttackList { len: 0, items: [Attack { mover, targets: [None, None] }; 4] };
+    let mut list = AttackList::new();
     let targets: &[u8] = match (enemy_hp[0] > 0, enemy_hp[1] > 0) {
         (true, true) => &[0, 1],
         (true, false) => &[0],
@@ -195,33 +221,10 @@ pub fn attacks(mover: Player, own_hp: [u8; 2], enemy_hp: [u8; 2]) -> AttackList 
     };
     for &first in choices(0) {
         for &second in choices(1) {
-            list.items[list.len] = Attack { mover, targets: [first, second] };
-            list.len += 1;
+            list.push(Attack { mover, targets: [first, second] });
         }
     }
     list
-}
-
-/// Up to four attacks, without a heap allocation.
-#[derive(Clone, Copy, Debug)]
-pub struct AttackList {
-    len: usize,
-    items: [Attack; 4],
-}
-
-impl std::ops::Deref for AttackList {
-    type Target = [Attack];
-    fn deref(&self) -> &[Attack] {
-        &self.items[..self.len]
-    }
-}
-
-impl IntoIterator for AttackList {
-    type Item = Attack;
-    type IntoIter = std::iter::Take<std::array::IntoIter<Attack, 4>>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.items.into_iter().take(self.len)
-    }
 }
 
 #[cfg(test)]

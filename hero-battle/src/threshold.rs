@@ -23,43 +23,48 @@
 //! vectorise), and space `O(R * B)` bytes. Hard cases (hit points 90..99, damage 1..3) have
 //! `R` near 9,000 and take well under a millisecond; random cases reach a handful of pairs.
 
+use engine::InlineVec;
 use engine::store::{BitTable, DenseTable};
 
-use crate::rules::{Case, Outcome, Player, attacks};
+use crate::rules::{Case, MAX_VALUE, Outcome, Player, attacks, decided};
 
-/// Alice hit points `(a1, a2)` as a dense rank, `a1 * 100 + a2`.
+/// Hit points take `RANK_BASE` values, `0..=MAX_VALUE`.
+const RANK_BASE: usize = MAX_VALUE as usize + 1;
+
+/// Number of hit-point pairs, the size of the per-pair tables.
+const PAIRS: usize = RANK_BASE * RANK_BASE;
+
+/// Bytes in one vector register: rows are padded to a multiple of this so the row loops
+/// compile to whole 16-byte vector operations.
+const LANES: usize = 16;
+
+/// The longest row: `RANK_BASE` values of `b1` rounded up to whole vectors.
+const MAX_STRIDE: usize = RANK_BASE.next_multiple_of(LANES);
+
+/// Masks of living heroes: bit 0 is hero 1, bit 1 is hero 2.
+const HERO1: usize = 1;
+const HERO2: usize = 2;
+const BOTH: usize = HERO1 | HERO2;
+
+/// Alice hit points `(a1, a2)` as a dense rank, `a1 * RANK_BASE + a2`.
 fn rank(a: [u8; 2]) -> usize {
-    usize::from(a[0]) * 100 + usize::from(a[1])
+    usize::from(a[0]) * RANK_BASE + usize::from(a[1])
 }
 
 fn unrank(r: usize) -> [u8; 2] {
-    [(r / 100) as u8, (r % 100) as u8]
+    debug_assert!(r < PAIRS);
+    [(r / RANK_BASE) as u8, (r % RANK_BASE) as u8]
 }
 
 /// The damage vectors of one attacker set against one target set (at most four).
-#[derive(Clone, Copy, Debug, Default)]
-struct Moves {
-    len: usize,
-    damage: [[u8; 2]; 4],
+type Moves = InlineVec<[u8; 2], 4>;
+
+fn moves(mover: Player, attackers: [u8; 2], targets: [u8; 2], damage: &[[u8; 2]; 2]) -> Moves {
+    attacks(mover, attackers, targets).into_iter().map(|attack| attack.damage(damage)).collect()
 }
 
-impl Moves {
-    fn new(mover: Player, attackers: [u8; 2], targets: [u8; 2], damage: &[[u8; 2]; 2]) -> Self {
-        let mut moves = Self::default();
-        for attack in attacks(mover, attackers, targets) {
-            moves.damage[moves.len] = attack.damage(damage);
-            moves.len += 1;
-        }
-        moves
-    }
-
-    fn iter(&self) -> impl Iterator<Item = [u8; 2]> + '_ {
-        self.damage[..self.len].iter().copied()
-    }
-}
-
-/// Per-case move tables, indexed by the bit masks of living attackers and living targets
-/// (bit 0 = hero 1, bit 1 = hero 2; masks 1..=3).
+/// Per-case move tables, indexed by the masks of living attackers and living targets
+/// (`HERO1`, `HERO2`, `BOTH`; index 0 is unused).
 #[derive(Clone, Debug, Default)]
 struct MoveTable {
     alice: [[Moves; 4]; 4],
@@ -69,14 +74,13 @@ struct MoveTable {
 impl MoveTable {
     fn new(case: &Case) -> Self {
         let mut table = Self::default();
-        for attackers in 1..4usize {
-            for targets in 1..4usize {
+        for attackers in HERO1..=BOTH {
+            for targets in HERO1..=BOTH {
                 let own = [u8::from(attackers & 1 != 0), u8::from(attackers & 2 != 0)];
                 let enemy = [u8::from(targets & 1 != 0), u8::from(targets & 2 != 0)];
                 table.alice[attackers][targets] =
-                    Moves::new(Player::Alice, own, enemy, &case.alice_damage);
-                table.bob[attackers][targets] =
-                    Moves::new(Player::Bob, own, enemy, &case.bob_damage);
+                    moves(Player::Alice, own, enemy, &case.alice_damage);
+                table.bob[attackers][targets] = moves(Player::Bob, own, enemy, &case.bob_damage);
             }
         }
         table
@@ -127,8 +131,8 @@ fn mark_reachable(
         if targets == 0 {
             continue;
         }
-        for moves in &bob[1..4] {
-            for d in moves[targets].iter() {
+        for moves in &bob[HERO1..=BOTH] {
+            for d in &moves[targets] {
                 let child = rank([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])]);
                 pending += usize::from(!reached.insert(child));
             }
@@ -169,8 +173,6 @@ fn estimate(hp: [u8; 2], damage: &[[u8; 2]; 2]) -> usize {
 pub struct SolveStats {
     /// Hit-point pairs of the row side reachable from the start (rows per mover).
     pub alice_pairs: usize,
-    /// Whether Bob's hit points indexed the rows (the cheaper orientation for this case).
-    pub swapped: bool,
     /// Boundary cells filled: two movers times pairs times Bob's `b1` values.
     pub cells: usize,
 }
@@ -210,10 +212,10 @@ impl ThresholdSolver {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            reached: BitTable::new(100 * 100),
-            reached_swapped: BitTable::new(100 * 100),
+            reached: BitTable::new(PAIRS),
+            reached_swapped: BitTable::new(PAIRS),
             swapped: false,
-            slot_of: DenseTable::new(100 * 100),
+            slot_of: DenseTable::new(PAIRS),
             alice_row: Vec::new(),
             bob_row: Vec::new(),
             width: 0,
@@ -280,7 +282,7 @@ impl ThresholdSolver {
     /// damage and Alice 60 is cheap over Bob's pairs. The side that looks cheaper is swept
     /// first, the other only until it costs more.
     fn probe_cheaper(&mut self, case: &Case, moves: &MoveTable) -> (bool, Reach) {
-        let row_len = |hp: [u8; 2]| usize::from(hp[0]).next_multiple_of(16);
+        let row_len = |hp: [u8; 2]| usize::from(hp[0]).next_multiple_of(LANES);
         let (given_row, swapped_row) = (row_len(case.bob_hp), row_len(case.alice_hp));
         let guess_swapped = estimate(case.bob_hp, &case.alice_damage) * swapped_row
             < estimate(case.alice_hp, &case.bob_damage) * given_row;
@@ -304,13 +306,12 @@ impl ThresholdSolver {
         self.moves = moves;
         self.start = case.bob_hp;
         self.width = usize::from(case.bob_hp[0]) + 1;
-        self.stride = self.width.next_multiple_of(16);
+        self.stride = self.width.next_multiple_of(LANES);
         self.alice_row.clear();
         self.alice_row.resize(pairs * self.stride, 0);
         self.bob_row.clear();
         self.bob_row.resize(pairs * self.stride, 0);
-        self.stats =
-            SolveStats { alice_pairs: pairs, swapped: self.swapped, cells: 2 * pairs * self.width };
+        self.stats = SolveStats { alice_pairs: pairs, cells: 2 * pairs * self.width };
         let mut slot = 0usize;
         for w in reach.lowest / 64..=rank(case.alice_hp) / 64 {
             let mut bits = self.reached.words()[w];
@@ -340,11 +341,8 @@ impl ThresholdSolver {
 
     /// [`ThresholdSolver::alice_wins`] in the orientation the tables were filled in.
     fn row_side_wins(&self, alice: [u8; 2], bob: [u8; 2], mover: Player) -> bool {
-        if bob == [0, 0] {
-            return true;
-        }
-        if alice == [0, 0] {
-            return false;
+        if let Some(winner) = decided(alice, bob) {
+            return winner == Player::Alice;
         }
         assert!(bob[0] <= self.start[0] && bob[1] <= self.start[1], "Bob's hit points only fall");
         let slot = self.slot_of.get(rank(alice)).map(usize::from);
@@ -361,10 +359,10 @@ impl ThresholdSolver {
     fn child_slots(&self, a: [u8; 2], attackers: usize) -> [usize; 4] {
         let moves = &self.moves.bob[attackers][alive_mask(a)];
         std::array::from_fn(|i| {
-            let d = moves.damage[i % moves.len];
+            let d = moves[i % moves.len()];
             let child = rank([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])]);
-            // Children were filled before `a`: they have lower ranks and were reached.
-            self.slot_of.get(child).map_or(0, usize::from)
+            // Children have lower ranks than `a` and were reached from it, so they were filled.
+            usize::from(self.slot_of.get(child).expect("a child row is filled before its parent"))
         })
     }
 
@@ -387,9 +385,9 @@ impl ThresholdSolver {
         // Bob to move. With both Bob heroes alive (b1, b2 >= 1) every attack must leave a win;
         // at b2 = 0 only B1 attacks, at b1 = 0 only B2. Monotonicity makes
         // max(cell b2 = 0 wins, min over two-hero attacks) exactly the prefix length.
-        let both = self.child_slots(a, 3);
-        let b1_only = self.child_slots(a, 1);
-        let b2_only = self.child_slots(a, 2);
+        let both = self.child_slots(a, BOTH);
+        let b1_only = self.child_slots(a, HERO1);
+        let b2_only = self.child_slots(a, HERO2);
         let rows = &self.alice_row;
         let row = |s: usize| &rows[s * stride..(s + 1) * stride];
         let [c0, c1, c2, c3] = both.map(row);
@@ -403,19 +401,21 @@ impl ThresholdSolver {
 
         // Alice to move: she attacks b and Bob moves next at the same a. A row shifted by d
         // reads `bob_row[b1 - d]`, and `bob_row[0]` where b1 - d < 0: a copy of the row behind
-        // a prefix of `bob_row[0]` makes every shift one contiguous slice.
+        // a prefix of `bob_row[0]` makes every shift one contiguous slice. A shift of `PAD` or
+        // more reads only that prefix, since `b1 <= MAX_VALUE < PAD`.
         const PAD: usize = 128;
+        const { assert!(PAD > MAX_VALUE as usize) };
         let bob_row = &self.bob_row[own.clone()];
-        let mut padded = [0u8; PAD + 112];
+        let mut padded = [0u8; PAD + MAX_STRIDE];
         padded[..PAD].fill(bob_row[0]);
         padded[PAD..PAD + stride].copy_from_slice(bob_row);
         let shifted = |d: u8| &padded[PAD - usize::from(d).min(PAD)..][..stride];
         let attackers = alive_mask(a);
         // b1 = 0: everyone hits B2; b2 = 0: everyone hits B1.
-        let on_b2 = self.moves.alice[attackers][2].damage[0][1];
-        let on_b1 = shifted(self.moves.alice[attackers][1].damage[0][0]);
-        let general = &self.moves.alice[attackers][3];
-        let [m0, m1, m2, m3] = std::array::from_fn(|i| general.damage[i % general.len]);
+        let on_b2 = self.moves.alice[attackers][HERO2][0][1];
+        let on_b1 = shifted(self.moves.alice[attackers][HERO1][0][0]);
+        let general = &self.moves.alice[attackers][BOTH];
+        let [m0, m1, m2, m3] = std::array::from_fn(|i| general[i % general.len()]);
         let (s0, s1, s2, s3) = (shifted(m0[0]), shifted(m1[0]), shifted(m2[0]), shifted(m3[0]));
         // Winning at (b1', b2') with b2' < v means winning at (b1, b2) for b2 < v + d2.
         let gain = |v: u8, d2: u8| if v > 0 { v.saturating_add(d2) } else { 0 };

@@ -3,8 +3,10 @@
 
 use std::process::Output;
 
+const BINARY: &str = env!("CARGO_BIN_EXE_hero-battle");
+
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    tests::run_binary(env!("CARGO_BIN_EXE_hero-battle"), args, stdin)
+    tests::run_binary(BINARY, args, stdin)
 }
 
 const SAMPLE: &str = "4\n10 10 10 10 3 3 3 3 3 3 3 3\n5 5 30 30 7 2 2 7 1 1 1 1\n\
@@ -23,10 +25,7 @@ fn reads_stdin_and_prints_verdicts() {
 
 #[test]
 fn reads_a_file_argument() {
-    let path = std::env::temp_dir().join(format!("hero-battle-cli-{}.in", std::process::id()));
-    std::fs::write(&path, SAMPLE).unwrap();
-    let out = run(&[path.to_str().unwrap()], b"");
-    std::fs::remove_file(&path).ok();
+    let out = tests::run_binary_on_file(BINARY, &[], SAMPLE.as_bytes());
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 4);
 }
@@ -36,21 +35,18 @@ fn bad_input_exits_2_with_one_line_and_no_output() {
     for (input, message) in [
         (
             "1\n3 3 3 3 3 3 0 3 3 3 3 3\n",
-            "error: line 2, column 13: expected damage a21 in 1..=99, found \"0\"\n",
+            "error: line 2, column 13: expected damage a21 in 1..=99, found \"0\"",
         ),
         (
             "2\n3 3 3 3 3 3 3 3 3 3 3 3\n",
-            "error: line 2, column 24: expected hit points a1 in 1..=99, found end of input\n",
+            "error: line 2, column 24: expected hit points a1 in 1..=99, found end of input",
         ),
         (
             "x",
-            "error: line 1, column 1: expected the number of cases T in 0..=4294967296, found \"x\"\n",
+            "error: line 1, column 1: expected the number of cases T in 0..=4294967296, found \"x\"",
         ),
     ] {
-        let out = run(&[], input.as_bytes());
-        assert_eq!(out.status.code(), Some(2), "{input:?}");
-        assert!(out.stdout.is_empty(), "{input:?}");
-        assert_eq!(String::from_utf8_lossy(&out.stderr), message);
+        tests::assert_rejects(BINARY, &[], input.as_bytes(), message);
     }
 }
 

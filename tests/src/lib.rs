@@ -1,17 +1,22 @@
 //! The harness for the workspace's integration tests: one loop that turns a folder of input
 //! files into insta snapshots.
 //!
-//! A suite is a folder `tests/data/SUITE/` of `NAME.in` files; each input's rendered result
-//! (output text, or the error a binary would print) is compared with
-//! `tests/snapshots/SUITE/NAME.snap`. A snapshot without an input fails the suite.
-//! `cargo xtask snapshot` regenerates them; `cargo xtask snapshot --check` and plain
-//! `cargo test` fail on any difference.
+//! A suite is a folder `tests/data/SUITE/` of `NAME.in` files. An input may open with lines
+//! `# args: FLAGS`, one per run (say `# args:` for a plain run and `# args: --explain` for an
+//! explained one); the judge input follows them. Each run's result, the output a binary
+//! prints or the error line with its exit code, goes into `tests/snapshots/SUITE/NAME.snap`,
+//! whose header carries the input itself, so a reviewer reads a changed snapshot without
+//! opening the input. Every input is checked before the suite fails, and a snapshot without
+//! an input fails it too. `cargo xtask snapshot` regenerates them; plain `cargo test` fails
+//! on any difference.
 //!
 //! It also runs a problem's binary for the crates' own CLI tests ([`run_binary`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
+
+use engine::{Output, RunError};
 
 /// The `tests` package folder.
 #[must_use]
@@ -19,67 +24,149 @@ pub fn tests_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The sorted `.in` files of `tests/data/SUITE`.
+/// The workspace root.
+#[must_use]
+pub fn workspace_root() -> PathBuf {
+    tests_dir().parent().expect("tests/ sits in the workspace").to_path_buf()
+}
+
+/// One input file of a suite.
+#[derive(Clone, Debug)]
+pub struct DataFile {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its name without `.in`: the snapshot's name.
+    pub name: String,
+    /// One entry per `# args:` line, each the flags of one run; one empty run when the file
+    /// has no such line.
+    pub runs: Vec<Vec<String>>,
+    /// The judge input after the `# args:` lines.
+    pub input: Vec<u8>,
+}
+
+impl DataFile {
+    /// Reads `path`, splitting off its `# args:` lines.
+    ///
+    /// # Panics
+    /// When the file cannot be read.
+    #[must_use]
+    pub fn read(path: &Path) -> Self {
+        let bytes =
+            std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let mut runs = Vec::new();
+        let mut rest = &bytes[..];
+        while let Some(line) = rest.strip_prefix(b"# args:") {
+            let end = line.iter().position(|&b| b == b'\n').map_or(line.len(), |i| i + 1);
+            let flags = String::from_utf8_lossy(&line[..end]);
+            runs.push(flags.split_whitespace().map(str::to_owned).collect());
+            rest = &line[end..];
+        }
+        if runs.is_empty() {
+            runs.push(Vec::new());
+        }
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        Self { path: path.to_path_buf(), name, runs, input: rest.to_vec() }
+    }
+
+    /// The expected-output file beside the input (`NAME.out`), if any; it holds the output of
+    /// a plain run.
+    #[must_use]
+    pub fn expected_output(&self) -> Option<String> {
+        std::fs::read_to_string(self.path.with_extension("out")).ok()
+    }
+}
+
+/// The data files of `tests/data/SUITE`, sorted by name.
 ///
 /// # Panics
 /// When the folder is missing or holds no inputs: a suite that tests nothing must not pass.
 #[must_use]
-pub fn suite_inputs(suite: &str) -> Vec<PathBuf> {
+pub fn suite(suite: &str) -> Vec<DataFile> {
     let dir = tests_dir().join("data").join(suite);
-    let mut inputs: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|path| path.extension().is_some_and(|ext| ext == "in"))
         .collect();
-    inputs.sort();
-    assert!(!inputs.is_empty(), "suite {suite} has no .in files in {}", dir.display());
-    inputs
+    paths.sort();
+    assert!(!paths.is_empty(), "suite {suite} has no .in files in {}", dir.display());
+    paths.iter().map(|p| DataFile::read(p)).collect()
 }
 
-fn stem(path: &Path) -> String {
-    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+/// What a binary prints for a run's result: its stdout, or the `error:` line it prints on
+/// stderr with the exit code the error gives (stdout stays empty then).
+#[must_use]
+pub fn render(result: Result<Output, RunError>) -> String {
+    match result {
+        Ok(output) => String::from_utf8_lossy(&output.stdout).into_owned(),
+        Err(e) => format!("error: {e}\n[exit code {}, nothing on stdout]\n", e.exit_code()),
+    }
 }
 
-/// Snapshots `render(input bytes)` for every input of `suite`.
+/// Inputs longer than this are named in their snapshot's header rather than copied into it.
+const EMBED_LIMIT: usize = 2000;
+
+/// Snapshots every input of `suite`: `run(input, flags)` for each of its runs.
 ///
 /// # Panics
-/// On the first snapshot that differs (insta reports the diff), or on a snapshot whose input
-/// file is gone.
-pub fn snapshot_suite(suite: &str, render: impl Fn(&[u8]) -> String) {
-    let inputs = suite_inputs(suite);
+/// After checking every input, when some snapshot differs (insta prints each difference as
+/// it goes) or a snapshot's input file is gone.
+pub fn snapshot_suite(suite: &str, run: impl Fn(&[u8], &[String]) -> Result<Output, RunError>) {
+    let files = self::suite(suite);
     let snapshots = tests_dir().join("snapshots").join(suite);
-    for input in &inputs {
-        let bytes =
-            std::fs::read(input).unwrap_or_else(|e| panic!("cannot read {}: {e}", input.display()));
-        let text = render(&bytes);
+    let mut differences = Vec::new();
+    for file in &files {
+        let single_plain_run = file.runs.len() == 1 && file.runs[0].is_empty();
+        let mut text = String::new();
+        for flags in &file.runs {
+            if !single_plain_run {
+                text.push_str(&format!("$ {suite} {}\n", flags.join(" ")).replace(" \n", "\n"));
+            }
+            text.push_str(&render(run(&file.input, flags)));
+        }
         let mut settings = insta::Settings::clone_current();
         settings.set_snapshot_path(&snapshots);
         settings.set_prepend_module_to_snapshot(false);
         settings.set_omit_expression(true);
-        settings.set_input_file(input);
-        settings.set_description(format!("tests/data/{suite}/{}.in", stem(input)));
-        settings.bind(|| insta::assert_snapshot!(stem(input), text));
-    }
-    if let Ok(entries) = std::fs::read_dir(&snapshots) {
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_some_and(|ext| ext == "snap") {
-                let name = stem(&path);
-                assert!(
-                    inputs.iter().any(|i| stem(i) == name),
-                    "snapshot {} has no input tests/data/{suite}/{name}.in; \
-                     run `cargo xtask snapshot` to remove it",
-                    path.display()
-                );
-            }
+        settings.set_input_file(&file.path);
+        settings.set_description(describe(&file.input));
+        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            settings.bind(|| insta::assert_snapshot!(file.name.clone(), text));
+        }));
+        if checked.is_err() {
+            differences.push(file.name.clone());
         }
+    }
+    let orphans = orphan_snapshots(&snapshots, &files);
+    assert!(
+        differences.is_empty() && orphans.is_empty(),
+        "suite {suite}: snapshots differ for {differences:?}; snapshots without an input: \
+         {orphans:?}; review the differences above, then run `cargo xtask snapshot`"
+    );
+}
+
+/// The input as a snapshot header shows it: the text itself when it is short and readable.
+fn describe(input: &[u8]) -> String {
+    match std::str::from_utf8(input) {
+        Ok(text) if text.len() <= EMBED_LIMIT => format!("input:\n{}", text.trim_end()),
+        _ => format!("input: {} bytes (see input_file)", input.len()),
     }
 }
 
-/// Reads the expected-output file beside an input (`NAME.out`), if any.
-#[must_use]
-pub fn expected_output(input: &Path) -> Option<String> {
-    std::fs::read_to_string(input.with_extension("out")).ok()
+/// Snapshot files of the folder whose input is gone.
+fn orphan_snapshots(snapshots: &Path, files: &[DataFile]) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(snapshots) else { return Vec::new() };
+    let mut orphans: Vec<String> = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "snap"))
+        .filter_map(|path| {
+            let name = path.file_stem()?.to_string_lossy().into_owned();
+            (!files.iter().any(|f| f.name == name)).then_some(name)
+        })
+        .collect();
+    orphans.sort();
+    orphans
 }
 
 /// Runs `program` (a binary under test, from `env!("CARGO_BIN_EXE_...")`) with `args`,
@@ -90,7 +177,7 @@ pub fn expected_output(input: &Path) -> Option<String> {
 /// stdin (a missing file, a bad option) closes the pipe; that is not a failure here, the exit
 /// status tells the rest.
 #[must_use]
-pub fn run_binary(program: &str, args: &[&str], stdin: &[u8]) -> Output {
+pub fn run_binary(program: &str, args: &[&str], stdin: &[u8]) -> std::process::Output {
     let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::piped())
@@ -103,4 +190,35 @@ pub fn run_binary(program: &str, args: &[&str], stdin: &[u8]) -> Output {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "writing stdin of {program}: {e}");
     }
     child.wait_with_output().unwrap_or_else(|e| panic!("{program} finishes: {e}"))
+}
+
+/// Runs `program` on `input` written to a temporary file passed as its last argument: the
+/// file form of every binary.
+///
+/// # Panics
+/// When the temporary file cannot be written or the binary cannot run.
+#[must_use]
+pub fn run_binary_on_file(program: &str, args: &[&str], input: &[u8]) -> std::process::Output {
+    let name = Path::new(program).file_name().map_or("input".into(), |n| n.to_string_lossy());
+    let path = std::env::temp_dir().join(format!("{name}-{}.in", std::process::id()));
+    std::fs::write(&path, input).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+    let path_text = path.to_string_lossy().into_owned();
+    let mut all: Vec<&str> = args.to_vec();
+    all.push(&path_text);
+    let output = run_binary(program, &all, b"");
+    let _ = std::fs::remove_file(&path);
+    output
+}
+
+/// Asserts that `program` rejects `input` the way every binary must: exit code 2, nothing on
+/// stdout, and exactly `message` (one `error: ...` line) on stderr.
+///
+/// # Panics
+/// When the binary does anything else.
+pub fn assert_rejects(program: &str, args: &[&str], input: &[u8], message: &str) {
+    let output = run_binary(program, args, input);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{program} {args:?} on {input:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{program} printed on stdout for a bad input");
+    assert_eq!(stderr, format!("{message}\n"), "{program} {args:?} on {input:?}");
 }

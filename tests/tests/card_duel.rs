@@ -3,33 +3,37 @@
 //! against the full table, explanations against the reference, thread-count independence,
 //! and the snapshot suites.
 
-use card_duel::{Action, Board, Mode, Position, Reach, Reference, StartKey, Tables};
+use card_duel::{Action, Board, Options, Position, Reach, Reference, Solver, StartKey, Tables};
 use engine::driver::DriverOptions;
 use engine::rng::SplitMix64;
 
-fn official(name: &str) -> (Vec<u8>, String) {
-    let dir = tests::tests_dir().join("data").join("card-duel");
-    let input = dir.join(format!("{name}.in"));
-    let bytes = std::fs::read(&input).expect("the sample is readable");
-    let expected = tests::expected_output(&input).expect("the sample has an .out file");
-    (bytes, expected)
+fn run(bytes: &[u8], solver: Solver, threads: usize) -> String {
+    let driver = DriverOptions { threads: Some(threads), progress: false };
+    tests::render(card_duel::run(bytes, &Options { solver, driver, ..Options::default() }))
 }
 
-fn run(bytes: &[u8], mode: Mode, threads: usize) -> String {
-    let options = DriverOptions { threads: Some(threads), progress: false };
-    match card_duel::run(bytes, mode, &options) {
-        Ok(out) => String::from_utf8(out).expect("the output is UTF-8"),
-        Err(e) => format!("error: {e}\n"),
+/// The options a data file's flags ask for.
+fn options(flags: &[String]) -> Options {
+    let mut options = Options::default();
+    for flag in flags {
+        match flag.as_str() {
+            "--explain" => options.explain = true,
+            other => panic!("no test flag {other}"),
+        }
     }
+    options
 }
 
 #[test]
 fn official_samples_pass_on_both_solvers() {
-    for name in ["sample1", "sample2"] {
-        let (bytes, expected) = official(name);
-        assert_eq!(run(&bytes, Mode::Fast, 2), expected, "fast solver, {name}");
-        assert_eq!(run(&bytes, Mode::Reference, 1), expected, "reference solver, {name}");
+    let mut checked = 0;
+    for file in tests::suite("card-duel") {
+        let Some(expected) = file.expected_output() else { continue };
+        assert_eq!(run(&file.input, Solver::Fast, 2), expected, "fast solver, {}", file.name);
+        assert_eq!(run(&file.input, Solver::Reference, 1), expected, "reference, {}", file.name);
+        checked += 1;
     }
+    assert_eq!(checked, 2, "both official samples have an expected output");
 }
 
 /// A random position with HP in `1..=max_hp`, E holding at most `e_minions` minions, any
@@ -167,18 +171,13 @@ fn output_is_identical_for_every_thread_count() {
         .filter(|p| p.total_hp() <= 30)
         .collect();
     let text = card_duel::write_input(5, &positions);
-    let one = run(text.as_bytes(), Mode::Fast, 1);
+    let one = run(text.as_bytes(), Solver::Fast, 1);
     assert_eq!(one.lines().count(), positions.len());
-    assert_eq!(run(text.as_bytes(), Mode::Fast, 2), one);
-    assert_eq!(run(text.as_bytes(), Mode::Fast, 3), one);
+    assert_eq!(run(text.as_bytes(), Solver::Fast, 2), one);
+    assert_eq!(run(text.as_bytes(), Solver::Fast, 3), one);
 }
 
 #[test]
 fn snapshot_card_duel() {
-    tests::snapshot_suite("card-duel", |bytes| run(bytes, Mode::Fast, 2));
-}
-
-#[test]
-fn snapshot_card_duel_explain() {
-    tests::snapshot_suite("card-duel-explain", |bytes| run(bytes, Mode::Explain, 2));
+    tests::snapshot_suite("card-duel", |input, flags| card_duel::run(input, &options(flags)));
 }

@@ -1,32 +1,35 @@
-//! hero-battle: the official sample, snapshots of every input under tests/data/hero-battle*,
-//! the threshold solver against the naive one on thousands of generated cases, `--explain`
+//! hero-battle: the official sample, snapshots of every input under tests/data/hero-battle,
+//! the threshold solver against the reference on thousands of generated cases, `--explain`
 //! checked move by move, and thread-count independence.
 
 use engine::DriverOptions;
 use hero_battle::explain::{Plan, after};
 use hero_battle::generate::{Family, cases, to_input};
-use hero_battle::naive::NaiveSolver;
+use hero_battle::reference::Reference;
 use hero_battle::rules::{Case, Player, Verdict};
 use hero_battle::threshold::{Orientation, ThresholdSolver};
-use hero_battle::{HeroBattle, SolverKind};
+use hero_battle::{Options, Solver};
 
-/// What the binary would print: stdout, or the error line and its exit code.
-fn render(solver: &HeroBattle, input: &[u8]) -> String {
-    match hero_battle::run(solver, input, &DriverOptions::default()) {
-        Ok((out, _log)) => out,
-        Err(e) => format!("error: {e}\n[exit code 2, nothing on stdout]\n"),
+/// The options a data file's flags ask for.
+fn options(flags: &[String]) -> Options {
+    let mut options = Options::default();
+    for flag in flags {
+        match flag.as_str() {
+            "--explain" => options.explain = true,
+            other => panic!("no test flag {other}"),
+        }
     }
+    options
 }
 
 #[test]
 fn expected_outputs_match() {
     let mut checked = 0;
-    for input in tests::suite_inputs("hero-battle") {
-        let Some(expected) = tests::expected_output(&input) else { continue };
-        let bytes = std::fs::read(&input).unwrap();
-        for solver in [SolverKind::Threshold, SolverKind::Naive] {
-            let got = render(&HeroBattle { solver, ..HeroBattle::default() }, &bytes);
-            assert_eq!(got, expected, "{} with {solver:?}", input.display());
+    for file in tests::suite("hero-battle") {
+        let Some(expected) = file.expected_output() else { continue };
+        for solver in [Solver::Fast, Solver::Reference] {
+            let got = tests::render(hero_battle::run(&file.input, &Options { solver, ..Options::default() }));
+            assert_eq!(got, expected, "{} with {solver:?}", file.path.display());
         }
         checked += 1;
     }
@@ -35,13 +38,7 @@ fn expected_outputs_match() {
 
 #[test]
 fn snapshot_hero_battle() {
-    tests::snapshot_suite("hero-battle", |input| render(&HeroBattle::default(), input));
-}
-
-#[test]
-fn snapshot_hero_battle_explain() {
-    let solver = HeroBattle { explain: true, ..HeroBattle::default() };
-    tests::snapshot_suite("hero-battle-explain", |input| render(&solver, input));
+    tests::snapshot_suite("hero-battle", |input, flags| hero_battle::run(input, &options(flags)));
 }
 
 /// The generated families of the differential test and how many cases of each.
@@ -49,10 +46,10 @@ const FAMILIES: [(Family, usize); 4] =
     [(Family::Small, 2000), (Family::Large, 600), (Family::Lopsided, 600), (Family::Random, 2000)];
 
 #[test]
-fn threshold_solver_agrees_with_naive_search() {
+fn threshold_solver_agrees_with_the_reference() {
     let mut fast = ThresholdSolver::new();
-    let mut naive = NaiveSolver::new();
-    let mut verdicts = std::collections::BTreeMap::new();
+    let mut naive = Reference::new();
+    let mut verdicts = std::collections::HashMap::new();
     let mut total = 0;
     for (i, (family, count)) in FAMILIES.into_iter().enumerate() {
         for case in cases(family, count, 0x5eed + i as u64) {
@@ -64,22 +61,22 @@ fn threshold_solver_agrees_with_naive_search() {
                     "{family:?} {orientation:?} {case:?}"
                 );
             }
-            *verdicts.entry(format!("{:?}", want.verdict())).or_insert(0) += 1;
+            *verdicts.entry(want.verdict()).or_insert(0) += 1;
             total += 1;
         }
     }
     assert!(total >= 3000);
     for v in [Verdict::AliceWins, Verdict::BobWins, Verdict::ItDepends] {
-        assert!(verdicts.get(&format!("{v:?}")).is_some_and(|&n| n >= 50), "{v:?}: {verdicts:?}");
+        assert!(verdicts.get(&v).is_some_and(|&n| n >= 50), "{v:?}: {verdicts:?}");
     }
 }
 
 /// Every position of a small case, not just the start, in both orientations of the tables:
 /// they must be right everywhere the explanations read them.
 #[test]
-fn threshold_tables_agree_with_naive_on_every_reached_position() {
+fn threshold_tables_agree_with_the_reference_on_every_reached_position() {
     let mut fast = ThresholdSolver::new();
-    let mut naive = NaiveSolver::new();
+    let mut naive = Reference::new();
     let mut compared = 0;
     for case in cases(Family::Small, 120, 77) {
         naive.solve(&case);
@@ -137,13 +134,13 @@ fn reachable(case: &Case) -> std::collections::HashSet<[u8; 2]> {
 #[test]
 fn explanations_are_winning_moves() {
     let mut fast = ThresholdSolver::new();
-    let mut naive = NaiveSolver::new();
+    let mut naive = Reference::new();
     let mut answered = 0;
     for case in cases(Family::Small, 400, 99).into_iter().chain(cases(Family::Lopsided, 200, 98)) {
         let outcome = fast.solve(&case);
         naive.solve(&case);
         let (a0, b0) = (case.alice_hp, case.bob_hp);
-        let wins = |naive: &mut NaiveSolver, winner: Player, a: [u8; 2], b: [u8; 2], mover| {
+        let wins = |naive: &mut Reference, winner: Player, a: [u8; 2], b: [u8; 2], mover| {
             let alice = if a == [0, 0] { false } else { naive.alice_wins(&case, a, b, mover) };
             alice == (winner == Player::Alice)
         };
@@ -161,8 +158,6 @@ fn explanations_are_winning_moves() {
                     assert_ne!(line.first, line.winner);
                     assert!(!pairs.is_empty());
                     for (attack, answer) in pairs {
-                        let answer =
-                            answer.unwrap_or_else(|| panic!("{case:?} {attack}: no answer"));
                         let (a, b) = after(&case, attack, a0, b0);
                         let (a, b) = after(&case, answer, a, b);
                         assert!(
@@ -172,7 +167,6 @@ fn explanations_are_winning_moves() {
                         answered += 1;
                     }
                 }
-                Plan::Missing => panic!("{case:?}: {line}"),
             }
         }
     }
@@ -186,11 +180,11 @@ fn output_is_identical_for_every_thread_count() {
     batch.extend(cases(Family::Small, 1000, 3));
     let input = to_input(&batch);
     let run = |threads| {
-        let options = DriverOptions { threads: Some(threads), progress: false };
-        hero_battle::run(&HeroBattle::default(), input.as_bytes(), &options).unwrap().0
+        let driver = DriverOptions { threads: Some(threads), progress: false };
+        hero_battle::run(input.as_bytes(), &Options { driver, ..Options::default() }).unwrap().stdout
     };
     let one = run(1);
-    assert_eq!(one.lines().count(), batch.len());
+    assert_eq!(one.iter().filter(|&&b| b == b'\n').count(), batch.len());
     for threads in [2, 3, 8] {
         assert_eq!(run(threads), one, "{threads} threads");
     }

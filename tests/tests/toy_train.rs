@@ -5,27 +5,29 @@
 
 use engine::rng::SplitMix64;
 use toy_train::generator::{Family, GenParams, Instance, generate};
-use toy_train::{Game, RunOptions, Solution, Solver, brute, classic, decremental, verify};
+use toy_train::{Game, Options, Solution, Solver, brute, classic, decremental, verify};
 
-/// What the binary would print with `--strategy --verify`, or its error line.
-fn render(input: &[u8]) -> String {
-    let options = RunOptions { strategy: true, verify: true, ..RunOptions::default() };
-    match toy_train::run(input, options) {
-        Ok(out) => String::from_utf8(out).expect("the output is ASCII"),
-        Err(e) => format!("error: {e}\n[exit code 2, nothing on stdout]\n"),
+/// The options a data file's flags ask for.
+fn options(flags: &[String]) -> Options {
+    let mut options = Options::default();
+    for flag in flags {
+        match flag.as_str() {
+            "--strategy" => options.strategy = true,
+            "--verify" => options.verify = true,
+            other => panic!("no test flag {other}"),
+        }
     }
+    options
 }
 
 #[test]
 fn expected_outputs_match() {
     let mut checked = 0;
-    for input in tests::suite_inputs("toy-train") {
-        let Some(expected) = tests::expected_output(&input) else { continue };
-        let bytes = std::fs::read(&input).unwrap();
+    for file in tests::suite("toy-train") {
+        let Some(expected) = file.expected_output() else { continue };
         for solver in [Solver::Fast, Solver::Reference] {
-            let options = RunOptions { solver, ..RunOptions::default() };
-            let got = toy_train::run(&bytes, options).unwrap();
-            assert_eq!(String::from_utf8(got).unwrap(), expected, "{}", input.display());
+            let got = tests::render(toy_train::run(&file.input, &Options { solver, ..Options::default() }));
+            assert_eq!(got, expected, "{}", file.path.display());
         }
         checked += 1;
     }
@@ -34,7 +36,7 @@ fn expected_outputs_match() {
 
 #[test]
 fn snapshot_toy_train() {
-    tests::snapshot_suite("toy-train", render);
+    tests::snapshot_suite("toy-train", |input, flags| toy_train::run(input, &options(flags)));
 }
 
 /// Every snapshot input, solved by both solvers and, when small, by the brute force: the
@@ -42,11 +44,11 @@ fn snapshot_toy_train() {
 #[test]
 fn inputs_of_the_snapshots_are_solved_right_by_every_solver() {
     let mut solved = 0;
-    for input in tests::suite_inputs("toy-train") {
-        let Ok(game) = toy_train::parse(&std::fs::read(&input).unwrap()) else { continue };
-        let want = check_all(&game, &input.display().to_string());
+    for file in tests::suite("toy-train") {
+        let Ok(game) = toy_train::parse(&file.input) else { continue };
+        let want = check_all(&game, &file.path.display().to_string());
         if let Ok(brute) = brute::winners(&game) {
-            assert_eq!(want, brute, "{}", input.display());
+            assert_eq!(want, brute, "{}", file.path.display());
         }
         solved += 1;
     }

@@ -1,6 +1,6 @@
 //! toy-train (IOI 2017, Toy Train): for every start station, whether Arezou can force the
 //! train onto a cycle through a charging station. The rules and formats are in
-//! `../shared/problems/toy-train.md`.
+//! `docs/problems/toy-train.md`.
 //!
 //! The game is a Büchi game: Arezou wins where she can force infinitely many visits to
 //! charging stations, and both players have positional winning strategies. The crate holds:
@@ -17,6 +17,13 @@
 //! - [`generator`]: reproducible generators for tests and benchmarks.
 //!
 //! [`run`] is the whole program: input bytes in, output bytes out.
+//!
+//! ```
+//! let input = b"2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1\n";
+//! let output = toy_train::run(input, &toy_train::Options::default())?;
+//! assert_eq!(output.stdout, b"1 1\n");
+//! # Ok::<(), engine::RunError>(())
+//! ```
 
 pub mod brute;
 pub mod classic;
@@ -31,7 +38,10 @@ pub use game::{Game, GameError};
 pub use parse::parse;
 pub use verify::{Verified, VerifyError, verify};
 
-use engine::input::InputError;
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use engine::{Output, RunError};
 
 /// Who wins where, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,14 +56,15 @@ pub struct Solution {
 }
 
 /// Which solver to run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Solver {
     /// The decremental solver ([`decremental::solve`]), the default.
     #[default]
-    #[value(alias = "decremental")]
+    #[cfg_attr(feature = "cli", value(alias = "decremental"))]
     Fast,
     /// Repeated attractors ([`classic::solve`]), the reference the tests trust.
-    #[value(alias = "classic")]
+    #[cfg_attr(feature = "cli", value(alias = "classic"))]
     Reference,
 }
 
@@ -66,26 +77,17 @@ pub fn solve(game: &Game, solver: Solver) -> Solution {
     }
 }
 
-/// What [`run`] prints besides the answer line.
+/// What [`run`] computes and prints besides the answer line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RunOptions {
+pub struct Options {
     /// The solver.
     pub solver: Solver,
     /// Print the strategy lines after the answer line.
     pub strategy: bool,
     /// Check the answer and strategies with [`verify()`] and print a last line saying so.
     pub verify: bool,
-}
-
-/// Why [`run`] produced no output.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RunError {
-    /// The input is malformed.
-    #[error(transparent)]
-    Input(#[from] InputError),
-    /// The solver's answer did not pass the check: a bug, never the input's fault.
-    #[error("verification failed: {0}")]
-    Verify(#[from] VerifyError),
+    /// Sizes and times on stderr.
+    pub stats: bool,
 }
 
 /// The whole program: parses `input`, solves, and renders the answer line, then (if asked)
@@ -93,18 +95,34 @@ pub enum RunError {
 /// solver's time.
 ///
 /// # Errors
-/// A malformed input (located by line and column) or, with `verify`, a failed check.
-pub fn run(input: &[u8], options: RunOptions) -> Result<Vec<u8>, RunError> {
+/// A malformed input (located by line and column) or, with `verify`, a failed check
+/// ([`RunError::SelfCheck`]: a bug, never the input's fault).
+pub fn run(input: &[u8], options: &Options) -> Result<Output, RunError> {
+    let started = Instant::now();
     let game = parse(input)?;
+    let parsed = started.elapsed();
     let solution = solve(&game, options.solver);
+    let solved = started.elapsed();
     let mut out = Vec::new();
     output::push_answer_line(&mut out, &solution.arezou_wins);
     if options.strategy {
         output::push_strategy_lines(&mut out, &solution.strategy);
     }
     if options.verify {
-        let verified = verify(&game, &solution)?;
+        let verified = verify(&game, &solution).map_err(|e| RunError::SelfCheck(e.to_string()))?;
         out.extend_from_slice(format!("{verified}\n").as_bytes());
     }
-    Ok(out)
+    let mut stderr = String::new();
+    if options.stats {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        let _ = writeln!(
+            stderr,
+            "{} stations, {} tracks: parsed in {:.3} ms, solved in {:.3} ms",
+            game.n(),
+            game.m(),
+            ms(parsed),
+            ms(solved - parsed)
+        );
+    }
+    Ok(Output { stdout: out, stderr })
 }

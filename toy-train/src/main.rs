@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use clap::Parser;
-use toy_train::{RunError, RunOptions, Solver};
+use engine::cli::{exit_with_error, finish, read_input};
+use toy_train::{Options, Solver};
 
 /// Who wins the toy train game from each station (IOI 2017, Toy Train).
 #[derive(Parser)]
@@ -15,34 +16,22 @@ struct Args {
     /// After the answer line, print one line `s t` per station: the switch at s points to t.
     #[arg(long)]
     strategy: bool,
-    /// Check the answer and both strategies independently and print a line saying so.
+    /// Check the answer and both strategies independently and print a line saying so (a
+    /// failed check is a bug in the solver: exit code 1).
     #[arg(long)]
     verify: bool,
-    /// The solver: the decremental one or the classic repeated attractors.
+    /// Sizes and times, on stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Which solver to run: the decremental one or the classic repeated attractors.
     #[arg(long, value_enum, default_value_t)]
     solver: Solver,
 }
 
 fn main() {
     let args = Args::parse();
-    let input = engine::cli::read_input(args.file.as_deref())
-        .unwrap_or_else(|e| engine::cli::exit_with_error(&e));
-    let options = RunOptions { solver: args.solver, strategy: args.strategy, verify: args.verify };
-    match toy_train::run(&input, options) {
-        Ok(out) => {
-            drop(input);
-            if let Err(e) = engine::cli::write_stdout(&out) {
-                engine::cli::exit_with_error(&format!("cannot write the output: {e}"));
-            }
-        }
-        Err(e @ RunError::Input(_)) => engine::cli::exit_with_error(&e),
-        Err(e @ RunError::Verify(_)) => internal_error(&e),
-    }
-}
-
-/// A failed self-check is a bug in the solver, not bad input: exit code 1, not 2.
-#[allow(clippy::print_stderr, reason = "the binary's one way to report a failed self-check")]
-fn internal_error(err: &RunError) -> ! {
-    eprintln!("error: {err}");
-    std::process::exit(1)
+    let input = read_input(args.file.as_deref()).unwrap_or_else(|e| exit_with_error(&e));
+    let options =
+        Options { solver: args.solver, strategy: args.strategy, verify: args.verify, stats: args.stats };
+    finish(toy_train::run(&input, &options))
 }

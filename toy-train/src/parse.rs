@@ -60,7 +60,7 @@ pub fn parse(bytes: &[u8]) -> Result<Game, InputError> {
 /// Reads a 0/1 flag; the error names the flag as `a[i]` or `r[i]`.
 #[inline]
 fn flag(input: &mut Input<'_>, what: &str, i: usize) -> Result<bool, InputError> {
-    match input.uint(what, 0..=1) {
+    match input.uint(what, 0u8..=1) {
         Ok(x) => Ok(x == 1),
         Err(e) => Err(rename(e, what, &format!("{what}[{i}]"))),
     }

@@ -4,8 +4,10 @@
 
 use std::process::Output;
 
+const BINARY: &str = env!("CARGO_BIN_EXE_toy-train");
+
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    tests::run_binary(env!("CARGO_BIN_EXE_toy-train"), args, stdin)
+    tests::run_binary(BINARY, args, stdin)
 }
 
 /// The official example: `who_wins([0, 1], [1, 0], [0, 0, 1, 1], [0, 1, 0, 1])`.
@@ -17,7 +19,7 @@ fn stdout(out: &Output) -> String {
 
 #[test]
 fn reads_stdin_and_prints_the_answer_line() {
-    for solver in [&[][..], &["--solver", "fast"], &["--solver", "classic"]] {
+    for solver in [&[][..], &["--solver", "fast"], &["--solver", "reference"], &["--solver", "classic"]] {
         let out = run(solver, SAMPLE.as_bytes());
         assert!(out.status.success(), "{solver:?}");
         assert_eq!(stdout(&out), "1 1\n");
@@ -27,10 +29,7 @@ fn reads_stdin_and_prints_the_answer_line() {
 
 #[test]
 fn reads_a_file_argument() {
-    let path = std::env::temp_dir().join(format!("toy-train-cli-{}.in", std::process::id()));
-    std::fs::write(&path, SAMPLE).unwrap();
-    let out = run(&[path.to_str().unwrap()], b"");
-    std::fs::remove_file(&path).ok();
+    let out = tests::run_binary_on_file(BINARY, &[], SAMPLE.as_bytes());
     assert!(out.status.success());
     assert_eq!(stdout(&out), "1 1\n");
 }
@@ -85,10 +84,7 @@ fn bad_input_exits_2_with_one_line_and_no_output() {
         ),
     ] {
         for args in [&[][..], &["--strategy", "--verify"]] {
-            let out = run(args, input.as_bytes());
-            assert_eq!(out.status.code(), Some(2), "{input:?}");
-            assert!(out.stdout.is_empty(), "{input:?}");
-            assert_eq!(String::from_utf8_lossy(&out.stderr), message);
+            tests::assert_rejects(BINARY, args, input.as_bytes(), message.trim_end());
         }
     }
 }

@@ -3,16 +3,16 @@
 
 use engine::store::HashMemo;
 
-use crate::rules::{Case, Outcome, Player, attacks};
+use crate::rules::{Case, Outcome, Player, attacks, decided};
 
 engine::packed_key! {
     /// A position: both sides' hit points and who moves.
     pub struct Position {
-        a1: 0..100,
-        a2: 0..100,
-        b1: 0..100,
-        b2: 0..100,
-        alice_moves: 0..2,
+        a1: u8 in 0..100,
+        a2: u8 in 0..100,
+        b1: u8 in 0..100,
+        b2: u8 in 0..100,
+        alice_moves: bool in 0..2,
     }
 }
 
@@ -21,26 +21,21 @@ engine::packed_key! {
 /// Time `O(P)` and space `O(P)` for `P` reachable positions, at most `2 * 100^4`: fine for
 /// small hit points or large damage, hopeless for hit points near 99 with damage 1.
 #[derive(Debug, Default)]
-pub struct NaiveSolver {
+pub struct Reference {
     memo: HashMemo<u32, bool>,
 }
 
-impl NaiveSolver {
+impl Reference {
     /// A solver with an empty memo.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Positions stored by the last [`NaiveSolver::solve`].
+    /// Positions stored by the last [`Reference::solve`].
     #[must_use]
     pub fn memo_entries(&self) -> usize {
         self.memo.len()
-    }
-
-    /// Forgets the memo, for a new case.
-    pub fn reset(&mut self) {
-        self.memo.reset();
     }
 
     /// Who wins `case` for each first mover.
@@ -53,21 +48,18 @@ impl NaiveSolver {
     }
 
     /// Whether Alice wins from any position `(alice, bob)` of `case` with `mover` to move.
-    /// Reuses the memo of the last call for the same case; call [`NaiveSolver::solve`] or
-    /// [`NaiveSolver::reset`] before switching cases.
+    /// Reuses the memo of the last call for the same case; call [`Reference::solve`] before
+    /// switching cases.
     pub fn alice_wins(&mut self, case: &Case, alice: [u8; 2], bob: [u8; 2], mover: Player) -> bool {
-        if bob == [0, 0] {
-            return true;
-        }
-        if alice == [0, 0] {
-            return false;
+        if let Some(winner) = decided(alice, bob) {
+            return winner == Player::Alice;
         }
         let key = Position {
-            a1: alice[0].into(),
-            a2: alice[1].into(),
-            b1: bob[0].into(),
-            b2: bob[1].into(),
-            alice_moves: i64::from(mover == Player::Alice),
+            a1: alice[0],
+            a2: alice[1],
+            b1: bob[0],
+            b2: bob[1],
+            alice_moves: mover == Player::Alice,
         }
         .pack() as u32;
         if let Some(&known) = self.memo.get(&key) {
