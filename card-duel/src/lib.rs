@@ -51,7 +51,12 @@ impl Format for InputFormat {
         parse::header(input)
     }
 
-    fn parse_case(&self, _ops: &u8, _index: usize, input: &mut Input<'_>) -> Result<Position, InputError> {
+    fn parse_case(
+        &self,
+        _ops: &u8,
+        _index: usize,
+        input: &mut Input<'_>,
+    ) -> Result<Position, InputError> {
         parse::position(input)
     }
 }
@@ -136,7 +141,14 @@ impl BatchSolver for CardDuelReference {
         Reference::new(*ops)
     }
 
-    fn solve(&self, _: &u8, _: &(), _index: usize, case: &Position, reference: &mut Reference) -> f64 {
+    fn solve(
+        &self,
+        _: &u8,
+        _: &(),
+        _index: usize,
+        case: &Position,
+        reference: &mut Reference,
+    ) -> f64 {
         reference.value(case)
     }
 }

@@ -1,7 +1,7 @@
 //! The card-duel binary: judge input in (a file or stdin), one probability per line out.
 
-use clap::Parser;
 use card_duel::{Options, Solver};
+use clap::Parser;
 use engine::cli::{BatchArgs, exit_with_error, finish};
 
 /// Exact solver for card-duel (THUPC 2021 "狗蛋和二五仔"): E's winning probability per case.

@@ -115,7 +115,10 @@ pub type BatchOf<S> = Batch<HeaderOf<S>, CaseOf<S>, <S as BatchSolver>::Answer>;
 ///
 /// # Errors
 /// The first malformed token, or trailing tokens after the last case.
-pub fn parse_all<F: Format>(format: &F, bytes: &[u8]) -> Result<(F::Header, Vec<F::Case>), InputError> {
+pub fn parse_all<F: Format>(
+    format: &F,
+    bytes: &[u8],
+) -> Result<(F::Header, Vec<F::Case>), InputError> {
     let mut input = Input::new(bytes);
     let (header, count) = format.parse_header(&mut input)?;
     // A case takes at least two bytes, so a huge announced count cannot reserve more than the

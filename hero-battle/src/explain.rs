@@ -57,7 +57,8 @@ fn winning_attack(
         let (a, b) = after(case, attack, alice, bob);
         wins(solved, mover, a, b, mover.other())
     };
-    let found = options.iter().find(|a| finishes(a)).or_else(|| options.iter().find(|a| wins_later(a)));
+    let found =
+        options.iter().find(|a| finishes(a)).or_else(|| options.iter().find(|a| wins_later(a)));
     *found.expect("the tables' winner has a winning attack")
 }
 

@@ -116,12 +116,10 @@ pub fn snapshot_suite(suite: &str, run: impl Fn(&[u8], &[String]) -> Result<Outp
     let snapshots = tests_dir().join("snapshots").join(suite);
     let mut differences = Vec::new();
     for file in &files {
-        let single_plain_run = file.runs.len() == 1 && file.runs[0].is_empty();
-        let mut text = String::new();
+        let mut text = describe(&file.input);
         for flags in &file.runs {
-            if !single_plain_run {
-                text.push_str(&format!("$ {suite} {}\n", flags.join(" ")).replace(" \n", "\n"));
-            }
+            let command = [suite].into_iter().chain(flags.iter().map(String::as_str));
+            text.push_str(&format!("---- {} ----\n", command.collect::<Vec<_>>().join(" ")));
             text.push_str(&render(run(&file.input, flags)));
         }
         let mut settings = insta::Settings::clone_current();
@@ -129,7 +127,6 @@ pub fn snapshot_suite(suite: &str, run: impl Fn(&[u8], &[String]) -> Result<Outp
         settings.set_prepend_module_to_snapshot(false);
         settings.set_omit_expression(true);
         settings.set_input_file(&file.path);
-        settings.set_description(describe(&file.input));
         let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             settings.bind(|| insta::assert_snapshot!(file.name.clone(), text));
         }));
@@ -145,11 +142,15 @@ pub fn snapshot_suite(suite: &str, run: impl Fn(&[u8], &[String]) -> Result<Outp
     );
 }
 
-/// The input as a snapshot header shows it: the text itself when it is short and readable.
+/// The input as a snapshot shows it above the outputs: the text itself when it is short and
+/// readable, else its size.
 fn describe(input: &[u8]) -> String {
     match std::str::from_utf8(input) {
-        Ok(text) if text.len() <= EMBED_LIMIT => format!("input:\n{}", text.trim_end()),
-        _ => format!("input: {} bytes (see input_file)", input.len()),
+        Ok(text) if text.len() <= EMBED_LIMIT => {
+            let text = text.trim_end();
+            format!("---- input ----\n{text}{}", if text.is_empty() { "" } else { "\n" })
+        }
+        _ => format!("---- input: {} bytes, see input_file ----\n", input.len()),
     }
 }
 

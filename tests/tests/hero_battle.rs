@@ -28,7 +28,10 @@ fn expected_outputs_match() {
     for file in tests::suite("hero-battle") {
         let Some(expected) = file.expected_output() else { continue };
         for solver in [Solver::Fast, Solver::Reference] {
-            let got = tests::render(hero_battle::run(&file.input, &Options { solver, ..Options::default() }));
+            let got = tests::render(hero_battle::run(
+                &file.input,
+                &Options { solver, ..Options::default() },
+            ));
             assert_eq!(got, expected, "{} with {solver:?}", file.path.display());
         }
         checked += 1;
@@ -181,7 +184,9 @@ fn output_is_identical_for_every_thread_count() {
     let input = to_input(&batch);
     let run = |threads| {
         let driver = DriverOptions { threads: Some(threads), progress: false };
-        hero_battle::run(input.as_bytes(), &Options { driver, ..Options::default() }).unwrap().stdout
+        hero_battle::run(input.as_bytes(), &Options { driver, ..Options::default() })
+            .unwrap()
+            .stdout
     };
     let one = run(1);
     assert_eq!(one.iter().filter(|&&b| b == b'\n').count(), batch.len());

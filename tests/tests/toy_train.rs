@@ -26,7 +26,10 @@ fn expected_outputs_match() {
     for file in tests::suite("toy-train") {
         let Some(expected) = file.expected_output() else { continue };
         for solver in [Solver::Fast, Solver::Reference] {
-            let got = tests::render(toy_train::run(&file.input, &Options { solver, ..Options::default() }));
+            let got = tests::render(toy_train::run(
+                &file.input,
+                &Options { solver, ..Options::default() },
+            ));
             assert_eq!(got, expected, "{}", file.path.display());
         }
         checked += 1;

@@ -31,7 +31,11 @@ struct Args {
 fn main() {
     let args = Args::parse();
     let input = read_input(args.file.as_deref()).unwrap_or_else(|e| exit_with_error(&e));
-    let options =
-        Options { solver: args.solver, strategy: args.strategy, verify: args.verify, stats: args.stats };
+    let options = Options {
+        solver: args.solver,
+        strategy: args.strategy,
+        verify: args.verify,
+        stats: args.stats,
+    };
     finish(toy_train::run(&input, &options))
 }

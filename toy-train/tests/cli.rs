@@ -19,7 +19,9 @@ fn stdout(out: &Output) -> String {
 
 #[test]
 fn reads_stdin_and_prints_the_answer_line() {
-    for solver in [&[][..], &["--solver", "fast"], &["--solver", "reference"], &["--solver", "classic"]] {
+    for solver in
+        [&[][..], &["--solver", "fast"], &["--solver", "reference"], &["--solver", "classic"]]
+    {
         let out = run(solver, SAMPLE.as_bytes());
         assert!(out.status.success(), "{solver:?}");
         assert_eq!(stdout(&out), "1 1\n");
