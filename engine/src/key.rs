@@ -199,7 +199,8 @@ impl KeyField for bool {
 /// ```
 ///
 /// Each field has its own integer type (any [`KeyField`]: the primitive integers and `bool`)
-/// and range. `pack` and `rank` check the ranges in debug builds.
+/// and range. The fields, constants and methods take the struct's visibility. `pack` and
+/// `rank` check the ranges in debug builds.
 #[macro_export]
 macro_rules! packed_key {
     (
@@ -214,17 +215,17 @@ macro_rules! packed_key {
             $(
                 $(#[$fmeta])*
                 #[doc = concat!("Field `", stringify!($field), "`, in `", stringify!($start..$end), "`.")]
-                pub $field: $ty,
+                $vis $field: $ty,
             )+
         }
 
         #[allow(dead_code)]
         impl $name {
             /// The layout: one field per struct field, in declaration order.
-            pub const LAYOUT: $crate::key::Layout<{ [$(stringify!($field)),+].len() }> =
+            $vis const LAYOUT: $crate::key::Layout<{ [$(stringify!($field)),+].len() }> =
                 $crate::key::Layout::new([$( $start..$end ),+]);
             /// Number of distinct values, the length of a dense table indexed by `rank`.
-            pub const CARDINALITY: usize = Self::LAYOUT.cardinality() as usize;
+            $vis const CARDINALITY: usize = Self::LAYOUT.cardinality() as usize;
 
             #[inline]
             fn fields(self) -> [i64; { [$(stringify!($field)),+].len() }] {
@@ -240,28 +241,28 @@ macro_rules! packed_key {
             /// Packs into one integer, each field in its own bits.
             #[inline]
             #[must_use]
-            pub fn pack(self) -> u64 {
+            $vis fn pack(self) -> u64 {
                 Self::LAYOUT.pack(self.fields())
             }
 
             /// Inverse of `pack`.
             #[inline]
             #[must_use]
-            pub fn unpack(key: u64) -> Self {
+            $vis fn unpack(key: u64) -> Self {
                 Self::from_fields(Self::LAYOUT.unpack(key))
             }
 
             /// Dense mixed-radix index in `0..CARDINALITY`.
             #[inline]
             #[must_use]
-            pub fn rank(self) -> usize {
+            $vis fn rank(self) -> usize {
                 Self::LAYOUT.rank(self.fields()) as usize
             }
 
             /// Inverse of `rank`.
             #[inline]
             #[must_use]
-            pub fn unrank(rank: usize) -> Self {
+            $vis fn unrank(rank: usize) -> Self {
                 Self::from_fields(Self::LAYOUT.unrank(rank as u64))
             }
         }

@@ -1,40 +1,49 @@
-//! Tidy checks of the architecture's invariants: the engine knows no problem, problem crates
-//! never depend on each other, and every source file opens with a `//!` line.
+//! Tidy checks of what ARCHITECTURE.md promises: the dependency directions (read from cargo's
+//! resolved graph), no unused dependency, a leading `//!` line in every source file, no
+//! test that expects a panic, a snapshot test for every data suite, and no link that leaves the
+//! repository.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 const PROBLEMS: [&str; 3] = ["hero-battle", "toy-train", "card-duel"];
+const MEMBERS: [&str; 6] = ["engine", "hero-battle", "toy-train", "card-duel", "xtask", "tests"];
 
 fn root() -> PathBuf {
-    tests::tests_dir().parent().expect("tests/ sits in the workspace").to_path_buf()
+    tests::workspace_root()
 }
 
-/// The names in a manifest's `[dependencies]`, `[dev-dependencies]` and
-/// `[build-dependencies]` tables.
-fn dependencies(crate_dir: &str) -> Vec<String> {
-    let manifest = std::fs::read_to_string(root().join(crate_dir).join("Cargo.toml"))
-        .unwrap_or_else(|e| panic!("{crate_dir}/Cargo.toml: {e}"));
-    let mut in_deps = false;
-    let mut names = Vec::new();
-    for line in manifest.lines().map(str::trim) {
-        if line.starts_with('[') {
-            in_deps = line.ends_with("dependencies]");
-        } else if in_deps
-            && !line.starts_with('#')
-            && let Some((name, _)) = line.split_once('=')
-        {
-            names.push(name.trim().trim_end_matches(".workspace").to_owned());
-        }
-    }
-    names
+/// The direct dependencies of `package` (normal, dev and build) as cargo resolves them.
+fn dependencies(package: &str) -> BTreeSet<String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["tree", "--offline", "--locked", "--package", package, "--edges"])
+        .args(["normal,dev,build", "--depth", "1", "--prefix", "none", "--format", "{p}"])
+        .current_dir(root())
+        .output()
+        .expect("cargo tree runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "cargo tree -p {package}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // The first line is the package itself; `(*)` marks repeats and section headers start
+    // with `[`.
+    text.lines()
+        .skip(1)
+        .filter(|line| !line.is_empty() && !line.starts_with('['))
+        .filter_map(|line| line.split_whitespace().next().map(str::to_owned))
+        .collect()
 }
 
 #[test]
 fn the_engine_knows_no_problem() {
     let deps = dependencies("engine");
-    assert!(deps.iter().any(|d| d == "rayon"), "the manifest parser found the engine's deps");
+    assert!(deps.contains("rayon"), "cargo tree listed the engine's dependencies: {deps:?}");
     for problem in PROBLEMS {
-        assert!(!deps.iter().any(|d| d == problem), "engine depends on {problem}");
+        assert!(!deps.contains(problem), "engine depends on {problem}");
     }
 }
 
@@ -42,13 +51,14 @@ fn the_engine_knows_no_problem() {
 fn problem_crates_never_depend_on_each_other() {
     for problem in PROBLEMS {
         let deps = dependencies(problem);
-        assert!(deps.iter().any(|d| d == "engine"), "{problem} builds on the engine");
+        assert!(deps.contains("engine"), "{problem} builds on the engine: {deps:?}");
         for other in PROBLEMS.iter().filter(|&&o| o != problem) {
-            assert!(!deps.iter().any(|d| d == other), "{problem} depends on {other}");
+            assert!(!deps.contains(*other), "{problem} depends on {other}");
         }
     }
 }
 
+/// Every `.rs` file under `dir`, skipping build output and test data.
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
@@ -64,17 +74,135 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+fn workspace_rust_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for member in MEMBERS {
+        rust_files(&root().join(member), &mut files);
+    }
+    assert!(files.len() >= 40, "found only {} source files", files.len());
+    files
+}
+
+#[test]
+fn every_dependency_is_used() {
+    for member in MEMBERS {
+        let mut files = Vec::new();
+        rust_files(&root().join(member), &mut files);
+        let sources: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
+        let unused: Vec<String> = dependencies(member)
+            .into_iter()
+            .filter(|dep| {
+                let name = dep.replace('-', "_");
+                // A crate is used when code names a path in it or a macro of it.
+                !sources.contains(&format!("{name}::")) && !sources.contains(&format!("use {name}"))
+            })
+            .collect();
+        assert!(
+            unused.is_empty(),
+            "{member} declares dependencies its code never names: {unused:?}"
+        );
+    }
+}
+
 #[test]
 fn every_source_file_says_what_it_holds() {
-    let mut files = Vec::new();
-    for dir in ["engine", "xtask", "tests"].iter().chain(PROBLEMS.iter()) {
-        rust_files(&root().join(dir), &mut files);
-    }
-    assert!(files.len() >= 20, "found only {} source files", files.len());
-    let missing: Vec<String> = files
+    let missing: Vec<String> = workspace_rust_files()
         .iter()
         .filter(|f| !std::fs::read_to_string(f).unwrap_or_default().starts_with("//!"))
         .map(|f| f.display().to_string())
         .collect();
     assert!(missing.is_empty(), "files without a leading `//!` line: {missing:#?}");
+}
+
+/// A test that expects a panic passes whatever panics; tests assert the message instead.
+#[test]
+fn no_test_expects_a_panic() {
+    let attribute = ["should", "_panic"].concat();
+    let offenders: Vec<String> = workspace_rust_files()
+        .iter()
+        .filter(|f| std::fs::read_to_string(f).unwrap_or_default().contains(&attribute))
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(offenders.is_empty(), "#[{attribute}] in {offenders:?}");
+}
+
+/// xtask regenerates the tests named `snapshot_*`, so a suite whose test is named otherwise
+/// would silently never be regenerated.
+#[test]
+fn every_data_suite_has_a_snapshot_test() {
+    let tests: String = std::fs::read_dir(root().join("tests").join("tests"))
+        .unwrap()
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect();
+    let mut suites = 0;
+    for entry in std::fs::read_dir(root().join("tests").join("data")).unwrap().flatten() {
+        let suite = entry.file_name().to_string_lossy().replace('-', "_");
+        let call = format!("tests::snapshot_suite(\"{}\"", entry.file_name().to_string_lossy());
+        assert!(
+            tests.contains(&format!("fn snapshot_{suite}()")) && tests.contains(&call),
+            "tests/data/{suite} needs a test `fn snapshot_{suite}` calling {call}..."
+        );
+        suites += 1;
+    }
+    assert_eq!(suites, PROBLEMS.len(), "one data suite per problem");
+}
+
+/// Text files whose links and paths must stay inside the repository.
+fn documents(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        if path.is_dir() {
+            if !name.starts_with('.') && name != "target" && name != "snapshots" && name != "data" {
+                documents(&path, out);
+            }
+        } else if [".md", ".rs", ".toml"].iter().any(|ext| name.ends_with(ext)) {
+            out.push(path);
+        }
+    }
+}
+
+/// The targets of the Markdown links `[text](target)` in `text` that are not web addresses
+/// or anchors.
+fn relative_links(text: &str) -> Vec<&str> {
+    text.match_indices("](")
+        .filter_map(|(i, _)| {
+            let rest = &text[i + 2..];
+            let target = &rest[..rest.find(')')?];
+            let target = target.split('#').next().unwrap_or_default().trim();
+            let external = target.contains("://") || target.starts_with("mailto:");
+            (!target.is_empty() && !external && !target.contains(' ')).then_some(target)
+        })
+        .collect()
+}
+
+#[test]
+fn no_link_leaves_the_repository() {
+    let root = root();
+    let mut files = Vec::new();
+    documents(&root, &mut files);
+    assert!(files.iter().any(|f| f.ends_with("README.md")), "the walk found the READMEs");
+    let shared = ["..", "/shared"].concat();
+    let mut broken = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let name = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+        if text.contains(&shared) {
+            broken.push(format!("{name}: names {shared}, outside the repository"));
+        }
+        if !name.ends_with(".md") {
+            continue;
+        }
+        let dir = file.parent().expect("a file has a folder");
+        for target in relative_links(&text) {
+            let resolved = dir.join(target);
+            let inside = resolved.canonicalize().is_ok_and(|p| p.starts_with(&root));
+            if !inside {
+                broken.push(format!("{name}: link {target} is missing or leaves the repository"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
 }

@@ -12,7 +12,7 @@
 //! - a Borzou station has all its successors in `W`, each of smaller rank.
 //!
 //! Ranks make the justifications well-founded, so every station of `W` really can be forced
-//! to a charging station. Stations get ranks, spaced [`GAP`] apart, in the order they join
+//! to a charging station. Stations get ranks, spaced `GAP` apart, in the order they join
 //! `W`. When `L` leaves the game, an Arezou station whose witness is gone is repaired if it
 //! can be, in one of two ways:
 //!

@@ -6,13 +6,13 @@
 //! charging stations, and both players have positional winning strategies. The crate holds:
 //!
 //! - [`game`]: the graph in compressed sparse row form (forward and reverse, `u32`);
-//! - [`parse`]: the sample grader's input read straight into a [`Game`];
+//! - [`parse`](mod@parse): the sample grader's input read straight into a [`Game`];
 //! - [`classic`]: the reference solver, repeated attractors, `O(n · m)`;
 //! - [`decremental`]: the default solver, the same rounds with the attractor maintained
 //!   decrementally (`O(n · m · log n)` worst case; linear on staircases and cascades, and
 //!   `Θ(n²)` but still fast on the worst family we know);
 //! - [`brute`]: a brute force straight from the rules for tiny railways;
-//! - [`verify`]: an independent `O(n + m)` check of an answer with both strategies;
+//! - [`verify`](mod@verify): an independent `O(n + m)` check of an answer with both strategies;
 //! - [`output`]: the answer line and the strategy lines;
 //! - [`generator`]: reproducible generators for tests and benchmarks.
 //!

@@ -3,7 +3,7 @@
 use hero_battle::generate::{Family, cases, to_input};
 
 use crate::TaskResult;
-use crate::measure::{BenchArgs, Contender, build_release, compare, peers, write_input};
+use crate::measure::{BenchArgs, Contender, build_release, compare, peer, write_input};
 
 /// Generator options for hero-battle.
 #[derive(Clone, Debug, clap::Args)]
@@ -25,26 +25,39 @@ pub fn gen_to_stdout(args: &GenArgs) -> TaskResult {
     Ok(())
 }
 
-/// The benchmark inputs: name, family, cases, and whether `--quick` keeps it (those are also
-/// the ones the seed program is timed on).
-const INPUTS: [(&str, Family, usize, bool); 4] = [
-    ("hero-hard-40.in", Family::Hard, 40, true),
-    ("hero-random-20000.in", Family::Random, 20_000, true),
-    ("hero-random-1000000.in", Family::Random, 1_000_000, false),
-    ("hero-hard-2000.in", Family::Hard, 2_000, false),
+/// One benchmark input.
+struct BenchInput {
+    /// File name under `target/bench/`.
+    file: &'static str,
+    family: Family,
+    cases: usize,
+    /// Kept by `--quick`; also the inputs the peer is timed on (it takes minutes on the
+    /// others).
+    quick: bool,
+}
+
+const INPUTS: [BenchInput; 4] = [
+    BenchInput { file: "hero-hard-40.in", family: Family::Hard, cases: 40, quick: true },
+    BenchInput { file: "hero-random-20000.in", family: Family::Random, cases: 20_000, quick: true },
+    BenchInput {
+        file: "hero-random-1000000.in",
+        family: Family::Random,
+        cases: 1_000_000,
+        quick: false,
+    },
+    BenchInput { file: "hero-hard-2000.in", family: Family::Hard, cases: 2_000, quick: false },
 ];
 
 /// Times ours (one and two threads) against `hero-battle-seed` on each input.
 pub fn bench(args: &BenchArgs) -> TaskResult {
     let ours = build_release("hero-battle")?;
-    let peer = peers(args).map(|dir| dir.join("hero-battle-seed"));
-    for (name, family, count, quick) in INPUTS {
+    let peer = peer(args, "hero-battle-seed");
+    for BenchInput { file, family, cases: count, quick } in INPUTS {
         if args.quick && !quick {
             continue;
         }
-        let input = write_input(name, to_input(&cases(family, count, 2017)).as_bytes())?;
+        let input = write_input(file, to_input(&cases(family, count, 2017)).as_bytes())?;
         let mut contenders = Vec::new();
-        // The seed program spends minutes on the large inputs; time it on the two the issue names.
         if let Some(peer) = peer.as_ref().filter(|_| quick) {
             contenders.push(Contender::new("hero-battle-seed", peer, &[]));
         }

@@ -6,6 +6,7 @@
 //!   editorials' programs on the same generated inputs.
 
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "xtask reports to the terminal")]
+#![allow(unreachable_pub, reason = "a binary: `pub` marks what a module offers its siblings")]
 
 mod card_duel;
 mod hero_battle;

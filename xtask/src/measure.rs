@@ -13,10 +13,15 @@ pub struct BenchArgs {
     /// Timed runs of each program on each input (the median is reported).
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
-    /// Folder holding the seed peers; built there with ../shared/bench/build-seed-peers when
-    /// missing. Without the script the peers are skipped.
+    /// Folder holding the peers, the published editorials' programs built as
+    /// `hero-battle-seed`, `toy-train-seed` (up to 20,000 stations) and `toy-train-seed-big`
+    /// [default: target/seed-peers]. Peers that are absent are skipped: ours run alone.
     #[arg(long)]
     pub peers: Option<PathBuf>,
+    /// A script that builds the peers: it is run as `SCRIPT DIR` before the bench when the
+    /// folder lacks them.
+    #[arg(long)]
+    pub build_peers: Option<PathBuf>,
     /// Only the smaller inputs (a quick look, not the figures for a closing note).
     #[arg(long)]
     pub quick: bool,
@@ -50,25 +55,39 @@ pub fn build_release(package: &str) -> Result<PathBuf, String> {
     Ok(workspace_root().join("target").join("release").join(package))
 }
 
-/// The seed peers' folder, built on first use; `None` when they cannot be built here.
+/// The peers' folder (built first with `--build-peers` when it lacks them); `None`, with a
+/// note saying how to get them, when it holds none.
 pub fn peers(args: &BenchArgs) -> Option<PathBuf> {
     let dir =
         args.peers.clone().unwrap_or_else(|| workspace_root().join("target").join("seed-peers"));
-    if dir.join("hero-battle-seed").exists() {
-        return Some(dir);
+    let has_peers = |dir: &Path| PEERS.iter().any(|name| dir.join(name).exists());
+    if !has_peers(&dir)
+        && let Some(script) = &args.build_peers
+    {
+        let built = Command::new(script).arg(&dir).status().is_ok_and(|s| s.success());
+        if !built {
+            eprintln!("note: `{} {}` failed", script.display(), dir.display());
+        }
     }
-    let script = workspace_root().join("..").join("shared").join("bench").join("build-seed-peers");
-    if !script.exists() {
-        eprintln!("note: {} not found; timing our binaries alone", script.display());
-        return None;
-    }
-    let ok = Command::new(&script).arg(&dir).status().is_ok_and(|s| s.success());
-    if ok {
+    if has_peers(&dir) {
         Some(dir)
     } else {
-        eprintln!("note: building the seed peers failed; timing our binaries alone");
+        eprintln!(
+            "note: no peers in {}; timing our binaries alone. Build the editorials' programs \
+             there as {} (or pass --peers DIR, or --build-peers SCRIPT)",
+            dir.display(),
+            PEERS.join(", ")
+        );
         None
     }
+}
+
+/// The peer programs a bench looks for.
+const PEERS: [&str; 3] = ["hero-battle-seed", "toy-train-seed", "toy-train-seed-big"];
+
+/// Peer `name` in the peers' folder, when it is there.
+pub fn peer(args: &BenchArgs, name: &str) -> Option<PathBuf> {
+    peers(args).map(|dir| dir.join(name)).filter(|path| path.exists())
 }
 
 /// A program to time: a label and its command line (the input arrives on stdin).
@@ -161,7 +180,7 @@ fn run_direct(command: &[OsString], input: &Path, output: &Path) -> Result<Sampl
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", command[0].to_string_lossy()))?;
-    let (status, max_rss_kib) = wait_with_rusage(child.id())?;
+    let (status, max_rss_kib) = wait_with_rusage(child)?;
     let wall = start.elapsed();
     if status != 0 {
         return Err(format!("{} exited with status {status}", command[0].to_string_lossy()));
@@ -169,9 +188,11 @@ fn run_direct(command: &[OsString], input: &Path, output: &Path) -> Result<Sampl
     Ok(Sample { wall, max_rss_kib })
 }
 
-/// Waits for `pid` and returns its exit status and peak RSS in KiB.
+/// Waits for `child` and returns its exit status and peak RSS in KiB.
+#[cfg(unix)]
 #[allow(unsafe_code, reason = "wait4 is the only way to read one child's peak memory")]
-fn wait_with_rusage(pid: u32) -> Result<(i32, u64), String> {
+fn wait_with_rusage(child: std::process::Child) -> Result<(i32, u64), String> {
+    let pid = child.id();
     let mut status: libc::c_int = 0;
     // SAFETY: an all-zero rusage is a valid value of this plain C struct.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -182,6 +203,14 @@ fn wait_with_rusage(pid: u32) -> Result<(i32, u64), String> {
     }
     let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 128 };
     Ok((code, u64::try_from(usage.ru_maxrss).unwrap_or(0)))
+}
+
+/// Waits for `child` and returns its exit status; no portable call reports one child's peak
+/// memory, so it reads 0.
+#[cfg(not(unix))]
+fn wait_with_rusage(mut child: std::process::Child) -> Result<(i32, u64), String> {
+    let status = child.wait().map_err(|e| format!("wait failed: {e}"))?;
+    Ok((status.code().unwrap_or(128), 0))
 }
 
 /// Median of the samples' wall times and of their peak memories.
