@@ -56,7 +56,10 @@ pub struct CheckArgs {
     /// Files in the protocol's order: testlib INPUT OUTPUT, then ANSWER if given (else our own
     /// answer is used); kattis INPUT ANSWER FEEDBACK_DIR with the output on stdin; cms INPUT
     /// ANSWER OUTPUT.
-    #[arg(required = true, num_args = 2.., value_name = "FILES")]
+    // Counted by `Protocol::check_files`, not by clap: a wrong count must exit 3 (fail), and
+    // clap's usage errors exit 2, a presentation error to testlib. Binaries should likewise
+    // turn clap's other errors for `check` into exit 3.
+    #[arg(value_name = "FILES")]
     pub files: Vec<PathBuf>,
     /// Checker protocol: exit codes and where the message goes.
     #[arg(long, value_enum, default_value_t)]
@@ -330,8 +333,8 @@ pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs, binary: &str) -> i
     let _ = writeln!(text, "\n{}", trial.verdict);
     let _ = write!(
         text,
-        "\ninput ({saved}, {} cases):\n{}",
-        problem.cases(&input),
+        "\ninput ({saved}, {}):\n{}",
+        problem.summary(&input),
         excerpt(&bytes, 30, 10)
     );
     let _ = write!(text, "our answer:\n{}", excerpt(&ours, 30, 10));

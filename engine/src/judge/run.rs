@@ -422,6 +422,20 @@ mod tests {
     }
 
     #[test]
+    fn cpu_time_and_peak_memory_are_the_childs() {
+        // The shell holds 24 MB of command substitution output, then spins a little.
+        let script = "x=$(head -c 24000000 /dev/zero | tr '\\0' a); i=0; \
+                      while [ $i -lt 5000 ]; do i=$((i+1)); done; echo ${#x}";
+        let report = run(&sh(script), b"", &RunOptions::default()).unwrap();
+        assert_eq!(report.stdout, b"24000000\n");
+        assert!(report.cpu > Duration::from_millis(1), "{:?}", report.cpu);
+        match report.memory {
+            PeakMemory::Measured(kib) => assert!(kib >= 23_000, "{kib} KiB"),
+            PeakMemory::AtMost(kib) => panic!("our own peak {kib} KiB hides the child's"),
+        }
+    }
+
+    #[test]
     fn a_missing_program_is_an_error_not_a_verdict() {
         let err = run(&Program::new(&["/no/such/program"]), b"", &RunOptions::default());
         assert!(matches!(err, Err(RunError::Spawn { .. })), "{err:?}");

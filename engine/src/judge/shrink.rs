@@ -89,11 +89,15 @@ pub fn shrink<P: Problem>(
                 );
                 problem.validate(candidate, options.limits).is_ok()
             });
+            // Right after an accepted move the next one often succeeds at once, so the
+            // first batch of a pass is one candidate; later batches use every job.
+            let mut width = 1;
             loop {
                 if out_of_budget(runs) {
                     break 'search false;
                 }
-                let batch: Vec<P::Input> = moves.by_ref().take(jobs).collect();
+                let batch: Vec<P::Input> = moves.by_ref().take(width).collect();
+                width = jobs;
                 if batch.is_empty() {
                     break None;
                 }
