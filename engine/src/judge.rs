@@ -8,6 +8,7 @@
 //!   plays which role in each protocol's argument order.
 //! - [`compare`]: reading a contestant's output: lines and tokens with their line numbers,
 //!   quoting, the strict decimal grammar, absolute-error comparison.
+//! - [`moves`]: building blocks of shrink moves (drop chunks, drop one, lower a number).
 //! - [`problem`]: the [`Problem`] trait each problem crate implements (parse and validate
 //!   under [`Limits`], generate, solve, judge, shrink moves), and [`check`] built on it.
 //! - [`run`] (Unix): running a child with a wall time limit, bounded output, its exit status
@@ -20,6 +21,7 @@
 //! Only `sys` (private) holds `unsafe` code: `waitid`, `wait4` and `killpg` through libc.
 
 pub mod compare;
+pub mod moves;
 pub mod problem;
 pub mod protocol;
 pub mod verdict;

@@ -9,6 +9,7 @@
 use engine::Input;
 use engine::input::InputError;
 use engine::judge::compare::{Unit, compare};
+use engine::judge::moves;
 use engine::judge::problem::Invalid;
 use engine::judge::{Limits, Problem, Verdict};
 use engine::rng::SplitMix64;
@@ -132,31 +133,19 @@ impl Problem for Sum {
         if verdict.is_ok() { Verdict::ok(format!("{} cases", answer.len())) } else { verdict }
     }
 
-    /// Big steps first: keep either half of the cases, set a number to 1, halve a number;
-    /// then the one-step moves that define minimality: drop one case, lower one number by 1.
+    /// Big steps first: drop a half, a quarter, ... of the cases; then the one-step moves
+    /// that define minimality: drop one case; then lower each number (to 1, halfway, by 1).
     fn shrink(&self, input: &Self::Input) -> impl Iterator<Item = Self::Input> {
-        let n = input.len();
-        let halves = (n >= 2)
-            .then(|| [input[..n / 2].to_vec(), input[n / 2..].to_vec()])
-            .into_iter()
-            .flatten();
-        let numbers = move |f: fn(u32) -> Option<u32>| {
-            (0..2 * n).filter_map(move |k| {
+        let numbers = (0..2 * input.len()).flat_map(move |k| {
+            let (case, second) = (k / 2, k % 2 == 1);
+            let value = if second { input[case].1 } else { input[case].0 };
+            moves::lower(u64::from(value), 1).map(move |v| {
                 let mut next = input.clone();
-                let slot = if k % 2 == 0 { &mut next[k / 2].0 } else { &mut next[k / 2].1 };
-                *slot = f(*slot)?;
-                Some(next)
+                let slot = if second { &mut next[case].1 } else { &mut next[case].0 };
+                *slot = v as u32;
+                next
             })
-        };
-        let drops = (0..n).filter(move |_| n >= 2).map(move |i| {
-            let mut next = input.clone();
-            next.remove(i);
-            next
         });
-        halves
-            .chain(numbers(|v| (v > 2).then_some(1)))
-            .chain(numbers(|v| (v > 3).then_some(v / 2)))
-            .chain(drops)
-            .chain(numbers(|v| (v > 1).then_some(v - 1)))
+        moves::drop_chunks(input).chain(moves::drop_each(input)).chain(numbers)
     }
 }
