@@ -28,15 +28,19 @@ pub fn drop_each<T: Clone>(items: &[T]) -> impl Iterator<Item = Vec<T>> + '_ {
 }
 
 /// Smaller values for a number `value` whose floor is `low`, biggest step first: `low`,
-/// the midpoint, `value - 1`; each below `value`, none repeated. The last, `value - 1`, is
-/// the one-step move.
+/// then `value - d` for `d` = half the distance, a quarter, ... down to 1. Accepting the
+/// first that still fails approaches the smallest failing value like a binary search
+/// (`O(log² distance)` accepted steps at worst) without the moves keeping state. The last,
+/// `value - 1`, is the one-step move. `O(log distance)` candidates.
 pub fn lower(value: u64, low: u64) -> impl Iterator<Item = u64> {
-    let mid = low + (value.saturating_sub(low)) / 2;
-    let steps = [low, mid, value.wrapping_sub(1)];
-    steps.into_iter().enumerate().filter_map(move |(i, v)| {
-        let fresh = steps[..i].iter().all(|&u| u != v);
-        (value > low && v < value && v >= low && fresh).then_some(v)
+    let distance = value.saturating_sub(low);
+    let first = (distance > 0).then_some(low);
+    let halving = std::iter::successors((distance > 1).then_some(distance / 2), |&d| {
+        (d > 1).then_some(d / 2)
     })
+    .map(move |d| value - d)
+    .filter(move |&v| v != low);
+    first.into_iter().chain(halving)
 }
 
 #[cfg(test)]
@@ -59,11 +63,16 @@ mod tests {
 
     #[test]
     fn lowering_steps_are_distinct_and_smaller() {
-        assert_eq!(lower(99, 1).collect::<Vec<_>>(), [1, 50, 98]);
+        assert_eq!(lower(99, 1).collect::<Vec<_>>(), [1, 50, 75, 87, 93, 96, 98]);
         assert_eq!(lower(3, 1).collect::<Vec<_>>(), [1, 2]);
         assert_eq!(lower(2, 1).collect::<Vec<_>>(), [1]);
         assert_eq!(lower(1, 1).count(), 0);
         assert_eq!(lower(0, 0).count(), 0);
-        assert_eq!(lower(5, 0).collect::<Vec<_>>(), [0, 2, 4]);
+        assert_eq!(lower(5, 0).collect::<Vec<_>>(), [0, 3, 4]);
+        for (value, low) in [(1000, 1), (64, 0), (7, 3)] {
+            let steps: Vec<u64> = lower(value, low).collect();
+            assert_eq!(steps.last(), Some(&(value - 1)), "the one-step move is last");
+            assert!(steps.windows(2).all(|w| w[0] < w[1]), "{steps:?}");
+        }
     }
 }
