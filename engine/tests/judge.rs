@@ -189,6 +189,22 @@ fn the_first_failure_does_not_depend_on_jobs() {
     assert!(one.0 > 0, "not found on the first run: the test would prove little");
     assert_eq!(run(2), one);
     assert_eq!(run(3), one);
+
+    // The report's reproduction: the same seed from the failing index, one run.
+    let replay = StressOptions { first: one.0, runs: Some(1), ..options(11, 1) };
+    let report = stress(&Sum, &rare, &replay, None).expect("the program runs");
+    let f = report.failure.expect("the replay fails");
+    assert_eq!((f.index, f.input, report.runs), (one.0, one.2, 1));
+}
+
+#[test]
+fn a_time_budget_ends_the_loop() {
+    let budget =
+        StressOptions { runs: None, time: Some(Duration::from_millis(200)), ..options(5, 2) };
+    let started = Instant::now();
+    let report = stress(&Sum, &right(), &budget, None).expect("the program runs");
+    assert!(report.failure.is_none() && report.runs > 0);
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
 }
 
 #[test]
