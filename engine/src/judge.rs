@@ -1,0 +1,54 @@
+//! Judging a user's program against ours: the problem-independent half of `check`, `validate`
+//! and `stress`.
+//!
+//! - [`verdict`]: the verdict kinds (ok, wrong answer, presentation error, fail, runtime error,
+//!   time limit exceeded) and a verdict's one-line message.
+//! - [`protocol`]: how a checker or validator reports a verdict: testlib's exit codes (the
+//!   default), Kattis's 42/43 with a feedback folder, CMS's score on stdout; and which file
+//!   plays which role in each protocol's argument order.
+//! - [`compare`]: reading a contestant's output: lines and tokens with their line numbers,
+//!   quoting, the strict decimal grammar, absolute-error comparison.
+//! - [`moves`]: building blocks of shrink moves (drop chunks, drop one, lower a number).
+//! - [`problem`]: the [`Problem`] trait each problem crate implements (parse and validate
+//!   under [`Limits`], generate, solve, judge, shrink moves), and [`check`] built on it.
+//! - [`run`] (Unix): running a child with a wall time limit, bounded output, its exit status
+//!   or signal, wall and CPU time and peak memory; a kill takes its whole process group.
+//! - [`trial`](mod@trial) (Unix): one input through the user's program and the problem's judge.
+//! - [`stress`](mod@stress) (Unix): the stress loop, deterministic for any number of jobs.
+//! - [`shrink`](mod@shrink) (Unix): the shrinking driver, greedy to a 1-minimal failing input.
+//! - [`cli`] (feature `cli`): clap arguments and the runners of the three subcommands.
+//!
+//! Only `sys` (private) holds `unsafe` code: `waitid`, `wait4` and `killpg` through libc.
+
+pub mod compare;
+pub mod moves;
+pub mod problem;
+pub mod protocol;
+pub mod verdict;
+
+#[cfg(unix)]
+pub mod run;
+#[cfg(unix)]
+pub mod shrink;
+#[cfg(unix)]
+pub mod stress;
+#[cfg(unix)]
+mod sys;
+#[cfg(unix)]
+pub mod trial;
+
+#[cfg(all(unix, feature = "cli"))]
+pub mod cli;
+
+pub use problem::{Limits, Problem, check};
+pub use protocol::Protocol;
+pub use verdict::{Verdict, VerdictKind};
+
+#[cfg(unix)]
+pub use run::{Exit, PeakMemory, Program, RunError, RunOptions, RunReport};
+#[cfg(unix)]
+pub use shrink::{ShrinkOptions, Shrunk, shrink};
+#[cfg(unix)]
+pub use stress::{Failure, Schedule, StressOptions, StressReport, stress};
+#[cfg(unix)]
+pub use trial::{Trial, trial};

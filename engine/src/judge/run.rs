@@ -1,0 +1,469 @@
+//! Running a user's program once: stdin bytes in, bounded stdout and the tail of stderr out,
+//! killed at a wall time limit with its whole process group, with exit status or signal,
+//! wall time, CPU time and peak memory.
+//!
+//! The child leads a process group of its own, so a kill reaches everything it started
+//! (a shell script's children, backgrounded helpers). After the child exits the group is
+//! killed again, so nothing it left behind keeps running or keeps our pipes open. The child
+//! is only reaped (`wait4`) after the last signal to the group: until then its id, which is
+//! the group's id, cannot be reused by an unrelated process.
+//!
+//! Pipes never deadlock: stdout and stderr are drained on their own threads while stdin is
+//! written (on a thread too when it is larger than a pipe buffer surely holds), and a waiter
+//! thread reports the exit. A run costs one process start plus three or four thread starts.
+//! A program that exits without reading all its input makes our write fail with `EPIPE`,
+//! which is ignored; this relies on SIGPIPE being ignored, as Rust binaries do by default.
+
+use std::ffi::{OsStr, OsString};
+use std::io::{self, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::sys;
+
+/// A program to run: the executable and its arguments (no shell).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// The executable: a path, or a name looked up in `PATH`.
+    pub program: OsString,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+}
+
+impl Program {
+    /// A program from its command line: the executable, then its arguments.
+    ///
+    /// # Panics
+    /// If `command` is empty.
+    #[must_use]
+    pub fn new<S: AsRef<OsStr>>(command: &[S]) -> Self {
+        let (program, args) = command.split_first().expect("a command names its program");
+        Self {
+            program: program.as_ref().to_owned(),
+            args: args.iter().map(|a| a.as_ref().to_owned()).collect(),
+        }
+    }
+
+    /// The command line, shell-quoted where needed, for messages and reproduction lines.
+    #[must_use]
+    pub fn display(&self) -> String {
+        std::iter::once(&self.program)
+            .chain(&self.args)
+            .map(|a| shell_quote(&a.to_string_lossy()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// `word` as a POSIX shell would need it: bare when made of safe characters, else in single
+/// quotes.
+#[must_use]
+pub fn shell_quote(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// Limits and capture sizes of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Wall time after which the process group is killed.
+    pub time_limit: Duration,
+    /// Bytes of stdout kept; a program that writes more is killed.
+    pub output_limit: usize,
+    /// Bytes kept from the end of stderr.
+    pub stderr_tail: usize,
+}
+
+impl Default for RunOptions {
+    /// 2 s, 64 MiB of output, the last 4 KiB of stderr.
+    fn default() -> Self {
+        Self { time_limit: Duration::from_secs(2), output_limit: 64 << 20, stderr_tail: 4096 }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// The program exited by itself with this code.
+    Code(i32),
+    /// The program was killed by this signal (not ours).
+    Signal(i32),
+    /// We killed it at the time limit.
+    TimeLimit,
+    /// We killed it when its output passed the output limit.
+    OutputLimit,
+}
+
+impl Exit {
+    /// Whether the program exited with code 0 by itself.
+    #[must_use]
+    pub fn success(self) -> bool {
+        self == Self::Code(0)
+    }
+}
+
+/// A run's peak resident memory.
+///
+/// Linux starts a process's peak-memory count, across `exec`, at the peak of the process it
+/// was started from, so a child of a large process reports at least that process's peak. A
+/// figure above our own peak is the child's; one at or below it is only a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeakMemory {
+    /// The child's own peak, in KiB.
+    Measured(u64),
+    /// At most this many KiB (our own peak when the child was reaped).
+    AtMost(u64),
+}
+
+impl PeakMemory {
+    /// What `wait4` reported (`child_kib`) means, given our own peak after reaping.
+    #[must_use]
+    pub fn from_kib(child_kib: u64, own_kib: u64) -> Self {
+        if child_kib > own_kib { Self::Measured(child_kib) } else { Self::AtMost(own_kib) }
+    }
+
+    /// The figure in KiB: the child's peak, or the bound on it.
+    #[must_use]
+    pub fn kib(self) -> u64 {
+        match self {
+            Self::Measured(kib) | Self::AtMost(kib) => kib,
+        }
+    }
+}
+
+/// Everything observed about one run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunReport {
+    /// How it ended.
+    pub exit: Exit,
+    /// Its stdout, at most `output_limit` bytes.
+    pub stdout: Vec<u8>,
+    /// The last `stderr_tail` bytes of its stderr.
+    pub stderr_tail: Vec<u8>,
+    /// How many bytes it wrote to stderr in all.
+    pub stderr_len: usize,
+    /// Wall time from spawn to exit (or to the kill).
+    pub wall: Duration,
+    /// User plus system CPU time of the program and of the children it waited for.
+    pub cpu: Duration,
+    /// Peak resident memory.
+    pub memory: PeakMemory,
+}
+
+impl RunReport {
+    /// The stderr tail as text, trimmed, cut to its last `chars` characters.
+    #[must_use]
+    pub fn stderr_excerpt(&self, chars: usize) -> String {
+        let text = String::from_utf8_lossy(&self.stderr_tail);
+        let text = text.trim();
+        let count = text.chars().count();
+        let cut = self.stderr_len > self.stderr_tail.len() || count > chars;
+        let tail: String = text.chars().skip(count.saturating_sub(chars)).collect();
+        if cut { format!("...{tail}") } else { tail }
+    }
+}
+
+/// Why a program could not be run (not a verdict about it: the run itself failed).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The program could not be started (not found, not executable).
+    #[error("cannot start {program}: {source}")]
+    Spawn {
+        /// The command line.
+        program: String,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// Waiting for the program or signalling it failed.
+    #[error("cannot wait for {program}: {source}")]
+    Wait {
+        /// The command line.
+        program: String,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// A process that left the program's process group kept its output open after the
+    /// program exited.
+    #[error(
+        "{program} exited, but a process it started outside its process group kept its output open"
+    )]
+    Escaped {
+        /// The command line.
+        program: String,
+    },
+}
+
+/// Inputs up to this size are written without a thread: a pipe holds at least one page.
+const INLINE_INPUT: usize = 4096;
+/// How long the output readers may take after the process group is gone.
+const DRAIN_GRACE: Duration = Duration::from_secs(2);
+
+enum Event {
+    Exited(io::Result<()>),
+    OutputLimit,
+    Stdout(Vec<u8>),
+    Stderr(Vec<u8>, usize),
+}
+
+/// Kills and reaps the child if a run ends early (an error), so no process is left behind.
+struct Reaper {
+    pid: u32,
+    armed: bool,
+}
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = sys::kill_group(self.pid);
+            let _ = sys::reap(self.pid);
+        }
+    }
+}
+
+/// Runs `program` with `input` on stdin under `options`.
+///
+/// Time: the program's own plus about one process start; memory: the captured output.
+///
+/// # Errors
+/// The program cannot be started, or waiting for it fails, or an escaped process keeps its
+/// output open. A program that fails (non-zero exit, signal, time limit) is not an error:
+/// see [`RunReport::exit`].
+pub fn run(program: &Program, input: &[u8], options: &RunOptions) -> Result<RunReport, RunError> {
+    let name = || program.display();
+    let start = Instant::now();
+    let mut child = Command::new(&program.program)
+        .args(&program.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .map_err(|source| RunError::Spawn { program: name(), source })?;
+    let pid = child.id();
+    let mut reaper = Reaper { pid, armed: true };
+    let (tx, rx) = mpsc::channel();
+
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    if input.len() <= INLINE_INPUT {
+        // A program that exits without reading closes the pipe: that is its business.
+        let _ = stdin.write_all(input);
+        drop(stdin);
+    } else {
+        let input = input.to_vec();
+        thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+    }
+
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let limit = options.output_limit;
+    let out_tx = tx.clone();
+    thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut buf = vec![0; 1 << 16];
+        loop {
+            match stdout.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) if kept.len() + n > limit => {
+                    kept.extend_from_slice(&buf[..limit - kept.len()]);
+                    let _ = out_tx.send(Event::OutputLimit);
+                    break;
+                }
+                Ok(n) => kept.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        let _ = out_tx.send(Event::Stdout(kept));
+    });
+
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    let tail = options.stderr_tail;
+    let err_tx = tx.clone();
+    thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut total = 0;
+        let mut buf = vec![0; 1 << 14];
+        loop {
+            match stderr.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    total += n;
+                    kept.extend_from_slice(&buf[..n]);
+                    // Trim only when twice the tail: amortised O(1) a byte.
+                    if kept.len() > 2 * tail.max(1) {
+                        kept.drain(..kept.len() - tail);
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        if kept.len() > tail {
+            kept.drain(..kept.len() - tail);
+        }
+        let _ = err_tx.send(Event::Stderr(kept, total));
+    });
+
+    thread::spawn(move || {
+        let _ = tx.send(Event::Exited(sys::wait_exit(pid)));
+    });
+
+    let deadline = start + options.time_limit;
+    let mut killed = None;
+    let mut stdout = None;
+    let mut stderr = None;
+    let wait_error = |source| RunError::Wait { program: name(), source };
+    loop {
+        let event = if killed.is_some() {
+            rx.recv().expect("the waiter thread always reports")
+        } else {
+            match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(event) => event,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    sys::kill_group(pid).map_err(wait_error)?;
+                    killed = Some(Exit::TimeLimit);
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    unreachable!("the waiter thread holds a sender until it reports")
+                }
+            }
+        };
+        match event {
+            Event::Exited(result) => {
+                result.map_err(wait_error)?;
+                break;
+            }
+            Event::OutputLimit => {
+                if killed.is_none() {
+                    sys::kill_group(pid).map_err(wait_error)?;
+                    killed = Some(Exit::OutputLimit);
+                }
+            }
+            Event::Stdout(bytes) => stdout = Some(bytes),
+            Event::Stderr(bytes, total) => stderr = Some((bytes, total)),
+        }
+    }
+    let wall = start.elapsed();
+    // Whatever the program left in its group dies now, while the zombie leader still holds
+    // the group's id.
+    sys::kill_group(pid).map_err(wait_error)?;
+    let usage = sys::reap(pid).map_err(wait_error)?;
+    reaper.armed = false;
+    let own_peak = sys::own_peak_rss_kib();
+
+    let drain_deadline = Instant::now() + DRAIN_GRACE;
+    while stdout.is_none() || stderr.is_none() {
+        match rx.recv_timeout(drain_deadline.saturating_duration_since(Instant::now())) {
+            Ok(Event::Stdout(bytes)) => stdout = Some(bytes),
+            Ok(Event::Stderr(bytes, total)) => stderr = Some((bytes, total)),
+            Ok(Event::OutputLimit | Event::Exited(_)) => {}
+            Err(_) => return Err(RunError::Escaped { program: name() }),
+        }
+    }
+    let (Some(stdout), Some((stderr_tail, stderr_len))) = (stdout, stderr) else {
+        unreachable!("the loop above ends with both outputs")
+    };
+    let exit = killed.unwrap_or_else(|| match (usage.status.code(), usage.status.signal()) {
+        (Some(code), _) => Exit::Code(code),
+        (None, Some(signal)) => Exit::Signal(signal),
+        (None, None) => unreachable!("an exited process has a code or a signal"),
+    });
+    let memory = PeakMemory::from_kib(usage.max_rss_kib, own_peak);
+    Ok(RunReport { exit, stdout, stderr_tail, stderr_len, wall, cpu: usage.cpu, memory })
+}
+
+/// How `exit` reads in a message: `exit code 3`, `signal 11 (SIGSEGV)`, `killed at the time
+/// limit`, `killed: output limit exceeded`.
+#[must_use]
+pub fn describe_exit(exit: Exit) -> String {
+    match exit {
+        Exit::Code(code) => format!("exit code {code}"),
+        Exit::Signal(signal) => match sys::signal_name(signal) {
+            Some(name) => format!("signal {signal} ({name})"),
+            None => format!("signal {signal}"),
+        },
+        Exit::TimeLimit => "killed at the time limit".to_owned(),
+        Exit::OutputLimit => "killed: output limit exceeded".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Program {
+        Program::new(&["/bin/sh", "-c", script])
+    }
+
+    #[test]
+    fn captures_output_status_and_stderr_tail() {
+        let options = RunOptions { stderr_tail: 8, ..RunOptions::default() };
+        let report =
+            run(&sh("cat; echo 0123456789abcdef >&2; exit 3"), b"hello\n", &options).unwrap();
+        assert_eq!(report.exit, Exit::Code(3));
+        assert_eq!(report.stdout, b"hello\n");
+        assert_eq!(report.stderr_tail, b"9abcdef\n");
+        assert_eq!(report.stderr_len, 17);
+        assert_eq!(report.stderr_excerpt(100), "...9abcdef");
+        assert_eq!(describe_exit(report.exit), "exit code 3");
+    }
+
+    #[test]
+    fn large_input_and_output_do_not_deadlock() {
+        let input: Vec<u8> = (0..3_000_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+        let report = run(&sh("cat; cat /dev/null >&2"), &input, &RunOptions::default()).unwrap();
+        assert!(report.exit.success());
+        assert_eq!(report.stdout, input);
+    }
+
+    #[test]
+    fn signals_and_output_limits_are_reported() {
+        let report = run(&sh("kill -SEGV $$"), b"", &RunOptions::default()).unwrap();
+        assert_eq!(report.exit, Exit::Signal(11));
+        assert_eq!(describe_exit(report.exit), "signal 11 (SIGSEGV)");
+        let options = RunOptions { output_limit: 1000, ..RunOptions::default() };
+        let report = run(&sh("yes"), b"", &options).unwrap();
+        assert_eq!((report.exit, report.stdout.len()), (Exit::OutputLimit, 1000));
+    }
+
+    #[test]
+    fn cpu_time_and_peak_memory_are_the_childs() {
+        // The shell holds 24 MB of command substitution output, then spins a little.
+        let script = "x=$(head -c 24000000 /dev/zero | tr '\\0' a); i=0; \
+                      while [ $i -lt 5000 ]; do i=$((i+1)); done; echo ${#x}";
+        let report = run(&sh(script), b"", &RunOptions::default()).unwrap();
+        assert_eq!(report.stdout, b"24000000\n");
+        assert!(report.cpu > Duration::from_millis(1), "{:?}", report.cpu);
+        // Measured when the test process is smaller than the child, else a bound; other
+        // tests running beside this one decide which.
+        assert!(report.memory.kib() >= 23_000, "{:?}", report.memory);
+    }
+
+    #[test]
+    fn a_peak_below_our_own_is_only_a_bound() {
+        assert_eq!(PeakMemory::from_kib(5000, 4000), PeakMemory::Measured(5000));
+        assert_eq!(PeakMemory::from_kib(4000, 4000), PeakMemory::AtMost(4000));
+        assert_eq!(PeakMemory::from_kib(100, 4000), PeakMemory::AtMost(4000));
+    }
+
+    #[test]
+    fn a_missing_program_is_an_error_not_a_verdict() {
+        let err = run(&Program::new(&["/no/such/program"]), b"", &RunOptions::default());
+        assert!(matches!(err, Err(RunError::Spawn { .. })), "{err:?}");
+    }
+
+    #[test]
+    fn quoting_for_reproduction_lines() {
+        let p = Program::new(&["./sol", "a b", "it's", "--x=1"]);
+        assert_eq!(p.display(), r"./sol 'a b' 'it'\''s' --x=1");
+    }
+}

@@ -1,0 +1,144 @@
+//! The shrinking driver: from a failing input, greedily apply the first shrink move whose
+//! result is valid under the limits and still fails the same way (same verdict kind), until
+//! no move does. The result is then 1-minimal under the problem's moves: no single move
+//! gives a valid input that fails the same way.
+//!
+//! Candidates are tried in the problem's order (big steps first), `jobs` at a time in
+//! parallel; of a batch, the first candidate in move order that fails is accepted, so the
+//! result does not depend on `jobs`. After an accepted move the new input's moves are tried
+//! from the first again. Every candidate is run as a whole input, so a failure that needs
+//! earlier cases (state kept between cases) keeps them.
+//!
+//! Cost: each accepted move costs the candidates tried before it; a pass that accepts
+//! nothing tries every move once, and the last pass is such a pass. Moves that are invalid
+//! under the limits cost no run.
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::problem::{Limits, Problem};
+use super::run::{Program, RunError, RunOptions};
+use super::trial::{Trial, trial};
+
+/// How to shrink. Use the options the failure was found with (same limits and time limit),
+/// or the failure may not reproduce.
+#[derive(Clone, Debug, Default)]
+pub struct ShrinkOptions {
+    /// Candidates run at once (at least 1).
+    pub jobs: usize,
+    /// The limits every candidate must respect.
+    pub limits: Limits,
+    /// Each run's limits.
+    pub run: RunOptions,
+    /// Stop after this much time (the result is then not known to be 1-minimal).
+    pub time: Option<Duration>,
+    /// Stop after this many runs.
+    pub runs: Option<u64>,
+}
+
+/// The shrunk failure.
+#[derive(Clone, Debug)]
+pub struct Shrunk<I> {
+    /// The smallest failing input found.
+    pub input: I,
+    /// Its failing run.
+    pub trial: Trial,
+    /// Moves accepted.
+    pub steps: u64,
+    /// Runs made (with `jobs > 1`, this counts candidates run in parallel with an accepted
+    /// one, so it varies with `jobs`; the input does not).
+    pub runs: u64,
+    /// Wall time spent.
+    pub elapsed: Duration,
+    /// Whether every move of the result was tried: `false` when the budget ended first.
+    pub minimal: bool,
+}
+
+/// Shrinks `input`, which fails with `failing` (its verdict's kind is the one kept).
+///
+/// # Errors
+/// A candidate's run could not be carried out.
+///
+/// # Panics
+/// If a move of the problem does not lower its [`Problem::size`] (shrinking would not end).
+pub fn shrink<P: Problem>(
+    problem: &P,
+    program: &Program,
+    input: P::Input,
+    failing: Trial,
+    options: &ShrinkOptions,
+) -> Result<Shrunk<P::Input>, RunError> {
+    let start = Instant::now();
+    let kind = failing.verdict.kind;
+    let jobs = options.jobs.max(1);
+    let mut current = (input, failing);
+    let (mut steps, mut runs) = (0, 0);
+    let out_of_budget = |runs: u64| {
+        options.time.is_some_and(|t| start.elapsed() >= t)
+            || options.runs.is_some_and(|limit| runs >= limit)
+    };
+    let minimal = 'search: loop {
+        let size = problem.size(&current.0);
+        let accepted = {
+            let mut moves = problem.shrink(&current.0).filter(|candidate| {
+                let smaller = problem.size(candidate);
+                assert!(
+                    smaller < size,
+                    "{}: a shrink move went from size {size} to {smaller}",
+                    problem.name()
+                );
+                problem.validate(candidate, options.limits).is_ok()
+            });
+            // Right after an accepted move the next one often succeeds at once, so the
+            // first batch of a pass is one candidate; later batches use every job.
+            let mut width = 1;
+            loop {
+                if out_of_budget(runs) {
+                    break 'search false;
+                }
+                let batch: Vec<P::Input> = moves.by_ref().take(width).collect();
+                width = jobs;
+                if batch.is_empty() {
+                    break None;
+                }
+                runs += batch.len() as u64;
+                let trials = run_batch(problem, program, &batch, &options.run)?;
+                let hit = trials.into_iter().zip(batch).find(|(t, _)| t.verdict.kind == kind);
+                if let Some((t, candidate)) = hit {
+                    break Some((candidate, t));
+                }
+            }
+        };
+        match accepted {
+            Some(next) => {
+                current = next;
+                steps += 1;
+            }
+            None => break true,
+        }
+    };
+    let (input, trial) = current;
+    Ok(Shrunk { input, trial, steps, runs, elapsed: start.elapsed(), minimal })
+}
+
+/// Runs every candidate of `batch` at once (one thread each; the caller's thread takes the
+/// first) and returns their trials in batch order.
+fn run_batch<P: Problem>(
+    problem: &P,
+    program: &Program,
+    batch: &[P::Input],
+    options: &RunOptions,
+) -> Result<Vec<Trial>, RunError> {
+    let Some((first, rest)) = batch.split_first() else { return Ok(Vec::new()) };
+    thread::scope(|scope| {
+        let others: Vec<_> = rest
+            .iter()
+            .map(|candidate| scope.spawn(move || trial(problem, program, candidate, options)))
+            .collect();
+        let mut trials = vec![trial(problem, program, first, options)?];
+        for other in others {
+            trials.push(other.join().expect("a shrink worker panicked")?);
+        }
+        Ok(trials)
+    })
+}

@@ -1,0 +1,268 @@
+//! The stress loop: generate inputs from a seed in a fixed order, run the user's program on
+//! each, judge, and stop at the first failure or when the budget ends.
+//!
+//! Order: run `i` draws its input from its own seed, [`run_seed`]`(seed, i)`, at the size
+//! level [`Schedule::level`]`(i)`: many small inputs first, then growing levels, then all
+//! levels in turn. So run `i`'s input depends only on `(seed, i)`.
+//!
+//! Determinism under `-j N`: workers take run indices from one counter in increasing order.
+//! When a run fails, no index above it is started, and every index below it has already
+//! been handed out and is finished; the reported failure is the lowest failing index, which
+//! is the one a single worker would have found. Runs and cases are counted up to it.
+//! (This assumes the user's program is deterministic; near the time limit it may not be.)
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::problem::{Invalid, Limits, Problem};
+use super::run::{Program, RunError, RunOptions};
+use super::trial::{Trial, trial};
+use super::verdict::{Verdict, VerdictKind};
+use crate::rng::SplitMix64;
+
+/// The seed of run `index` under master seed `seed`: the `index`-th output of SplitMix64
+/// started at `seed`, so nearby seeds and indices give unrelated inputs.
+#[must_use]
+pub fn run_seed(seed: u64, index: u64) -> u64 {
+    SplitMix64::new(seed.wrapping_add(index.wrapping_mul(0x9e37_79b9_7f4a_7c15))).next_u64()
+}
+
+/// Which size level each run gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    /// Levels `0..levels` exist.
+    pub levels: u32,
+    /// Runs spent on each level on the way up.
+    pub runs_per_level: u64,
+}
+
+impl Schedule {
+    /// `runs_per_level` runs at level 0, as many at level 1, and so on up to the last level;
+    /// after that, run `i` is at level `i mod levels`, so small inputs keep coming.
+    #[must_use]
+    pub fn level(&self, index: u64) -> u32 {
+        let levels = u64::from(self.levels.max(1));
+        let step = index / self.runs_per_level.max(1);
+        let level = if step < levels { step } else { index % levels };
+        u32::try_from(level).expect("below levels, a u32")
+    }
+
+    /// The default schedule for problem `P`: its levels, 50 runs each on the way up.
+    #[must_use]
+    pub fn for_problem<P: Problem>() -> Self {
+        Self { levels: P::LEVELS, runs_per_level: 50 }
+    }
+}
+
+/// How to stress.
+#[derive(Clone, Debug, Default)]
+pub struct StressOptions {
+    /// The master seed.
+    pub seed: u64,
+    /// The first run index (to replay run `i` alone: `first = i`, `runs = Some(1)`).
+    pub first: u64,
+    /// At most this many runs; `None` for no limit.
+    pub runs: Option<u64>,
+    /// Start no run after this much time; `None` for no limit.
+    pub time: Option<Duration>,
+    /// Runs at once (at least 1).
+    pub jobs: usize,
+    /// The limits generated inputs respect.
+    pub limits: Limits,
+    /// Each run's limits.
+    pub run: RunOptions,
+    /// The size schedule; `None` for [`Schedule::for_problem`].
+    pub schedule: Option<Schedule>,
+}
+
+/// A run that failed.
+#[derive(Clone, Debug)]
+pub struct Failure<I> {
+    /// The run's index.
+    pub index: u64,
+    /// The run's seed ([`run_seed`] of the master seed and the index).
+    pub seed: u64,
+    /// The input.
+    pub input: I,
+    /// The judged run.
+    pub trial: Trial,
+}
+
+/// What a stress loop did.
+#[derive(Clone, Debug)]
+pub struct StressReport<I> {
+    /// Runs counted: up to and including the failure, else all that ran.
+    pub runs: u64,
+    /// Test cases in those runs.
+    pub cases: u64,
+    /// Wall time of the loop.
+    pub elapsed: Duration,
+    /// The first failure in run order, if any.
+    pub failure: Option<Failure<I>>,
+}
+
+/// Progress figures passed to a callback after each run (counted as they finish, so not in
+/// run order under `-j`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Runs finished.
+    pub runs: u64,
+    /// Test cases in them.
+    pub cases: u64,
+}
+
+/// Why a stress loop stopped without a verdict about the user's program.
+#[derive(Debug, thiserror::Error)]
+pub enum StressError {
+    /// The program could not be run.
+    #[error("run {index}: {source}")]
+    Run {
+        /// The run's index.
+        index: u64,
+        /// What went wrong.
+        source: RunError,
+    },
+    /// A generator made an input outside the limits: a bug of ours.
+    #[error("run {index} (seed {seed}): the generator made an invalid input: {invalid}")]
+    Generated {
+        /// The run's index.
+        index: u64,
+        /// The run's seed.
+        seed: u64,
+        /// The rule it broke.
+        invalid: Invalid,
+    },
+    /// The judge failed on our own answer: a bug of ours.
+    #[error("run {index} (seed {seed}): the judge rejects our own answer: {verdict}")]
+    Judge {
+        /// The run's index.
+        index: u64,
+        /// The run's seed.
+        seed: u64,
+        /// Its verdict.
+        verdict: Verdict,
+    },
+}
+
+type Outcome<I> = Result<Option<Failure<I>>, StressError>;
+
+/// Runs the stress loop of `problem` against `program`.
+///
+/// Time: per run, generating and solving the input, one process run and one judging pass;
+/// runs go `jobs` at a time. Memory: `jobs` inputs at once, plus 12 bytes a finished run for
+/// the counts.
+///
+/// # Errors
+/// The lowest-index run that could not be carried out (see [`StressError`]); failures of the
+/// user's program are not errors but [`StressReport::failure`].
+pub fn stress<P: Problem>(
+    problem: &P,
+    program: &Program,
+    options: &StressOptions,
+    progress: Option<&(dyn Fn(Progress) + Sync)>,
+) -> Result<StressReport<P::Input>, StressError> {
+    let start = Instant::now();
+    let deadline = options.time.map(|t| start + t);
+    let end = options.runs.map_or(u64::MAX, |runs| options.first.saturating_add(runs));
+    let schedule = options.schedule.unwrap_or_else(Schedule::for_problem::<P>);
+    let next = AtomicU64::new(options.first);
+    // The lowest index that failed or could not run: no index above it is started.
+    let stop = AtomicU64::new(u64::MAX);
+    let done = Mutex::new(Progress { runs: 0, cases: 0 });
+    let stops: Mutex<Vec<(u64, Outcome<P::Input>)>> = Mutex::new(Vec::new());
+
+    let one = |index: u64| -> (usize, Outcome<P::Input>) {
+        let seed = run_seed(options.seed, index);
+        let mut rng = SplitMix64::new(seed);
+        let input = problem.generate(&mut rng, schedule.level(index), options.limits);
+        let cases = problem.cases(&input);
+        if let Err(invalid) = problem.validate(&input, options.limits) {
+            return (cases, Err(StressError::Generated { index, seed, invalid }));
+        }
+        let outcome = match trial(problem, program, &input, &options.run) {
+            Err(source) => Err(StressError::Run { index, source }),
+            Ok(t) if t.verdict.kind == VerdictKind::Fail => {
+                Err(StressError::Judge { index, seed, verdict: t.verdict })
+            }
+            Ok(t) if t.verdict.is_ok() => Ok(None),
+            Ok(trial) => Ok(Some(Failure { index, seed, input, trial })),
+        };
+        (cases, outcome)
+    };
+
+    let finished: Vec<Vec<(u64, u32)>> = thread::scope(|scope| {
+        let workers: Vec<_> = (0..options.jobs.max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut finished = Vec::new();
+                    loop {
+                        if deadline.is_some_and(|d| Instant::now() >= d) {
+                            break;
+                        }
+                        let index = next.fetch_add(1, Ordering::SeqCst);
+                        if index >= end || index > stop.load(Ordering::SeqCst) {
+                            break;
+                        }
+                        let (cases, outcome) = one(index);
+                        finished.push((index, u32::try_from(cases).unwrap_or(u32::MAX)));
+                        if !matches!(outcome, Ok(None)) {
+                            stop.fetch_min(index, Ordering::SeqCst);
+                            lock(&stops).push((index, outcome));
+                        }
+                        if let Some(report) = progress {
+                            let mut done = lock(&done);
+                            done.runs += 1;
+                            done.cases += cases as u64;
+                            report(*done);
+                        }
+                    }
+                    finished
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("a stress worker panicked")).collect()
+    });
+
+    let stopped = stops.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let first_stop = stopped.into_iter().min_by_key(|(index, _)| *index);
+    let last = first_stop.as_ref().map_or(u64::MAX, |(index, _)| *index);
+    let (mut runs, mut cases) = (0, 0);
+    for &(index, c) in finished.iter().flatten() {
+        if index <= last {
+            runs += 1;
+            cases += u64::from(c);
+        }
+    }
+    let failure = match first_stop {
+        None => None,
+        Some((_, outcome)) => outcome?,
+    };
+    Ok(StressReport { runs, cases, elapsed: start.elapsed(), failure })
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_schedule_climbs_then_cycles() {
+        let s = Schedule { levels: 3, runs_per_level: 2 };
+        let levels: Vec<u32> = (0..10).map(|i| s.level(i)).collect();
+        assert_eq!(levels, [0, 0, 1, 1, 2, 2, 0, 1, 2, 0]);
+    }
+
+    #[test]
+    fn run_seeds_are_stable_and_distinct() {
+        assert_eq!(run_seed(0, 0), SplitMix64::new(0).next_u64());
+        let mut seen: Vec<u64> = (0..1000).map(|i| run_seed(7, i)).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), 1000);
+    }
+}

@@ -1,0 +1,69 @@
+//! One trial: an input rendered, our answer computed, the user's program run on the input,
+//! and the run judged (runtime error and time limit first, then the problem's rule).
+
+use super::problem::{Problem, render};
+use super::run::{Exit, Program, RunError, RunOptions, RunReport, describe_exit, run};
+use super::verdict::{Verdict, VerdictKind};
+
+/// A judged run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trial {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// What the run did.
+    pub run: RunReport,
+}
+
+/// How many characters of stderr a runtime error's message quotes.
+const STDERR_IN_MESSAGE: usize = 300;
+
+/// The verdict of a run that did not end normally (time limit, signal, non-zero exit,
+/// output limit); `None` for an exit with code 0, which the problem's rule judges.
+#[must_use]
+pub fn run_verdict(report: &RunReport, options: &RunOptions) -> Option<Verdict> {
+    let kind = match report.exit {
+        Exit::Code(0) => return None,
+        Exit::TimeLimit => {
+            return Some(Verdict::new(
+                VerdictKind::TimeLimit,
+                format!(
+                    "killed after {:.2} s (time limit {:.2} s)",
+                    report.wall.as_secs_f64(),
+                    options.time_limit.as_secs_f64()
+                ),
+            ));
+        }
+        Exit::Code(_) | Exit::Signal(_) | Exit::OutputLimit => VerdictKind::RuntimeError,
+    };
+    let mut message = describe_exit(report.exit);
+    if report.exit == Exit::OutputLimit {
+        message += &format!(" ({} bytes)", options.output_limit);
+    }
+    let stderr = report.stderr_excerpt(STDERR_IN_MESSAGE);
+    if !stderr.is_empty() {
+        message += &format!(", stderr: {stderr:?}");
+    }
+    Some(Verdict::new(kind, message))
+}
+
+/// Runs `program` on `input` and judges the run with `problem`'s rule against our answer.
+///
+/// Time: our solver on `input`, plus the program's run, plus the judge's pass over the
+/// output.
+///
+/// # Errors
+/// The program cannot be run at all (see [`RunError`]).
+pub fn trial<P: Problem>(
+    problem: &P,
+    program: &Program,
+    input: &P::Input,
+    options: &RunOptions,
+) -> Result<Trial, RunError> {
+    let bytes = render(problem, input);
+    let report = run(program, &bytes, options)?;
+    let verdict = match run_verdict(&report, options) {
+        Some(verdict) => verdict,
+        None => problem.judge(input, &problem.solve(input), &report.stdout),
+    };
+    Ok(Trial { verdict, run: report })
+}

@@ -1,0 +1,154 @@
+//! Verdicts: what happened to one output (or one run), in the words judges use, with a
+//! message that says what and where, e.g.
+//! `wrong answer: case 17: expected "Bob wins", found "It depends"`.
+
+use std::fmt;
+
+/// The kind of a verdict. The first four come from a checker; the last two from running the
+/// program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VerdictKind {
+    /// The output is right.
+    Ok,
+    /// The output reads as an answer and the answer is wrong.
+    WrongAnswer,
+    /// The output cannot be read as an answer: a word that is not a verdict, a token that is
+    /// not a number, too few or too many items.
+    PresentationError,
+    /// The judge itself is at fault: the input or the jury's answer is malformed.
+    Fail,
+    /// The program exited with a non-zero code or was killed by a signal (or wrote more
+    /// output than allowed and was stopped).
+    RuntimeError,
+    /// The program ran past the time limit and was killed.
+    TimeLimit,
+}
+
+impl VerdictKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [Self; 6] = [
+        Self::Ok,
+        Self::WrongAnswer,
+        Self::PresentationError,
+        Self::Fail,
+        Self::RuntimeError,
+        Self::TimeLimit,
+    ];
+
+    /// The kind in words, as reports print it: `ok`, `wrong answer`, `presentation error`,
+    /// `fail`, `runtime error`, `time limit exceeded`.
+    #[must_use]
+    pub fn words(self) -> &'static str {
+        match self {
+            Self::Ok => "ok",
+            Self::WrongAnswer => "wrong answer",
+            Self::PresentationError => "presentation error",
+            Self::Fail => "fail",
+            Self::RuntimeError => "runtime error",
+            Self::TimeLimit => "time limit exceeded",
+        }
+    }
+
+    /// Whether this is a failure of the judged program (anything but `Ok` and `Fail`).
+    #[must_use]
+    pub fn is_failure(self) -> bool {
+        !matches!(self, Self::Ok | Self::Fail)
+    }
+}
+
+impl fmt::Display for VerdictKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.words())
+    }
+}
+
+/// A verdict: its kind and a one-line message naming what and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The kind.
+    pub kind: VerdictKind,
+    /// What and where, without the kind: `case 17: expected "Bob wins", found "It depends"`.
+    pub message: String,
+}
+
+impl Verdict {
+    /// A verdict of `kind` with `message`.
+    #[must_use]
+    pub fn new(kind: VerdictKind, message: impl Into<String>) -> Self {
+        Self { kind, message: message.into() }
+    }
+
+    /// `ok` with a message such as `40 cases`.
+    #[must_use]
+    pub fn ok(message: impl Into<String>) -> Self {
+        Self::new(VerdictKind::Ok, message)
+    }
+
+    /// `wrong answer` with a message.
+    #[must_use]
+    pub fn wrong_answer(message: impl Into<String>) -> Self {
+        Self::new(VerdictKind::WrongAnswer, message)
+    }
+
+    /// `presentation error` with a message.
+    #[must_use]
+    pub fn presentation_error(message: impl Into<String>) -> Self {
+        Self::new(VerdictKind::PresentationError, message)
+    }
+
+    /// `fail` (the judge's input or answer is at fault) with a message.
+    #[must_use]
+    pub fn fail(message: impl Into<String>) -> Self {
+        Self::new(VerdictKind::Fail, message)
+    }
+
+    /// Whether the kind is `Ok`.
+    #[must_use]
+    pub fn is_ok(&self) -> bool {
+        self.kind == VerdictKind::Ok
+    }
+}
+
+impl fmt::Display for Verdict {
+    /// `kind: message`, or the kind alone when the message is empty.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.message.is_empty() {
+            f.write_str(self.kind.words())
+        } else {
+            write!(f, "{}: {}", self.kind.words(), self.message)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_read_as_one_line() {
+        let v = Verdict::wrong_answer(r#"case 17: expected "Bob wins", found "It depends""#);
+        assert_eq!(
+            v.to_string(),
+            r#"wrong answer: case 17: expected "Bob wins", found "It depends""#
+        );
+        assert_eq!(Verdict::ok("").to_string(), "ok");
+        assert_eq!(
+            Verdict::new(VerdictKind::TimeLimit, "killed after 2.00 s").to_string(),
+            "time limit exceeded: killed after 2.00 s"
+        );
+    }
+
+    #[test]
+    fn only_program_faults_are_failures() {
+        let failures: Vec<_> = VerdictKind::ALL.into_iter().filter(|k| k.is_failure()).collect();
+        assert_eq!(
+            failures,
+            [
+                VerdictKind::WrongAnswer,
+                VerdictKind::PresentationError,
+                VerdictKind::RuntimeError,
+                VerdictKind::TimeLimit
+            ]
+        );
+    }
+}

@@ -1,0 +1,151 @@
+//! A toy problem for the judge's tests and measurements: "sum of two numbers per case".
+//!
+//! Input: `T`, then `T` lines `a b`. Original limits: `1 <= T <= 10`, `1 <= a, b <= 9`, no
+//! two cases equal (a rule that some shrink moves break, so the driver's validity filter is
+//! exercised). Extended: `T <= 1000`, values up to 1000, duplicates allowed. Output: one line
+//! per case, `a + b`, compared line by line exactly; a line that is not digits is a
+//! presentation error.
+
+use engine::Input;
+use engine::input::InputError;
+use engine::judge::compare::{Unit, compare};
+use engine::judge::moves;
+use engine::judge::problem::Invalid;
+use engine::judge::{Limits, Problem, Verdict};
+use engine::rng::SplitMix64;
+
+/// The toy problem.
+pub(crate) struct Sum;
+
+/// `(max T, max value)` under `limits`.
+pub(crate) fn bounds(limits: Limits) -> (usize, u32) {
+    match limits {
+        Limits::Original => (10, 9),
+        Limits::Extended => (1000, 1000),
+    }
+}
+
+impl Problem for Sum {
+    type Input = Vec<(u32, u32)>;
+    type Answer = Vec<u64>;
+    const LEVELS: u32 = 4;
+
+    fn name(&self) -> &'static str {
+        "sum"
+    }
+
+    fn parse(&self, bytes: &[u8], limits: Limits) -> Result<Self::Input, InputError> {
+        let (max_t, max_v) = bounds(limits);
+        let mut input = Input::new(bytes);
+        let t = input.uint("T", 1..=max_t as u64)?;
+        let mut cases = Vec::new();
+        for _ in 0..t {
+            let start = input.offset();
+            let start =
+                start + bytes[start..].iter().take_while(|b| b.is_ascii_whitespace()).count();
+            let a = input.uint("a", 1..=u64::from(max_v))? as u32;
+            let b = input.uint("b", 1..=u64::from(max_v))? as u32;
+            if limits == Limits::Original && cases.contains(&(a, b)) {
+                return Err(input.error_at(start, format!("case {a} {b} appears twice")));
+            }
+            cases.push((a, b));
+        }
+        input.finish("the last case")?;
+        Ok(cases)
+    }
+
+    fn validate(&self, input: &Self::Input, limits: Limits) -> Result<(), Invalid> {
+        let (max_t, max_v) = bounds(limits);
+        if input.is_empty() || input.len() > max_t {
+            return Err(Invalid(format!("T = {} is outside 1..={max_t}", input.len())));
+        }
+        for (i, &(a, b)) in input.iter().enumerate() {
+            if !(1..=max_v).contains(&a) || !(1..=max_v).contains(&b) {
+                return Err(Invalid(format!("case {}: values outside 1..={max_v}", i + 1)));
+            }
+            if limits == Limits::Original && input[..i].contains(&(a, b)) {
+                return Err(Invalid(format!("case {}: {a} {b} appears twice", i + 1)));
+            }
+        }
+        Ok(())
+    }
+
+    fn render(&self, input: &Self::Input, out: &mut Vec<u8>) {
+        out.extend_from_slice(format!("{}\n", input.len()).as_bytes());
+        for (a, b) in input {
+            out.extend_from_slice(format!("{a} {b}\n").as_bytes());
+        }
+    }
+
+    fn cases(&self, input: &Self::Input) -> usize {
+        input.len()
+    }
+
+    fn size(&self, input: &Self::Input) -> u64 {
+        input.iter().map(|&(a, b)| 1 + u64::from(a) + u64::from(b)).sum()
+    }
+
+    fn generate(&self, rng: &mut SplitMix64, level: u32, limits: Limits) -> Self::Input {
+        let (max_t, max_v) = bounds(limits);
+        // Level 0: values up to 3; each level widens the range until the limit.
+        let top = u64::from(max_v).min(3 << (2 * level));
+        let want = 1 + rng.below(max_t);
+        let mut cases: Vec<(u32, u32)> = Vec::new();
+        for _ in 0..want * 4 {
+            if cases.len() == want {
+                break;
+            }
+            let case = (rng.range(1, top) as u32, rng.range(1, top) as u32);
+            if limits == Limits::Extended || !cases.contains(&case) {
+                cases.push(case);
+            }
+        }
+        cases
+    }
+
+    fn solve(&self, input: &Self::Input) -> Self::Answer {
+        input.iter().map(|&(a, b)| u64::from(a) + u64::from(b)).collect()
+    }
+
+    fn render_answer(&self, _input: &Self::Input, answer: &Self::Answer, out: &mut Vec<u8>) {
+        for sum in answer {
+            out.extend_from_slice(format!("{sum}\n").as_bytes());
+        }
+    }
+
+    fn parse_answer(&self, input: &Self::Input, bytes: &[u8]) -> Result<Self::Answer, String> {
+        let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8".to_owned())?;
+        let sums: Vec<u64> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| l.parse().map_err(|_| format!("line {}: {l:?} is not a sum", i + 1)))
+            .collect::<Result<_, _>>()?;
+        if sums.len() != input.len() {
+            return Err(format!("{} sums for {} cases", sums.len(), input.len()));
+        }
+        Ok(sums)
+    }
+
+    fn judge(&self, _input: &Self::Input, answer: &Self::Answer, output: &[u8]) -> Verdict {
+        let expected: Vec<String> = answer.iter().map(u64::to_string).collect();
+        let digits = |t: &[u8]| !t.is_empty() && t.iter().all(u8::is_ascii_digit);
+        let verdict = compare(Unit::Line, &expected, output, digits, |i| format!("case {}", i + 1));
+        if verdict.is_ok() { Verdict::ok(format!("{} cases", answer.len())) } else { verdict }
+    }
+
+    /// Big steps first: drop a half, a quarter, ... of the cases; then the one-step moves
+    /// that define minimality: drop one case; then lower each number (to 1, halfway, by 1).
+    fn shrink(&self, input: &Self::Input) -> impl Iterator<Item = Self::Input> {
+        let numbers = (0..2 * input.len()).flat_map(move |k| {
+            let (case, second) = (k / 2, k % 2 == 1);
+            let value = if second { input[case].1 } else { input[case].0 };
+            moves::lower(u64::from(value), 1).map(move |v| {
+                let mut next = input.clone();
+                let slot = if second { &mut next[case].1 } else { &mut next[case].0 };
+                *slot = v as u32;
+                next
+            })
+        });
+        moves::drop_chunks(input).chain(moves::drop_each(input)).chain(numbers)
+    }
+}
