@@ -4,8 +4,8 @@
 
 use std::io::Write;
 
-use crate::fast::{Reach, Tables};
 use crate::rules::{Action, Position};
+use crate::tables::Tables;
 use crate::write_probability;
 
 /// E's options at the start of one case.
@@ -41,7 +41,7 @@ impl Explanation {
 /// When `ops` is outside `1..=MAX_OPS`.
 #[must_use]
 pub fn explain(ops: u8, positions: &[Position]) -> Vec<Explanation> {
-    let (_, actions) = Tables::build_probed(ops, Reach::of_probes(positions), positions);
+    let (_, actions) = Tables::build_probed(ops, positions);
     actions.into_iter().map(Explanation::from_actions).collect()
 }
 

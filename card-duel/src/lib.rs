@@ -1,8 +1,8 @@
 //! card-duel: exact solvers for THUPC 2021 problem I, "狗蛋和二五仔", a Hearthstone-like duel
 //! with random pings (rules: `../shared/problems/card-duel.md`).
 //!
-//! - [`fast`]: the solver for whole files. All positions a file can reach are valued once,
-//!   bottom-up by total HP, into a dense table; each case is then one lookup.
+//! - [`tables`]: the fast solver, for whole files. All positions a file can reach are valued
+//!   once, bottom-up by total HP, into a dense table; each case is then one lookup.
 //! - [`reference`](mod@reference): the rules applied literally to an explicit state with a
 //!   memoized expectiminimax; slow, for tests and for checking.
 //! - [`explain`]: E's first actions and their values, for `--explain`.
@@ -11,12 +11,12 @@
 //! [`run`] is what the binary calls: judge input in, one probability per line out.
 
 pub mod explain;
-pub mod fast;
 pub mod parse;
 mod pings;
 pub mod reference;
 pub mod rules;
 mod shapes;
+pub mod tables;
 
 use std::io::Write;
 
@@ -24,9 +24,9 @@ use engine::driver::{self, BatchSolver, DriverError, DriverOptions};
 use engine::input::{Input, InputError};
 
 pub use explain::Explanation;
-pub use fast::{Reach, StartKey, Tables};
 pub use reference::Reference;
 pub use rules::{Action, Board, Position};
+pub use tables::{Reach, StartKey, Tables};
 
 /// The judge's format, the same for every batch solver below.
 macro_rules! judge_format {
