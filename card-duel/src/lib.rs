@@ -67,8 +67,7 @@ impl BatchSolver for CardDuel {
     fn new_scratch(&self, _ops: &u8, _tables: &Tables) {}
 
     fn solve(&self, _ops: &u8, tables: &Tables, case: &Position, _scratch: &mut ()) -> f64 {
-        // The tables cover every case they were prepared from, so the fallback never shows.
-        tables.value(case).unwrap_or(f64::NAN)
+        tables.value(case).expect("tables prepared from the cases reach every case")
     }
 }
 
@@ -172,7 +171,10 @@ pub fn run(bytes: &[u8], mode: Mode, options: &DriverOptions) -> Result<Vec<u8>,
 #[must_use]
 pub fn solve(ops: u8, positions: &[Position]) -> Vec<f64> {
     let tables = Tables::build(ops, Reach::of(positions));
-    positions.iter().map(|p| tables.value(p).unwrap_or(f64::NAN)).collect()
+    positions
+        .iter()
+        .map(|p| tables.value(p).expect("tables built for the positions' reach hold them"))
+        .collect()
 }
 
 /// Appends `p` with 9 digits after the point and a newline, as `format!("{p:.9}")` would.
