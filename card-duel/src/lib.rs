@@ -11,6 +11,7 @@
 //! [`run`] is what the binary calls: judge input in, one probability per line out.
 
 pub mod explain;
+pub mod generate;
 pub mod parse;
 mod pings;
 pub mod reference;

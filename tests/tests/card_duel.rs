@@ -1,9 +1,10 @@
 //! card-duel: the official samples on both solvers, the fast solver against the reference on
 //! random positions for O = 3, 4 and 5 (and fewer for O = 1 and 20), small files' exact reach
-//! against the full table, explanations against the reference, thread-count independence,
-//! and the snapshot suites.
+//! against the full table on every generator family, explanations against the reference,
+//! thread-count independence, and the snapshot suites.
 
-use card_duel::{Action, Board, Mode, Position, Reach, Reference, StartKey, Tables};
+use card_duel::generate::{self, Family};
+use card_duel::{Action, Board, Mode, Position, Reach, Reference, Tables};
 use engine::driver::DriverOptions;
 use engine::rng::SplitMix64;
 
@@ -114,13 +115,19 @@ fn tables_for_a_file_agree_with_tables_for_every_position() {
     for (p, f) in positions.iter().zip(file) {
         assert_eq!(all.value(p), Some(f), "{p:?}");
     }
-    let mut rng = SplitMix64::new(78);
-    for count in [1, 1, 1, 1, 2, 5, Reach::EXACT_UP_TO] {
-        let few: Vec<Position> = (0..count)
-            .map(|_| StartKey::unrank(rng.below(StartKey::CARDINALITY)).position())
-            .collect();
-        for (p, f) in few.iter().zip(card_duel::solve(3, &few)) {
-            assert_eq!(all.value(p), Some(f), "{p:?}");
+    let mut seed = 78;
+    for family in Family::ALL {
+        let counts: &[usize] = if family == Family::Uniform {
+            &[1, 1, 1, 1, 2, 5, Reach::EXACT_UP_TO]
+        } else {
+            &[1, 3]
+        };
+        for &count in counts {
+            seed += 1;
+            let few = generate::positions(family, count, seed);
+            for (p, f) in few.iter().zip(card_duel::solve(3, &few)) {
+                assert_eq!(all.value(p), Some(f), "{family:?}, {p:?}");
+            }
         }
     }
 }
@@ -170,9 +177,8 @@ fn explanations_match_the_reference() {
 
 #[test]
 fn output_is_identical_for_every_thread_count() {
-    let mut rng = SplitMix64::new(99);
-    let positions: Vec<Position> = (0..3000)
-        .map(|_| StartKey::unrank(rng.below(StartKey::CARDINALITY)).position())
+    let positions: Vec<Position> = generate::positions(Family::Uniform, 3000, 99)
+        .into_iter()
         .filter(|p| p.total_hp() <= 30)
         .collect();
     let text = card_duel::write_input(5, &positions);
