@@ -284,17 +284,21 @@ impl Layer<'_> {
                 let (win, outcomes) = self.pings.get(usize::from(pair), a, b);
                 let acc = &mut scratch[i * block..(i + n) * block];
                 acc.fill(win);
-                // Blocks are whole rows, so `as_chunks` leaves no remainder.
-                let acc = acc.as_chunks_mut::<HANDS>().0;
+                // A block is whole rows, so the cells split into rows without a remainder.
+                let (acc, partial) = acc.as_chunks_mut::<HANDS>();
+                debug_assert!(partial.is_empty(), "a block is whole rows");
                 let from = |o: &Outcome| {
-                    self.target(PLAY_DROP, o.pair, a - o.mover_loss, n).as_chunks::<HANDS>().0
+                    let cells = self.target(PLAY_DROP, o.pair, a - o.mover_loss, n);
+                    let (rows, partial) = cells.as_chunks::<HANDS>();
+                    debug_assert!(partial.is_empty(), "a block is whole rows");
+                    rows
                 };
                 // Four outcomes a pass keep the sum in a register; the additions happen in
                 // the same order as one outcome a pass would make them.
-                let mut groups = outcomes.chunks_exact(4);
-                for g in &mut groups {
-                    let (s0, s1, s2, s3) = (from(&g[0]), from(&g[1]), from(&g[2]), from(&g[3]));
-                    let (p0, p1, p2, p3) = (g[0].p, g[1].p, g[2].p, g[3].p);
+                let (groups, rest) = outcomes.as_chunks::<4>();
+                for [o0, o1, o2, o3] in groups {
+                    let (s0, s1, s2, s3) = (from(o0), from(o1), from(o2), from(o3));
+                    let (p0, p1, p2, p3) = (o0.p, o1.p, o2.p, o3.p);
                     for_each_play_row(ops, acc, |r, out| {
                         let (x0, x1, x2, x3) = (&s0[r], &s1[r], &s2[r], &s3[r]);
                         for k in 0..PLAY_SLOTS {
@@ -304,7 +308,7 @@ impl Layer<'_> {
                         }
                     });
                 }
-                for o in groups.remainder() {
+                for o in rest {
                     let x = from(o);
                     for_each_play_row(ops, acc, |r, out| {
                         for k in 0..PLAY_SLOTS {
