@@ -9,7 +9,10 @@
 
 use engine::store::HashMemo;
 
-use crate::rules::{Action, Board, MAX_HAND, MAX_MINIONS, Position};
+use crate::rules::{
+    Action, Board, FACE_DAMAGE, HERO_POWER_COST, MAX_HAND, MAX_MINIONS, MINION_HP, PINGS_PER_PLAY,
+    Position,
+};
 
 const E: usize = 0;
 const TEACHER: usize = 1;
@@ -175,7 +178,7 @@ impl Reference {
         // Hero power: lose 2 HP, draw; legal whatever the hand and even if it kills.
         if state.used < self.ops {
             let mut next = *state;
-            next.hp[me] -= 2;
+            next.hp[me] -= i32::from(HERO_POWER_COST);
             next.draw(me);
             next.used += 1;
             next.acted = true;
@@ -197,7 +200,7 @@ impl Reference {
                 actions.push((Action::Trade { minion_hp, target_hp }, self.after(next)));
             }
             let mut next = *state;
-            next.hp[foe] -= 3;
+            next.hp[foe] -= i32::from(FACE_DAMAGE);
             next.board[me][i].attacked = true;
             next.acted = true;
             actions.push((Action::Face { minion_hp }, self.after(next)));
@@ -212,7 +215,7 @@ impl Reference {
             next.hand[me] -= 1;
             next.used += 1;
             next.acted = true;
-            next.pings = 3;
+            next.pings = PINGS_PER_PLAY;
             actions.push((Action::Play, self.value_of(next)));
         }
 
@@ -250,7 +253,7 @@ impl Reference {
             next.pings -= 1;
             if next.pings == 0 {
                 let me = next.mover;
-                next.board[me].push(Minion { hp: 2, attacked: true });
+                next.board[me].push(Minion { hp: i32::from(MINION_HP), attacked: true });
             }
             // A player at 0 HP loses at once; the remaining pings never happen.
             total += chance * self.after(next);
