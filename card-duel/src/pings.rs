@@ -46,7 +46,8 @@ type List = (u32, u32, f64);
 /// A hero with this much HP or more survives the pings of one play whatever they hit.
 pub(crate) const SAFE_HP: u8 = PINGS_PER_PLAY + 1;
 
-/// Death thresholds are `min(hp, SAFE_HP)`: above that the pings cannot kill.
+/// Death thresholds are `min(hp, SAFE_HP)`: from `SAFE_HP` up the pings cannot kill, so such
+/// HP share one outcome list.
 const THRESHOLDS: usize = SAFE_HP as usize;
 
 /// The outcome lists of every board pair whose mover may play (fewer than four minions),

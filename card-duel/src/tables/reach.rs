@@ -177,7 +177,7 @@ fn mark_reachable(positions: &[Position], max_total: usize, asked: Asked) -> Vec
             // is mover HP a < heroes - FACE_DAMAGE.
             let survives_face = word & below(heroes - i32::from(FACE_DAMAGE));
             if t >= hero_power {
-                // Hero power from more HP than it costs; with less it kills the mover.
+                // Hero power from more HP than it costs; with no more, it kills the mover.
                 let survives = word & !below(i32::from(HERO_POWER_COST) + 1);
                 lower[t - hero_power][pair] |= survives >> HERO_POWER_COST;
             }
