@@ -59,7 +59,6 @@ use sweep::Sweep;
 /// Turn-start values for every position within a [`Reach`], for one O.
 #[derive(Debug)]
 pub struct Tables {
-    ops: u8,
     reach: Reach,
     values: Vec<f64>,
 }
@@ -120,19 +119,7 @@ impl Tables {
             }
             ring[t % RING] = current;
         }
-        (Tables { ops, reach, values }, explained)
-    }
-
-    /// The O these tables were built for.
-    #[must_use]
-    pub fn ops(&self) -> u8 {
-        self.ops
-    }
-
-    /// The cells these tables cover.
-    #[must_use]
-    pub fn reach(&self) -> &Reach {
-        &self.reach
+        (Tables { reach, values }, explained)
     }
 
     /// E's winning probability in `position`, or `None` outside the tables' reach. `O(1)`.
