@@ -159,7 +159,7 @@ impl BatchSolver for CardDuelReference {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Solver {
-    /// The table sweep ([`fast`]): every position a file reaches, valued once.
+    /// The table sweep ([`tables`]): every position a file reaches, valued once.
     #[default]
     Fast,
     /// The rules applied literally ([`reference`](mod@reference)); slow, small HP only.

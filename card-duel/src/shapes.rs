@@ -138,8 +138,6 @@ pub(crate) struct PairInfo {
     pub(crate) lethal: u8,
     /// When every minion is ready: the boards' indices as a turn start.
     pub(crate) start: Option<(u8, u8)>,
-    /// The boards' indices as the next turn start (other side first, marks forgotten).
-    pub(crate) end: (u8, u8),
     /// The pair of the next turn start.
     pub(crate) next_start: u16,
 }
@@ -182,7 +180,6 @@ fn pair_info(pair: usize) -> PairInfo {
         can_play: mover.len() < MAX_MINIONS,
         lethal: FACE_DAMAGE * (m[READY1] + m[READY2]),
         start: mover.all_ready().then_some((board.index() as u8, other.index() as u8)),
-        end: (other.index() as u8, board.index() as u8),
         next_start: pair_index(TurnBoard::ready(other), board) as u16,
     }
 }

@@ -5,18 +5,22 @@
 //! that the player about to start a turn (before his draw) wins. Inside a turn the mover's
 //! decision states add which of his minions may still attack, the hero powers plus plays he
 //! has left (`0..=O`), and whether he has acted; a *cell* is (board pair, mover HP, other
-//! HP), and holds a *block* of `16 * (O + 1)` values, one per (plays left, mover's hand,
-//! other's hand), laid out `[left][mover hand][other hand]`.
+//! HP), and its *slots* are (plays left, mover's hand, other's hand). Which slots are stored,
+//! and where, is the business of `slots`: the other's hand has three classes that matter,
+//! plays beyond what the mover's HP and hand allow change nothing (saturation), and the
+//! limit binds less and less as a turn goes on (the deficit), so a cell keeps at most
+//! `(O + 1) * 4 * 3` values and, for large O, far fewer.
 //!
 //! Every operation lowers the total HP on the table (players plus minions): hero power by 2,
 //! face by 3, trade by 2 to 4, play by exactly 1 (three pings, then a 2-HP minion). Ending the
 //! turn keeps it. So cells are layered by total `t <= 56`; layer `t` needs layers `t-1..t-4`
 //! and the turn starts of layer `t`, which need only the best non-ending action. A layer is
-//! therefore filled in three steps: (1) the best operation of every cell from the finished
-//! layers below, in parallel; (2) the turn-start values of layer `t`, read off step 1's cells
-//! where every minion is ready and no play was used; (3) every cell takes the better of its
-//! best operation and ending the turn (`1 - V` of the swapped position), in parallel. Only five
-//! layers are alive at once.
+//! therefore filled in three phases: (1) the best operation of the cells where every minion
+//! is ready, the only ones a turn starts in, from the finished layers below; (2) the
+//! turn-start values of layer `t`, read off those cells, and each open cell's value of ending
+//! the turn (`1 - V` of the swapped position); (3) every other cell's best operation, then
+//! every cell takes the better of its best operation and ending the turn. Phases 1 and 3 run
+//! in parallel over chunks of board pairs. Only five layers are alive at once.
 //!
 //! Only cells a file can reach are computed ([`Reach`]): HP and the total HP on the table
 //! only fall, so a position reaches a box of HP pairs (and its mirror, for the other player's
@@ -25,21 +29,24 @@
 //!
 //! Cells of one pair that follow each other in mover HP lead, by any operation, to cells that
 //! follow each other in the layer below, so the sweep works on such *runs*: each play outcome
-//! is one long multiply-add over contiguous memory rather than one jump a cell.
+//! is one multiply-add over contiguous memory rather than one jump a cell. Every slot's value
+//! is computed by the same IEEE operations in the same order whatever the layout, the reach or
+//! the thread count, so every table agrees with every other to the last bit.
 //!
-//! Time: `O(cells * 16 * (O + 1) * (outcomes per play + 8))`: 420,000 cells when every
-//! position is asked, 32.5 outcomes per play on average. Space: the value table (1,440,000
-//! `f64`, 11.5 MB) plus five layers of at most 18,612 cells, `5 * 18,612 * 16 * (O + 1) * 8`
-//! bytes at most: 71 MB for O = 5, 250 MB for O = 20. Layers are laid out for the file's
-//! reach, so a small file gets small layers.
+//! Time: `O(slots * (outcomes per play + 8))`, where `slots` is at most 420,000 cells times
+//! `(O + 1) * 4 * 3`, 32.5 outcomes per play on average. Space: the value table (1,440,000
+//! `f64`, 11.5 MB) plus five layers of at most 18,612 cells and their stored slots (see
+//! `slots` and the crate's README for the figures).
 //!
 //! The parts: `key` places a turn start in the value table ([`StartKey`]); `reach` decides
-//! which cells a file needs ([`Reach`]); `layout` places those cells in each layer; `sweep`
-//! fills a layer from the layers below (the kernel). This file drives them, layer by layer.
+//! which cells a file needs ([`Reach`]); `slots` which slots of a cell are stored; `layout`
+//! places those slots in each layer; `sweep` fills a layer from the layers below (the
+//! kernel). This file drives them, layer by layer.
 
 mod key;
 mod layout;
 mod reach;
+mod slots;
 mod sweep;
 
 use std::sync::LazyLock;
@@ -53,8 +60,8 @@ use crate::rules::{
     Position,
 };
 use crate::shapes::PAIR_INFO;
-use layout::LayerLayout;
-use sweep::Sweep;
+use slots::Slots;
+use sweep::{Layer, LayerValues};
 
 /// Turn-start values for every position within a [`Reach`], for one O.
 #[derive(Debug)]
@@ -97,25 +104,30 @@ impl Tables {
         if !reach.is_exact() {
             PINGS.build_all();
         }
-        let layout = LayerLayout::new(&reach);
-        let sweep = Sweep::new(ops, &reach, &layout);
+        let slots = Slots::new(ops, reach.max_hp());
+        let threads = rayon::current_num_threads();
+        let chunks = if threads == 1 { 1 } else { threads * CHUNKS_PER_THREAD };
         let mut values = vec![0.0; StartKey::CARDINALITY];
         let mut explained = vec![Vec::new(); probes.len()];
-        let mut ring: Vec<Vec<f64>> =
-            (0..RING).map(|_| vec![0.0; layout.max_cells * sweep.block]).collect();
+        let mut ring: [LayerValues; RING] = Default::default();
+        let mut ends = Vec::new();
         for t in 0..=usize::from(reach.max_total()) {
             let mut current = std::mem::take(&mut ring[t % RING]);
+            current.layout.build(t, &reach, &slots, chunks);
+            let len = current.layout.len();
+            if current.values.len() < len {
+                current.values.resize(len, 0.0);
+            }
             {
-                let below: [&[f64]; MAX_DROP] = std::array::from_fn(|k| {
-                    if t > k { ring[(t - k - 1) % RING].as_slice() } else { &[] }
-                });
-                let ctx = sweep.context(t, below);
+                let below: [Option<&LayerValues>; MAX_DROP] =
+                    std::array::from_fn(|k| (t > k).then(|| &ring[(t - k - 1) % RING]));
+                let layer = Layer::new(slots, &current.layout, below);
                 for (probe, out) in probes.iter().zip(&mut explained) {
-                    if let Some(actions) = ctx.first_actions(probe) {
+                    if let Some(actions) = layer.first_actions(probe) {
                         *out = actions;
                     }
                 }
-                ctx.fill_layer(&mut current, &mut values);
+                layer.fill(&mut current.values[..len], &mut values, &mut ends);
             }
             ring[t % RING] = current;
         }
@@ -150,3 +162,7 @@ const _: () = assert!(
 
 /// Layers alive at once: the one being filled and the [`MAX_DROP`] an operation can reach.
 const RING: usize = MAX_DROP + 1;
+
+/// Chunks of board pairs per thread in the parallel phases: a few, so that a thread that
+/// finishes early takes over work, but not so many that a chunk's reads lose their cache.
+const CHUNKS_PER_THREAD: usize = 4;

@@ -1,114 +1,299 @@
-//! Where each board pair's cells sit in every layer ([`LayerLayout`], [`Span`]), and the runs
-//! of consecutive cells the sweep works on ([`Run`]).
+//! Where one layer's values sit ([`LayerLayout`]): which cells of each board pair the file
+//! reaches, their [`Run`]s, and the place of every stored slot.
+//!
+//! The layer's values are one piece per board pair, in pair order, and a pair's piece holds
+//! one block per diagonal (see [`slots`](super::slots)), `[hand row][cell][other's hand
+//! class]` over the cells that diagonal stores. A run of cells is one contiguous piece of a
+//! row; an attack of a run reads its target pair's piece from one end to the other; a chunk
+//! of pairs is one contiguous piece of the layer. The end-of-turn values have the same shape
+//! with one block per pair, every mover's hand as a row and every reached cell. Rebuilt for
+//! every layer in `O(pairs * diagonals)`, reusing its vectors.
 
+use std::ops::Range;
+
+use super::key::HAND_SIZES;
 use super::reach::Reach;
-use crate::rules::{FACE_DAMAGE, MAX_HP};
-use crate::shapes::PAIR_INFO;
+use super::slots::{OTHER_CLASSES, Slots, Subplane};
+use crate::rules::MAX_HP;
+use crate::shapes::{PAIR_INFO, PAIRS};
 
-/// Where each board pair's cells sit in every layer, for one reach: a pair's span covers its
-/// reached mover HP, so a small reach gets small, dense layers and touches few pages.
+/// Cells of one layer: where each reached cell sits in every subplane.
+#[derive(Debug, Default)]
 pub(super) struct LayerLayout {
-    /// `spans[t][pair]`: the pair's cells in layer `t`, for `t <= max_total`.
-    pub(super) spans: Vec<Vec<Span>>,
-    /// Cells of the largest layer.
-    pub(super) max_cells: usize,
+    /// The layer's total HP.
+    pub(super) t: usize,
+    /// `reached[pair]`: bit `a` set when the pair's cell with mover HP `a` is reached.
+    pub(super) reached: Vec<u32>,
+    /// Maximal runs of consecutive reached cells, by pair.
+    pub(super) runs: Vec<Run>,
+    /// `blocks[diagonal * PAIRS + pair]`: the pair's block of the diagonal.
+    blocks: Vec<Block>,
+    /// `starts[pair]..starts[pair + 1]`: the pair's values in the layer.
+    starts: Vec<usize>,
+    /// Each pair's block in the end-of-turn values (a row per mover's hand).
+    ends: Vec<Block>,
+    /// `end_starts[pair]..end_starts[pair + 1]`: the pair's end-of-turn values.
+    end_starts: Vec<usize>,
+    /// Chunks of pairs with about equal numbers of cells, for the parallel phases.
+    pub(super) chunks: Vec<Chunk>,
 }
 
-/// One board pair's cells in one layer: mover HP `lo..=hi` (empty when `lo > hi`), stored
-/// from cell `first` on in that order. The other HP is `heroes - a`: within a layer a pair's
-/// cells share the players' HP sum.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Span {
-    pub(super) first: u32,
-    pub(super) lo: u8,
-    pub(super) hi: u8,
-    pub(super) heroes: u8,
-}
-
-impl Span {
-    /// Number of cells.
-    pub(super) fn len(self) -> usize {
-        (usize::from(self.hi) + 1).saturating_sub(usize::from(self.lo))
-    }
-}
-
-/// Consecutive cells of one pair in one layer, all reached: mover HP `a0..a0 + len`, other
-/// HP `heroes - a`.
+/// Consecutive reached cells of one pair in one layer: mover HP `a0..a0 + len`, other HP
+/// `heroes - a`; the first `open` are not won by face attacks outright.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Run {
     pub(super) pair: u16,
     pub(super) a0: u8,
-    pub(super) len: usize,
+    pub(super) len: u8,
+    pub(super) open: u8,
     pub(super) heroes: u8,
 }
 
-impl Run {
-    /// How many of the run's first cells leave the other player more than [`FACE_DAMAGE`] HP,
-    /// so that one face attack does not kill him. His HP falls as the mover's rises, so these
-    /// come first.
-    pub(super) fn other_survives_face(self) -> usize {
-        let damage = usize::from(FACE_DAMAGE);
-        usize::from(self.heroes).saturating_sub(usize::from(self.a0) + damage).min(self.len)
+/// Where one pair's cells sit in one diagonal or in the end-of-turn values: the slots of cell
+/// `a` in row `row` start at `base + row * stride + a * OTHER_CLASSES`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Block {
+    base: i32,
+    stride: u32,
+}
+
+impl Block {
+    /// The first value of cell `a` in row `row`. The cell must be stored.
+    #[inline]
+    pub(super) fn at(self, row: usize, a: u8) -> usize {
+        let place = i64::from(self.base)
+            + row as i64 * i64::from(self.stride)
+            + i64::from(a) * OTHER_CLASSES as i64;
+        debug_assert!(place >= 0, "cell {a} of row {row} is not stored in {self:?}");
+        place as usize
+    }
+
+    /// The distance between rows.
+    #[inline]
+    pub(super) fn stride(self) -> usize {
+        self.stride as usize
     }
 }
 
+/// A range of pairs with the runs of its pairs, and the range of its values in the layer and
+/// in the end-of-turn values.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Chunk {
+    pub(super) runs: Range<usize>,
+    pub(super) values: Range<usize>,
+    pub(super) ends: Range<usize>,
+}
+
+/// Bits `0..n` of a word, for any `n`.
+pub(super) fn bits_below(n: i32) -> u32 {
+    if n >= 32 { u32::MAX } else { (1u32 << n.max(0)) - 1 }
+}
+
+/// Bits `lo..=hi` of a word.
+pub(super) fn bits_between(lo: i32, hi: i32) -> u32 {
+    bits_below(hi + 1) & !bits_below(lo)
+}
+
 impl LayerLayout {
-    /// Spans from the first to the last reached mover HP of each pair and layer (cells in
-    /// between that are not reached keep their place but are never computed).
-    /// `O(layers * pairs * 20)`.
-    pub(super) fn new(reach: &Reach) -> LayerLayout {
+    /// Lays out layer `t` for `reach` and `slots`, in `chunks` chunks (at least one).
+    /// `O(pairs * (diagonals + 20))`.
+    pub(super) fn build(&mut self, t: usize, reach: &Reach, slots: &Slots, chunks: usize) {
+        self.t = t;
+        self.reached.clear();
+        self.runs.clear();
         let max = i32::from(MAX_HP);
-        let mut spans = Vec::with_capacity(usize::from(reach.max_total()) + 1);
-        let mut max_cells = 0;
-        for t in 0..=usize::from(reach.max_total()) {
-            let mut cells = 0;
-            let layer: Vec<Span> = PAIR_INFO
-                .iter()
-                .enumerate()
-                .map(|(pair, info)| {
-                    let heroes = (t as i32 - i32::from(info.hp)).max(0);
-                    let reached =
-                        |a: &i32| reach.contains_cell(t, pair, *a as u8, (heroes - a) as u8);
-                    let mut valid = (heroes - max).max(1)..=(heroes - 1).min(max);
-                    let lo = valid.find(reached);
-                    let hi = valid.rev().find(reached).or(lo);
-                    let (lo, hi) = match (lo, hi) {
-                        (Some(lo), Some(hi)) => (lo as u8, hi as u8),
-                        _ => (1, 0),
-                    };
-                    let span = Span { first: cells, lo, hi, heroes: heroes as u8 };
-                    cells += span.len() as u32;
-                    span
-                })
-                .collect();
-            max_cells = max_cells.max(cells as usize);
-            spans.push(layer);
+        let mut cells = 0;
+        for (pair, info) in PAIR_INFO.iter().enumerate() {
+            let heroes = t as i32 - i32::from(info.hp);
+            let mut word = 0;
+            if heroes >= 2 {
+                // Both players have 1..=MAX_HP: a in heroes - MAX_HP..=heroes - 1.
+                let valid = bits_between((heroes - max).max(1), (heroes - 1).min(max));
+                word = reach.layer_word(t, pair, heroes as u8) & valid;
+            }
+            self.reached.push(word);
+            cells += word.count_ones() as usize;
+            // Cells where the other player has at most `lethal` HP are won: those with
+            // a >= heroes - lethal.
+            let open = bits_below(heroes - i32::from(info.lethal));
+            let mut rest = word;
+            while rest != 0 {
+                let a0 = rest.trailing_zeros();
+                let len = (!(rest >> a0)).trailing_zeros();
+                let run = bits_between(a0 as i32, (a0 + len) as i32 - 1);
+                rest &= !run;
+                self.runs.push(Run {
+                    pair: pair as u16,
+                    a0: a0 as u8,
+                    len: len as u8,
+                    open: (run & open).count_ones() as u8,
+                    heroes: heroes as u8,
+                });
+            }
         }
-        LayerLayout { spans, max_cells }
+
+        let diagonals = slots.diagonals();
+        self.blocks.clear();
+        self.blocks.resize(diagonals * PAIRS, Block::default());
+        let windows: Vec<u32> = (0..diagonals)
+            .map(|diagonal| {
+                let (lo, hi) = slots.stored(diagonal);
+                bits_between(lo, hi)
+            })
+            .collect();
+        self.starts.clear();
+        let mut next = 0;
+        for (pair, &word) in self.reached.iter().enumerate() {
+            self.starts.push(next);
+            for (diagonal, &window) in windows.iter().enumerate() {
+                if let Some((block, len)) = block_of(word & window, slots.width(diagonal), next) {
+                    self.blocks[diagonal * PAIRS + pair] = block;
+                    next += len;
+                }
+            }
+        }
+        self.starts.push(next);
+
+        self.ends.clear();
+        self.end_starts.clear();
+        let mut next = 0;
+        for &word in &self.reached {
+            self.end_starts.push(next);
+            let (block, len) = block_of(word, HAND_SIZES, next).unwrap_or_default();
+            self.ends.push(block);
+            next += len;
+        }
+        self.end_starts.push(next);
+
+        self.split_chunks(cells, chunks.max(1));
     }
+
+    /// Splits the runs into `chunks` ranges of whole pairs with about `cells / chunks` cells.
+    fn split_chunks(&mut self, cells: usize, chunks: usize) {
+        self.chunks.clear();
+        let per_chunk = cells.div_ceil(chunks).max(1);
+        let mut start = 0;
+        let mut in_chunk = 0;
+        for i in 0..self.runs.len() {
+            in_chunk += usize::from(self.runs[i].len);
+            let last_of_pair =
+                self.runs.get(i + 1).is_none_or(|next| next.pair != self.runs[i].pair);
+            if last_of_pair && (in_chunk >= per_chunk || i + 1 == self.runs.len()) {
+                let pairs = usize::from(self.runs[start].pair)..usize::from(self.runs[i].pair) + 1;
+                self.chunks.push(Chunk {
+                    runs: start..i + 1,
+                    values: self.starts[pairs.start]..self.starts[pairs.end],
+                    ends: self.end_starts[pairs.start]..self.end_starts[pairs.end],
+                });
+                start = i + 1;
+                in_chunk = 0;
+            }
+        }
+    }
+
+    /// Values of the whole layer.
+    pub(super) fn len(&self) -> usize {
+        *self.starts.last().expect("a layout is built before it is used")
+    }
+
+    /// The block of `pair` for `diagonal`.
+    #[inline]
+    pub(super) fn block(&self, diagonal: usize, pair: usize) -> Block {
+        self.blocks[diagonal * PAIRS + pair]
+    }
+
+    /// The first slot of cell (`pair`, `a`) in `subplane`, within the layer's values. The
+    /// cell must be stored there.
+    #[inline]
+    pub(super) fn slot(&self, subplane: Subplane, pair: usize, a: u8) -> usize {
+        self.block(subplane.diagonal(), pair).at(subplane.row(), a)
+    }
+
+    /// The block of `pair` in the end-of-turn values.
+    #[inline]
+    pub(super) fn end_block(&self, pair: usize) -> Block {
+        self.ends[pair]
+    }
+
+    /// Length of the end-of-turn values.
+    pub(super) fn end_len(&self) -> usize {
+        *self.end_starts.last().expect("a layout is built before it is used")
+    }
+}
+
+/// The block of a pair whose stored cells are the bits of `word`, with `rows` rows, placed at
+/// `next`, and its length; `None` when it stores no cell.
+fn block_of(word: u32, rows: usize, next: usize) -> Option<(Block, usize)> {
+    if word == 0 {
+        return None;
+    }
+    let first = word.trailing_zeros() as usize;
+    let last = 31 - word.leading_zeros() as usize;
+    let stride = (last - first + 1) * OTHER_CLASSES;
+    let base = next as i64 - (first * OTHER_CLASSES) as i64;
+    let block = Block {
+        base: i32::try_from(base).expect("a layer has fewer than 2^31 values"),
+        stride: u32::try_from(stride).expect("a row is short"),
+    };
+    Some((block, stride * rows))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shapes::PAIRS;
 
     #[test]
     fn layers_cover_every_cell_once() {
-        let mut cells = 0;
-        for (t, spans) in LayerLayout::new(&Reach::all()).spans.iter().enumerate() {
-            let mut next = 0;
-            for (pair, span) in spans.iter().enumerate() {
-                assert_eq!(span.first, next);
-                next += span.len() as u32;
-                for a in span.lo..=span.hi {
-                    let b = span.heroes - a;
-                    assert!((1..=MAX_HP).contains(&a) && (1..=MAX_HP).contains(&b));
-                    assert_eq!(usize::from(a + b + PAIR_INFO[pair].hp), t);
+        let reach = Reach::all();
+        for ops in [1, 5, 20] {
+            let slots = Slots::new(ops, MAX_HP);
+            let mut layout = LayerLayout::default();
+            let mut cells = 0;
+            for t in 0..=usize::from(reach.max_total()) {
+                layout.build(t, &reach, &slots, 3);
+                let mut in_runs = 0;
+                for run in &layout.runs {
+                    let info = &PAIR_INFO[usize::from(run.pair)];
+                    for a in run.a0..run.a0 + run.len {
+                        let b = run.heroes - a;
+                        assert!((1..=MAX_HP).contains(&a) && (1..=MAX_HP).contains(&b));
+                        assert_eq!(usize::from(a + b + info.hp), t);
+                        let open = a < run.a0 + run.open;
+                        assert_eq!(open, b > info.lethal);
+                    }
+                    in_runs += usize::from(run.len);
                 }
+                assert_eq!(layout.end_len(), in_runs * HAND_SIZES * OTHER_CLASSES);
+                let chunked: usize = layout.chunks.iter().map(|c| c.runs.len()).sum();
+                assert_eq!(chunked, layout.runs.len());
+                for pair in layout.chunks.windows(2) {
+                    assert_eq!(pair[0].values.end, pair[1].values.start);
+                    assert_eq!(pair[0].ends.end, pair[1].ends.start);
+                }
+                // Every stored slot has its own place, inside its chunk's values.
+                let mut places = Vec::new();
+                for chunk in &layout.chunks {
+                    for run in &layout.runs[chunk.runs.clone()] {
+                        for s in slots.all() {
+                            let (lo, hi) = slots.stored(s.diagonal());
+                            for a in run.a0..run.a0 + run.len {
+                                if (lo..=hi).contains(&i32::from(a)) {
+                                    let at = layout.slot(s, usize::from(run.pair), a);
+                                    assert!(at + OTHER_CLASSES <= chunk.values.end);
+                                    assert!(at >= chunk.values.start);
+                                    places.push(at);
+                                }
+                            }
+                        }
+                    }
+                }
+                let count = places.len();
+                places.sort_unstable();
+                places.dedup();
+                assert_eq!(places.len(), count);
+                cells += in_runs;
             }
-            cells += next as usize;
+            assert_eq!(cells, usize::from(MAX_HP).pow(2) * PAIRS);
         }
-        assert_eq!(cells, usize::from(MAX_HP).pow(2) * PAIRS);
     }
 }

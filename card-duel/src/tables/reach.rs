@@ -17,6 +17,8 @@ use crate::shapes::{PAIR_INFO, PAIRS, PairInfo, TurnBoard, pair_index};
 pub struct Reach {
     max_other: [u8; MAX_HP as usize + 1],
     max_total: u8,
+    /// `box_words[s]`: bit `a` set when mover HP `a` and other HP `s - a` are in the box.
+    box_words: [u32; MAX_HEROES + 1],
     /// When marked one by one: `cells[t][pair]` has bit `a` set when the cell of `pair` with
     /// mover HP `a` in layer `t` is reached.
     cells: Option<Vec<Vec<u32>>>,
@@ -41,7 +43,12 @@ impl Reach {
     pub fn all() -> Reach {
         let mut max_other = [MAX_HP; MAX_HP as usize + 1];
         max_other[0] = 0;
-        Reach { max_other, max_total: MAX_TOTAL as u8, cells: None }
+        Reach {
+            max_other,
+            max_total: MAX_TOTAL as u8,
+            box_words: box_words(&max_other),
+            cells: None,
+        }
     }
 
     /// The cells reachable from `positions` that their values need. `O(positions + 20)`, plus
@@ -75,7 +82,7 @@ impl Reach {
         max_other[0] = 0;
         let cells = (positions.len() <= Reach::EXACT_UP_TO)
             .then(|| mark_reachable(positions, usize::from(max_total), asked));
-        Reach { max_other, max_total, cells }
+        Reach { max_other, max_total, box_words: box_words(&max_other), cells }
     }
 
     /// Whether `position` is reached (its value is in tables built for this reach). `O(1)`.
@@ -102,6 +109,22 @@ impl Reach {
             && self.cells.as_ref().is_none_or(|cells| cells[t][pair] >> a & 1 == 1)
     }
 
+    /// Bit `a` set when the cell of `pair` with mover HP `a` and other HP `heroes - a` in
+    /// layer `t <= max_total` is reached. `O(1)`.
+    #[inline]
+    pub(super) fn layer_word(&self, t: usize, pair: usize, heroes: u8) -> u32 {
+        let boxed = self.box_words.get(usize::from(heroes)).copied().unwrap_or(0);
+        match &self.cells {
+            Some(cells) => boxed & cells[t][pair],
+            None => boxed,
+        }
+    }
+
+    /// The most HP a player has in any reached position.
+    pub(super) fn max_hp(&self) -> u8 {
+        self.max_other.iter().rposition(|&b| b > 0).map_or(0, |a| a as u8)
+    }
+
     /// The largest total HP reached (players plus minions).
     pub(super) fn max_total(&self) -> u8 {
         self.max_total
@@ -112,6 +135,22 @@ impl Reach {
     pub(super) fn is_exact(&self) -> bool {
         self.cells.is_some()
     }
+}
+
+/// Largest sum of the players' HP.
+const MAX_HEROES: usize = 2 * MAX_HP as usize;
+
+/// For each sum `s` of the players' HP, the mover HP `a` whose pair `(a, s - a)` is in the box
+/// `max_other`.
+fn box_words(max_other: &[u8; MAX_HP as usize + 1]) -> [u32; MAX_HEROES + 1] {
+    std::array::from_fn(|heroes| {
+        (1..=MAX_HP)
+            .filter(|&a| {
+                let b = heroes as i32 - i32::from(a);
+                b >= 1 && b <= i32::from(max_other[usize::from(a)])
+            })
+            .fold(0, |word, a| word | 1 << a)
+    })
 }
 
 /// Marks the cells reachable from `positions`, layer by layer from the top: a cell's

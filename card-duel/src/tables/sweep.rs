@@ -1,388 +1,577 @@
-//! The kernel: filling one layer of cells from the finished layers below it. A layer is filled
-//! in three steps (see [`tables`](super)); each step works on [`Run`]s of consecutive cells,
-//! so that every operation streams one contiguous piece of a layer below.
+//! The kernel: filling one layer from the finished layers below it, in three phases (see
+//! [`tables`](super)). The two heavy phases split the layer into units, one per chunk of
+//! board pairs, and a unit walks its chunk's [`Run`]s of consecutive cells: every operation of
+//! a run reads one contiguous piece of a row per subplane of a layer below, and a play's
+//! outcomes are read one diagonal at a time, a few hundred kilobytes of the layer below that
+//! stay in the core's cache while the unit's pairs use them.
 
 use rayon::prelude::*;
 
-use super::key::{HAND_SIZES, HANDS, hand_slot, start_rank};
-use super::layout::{LayerLayout, Run, Span};
-use super::reach::Reach;
-use super::{MAX_DROP, PLAY_DROP};
-use crate::pings::{Outcome, PINGS, PingTable, SAFE_HP};
-use crate::rules::{Action, FACE_DAMAGE, HERO_POWER_COST, MAX_HAND, MAX_HP, Position};
-use crate::shapes::{PAIR_INFO, PairInfo, TurnBoard, pair_index};
+use super::MAX_DROP;
+use super::key::{HAND_SIZES, hand_slot, start_rank};
+use super::layout::{LayerLayout, Run, bits_between};
+use super::slots::{OTHER_CLASSES, SATURATED_BELOW, Slots, Subplane, other_class};
+use crate::pings::{PINGS, SAFE_HP};
+use crate::rules::{Action, FACE_DAMAGE, HERO_POWER_COST, MAX_HAND, MAX_OPS, Position};
+use crate::shapes::{PAIR_INFO, TurnBoard, pair_index};
 
 /// Values of an illegal action; every real value is in `0..=1`, so it never wins a max.
 const ILLEGAL: f64 = -1.0;
 
-/// What the sweep knows for the whole file.
-pub(super) struct Sweep<'a> {
-    ops: usize,
-    /// Values of one cell: a plays-left row of [`HANDS`] slots for each of `0..=ops`.
-    pub(super) block: usize,
-    reach: &'a Reach,
-    layout: &'a LayerLayout,
+/// Slots of one cell in one subplane: one per class of the other player's hand.
+const G: usize = OTHER_CLASSES;
+
+/// Most diagonals of a sweep.
+const MAX_DIAGONALS: usize = MAX_OPS as usize + HAND_SIZES;
+
+/// A finished (or filling) layer: where its cells sit and their values.
+#[derive(Debug, Default)]
+pub(super) struct LayerValues {
+    pub(super) layout: LayerLayout,
+    pub(super) values: Vec<f64>,
 }
 
-impl<'a> Sweep<'a> {
-    pub(super) fn new(ops: u8, reach: &'a Reach, layout: &'a LayerLayout) -> Sweep<'a> {
-        let ops = usize::from(ops);
-        Sweep { ops, block: HANDS * (ops + 1), reach, layout }
-    }
-
-    /// The context for filling layer `t`, given layers `t-1..=t-MAX_DROP`.
-    pub(super) fn context<'b>(&'b self, t: usize, below: [&'b [f64]; MAX_DROP]) -> Layer<'b> {
-        let spans = &self.layout.spans;
-        let spans_below =
-            std::array::from_fn(|k| if t > k { spans[t - k - 1].as_slice() } else { &[] });
-        Layer {
-            sweep: self,
-            t,
-            below,
-            spans: &spans[t],
-            spans_below,
-            pairs: &PAIR_INFO,
-            pings: &PINGS,
-        }
+impl LayerValues {
+    /// The value of slot (`left`, `hand`, other's hand class `other`) of cell (`pair`, `a`),
+    /// read where it is stored: at its effective plays left.
+    fn value(&self, pair: usize, a: u8, left: usize, hand: usize, other: usize) -> f64 {
+        self.values[self.layout.slot(Slots::effective(a, left, hand), pair, a) + other]
     }
 }
 
 /// Filling one layer.
 pub(super) struct Layer<'a> {
-    sweep: &'a Sweep<'a>,
-    t: usize,
-    /// Layers `t-1..=t-MAX_DROP`, finished.
-    below: [&'a [f64]; MAX_DROP],
-    /// Spans of this layer and of layers `t-1..=t-MAX_DROP`.
-    spans: &'a [Span],
-    spans_below: [&'a [Span]; MAX_DROP],
-    pairs: &'a [PairInfo],
-    pings: &'a PingTable,
+    slots: Slots,
+    layout: &'a LayerLayout,
+    /// Layers `t-1..=t-MAX_DROP`, finished (`None` below layer 0).
+    below: [Option<&'a LayerValues>; MAX_DROP],
 }
 
-/// Longest run: one cell per mover HP.
-const MAX_RUN: usize = MAX_HP as usize;
+/// One unit of a parallel phase: one chunk of pairs and its values.
+struct Unit<'v> {
+    chunk: usize,
+    /// Where the chunk's values start in the layer.
+    first: usize,
+    /// The chunk's values.
+    values: &'v mut [f64],
+}
 
-impl Layer<'_> {
-    /// Fills every reached cell of this layer into `layer` and its turn starts into `values`.
-    pub(super) fn fill_layer(&self, layer: &mut [f64], values: &mut [f64]) {
-        let block = self.sweep.block;
-        let ops = self.sweep.ops;
-        let pairs = self.pairs;
-        let spans = self.spans;
-        // Each pair's cells are one contiguous piece of the layer, so pairs fill in parallel.
-        let mut pieces: Vec<(usize, &mut [f64])> = Vec::with_capacity(spans.len());
-        let mut rest = layer;
-        for (pair, span) in spans.iter().enumerate() {
-            let (piece, tail) = rest.split_at_mut(span.len() * block);
-            if !piece.is_empty() {
-                pieces.push((pair, piece));
-            }
-            rest = tail;
-        }
-        let scratch = || vec![0.0; MAX_RUN * block];
-        // Step 1: the best operation in the pairs where every minion is ready, the only ones
-        // a turn can start in.
-        pieces.par_iter_mut().filter(|(pair, _)| pairs[*pair].start.is_some()).for_each_init(
-            scratch,
-            |scratch, (pair, piece)| {
-                self.for_each_run(*pair, |run, at| {
-                    let dst = &mut piece[at * block..(at + run.len) * block];
-                    self.best_operation(run, dst, scratch);
-                });
-            },
-        );
-        // Step 2: the turn starts of this layer: every play left, after the draw.
-        for (pair, piece) in &pieces {
-            let Some((mover_board, other_board)) = pairs[*pair].start else { continue };
-            self.for_each_run(*pair, |run, at| {
-                for i in 0..run.len {
-                    let a = run.a0 + i as u8;
-                    let cell = &piece[(at + i) * block..(at + i + 1) * block];
-                    let rank = start_rank(a, run.heroes - a, mover_board, other_board);
-                    for mover in 0..HAND_SIZES {
-                        let drawn = (mover + 1).min(usize::from(MAX_HAND));
-                        for other in 0..HAND_SIZES {
-                            values[rank + hand_slot(mover, other)] =
-                                cell[ops * HANDS + hand_slot(drawn, other)];
-                        }
-                    }
-                }
-            });
-        }
-        // Step 3: the other pairs' best operation, then in every cell the better of that and
-        // ending the turn, which hands the swapped position to the other player. Cells won by
-        // face attacks are 1 already (and the walk of a small file skips what follows them).
-        let values = &*values;
-        pieces.par_iter_mut().for_each_init(scratch, |scratch, (pair, piece)| {
-            let info = &pairs[*pair];
-            self.for_each_run(*pair, |run, at| {
-                let dst = &mut piece[at * block..(at + run.len) * block];
-                if info.start.is_none() {
-                    self.best_operation(run, dst, scratch);
-                }
-                let (next_mover, next_other) = info.end;
-                let open = self.open_cells(run);
-                for (i, cell) in dst.chunks_exact_mut(block).take(open).enumerate() {
-                    let a = run.a0 + i as u8;
-                    let rank = start_rank(run.heroes - a, a, next_mover, next_other);
-                    let mut end = [0.0; HANDS];
-                    for mover in 0..HAND_SIZES {
-                        for other in 0..HAND_SIZES {
-                            end[hand_slot(mover, other)] =
-                                1.0 - values[rank + hand_slot(other, mover)];
-                        }
-                    }
-                    for row in cell.chunks_exact_mut(HANDS) {
-                        max_into(row, &end);
-                    }
-                }
-            });
+/// Which pairs a phase fills.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pairs {
+    /// Every minion ready: turns start there.
+    Starts,
+    /// Some minion spent.
+    Others,
+}
+
+/// The cells of a run that one diagonal computes: mover HP `a0..a0 + n`, the first `open` of
+/// them not won outright.
+#[derive(Clone, Copy, Debug)]
+struct Cells {
+    a0: u8,
+    n: usize,
+    open: usize,
+}
+
+impl<'a> Layer<'a> {
+    pub(super) fn new(
+        slots: Slots,
+        layout: &'a LayerLayout,
+        below: [Option<&'a LayerValues>; MAX_DROP],
+    ) -> Layer<'a> {
+        Layer { slots, layout, below }
+    }
+
+    /// The finished layer `back + 1` below this one.
+    #[inline]
+    fn below(&self, back: usize) -> &'a LayerValues {
+        self.below[back].expect("an operation of a reached cell leads to a layer at or above 0")
+    }
+
+    /// Fills every reached cell of this layer into `values` (the layer's, laid out by
+    /// `self.layout`) and its turn starts into `table`; `ends` is scratch for the
+    /// end-of-turn values.
+    pub(super) fn fill(&self, values: &mut [f64], table: &mut [f64], ends: &mut Vec<f64>) {
+        // Phase 1: the best operation of the cells where a turn can start (every minion
+        // ready): the turn starts of this layer are read from them.
+        self.units(values).par_iter_mut().for_each_init(Vec::new, |terms, unit| {
+            self.run_unit(unit, Pairs::Starts, &[], terms);
+        });
+        // Phase 2: the turn starts into the table and the end-of-turn values (which hand the
+        // swapped position to the other player) of every open cell.
+        ends.resize(self.layout.end_len(), 0.0);
+        let values_read = &*values;
+        rayon::join(|| self.turn_starts(values_read, table), || self.end_values(values_read, ends));
+        // Phase 3: the other cells' best operation; in every open cell the better of that
+        // and ending the turn; then the saturated copies that plays from above read.
+        let ends = &ends[..];
+        self.units(values).par_iter_mut().for_each_init(Vec::new, |terms, unit| {
+            self.run_unit(unit, Pairs::Others, ends, terms);
         });
     }
 
-    /// Calls `f` with each maximal run of reached cells of `pair` in this layer and the run's
-    /// position (in cells) within the pair's piece.
-    fn for_each_run(&self, pair: usize, mut f: impl FnMut(Run, usize)) {
-        let span = self.spans[pair];
-        let reach = self.sweep.reach;
-        let mut start = None;
-        for a in span.lo..=span.hi + 1 {
-            let reached = a <= span.hi && reach.contains_cell(self.t, pair, a, span.heroes - a);
-            match (start, reached) {
-                (None, true) => start = Some(a),
-                (Some(a0), false) => {
-                    let run = Run {
-                        pair: pair as u16,
-                        a0,
-                        len: usize::from(a - a0),
-                        heroes: span.heroes,
-                    };
-                    f(run, usize::from(a0 - span.lo));
-                    start = None;
-                }
-                _ => {}
-            }
+    /// Splits the layer's values into units, one per chunk.
+    fn units<'v>(&self, values: &'v mut [f64]) -> Vec<Unit<'v>> {
+        let mut units = Vec::with_capacity(self.layout.chunks.len());
+        let mut rest = values;
+        for (chunk, c) in self.layout.chunks.iter().enumerate() {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(c.values.len());
+            rest = tail;
+            units.push(Unit { chunk, first: c.values.start, values: head });
+        }
+        units
+    }
+
+    /// Phase 1 or 3 of `unit`, with the widest vectors the CPU has.
+    fn run_unit(&self, unit: &mut Unit<'_>, pairs: Pairs, ends: &[f64], terms: &mut Vec<Term>) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            self.run_unit_avx2(unit, pairs, ends, terms);
+            return;
+        }
+        self.phase(unit, pairs, ends, terms);
+    }
+
+    /// [`Layer::phase`] compiled for AVX2: twice the lanes per instruction in the sums and
+    /// maxima. The values are the same bits: every lane does the same IEEE operations in the
+    /// same order (no fused multiply-add).
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unsafe_code, reason = "calling AVX2 code once the CPU is known to have AVX2")]
+    fn run_unit_avx2(
+        &self,
+        unit: &mut Unit<'_>,
+        pairs: Pairs,
+        ends: &[f64],
+        terms: &mut Vec<Term>,
+    ) {
+        #[target_feature(enable = "avx2")]
+        fn phase_avx2(
+            layer: &Layer<'_>,
+            unit: &mut Unit<'_>,
+            pairs: Pairs,
+            ends: &[f64],
+            terms: &mut Vec<Term>,
+        ) {
+            layer.phase(unit, pairs, ends, terms);
+        }
+        // SAFETY: the caller checked that the CPU has AVX2, the only feature enabled.
+        unsafe { phase_avx2(self, unit, pairs, ends, terms) }
+    }
+
+    /// Phase 1 (`Starts`) or 3 (`Others`, with the end-of-turn values `ends`) of `unit`.
+    #[inline(always)]
+    fn phase(&self, unit: &mut Unit<'_>, pairs: Pairs, ends: &[f64], terms: &mut Vec<Term>) {
+        self.best_operations(unit, pairs, terms);
+        if pairs == Pairs::Others {
+            self.end_turns(unit, ends);
+            self.saturate(unit);
         }
     }
 
-    /// Writes the best operation's value (end of turn excluded) of every slot of `run`.
-    #[inline]
-    fn best_operation(&self, run: Run, dst: &mut [f64], scratch: &mut [f64]) {
-        let open = self.open_cells(run);
-        let (open_cells, won) = dst.split_at_mut(open * self.sweep.block);
-        won.fill(1.0);
-        if open > 0 {
-            open_cells.fill(ILLEGAL);
-            let run = Run { len: open, ..run };
-            self.visit(run, scratch, |_, values| max_into(open_cells, values));
-        }
+    /// The runs of `unit`'s chunk.
+    fn runs(&self, unit: &Unit<'_>) -> &'a [Run] {
+        &self.layout.runs[self.layout.chunks[unit.chunk].runs.clone()]
     }
 
-    /// How many of the run's first cells are not won outright. Where the other player has at
-    /// most [`FACE_DAMAGE`] HP per ready minion, facing with all of them wins: those cells,
-    /// the run's last (his HP falls as the mover's rises), are worth 1 whatever else the
-    /// mover could do.
-    fn open_cells(&self, run: Run) -> usize {
-        let lethal = self.pairs[usize::from(run.pair)].lethal;
-        (usize::from(run.heroes).saturating_sub(usize::from(run.a0) + usize::from(lethal)))
-            .min(run.len)
-    }
-
-    /// The blocks of cells `(pair, a0..a0 + len)` of layer `t - back`, contiguous.
-    #[inline]
-    fn target(&self, back: usize, pair: u16, a0: u8, len: usize) -> &[f64] {
-        let block = self.sweep.block;
-        let span = self.spans_below[back - 1][usize::from(pair)];
-        debug_assert!(span.lo <= a0 && usize::from(a0) + len <= usize::from(span.hi) + 1);
-        let first = span.first as usize + usize::from(a0 - span.lo);
-        &self.below[back - 1][first * block..(first + len) * block]
-    }
-
-    /// Calls `f` with each operation's values for every slot of `run` (end of turn
-    /// excluded), in [`Action::FIRST`] order; slots where it is illegal hold `ILLEGAL`.
-    /// `O(len * block * (outcomes of a play + 8))`.
-    ///
-    /// Whole runs are processed at once because the cells an operation leads to from
-    /// consecutive cells are consecutive too: each operation streams one contiguous piece of
-    /// a layer below instead of jumping between blocks.
-    #[inline]
-    fn visit(&self, run: Run, scratch: &mut [f64], mut f: impl FnMut(Action, &[f64])) {
-        let Run { pair, a0, len, heroes } = run;
-        let info = &self.pairs[usize::from(pair)];
-        let block = self.sweep.block;
-        let ops = self.sweep.ops;
-        let scratch = &mut scratch[..len * block];
-        // Hero power: HERO_POWER_COST HP, a card, one play used; it kills a mover with no
-        // more HP than that. Without a play left (the first row) it is illegal.
-        for (i, cell) in scratch.chunks_exact_mut(block).enumerate() {
-            let a = a0 + i as u8;
-            cell[..HANDS].fill(ILLEGAL);
-            if a <= HERO_POWER_COST {
-                cell[HANDS..].fill(0.0);
-                continue;
-            }
-            let src = self.target(usize::from(HERO_POWER_COST), pair, a - HERO_POWER_COST, 1);
-            for left in 1..=ops {
-                for mover in 0..HAND_SIZES {
-                    let drawn = (mover + 1).min(usize::from(MAX_HAND));
-                    // One mover hand's slots, every other hand.
-                    let to = left * HANDS + hand_slot(mover, 0);
-                    let from = (left - 1) * HANDS + hand_slot(drawn, 0);
-                    cell[to..to + HAND_SIZES].copy_from_slice(&src[from..from + HAND_SIZES]);
-                }
-            }
-        }
-        f(Action::HeroPower, scratch);
-
-        // Face: the enemy loses FACE_DAMAGE HP, and dies with that or less; the minion is
-        // spent.
-        let alive = run.other_survives_face();
-        let damage = usize::from(FACE_DAMAGE);
-        for (i, next) in info.face.iter().enumerate() {
-            let Some(next) = *next else { continue };
-            let action = Action::Face { minion_hp: i as u8 + 1 };
-            if alive == len {
-                f(action, self.target(damage, next, a0, len));
-            } else {
-                if alive > 0 {
-                    scratch[..alive * block].copy_from_slice(self.target(damage, next, a0, alive));
-                }
-                scratch[alive * block..].fill(1.0);
-                f(action, scratch);
-            }
-        }
-
-        // Trade: both minions die, which lowers the total by their HP; no player's HP changes.
-        for (i, row) in info.trade.iter().enumerate() {
-            for (j, next) in row.iter().enumerate() {
-                if let Some(next) = *next {
-                    let action = Action::Trade { minion_hp: i as u8 + 1, target_hp: j as u8 + 1 };
-                    f(action, self.target((i + 1) + (j + 1), next, a0, len));
-                }
-            }
-        }
-
-        // Play: a card leaves the hand, one play is used, three pings, then the minion. Slot
-        // (left, hand, other hand) of a cell reads slot (left - 1, hand - 1, other hand) of
-        // each outcome's cell: the last PLAY_SLOTS slots of each row but the first read the
-        // first PLAY_SLOTS of the row before. Along a run of cells with the same death
-        // thresholds the outcomes' cells are consecutive, so each outcome streams one piece
-        // of the layer.
-        if info.can_play {
-            let mut i = 0;
-            while i < len {
-                let a = a0 + i as u8;
-                let b = heroes - a;
-                // Thresholds are min(hp, SAFE_HP): all cells with both HP at SAFE_HP or more
-                // share a list, those from mover HP a up to other HP SAFE_HP.
-                let n = if a >= SAFE_HP && b >= SAFE_HP {
-                    usize::from(b - SAFE_HP + 1).min(len - i)
-                } else {
-                    1
-                };
-                let (win, outcomes) = self.pings.get(usize::from(pair), a, b);
-                let acc = &mut scratch[i * block..(i + n) * block];
-                acc.fill(win);
-                // A block is whole rows, so the cells split into rows without a remainder.
-                let (acc, partial) = acc.as_chunks_mut::<HANDS>();
-                debug_assert!(partial.is_empty(), "a block is whole rows");
-                let from = |o: &Outcome| {
-                    let cells = self.target(PLAY_DROP, o.pair, a - o.mover_loss, n);
-                    let (rows, partial) = cells.as_chunks::<HANDS>();
-                    debug_assert!(partial.is_empty(), "a block is whole rows");
-                    rows
-                };
-                // Four outcomes a pass keep the sum in a register; the additions happen in
-                // the same order as one outcome a pass would make them.
-                let (groups, rest) = outcomes.as_chunks::<4>();
-                for [o0, o1, o2, o3] in groups {
-                    let (s0, s1, s2, s3) = (from(o0), from(o1), from(o2), from(o3));
-                    let (p0, p1, p2, p3) = (o0.p, o1.p, o2.p, o3.p);
-                    for_each_play_row(ops, acc, |r, out| {
-                        let (x0, x1, x2, x3) = (&s0[r], &s1[r], &s2[r], &s3[r]);
-                        for k in 0..PLAY_SLOTS {
-                            let slot = FIRST_PLAY_SLOT + k;
-                            out[slot] =
-                                out[slot] + p0 * x0[k] + p1 * x1[k] + p2 * x2[k] + p3 * x3[k];
-                        }
-                    });
-                }
-                for o in rest {
-                    let x = from(o);
-                    for_each_play_row(ops, acc, |r, out| {
-                        for k in 0..PLAY_SLOTS {
-                            out[FIRST_PLAY_SLOT + k] += o.p * x[r][k];
-                        }
-                    });
-                }
-                i += n;
-            }
-            // No play is left, or the hand is empty: those slots are not computed above.
-            for cell in scratch.chunks_exact_mut(block) {
-                let (no_play_left, rows) = cell.split_at_mut(HANDS);
-                no_play_left.fill(ILLEGAL);
-                for row in rows.chunks_exact_mut(HANDS) {
-                    row[..FIRST_PLAY_SLOT].fill(ILLEGAL);
-                }
-            }
-            f(Action::Play, scratch);
-        }
-    }
-
-    /// E's first actions in `position` when its cell is in this layer.
-    pub(super) fn first_actions(&self, position: &Position) -> Option<Vec<(Action, f64)>> {
-        if usize::from(position.total_hp()) != self.t {
+    /// The cells of `run` that `diagonal` computes, if any.
+    #[inline(always)]
+    fn computed(&self, diagonal: usize, run: &Run) -> Option<Cells> {
+        let (lo, hi) = self.slots.computed(diagonal);
+        let first = i32::from(run.a0).max(lo);
+        let last = (i32::from(run.a0) + i32::from(run.len) - 1).min(hi);
+        if first > last {
             return None;
         }
-        let pair = pair_index(TurnBoard::ready(position.e_board), position.teacher_board) as u16;
-        let run =
-            Run { pair, a0: position.e_hp, len: 1, heroes: position.e_hp + position.teacher_hp };
-        let slot = self.sweep.ops * HANDS
-            + hand_slot(
-                usize::from(position.e_hand_after_draw()),
-                usize::from(position.teacher_hand),
-            );
-        let mut scratch = vec![0.0; self.sweep.block];
-        let mut actions = Vec::new();
-        self.visit(run, &mut scratch, |action, values| {
-            if values[slot] >= 0.0 {
-                actions.push((action, values[slot]));
+        let n = (last - first + 1) as usize;
+        let open = (i32::from(run.a0) + i32::from(run.open) - first).clamp(0, n as i32) as usize;
+        Some(Cells { a0: first as u8, n, open })
+    }
+
+    /// Writes the best operation's value (end of turn excluded) of every computed cell of
+    /// `pairs` in `unit`; won cells get 1. Two passes: the attacks and hero powers run by run,
+    /// reading each target pair's values from one end to the other; then the plays
+    /// diagonal by diagonal, reading one diagonal of the layer below at a time.
+    #[inline(always)]
+    fn best_operations(&self, unit: &mut Unit<'_>, pairs: Pairs, terms: &mut Vec<Term>) {
+        let wanted = |run: &&Run| {
+            let starts = PAIR_INFO[usize::from(run.pair)].start.is_some();
+            starts == (pairs == Pairs::Starts)
+        };
+        for run in self.runs(unit).iter().filter(wanted) {
+            self.attacks(unit, run);
+        }
+        for diagonal in 0..self.slots.diagonals() {
+            for run in self.runs(unit).iter().filter(wanted) {
+                if PAIR_INFO[usize::from(run.pair)].can_play {
+                    self.plays(unit, diagonal, run, terms);
+                }
+            }
+        }
+    }
+
+    /// The computed cells of `run`: 1 where won, elsewhere the best of the hero power, the
+    /// face attacks and the trades (illegal ones count as [`ILLEGAL`]).
+    #[inline(always)]
+    fn attacks(&self, unit: &mut Unit<'_>, run: &Run) {
+        let pair = usize::from(run.pair);
+        let info = &PAIR_INFO[pair];
+        let diagonals = self.slots.diagonals();
+        let mut cells = [None; MAX_DIAGONALS];
+        for (diagonal, cells) in cells.iter_mut().enumerate().take(diagonals) {
+            *cells = self.computed(diagonal, run);
+        }
+        let cells = &cells[..diagonals];
+        // Hero power: HERO_POWER_COST HP, a card, one play used; it kills a mover with no more
+        // HP than that (worth 0). Without a play left it is illegal.
+        for (diagonal, c) in cells.iter().enumerate() {
+            let Some(Cells { a0, n, open }) = *c else { continue };
+            let block = self.layout.block(diagonal, pair);
+            let dying =
+                (usize::from(HERO_POWER_COST) + 1).saturating_sub(usize::from(a0)).min(open);
+            for s in self.slots.of_diagonal(diagonal) {
+                let at = block.at(s.row(), a0) - unit.first;
+                let (dst, won) = unit.values[at..at + n * G].split_at_mut(open * G);
+                won.fill(1.0);
+                if s.left == 0 {
+                    dst.fill(ILLEGAL);
+                    continue;
+                }
+                dst[..dying * G].fill(0.0);
+                if dying < open {
+                    let below = self.below(usize::from(HERO_POWER_COST) - 1);
+                    let to = Subplane {
+                        left: s.left - 1,
+                        hand: (s.hand + 1).min(usize::from(MAX_HAND)),
+                    };
+                    let from = below.layout.slot(to, pair, a0 + dying as u8 - HERO_POWER_COST);
+                    let len = (open - dying) * G;
+                    for (d, &s) in dst[dying * G..].iter_mut().zip(&below.values[from..from + len])
+                    {
+                        *d = s;
+                    }
+                }
+            }
+        }
+        // Face: the enemy loses FACE_DAMAGE HP (an open cell's enemy survives it: he has more
+        // HP than the ready minions deal); the minion is spent. Trade: both minions die, which
+        // lowers the total by their HP; no player's HP changes. Both keep the slot.
+        let faces = info.face.iter().flatten().map(|&next| (usize::from(FACE_DAMAGE), next));
+        let trades = info.trade.iter().enumerate().flat_map(|(i, row)| {
+            row.iter().enumerate().filter_map(move |(j, next)| next.map(|next| (i + j + 2, next)))
+        });
+        for (drop, next) in faces.chain(trades) {
+            let layer = self.below(drop - 1);
+            for (diagonal, c) in cells.iter().enumerate() {
+                let Some(Cells { a0, open, .. }) = *c else { continue };
+                if open == 0 {
+                    continue;
+                }
+                let block = self.layout.block(diagonal, pair);
+                let dst = Rows { at: block.at(0, a0) - unit.first, stride: block.stride() };
+                let target = layer.layout.block(diagonal, usize::from(next));
+                let src = Rows { at: target.at(0, a0), stride: target.stride() };
+                let rows = self.slots.width(diagonal);
+                max_rows(unit.values, dst, &layer.values, src, rows, open * G);
+            }
+        }
+    }
+
+    /// The plays of the open computed cells of `run` in `diagonal`: a card leaves the hand,
+    /// one play is used, three pings, then the minion. Slot (left, hand) reads slot
+    /// (left - 1, hand - 1), the row before in the same diagonal, of each outcome's cell in
+    /// the layer below; the first row (no card, or no play left) cannot play. Along a run of
+    /// cells with the same death thresholds the outcomes' cells are consecutive, so each
+    /// outcome is one contiguous stream per row.
+    #[inline(always)]
+    fn plays(&self, unit: &mut Unit<'_>, diagonal: usize, run: &Run, terms: &mut Vec<Term>) {
+        let rows = self.slots.width(diagonal) - 1;
+        let Some(Cells { a0, open, .. }) = self.computed(diagonal, run) else { return };
+        if rows == 0 || open == 0 {
+            return;
+        }
+        let pair = usize::from(run.pair);
+        let block = self.layout.block(diagonal, pair);
+        let below = self.below(0);
+        let end = usize::from(a0) + open;
+        let mut a = a0;
+        while usize::from(a) < end {
+            let b = run.heroes - a;
+            // Thresholds are min(hp, SAFE_HP): all cells with both HP at SAFE_HP or more share
+            // a list, those from mover HP a up to other HP SAFE_HP.
+            let m = if a >= SAFE_HP && b >= SAFE_HP {
+                usize::from(b - SAFE_HP + 1).min(end - usize::from(a))
+            } else {
+                1
+            };
+            let (win, outcomes) = PINGS.get(pair, a, b);
+            if terms.len() < outcomes.len() {
+                terms.resize(outcomes.len(), Term { p: 0.0, start: 0, stride: 0 });
+            }
+            let terms = &mut terms[..outcomes.len()];
+            for (term, o) in terms.iter_mut().zip(outcomes) {
+                let target = below.layout.block(diagonal, usize::from(o.pair));
+                *term =
+                    Term { p: o.p, start: target.at(0, a - o.mover_loss), stride: target.stride() };
+            }
+            let out = Rows { at: block.at(1, a) - unit.first, stride: block.stride() };
+            let lanes = m * G;
+            match rows {
+                1 => play_sums::<1>(unit.values, out, lanes, &below.values, terms, win),
+                2 => play_sums::<2>(unit.values, out, lanes, &below.values, terms, win),
+                _ => play_sums::<3>(unit.values, out, lanes, &below.values, terms, win),
+            }
+            a += m as u8;
+        }
+    }
+
+    /// Phase 2, the table: every turn start of this layer (each hand before the draw) is the
+    /// best operation of its cell with O plays left and the hand after the draw.
+    fn turn_starts(&self, values: &[f64], table: &mut [f64]) {
+        let ops = self.slots.ops;
+        for run in &self.layout.runs {
+            let pair = usize::from(run.pair);
+            let Some((mover_board, other_board)) = PAIR_INFO[pair].start else { continue };
+            for a in run.a0..run.a0 + run.len {
+                let rank = start_rank(a, run.heroes - a, mover_board, other_board);
+                for mover in 0..HAND_SIZES {
+                    let drawn = (mover + 1).min(usize::from(MAX_HAND));
+                    let at = self.layout.slot(Slots::effective(a, ops, drawn), pair, a);
+                    let row = &values[at..at + G];
+                    for other in 0..HAND_SIZES {
+                        table[rank + hand_slot(mover, other)] = row[other_class(other)];
+                    }
+                }
+            }
+        }
+    }
+
+    /// Phase 2, the end-of-turn values of every open cell: ending the turn hands the swapped
+    /// position to the other player, who starts his turn there, so it is worth 1 - his turn
+    /// start's value, read off the cells of phase 1.
+    fn end_values(&self, values: &[f64], ends: &mut [f64]) {
+        let layout = self.layout;
+        let ops = self.slots.ops;
+        let mut pieces = Vec::with_capacity(layout.chunks.len());
+        let mut rest = ends;
+        for chunk in &layout.chunks {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(chunk.ends.len());
+            rest = tail;
+            pieces.push((chunk, head));
+        }
+        pieces.par_iter_mut().for_each(|(chunk, ends)| {
+            for run in &layout.runs[chunk.runs.clone()] {
+                let pair = usize::from(run.pair);
+                let next = usize::from(PAIR_INFO[pair].next_start);
+                let block = layout.end_block(pair);
+                for a in run.a0..run.a0 + run.open {
+                    let b = run.heroes - a;
+                    // The other player, with `other` cards, draws, and has O plays left.
+                    for other in 0..G {
+                        let drawn = (other + 1).min(usize::from(MAX_HAND));
+                        let at = layout.slot(Slots::effective(b, ops, drawn), next, b);
+                        let start = &values[at..at + G];
+                        for hand in 0..HAND_SIZES {
+                            ends[block.at(hand, a) - chunk.ends.start + other] =
+                                1.0 - start[other_class(hand)];
+                        }
+                    }
+                }
             }
         });
+    }
+
+    /// Phase 3, the end of the turn: every open computed cell of `unit` takes the better of
+    /// its best operation and ending the turn. Cells won by face attacks are 1 already.
+    #[inline(always)]
+    fn end_turns(&self, unit: &mut Unit<'_>, ends: &[f64]) {
+        for run in self.runs(unit) {
+            let pair = usize::from(run.pair);
+            let end_block = self.layout.end_block(pair);
+            for diagonal in 0..self.slots.diagonals() {
+                let Some(Cells { a0, open, .. }) = self.computed(diagonal, run) else { continue };
+                if open == 0 {
+                    continue;
+                }
+                let block = self.layout.block(diagonal, pair);
+                let dst = Rows { at: block.at(0, a0) - unit.first, stride: block.stride() };
+                // The rows of a diagonal are consecutive hands.
+                let first_hand = Slots::first_hand(diagonal);
+                let src = Rows { at: end_block.at(first_hand, a0), stride: end_block.stride() };
+                let rows = self.slots.width(diagonal);
+                max_rows(unit.values, dst, ends, src, rows, open * G);
+            }
+        }
+    }
+
+    /// Phase 3, last: in each diagonal, the [`SATURATED_BELOW`] cells below the computed ones
+    /// get the values of their effective subplane, which has fewer plays left and is
+    /// finished; plays from the lowest computed cells of the layers above read them.
+    #[inline(always)]
+    fn saturate(&self, unit: &mut Unit<'_>) {
+        for run in self.runs(unit) {
+            let pair = usize::from(run.pair);
+            let run_bits = bits_between(i32::from(run.a0), i32::from(run.a0 + run.len) - 1);
+            for diagonal in 0..self.slots.diagonals() {
+                let (lo, _) = self.slots.computed(diagonal);
+                let mut copies = run_bits & bits_between(lo - SATURATED_BELOW, lo - 1);
+                let block = self.layout.block(diagonal, pair);
+                while copies != 0 {
+                    let a = copies.trailing_zeros() as u8;
+                    copies &= copies - 1;
+                    for s in self.slots.of_diagonal(diagonal) {
+                        let from = Slots::effective(a, s.left, s.hand);
+                        debug_assert!(from.left < s.left, "a saturated slot has fewer plays left");
+                        let src = self.layout.slot(from, pair, a) - unit.first;
+                        let dst = block.at(s.row(), a) - unit.first;
+                        let slots: [f64; G] =
+                            *unit.values[src..].first_chunk().expect("a stored cell");
+                        *unit.values[dst..].first_chunk_mut().expect("a stored cell") = slots;
+                    }
+                }
+            }
+        }
+    }
+
+    /// E's first actions in `position` and their values, when its cell is in this layer
+    /// (whose layers below are finished), in [`Action::FIRST`] order. Each value is computed
+    /// with the same operations, in the same order, as the sweep computes it.
+    pub(super) fn first_actions(&self, position: &Position) -> Option<Vec<(Action, f64)>> {
+        if usize::from(position.total_hp()) != self.layout.t {
+            return None;
+        }
+        let pair = pair_index(TurnBoard::ready(position.e_board), position.teacher_board);
+        let info = &PAIR_INFO[pair];
+        let (a, b) = (position.e_hp, position.teacher_hp);
+        let left = self.slots.ops;
+        let hand = usize::from(position.e_hand_after_draw());
+        let other = other_class(usize::from(position.teacher_hand));
+        let mut actions = Vec::new();
+        let hero_power = if a <= HERO_POWER_COST {
+            0.0
+        } else {
+            let drawn = (hand + 1).min(usize::from(MAX_HAND));
+            let below = self.below(usize::from(HERO_POWER_COST) - 1);
+            below.value(pair, a - HERO_POWER_COST, left - 1, drawn, other)
+        };
+        actions.push((Action::HeroPower, hero_power));
+        for (i, next) in info.face.iter().enumerate() {
+            let Some(next) = *next else { continue };
+            let value = if b <= FACE_DAMAGE {
+                1.0
+            } else {
+                let below = self.below(usize::from(FACE_DAMAGE) - 1);
+                below.value(usize::from(next), a, left, hand, other)
+            };
+            actions.push((Action::Face { minion_hp: i as u8 + 1 }, value));
+        }
+        for (i, row) in info.trade.iter().enumerate() {
+            for (j, next) in row.iter().enumerate() {
+                let Some(next) = *next else { continue };
+                let value = self.below(i + j + 1).value(usize::from(next), a, left, hand, other);
+                let action = Action::Trade { minion_hp: i as u8 + 1, target_hp: j as u8 + 1 };
+                actions.push((action, value));
+            }
+        }
+        if info.can_play {
+            let (win, outcomes) = PINGS.get(pair, a, b);
+            let below = self.below(0);
+            let value = outcomes.iter().fold(win, |sum, o| {
+                let a = a - o.mover_loss;
+                sum + o.p * below.value(usize::from(o.pair), a, left - 1, hand - 1, other)
+            });
+            actions.push((Action::Play, value));
+        }
         Some(actions)
     }
 }
 
-/// The first slot of a plays-left row where the mover holds a card: the slots before it are
-/// his empty hand, from which no card can be played.
-const FIRST_PLAY_SLOT: usize = hand_slot(1, 0);
+/// One ping outcome of a play, for [`play_sums`]: its probability, and where its cells start
+/// in the layer below (in the row before the first playing row) and the distance between rows.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Term {
+    p: f64,
+    start: usize,
+    stride: usize,
+}
 
-/// Slots of a plays-left row that a play can fill: mover hand `1..=MAX_HAND`, any other hand.
-/// A play from slot `FIRST_PLAY_SLOT + k` reads slot `k` (one card fewer) of the row before.
-const PLAY_SLOTS: usize = HANDS - FIRST_PLAY_SLOT;
+/// Rows of a block: the first row's first value and the distance between rows.
+#[derive(Clone, Copy, Debug)]
+struct Rows {
+    at: usize,
+    stride: usize,
+}
 
-/// Calls `f(r, row)` for every row of `rows` (blocks of `ops + 1` rows, one per plays left)
-/// but a block's first, with `r` the index of the row before: a play from the row's slots
-/// `FIRST_PLAY_SLOT..` reads row `r`'s first [`PLAY_SLOTS`] slots.
+/// Lanes of a tile in [`play_sums`]: whole cells of [`G`] slots, few enough that the sums of
+/// three rows stay in registers.
+const TILE: usize = 2 * G;
+
+/// For each of `R` rows of `out` at `rows`, lanes `0..lanes`:
+/// `max(out, win + sum of p * src[lane of that row..])` over `terms`, the terms added in
+/// order, so that the sum of each slot is exactly what a plain loop over the outcomes would
+/// compute. Tiles of [`TILE`] lanes of every row keep the sums in registers while the outcomes
+/// stream past, the rows of one outcome sharing its probability. `O(lanes * R * terms)`.
 #[inline(always)]
-fn for_each_play_row(
-    ops: usize,
-    rows: &mut [[f64; HANDS]],
-    mut f: impl FnMut(usize, &mut [f64; HANDS]),
+fn play_sums<const R: usize>(
+    out: &mut [f64],
+    rows: Rows,
+    lanes: usize,
+    src: &[f64],
+    terms: &[Term],
+    win: f64,
 ) {
-    debug_assert_eq!(rows.len() % (ops + 1), 0, "rows come in whole blocks");
-    for (c, cell) in rows.chunks_exact_mut(ops + 1).enumerate() {
-        for (left, row) in cell.iter_mut().enumerate().skip(1) {
-            f(c * (ops + 1) + left - 1, row);
-        }
+    debug_assert_eq!(lanes % G, 0, "a piece is whole cells");
+    let mut at = 0;
+    while lanes - at >= TILE {
+        play_tile::<R, TILE>(out, rows, src, terms, win, at);
+        at += TILE;
+    }
+    if lanes > at {
+        play_tile::<R, G>(out, rows, src, terms, win, at);
     }
 }
 
-/// `dst[i] = max(dst[i], src[i])`, written so that it vectorizes.
-#[inline]
+/// One tile of [`play_sums`]: lanes `at..at + T` of every row.
+#[inline(always)]
+fn play_tile<const R: usize, const T: usize>(
+    out: &mut [f64],
+    rows: Rows,
+    src: &[f64],
+    terms: &[Term],
+    win: f64,
+    at: usize,
+) {
+    let mut sums = [[win; T]; R];
+    for term in terms {
+        for (r, sums) in sums.iter_mut().enumerate() {
+            let from = term.start + r * term.stride + at;
+            let x: &[f64; T] = src[from..].first_chunk().expect("an outcome's cells are stored");
+            for (sum, &x) in sums.iter_mut().zip(x) {
+                *sum += term.p * x;
+            }
+        }
+    }
+    for (r, sums) in sums.iter().enumerate() {
+        let to = rows.at + r * rows.stride + at;
+        max_into(&mut out[to..to + T], sums);
+    }
+}
+
+/// `dst[i] = max(dst[i], src[i])` over `lanes` lanes of each of `rows` rows.
+#[inline(always)]
+fn max_rows(dst: &mut [f64], to: Rows, src: &[f64], from: Rows, rows: usize, lanes: usize) {
+    for r in 0..rows {
+        let to = to.at + r * to.stride;
+        let from = from.at + r * from.stride;
+        max_into(&mut dst[to..to + lanes], &src[from..from + lanes]);
+    }
+}
+
+/// `dst[i] = max(dst[i], src[i])`, written so that it vectorizes to plain maxima and stores
+/// (no value is NaN).
+#[inline(always)]
 fn max_into(dst: &mut [f64], src: &[f64]) {
     for (d, &s) in dst.iter_mut().zip(src) {
-        *d = if s > *d { s } else { *d };
+        *d = d.max(s);
     }
 }

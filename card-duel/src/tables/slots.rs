@@ -1,0 +1,187 @@
+//! Which in-turn slots of a cell the sweep stores, and where: the slots of one cell are
+//! (plays left, mover's hand, other's hand), and three facts about the game let the sweep keep
+//! far fewer of them than `16 * (O + 1)`.
+//!
+//! 1. **The other's hand has three classes.** It never changes during the mover's turn and only
+//!    matters when the turn ends, through the next turn start's value, where that player draws
+//!    first: with 2 or 3 cards he draws to 3 either way. So slots with other hand 2 and 3 are
+//!    computed by the same operations from the same numbers and are equal bit for bit; one is
+//!    kept ([`OTHER_CLASSES`]).
+//! 2. **Saturation.** A mover with HP `a` and `h` cards can use at most `a - 1 + h` plays and
+//!    hero powers in a turn without killing himself: each hero power costs 2 HP and gives at
+//!    most one card, each play needs a card, and an operation that kills the mover is worth 0,
+//!    which ending the turn (worth at least 0) already offers. So with `left >= a - 1 + h` the
+//!    limit never binds, and by induction over the sweep the values for every such `left` are
+//!    the same bits: every operation from `left` reads the same slots below as from
+//!    `a - 1 + h`, because it lowers that bound by at least one. A slot is read at its
+//!    *effective* `left`, `min(left, a - 1 + h)` ([`Slots::effective_left`]). (The bound is
+//!    `a - 1 + h` rather than the tighter `2 * ((a - 1) / 2) + h` so that it moves in step with
+//!    `a` along a run of cells; see 4.)
+//! 3. **The deficit never grows.** Call `d = a - 1 + h - left` the *deficit* of a slot (how far
+//!    the limit binds). A play keeps `left - h` and never raises `a`, a hero power lowers `a` by
+//!    2 and `left - h` by 2 (or by 1 with a full hand), attacks change neither: no operation
+//!    raises `d`. Turns start with `left = O` and at least one card, so `d <= A + 2 - O` where
+//!    `A` is the largest HP of a player in the file ([`Slots::deficit`]). Slots of larger
+//!    deficit are never reached and not stored: for O = 20 a cell keeps about 3 of its 21
+//!    plays-left rows.
+//! 4. **Diagonals.** `k = left - h` is what a play keeps, so the slots are stored as
+//!    *subplanes*, one per (plays left, mover's hand), each holding the [`OTHER_CLASSES`] slots
+//!    of every cell; subplanes of one diagonal `k` share one numbering of cells. A cell with
+//!    HP `a` has deficit `a - 1 - k` in diagonal `k`, so the diagonal computes the cells with
+//!    `a` in `k + 1 ..= k + 1 + deficit` (below `k + 1` the slots are saturated). A play from
+//!    such a cell reads the same subplane position one hand lower, `left - 1` and `a` at most 3
+//!    lower, in the layer below: one contiguous stream per ping outcome for a run of cells, all
+//!    within one subplane of a few hundred kilobytes. The three saturated cells just below
+//!    the computed ones, which plays from the lowest computed cells read, are stored as copies
+//!    of their effective slots.
+//!
+//! Space per cell: at most `(O + 1) * 4 * 3` values and, with the deficit, about
+//! `min(O + 1, deficit + 4) * 4 * 3`.
+
+use super::key::HAND_SIZES;
+use crate::rules::{MAX_HAND, PINGS_PER_PLAY};
+
+/// Classes of the other player's hand whose slots differ: 0, 1, and 2 or more cards (from 2
+/// and from 3 he draws to [`MAX_HAND`]).
+pub(super) const OTHER_CLASSES: usize = MAX_HAND as usize;
+
+/// The class of an other player's hand of `hand` cards.
+pub(super) const fn other_class(hand: usize) -> usize {
+    if hand < OTHER_CLASSES { hand } else { OTHER_CLASSES - 1 }
+}
+
+/// Saturated cells stored below the computed ones in each diagonal: a play's pings cost the
+/// mover at most this much HP, so plays from the lowest computed cells read this far below.
+pub(super) const SATURATED_BELOW: i32 = PINGS_PER_PLAY as i32;
+
+/// The slot geometry of one sweep: O and the largest deficit.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Slots {
+    /// O: plays and hero powers a turn allows.
+    pub(super) ops: usize,
+    /// The largest deficit any reached slot has (module notes, 3).
+    pub(super) deficit: i32,
+}
+
+/// One subplane: the slots with `left` plays left and a mover's hand of `hand` cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Subplane {
+    pub(super) left: usize,
+    pub(super) hand: usize,
+}
+
+impl Subplane {
+    /// Its diagonal's index: `left - hand` shifted to start at 0.
+    pub(super) const fn diagonal(self) -> usize {
+        self.left + HAND_SIZES - 1 - self.hand
+    }
+
+    /// Its row within its diagonal's cells: the hand, counted from the diagonal's first.
+    pub(super) const fn row(self) -> usize {
+        self.hand - Slots::first_hand(self.diagonal())
+    }
+}
+
+impl Slots {
+    /// The geometry for O = `ops` when no player has more than `max_hp` HP.
+    pub(super) fn new(ops: u8, max_hp: u8) -> Slots {
+        let ops = usize::from(ops);
+        // A turn starts with `left = O` and a hand of at least one card after the draw, so
+        // its deficit is at most `A - 1 + MAX_HAND - O`.
+        let deficit = (i32::from(max_hp) - 1 + i32::from(MAX_HAND) - ops as i32).max(0);
+        Slots { ops, deficit }
+    }
+
+    /// Number of diagonals, `O + HAND_SIZES`.
+    pub(super) const fn diagonals(&self) -> usize {
+        self.ops + HAND_SIZES
+    }
+
+    /// Every subplane, by plays left, then hand.
+    #[cfg(test)]
+    pub(super) fn all(&self) -> impl Iterator<Item = Subplane> {
+        (0..=self.ops).flat_map(|left| (0..HAND_SIZES).map(move |hand| Subplane { left, hand }))
+    }
+
+    /// The subplanes of diagonal `diagonal`, by increasing hand.
+    pub(super) fn of_diagonal(&self, diagonal: usize) -> impl Iterator<Item = Subplane> {
+        let ops = self.ops;
+        (0..HAND_SIZES).filter_map(move |hand| {
+            let left = (diagonal + hand).checked_sub(HAND_SIZES - 1)?;
+            (left <= ops).then_some(Subplane { left, hand })
+        })
+    }
+
+    /// The smallest mover's hand among the subplanes of `diagonal` (with 0 plays left).
+    pub(super) const fn first_hand(diagonal: usize) -> usize {
+        (HAND_SIZES - 1).saturating_sub(diagonal)
+    }
+
+    /// Number of subplanes of `diagonal`.
+    pub(super) fn width(&self, diagonal: usize) -> usize {
+        let last = (HAND_SIZES - 1).min(self.ops + HAND_SIZES - 1 - diagonal);
+        last + 1 - Slots::first_hand(diagonal)
+    }
+
+    /// Mover HP of the cells diagonal `diagonal` computes: unsaturated, within the deficit.
+    pub(super) fn computed(&self, diagonal: usize) -> (i32, i32) {
+        let first = diagonal as i32 - (HAND_SIZES as i32 - 1) + 1;
+        (first, first + self.deficit)
+    }
+
+    /// Mover HP of the cells diagonal `diagonal` stores: the computed ones and the
+    /// [`SATURATED_BELOW`] copies below them.
+    pub(super) fn stored(&self, diagonal: usize) -> (i32, i32) {
+        let (first, last) = self.computed(diagonal);
+        (first - SATURATED_BELOW, last)
+    }
+
+    /// The subplane where the slot (`left`, `hand`) of a cell with mover HP `a` is stored
+    /// or computed: `left` capped at `a - 1 + hand` (module notes, 2).
+    pub(super) fn effective(a: u8, left: usize, hand: usize) -> Subplane {
+        Subplane { left: left.min(usize::from(a) - 1 + hand), hand }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagonals_partition_the_subplanes() {
+        for ops in [1u8, 5, 20] {
+            let slots = Slots::new(ops, 20);
+            let mut seen = vec![false; (slots.ops + 1) * HAND_SIZES];
+            for d in 0..slots.diagonals() {
+                assert_eq!(slots.of_diagonal(d).count(), slots.width(d));
+                for (row, s) in slots.of_diagonal(d).enumerate() {
+                    assert_eq!(s.diagonal(), d);
+                    assert_eq!(s.row(), row);
+                    let index = s.left * HAND_SIZES + s.hand;
+                    assert!(!seen[index]);
+                    seen[index] = true;
+                }
+            }
+            assert!(seen.iter().all(|&s| s));
+            assert_eq!(slots.all().count(), seen.len());
+        }
+        assert_eq!(Slots::new(20, 20).deficit, 2);
+        assert_eq!(Slots::new(5, 20).deficit, 17);
+        assert_eq!(Slots::new(20, 5).deficit, 0);
+    }
+
+    #[test]
+    fn a_turn_start_is_computed_where_it_is_stored() {
+        // Every turn start (left = O, a hand of 1..=3 after the draw) lands in a computed cell.
+        for ops in 1..=20u8 {
+            let slots = Slots::new(ops, 20);
+            for a in 1..=20u8 {
+                for drawn in 1..=3 {
+                    let s = Slots::effective(a, slots.ops, drawn);
+                    let (lo, hi) = slots.computed(s.diagonal());
+                    assert!((lo..=hi).contains(&i32::from(a)), "O = {ops}, a = {a}, {s:?}");
+                }
+            }
+        }
+    }
+}
