@@ -35,7 +35,7 @@ pub mod output;
 pub mod parse;
 pub mod verify;
 
-pub use game::{Game, GameError};
+pub use game::{Game, GameError, Player};
 pub use parse::parse;
 pub use verify::{Verified, VerifyError, verify};
 
