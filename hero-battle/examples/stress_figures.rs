@@ -3,11 +3,11 @@
 //! given program. Run
 //!
 //! ```text
-//! cargo run --release -p hero-battle --example judge_bench              # 1 and 2
-//! cargo run --release -p hero-battle --example judge_bench -- shrink PROGRAM [ARGS...]
+//! cargo run --release -p hero-battle --example stress_figures              # 1 and 2
+//! cargo run --release -p hero-battle --example stress_figures -- shrink PROGRAM [ARGS...]
 //! ```
 //!
-//! The trivial user program is this binary itself (`judge_bench trivial`): a compiled
+//! The trivial user program is this binary itself (`stress_figures trivial`): a compiled
 //! program that starts as fast as a C++ one, reads the input and prints `It depends` for
 //! every case. Its answers are mostly wrong, so the throughput run judges with [`Lenient`],
 //! which does all of the judge's work and then accepts: the figure is the loop's own cost
@@ -81,7 +81,7 @@ impl Problem for Lenient {
     }
 }
 
-/// `judge_bench trivial`: prints `It depends` for each case of stdin.
+/// `stress_figures trivial`: prints `It depends` for each case of stdin.
 fn trivial() {
     let mut text = String::new();
     std::io::stdin().read_to_string(&mut text).expect("stdin is readable");
