@@ -14,8 +14,8 @@
 //!   `1..=3`, where dead heroes, one-hit kills and every verdict abound), small ones, edge
 //!   values (1 and 99), then the families of [`generate`](crate::generate) (Small,
 //!   Lopsided, Random, Large) and last a mix with Hard cases (and, one file in 64, a whole
-//!   file of them: the editorial's slowest input). A file holds 40 cases under the original limits
-//!   (sometimes fewer), more under the extended ones.
+//!   file of them: the editorial's slowest input). A file holds 40 cases under the original
+//!   limits (sometimes fewer), up to 320 under the extended ones.
 //! - **Shrinking** ([`Judge::shrink`]): drop half the cases, then quarters and so on; drop
 //!   one case; lower one number (to 1, then by half the distance to its current value,
 //!   a quarter, ..., by one). The driver's result is 1-minimal under "drop a case" and
@@ -24,6 +24,7 @@
 //!   `1..=bound`, ordered by largest value, then lexicographically, in files of 40.
 //! - **Proof** ([`Judge::explain`]): `--explain`'s text for the (small) failing input.
 
+use std::cell::RefCell;
 use std::ops::RangeInclusive;
 
 use engine::driver::{Batch, BatchSolver};
@@ -171,9 +172,9 @@ impl Problem for Judge {
     fn parse(&self, bytes: &[u8], limits: Limits) -> Result<Vec<Case>, InputError> {
         let mut input = Input::new(bytes);
         let count: usize = input.uint("the number of cases T", case_counts(limits))?;
-        // At least 24 bytes a case: a huge announced T fails at the end of the input instead
-        // of reserving memory it never fills.
-        let mut cases = Vec::with_capacity(count.min(bytes.len() / 24 + 1));
+        // A case takes at least 23 bytes: a huge announced T fails at the end of the input
+        // instead of reserving memory it never fills.
+        let mut cases = Vec::with_capacity(count.min(bytes.len() / 23 + 1));
         for _ in 0..count {
             let mut v = [0; 12];
             for (value, what) in v.iter_mut().zip(FIELDS) {
@@ -248,13 +249,13 @@ impl Problem for Judge {
             .collect()
     }
 
-    /// The fast solver, one table for the file. `O(R * B)` per case (see
+    /// The fast solver, with one table per thread. `O(R * B)` per case (see
     /// [`threshold`](crate::threshold)).
     fn solve(&self, input: &Vec<Case>) -> Vec<Verdict> {
         thread_local! {
             /// One solver a thread, reused across files: its tables (up to 2.3 MB) are then
             /// allocated and first touched once, not once a run.
-            static SOLVER: std::cell::RefCell<ThresholdSolver> = std::cell::RefCell::new(ThresholdSolver::new());
+            static SOLVER: RefCell<ThresholdSolver> = RefCell::new(ThresholdSolver::new());
         }
         SOLVER.with_borrow_mut(|solver| {
             input.iter().map(|case| solver.solve(case).verdict()).collect()
@@ -639,7 +640,10 @@ mod tests {
         fn parse_and_validate_never_panic(
             seed: u64,
             level in 0..8u32,
-            edits in proptest::collection::vec((0..4096usize, 0..8u8, proptest::num::u8::ANY), 0..6),
+            edits in proptest::collection::vec(
+                (0..4096usize, 0..8u8, proptest::num::u8::ANY),
+                0..6,
+            ),
             noise in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
         ) {
             let mut rng = SplitMix64::new(seed);
