@@ -14,7 +14,8 @@
 //! - [`run`] (Unix): running a child with a wall time limit, bounded output, its exit status
 //!   or signal, wall and CPU time and peak memory; a kill takes its whole process group.
 //! - [`trial`](mod@trial) (Unix): one input through the user's program and the problem's judge.
-//! - [`stress`](mod@stress) (Unix): the stress loop, deterministic for any number of jobs.
+//! - [`stress`](mod@stress) (Unix): the stress loop over generated inputs or a problem's
+//!   exhaustive enumeration, deterministic for any number of jobs.
 //! - [`shrink`](mod@shrink) (Unix): the shrinking driver, greedy to a 1-minimal failing input.
 //! - [`cli`] (feature `cli`): clap arguments and the runners of the three subcommands.
 //!

@@ -33,7 +33,11 @@ fn program(name: &str, body: &str) -> Program {
     let path = scratch().join(format!("{name}.sh"));
     let script =
         format!("read t\nprev=0\nwhile read a b; do\n{body}\necho $((a + b))\nprev=$a\ndone\n");
-    std::fs::write(&path, script).expect("the scratch folder is writable");
+    // Tests run at once and share scripts such as `right`: write aside, then rename, so no
+    // run ever reads a half-written script.
+    let aside = path.with_extension(format!("{:?}", std::thread::current().id()));
+    std::fs::write(&aside, script).expect("the scratch folder is writable");
+    std::fs::rename(&aside, &path).expect("the scratch folder is writable");
     Program::new(&["/bin/sh".into(), path.into_os_string()])
 }
 
@@ -247,4 +251,37 @@ fn generated_inputs_round_trip_and_are_valid() {
             assert_eq!(Sum.parse(&render(&Sum, &input), limits).unwrap(), input);
         }
     }
+}
+
+#[test]
+fn an_exhaustive_run_takes_every_input_in_order_whatever_the_jobs() {
+    let exhaustive = |jobs| StressOptions { runs: None, exhaustive: Some(5), ..options(1, jobs) };
+    let report = stress(&Sum, &right(), &exhaustive(2), None).expect("the program runs");
+    assert!(report.failure.is_none());
+    assert_eq!((report.runs, report.cases), (3, 25), "every pair up to 5 in files of 10");
+    assert_eq!(
+        Sum.exhaustive(5, 0, Limits::Original).unwrap()[..4],
+        [(1, 1), (1, 2), (2, 1), (2, 2)]
+    );
+    assert_eq!(Sum.exhaustive(5, 3, Limits::Original), None);
+
+    // Wrong on 3 + 4 only: the first file holding it fails, for any number of jobs.
+    let seven =
+        program("seven", r#"if [ "$a" -eq 3 ] && [ "$b" -eq 4 ]; then echo 0; continue; fi"#);
+    let found = |jobs| {
+        let report = stress(&Sum, &seven, &exhaustive(jobs), None).expect("the program runs");
+        let f = report.failure.expect("3 4 is enumerated");
+        (f.index, f.seed, f.input, report.runs, report.cases)
+    };
+    let one = found(1);
+    assert_eq!((one.0, one.1, one.3, one.4), (1, 0, 2, 20), "{one:?}");
+    assert!(one.2.contains(&(3, 4)));
+    assert_eq!(found(2), one);
+
+    let err =
+        stress(&Sum, &right(), &StressOptions { exhaustive: Some(10), ..options(1, 1) }, None);
+    assert_eq!(
+        err.unwrap_err().to_string(),
+        "no exhaustive run: the bound is a value in 1..=9, found 10"
+    );
 }

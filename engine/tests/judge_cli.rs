@@ -99,6 +99,14 @@ fn stress_saves_a_shrunk_counterexample() {
     assert_eq!(a.parse::<u32>().unwrap() + b.parse::<u32>().unwrap(), 10, "{saved}");
 
     assert_eq!(exit(&["stress", "--runs", "20", "--", "sh", &right]), EXIT_PASSED);
+    assert_eq!(exit(&["stress", "--exhaustive", "4", "--", "sh", &right]), EXIT_PASSED);
+    let code = exit(&["stress", "--exhaustive", "9", "--save", &save, "--", "sh", &script]);
+    assert_eq!(code, EXIT_FOUND);
+    let saved = std::fs::read_to_string(&save).expect("saved");
+    let (a, b) = saved.lines().nth(1).and_then(|l| l.split_once(' ')).expect("one case");
+    assert_eq!(saved.lines().count(), 2, "{saved}");
+    assert_eq!(a.parse::<u32>().unwrap() + b.parse::<u32>().unwrap(), 10, "{saved}");
+    assert_eq!(exit(&["stress", "--exhaustive", "10", "--", "sh", &right]), EXIT_TROUBLE);
     assert_eq!(exit(&["stress", "--runs", "5", "--", "/no/such/program"]), EXIT_TROUBLE);
     assert!(
         Command::try_parse_from(["sum", "stress", "--runs", "5"]).is_err(),

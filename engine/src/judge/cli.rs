@@ -91,7 +91,7 @@ pub struct StressArgs {
     /// Master seed: the same seed gives the same inputs in the same order, whatever -j.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Time budget, e.g. 30, 30s, 2m [default: 10s unless --runs is given].
+    /// Time budget, e.g. 30, 30s, 2m [default: 10s unless --runs or --exhaustive is given].
     #[arg(long, value_parser = parse_duration)]
     pub time: Option<Duration>,
     /// Run budget.
@@ -118,6 +118,11 @@ pub struct StressArgs {
     /// Report the failing input as found, unshrunk.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Instead of generated inputs, every input up to BOUND in the problem's exhaustive
+    /// order, smallest first, in files of the official size; what BOUND bounds is the
+    /// problem's (see its README). Runs to the end unless --time or --runs is given.
+    #[arg(long, value_name = "BOUND")]
+    pub exhaustive: Option<u64>,
     /// The program and its arguments (after --); it reads the input on stdin.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
@@ -131,7 +136,7 @@ impl StressArgs {
             seed: self.seed,
             first: self.from,
             runs: self.runs,
-            time: self.time.or(if self.runs.is_none() {
+            time: self.time.or(if self.runs.is_none() && self.exhaustive.is_none() {
                 Some(Duration::from_secs(10))
             } else {
                 None
@@ -140,6 +145,7 @@ impl StressArgs {
             limits: self.limits,
             run: self.run_options(),
             schedule: None,
+            exhaustive: self.exhaustive,
         }
     }
 
@@ -234,6 +240,11 @@ pub fn run_validate<P: Problem>(problem: &P, args: &ValidateArgs) -> i32 {
     }
 }
 
+/// `1 run`, `2 runs`.
+fn plural(n: u64, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// Lines of `bytes`, indented, at most `head + tail` of them with a marker between.
 fn excerpt(bytes: &[u8], head: usize, tail: usize) -> String {
     let text = String::from_utf8_lossy(bytes);
@@ -257,9 +268,21 @@ fn excerpt(bytes: &[u8], head: usize, tail: usize) -> String {
 
 /// Runs `stress`: the loop, then shrinking, then the report on stdout. `binary` is the
 /// problem binary's name for the reproduction line.
+///
+/// The report depends only on the seed (or the exhaustive bound), the options and the user's
+/// program, not on `-j`, except its last line, `time: ...`, which holds the wall times, the
+/// shrinker's run count (candidates run beside an accepted one vary with `-j`) and `-j`.
 pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs, binary: &str) -> i32 {
     let program = Program::new(&args.command);
     let options = args.stress_options();
+    // An exhaustive run's length, checked before any run so a bad bound is trouble at once.
+    let total = match args.exhaustive.map(|b| problem.exhaustive_len(b, args.limits)).transpose() {
+        Ok(total) => total,
+        Err(e) => {
+            eprintln!("error: no exhaustive run: {e}");
+            return EXIT_TROUBLE;
+        }
+    };
     let bar = io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.enable_steady_tick(Duration::from_millis(100));
@@ -267,7 +290,8 @@ pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs, binary: &str) -> i
     });
     let show = |p: Progress| {
         if let Some(bar) = &bar {
-            bar.set_message(format!("{} runs, {} cases", p.runs, p.cases));
+            let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+            bar.set_message(format!("{}{of} runs, {} cases", p.runs, p.cases));
         }
     };
     let report = match stress(problem, &program, &options, Some(&show)) {
@@ -283,16 +307,21 @@ pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs, binary: &str) -> i
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let counts = format!(
-        "{} runs, {} cases, {:.1} s (seed {}, -j {})",
-        report.runs,
-        report.cases,
-        report.elapsed.as_secs_f64(),
-        args.seed,
-        options.jobs
-    );
+    let source = match args.exhaustive {
+        Some(bound) => format!("exhaustive up to {bound}"),
+        None => format!("seed {}", args.seed),
+    };
+    let counts =
+        format!("{}, {} ({source})", plural(report.runs, "run"), plural(report.cases, "case"));
+    let mut time = format!("time: {:.1} s", report.elapsed.as_secs_f64());
     let Some(failure) = report.failure else {
-        println!("ok: no failure in {counts}");
+        let everything = total.is_some_and(|t| args.from == 0 && report.runs == t);
+        if everything {
+            println!("ok: right on every input: {counts}");
+        } else {
+            println!("ok: no failure in {counts}");
+        }
+        println!("{time}, -j {}", options.jobs);
         return EXIT_PASSED;
     };
     let mut text = String::new();
@@ -305,15 +334,19 @@ pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs, binary: &str) -> i
             Ok(shrunk) => {
                 let _ = writeln!(
                     text,
-                    "shrunk by {} moves in {} runs, {:.1} s: {}",
+                    "shrunk by {} moves: {}",
                     shrunk.steps,
-                    shrunk.runs,
-                    shrunk.elapsed.as_secs_f64(),
                     if shrunk.minimal {
                         "1-minimal (no single move gives a valid input that fails the same way)"
                     } else {
                         "stopped by --shrink-time, not known to be 1-minimal"
                     }
+                );
+                let _ = write!(
+                    time,
+                    ", shrinking {:.1} s in {} runs",
+                    shrunk.elapsed.as_secs_f64(),
+                    shrunk.runs
                 );
                 (shrunk.input, shrunk.trial)
             }
@@ -345,10 +378,13 @@ pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs, binary: &str) -> i
     if let Some(proof) = problem.explain(&input) {
         let _ = write!(text, "why our answer is right:\n{}", excerpt(proof.as_bytes(), 40, 10));
     }
+    let source = match args.exhaustive {
+        Some(bound) => format!("--exhaustive {bound}"),
+        None => format!("--seed {}", args.seed),
+    };
     let _ = writeln!(
         text,
-        "\nreproduce: {binary} stress --seed {} --from {} --runs 1 --time-limit {}s --limits {} -- {}",
-        args.seed,
+        "\nreproduce: {binary} stress {source} --from {} --runs 1 --time-limit {}s --limits {} -- {}",
         failure.index,
         args.time_limit.as_secs_f64(),
         args.limits,
@@ -358,6 +394,7 @@ pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs, binary: &str) -> i
             .collect::<Vec<_>>()
             .join(" ")
     );
+    let _ = writeln!(text, "{time}, -j {}", options.jobs);
     print!("{text}");
     EXIT_FOUND
 }

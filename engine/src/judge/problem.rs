@@ -53,6 +53,9 @@ pub struct Invalid(pub String);
 /// - **Shrink moves shrink**: every candidate of [`shrink`](Self::shrink) has a strictly
 ///   smaller [`size`](Self::size), so shrinking ends. Candidates may break the limits; the
 ///   driver drops those.
+/// - **Exhaustive inputs are valid** (when the problem has an enumeration): every
+///   [`exhaustive`](Self::exhaustive) input below [`exhaustive_len`](Self::exhaustive_len)
+///   is valid under the limits asked for.
 pub trait Problem: Sync {
     /// The typed input: what generators build, moves change and [`render`](Self::render)
     /// prints.
@@ -126,6 +129,27 @@ pub trait Problem: Sync {
     /// line), if the problem has one. Called on small inputs only.
     fn explain(&self, input: &Self::Input) -> Option<String> {
         let _ = input;
+        None
+    }
+
+    /// How many inputs the problem's exhaustive enumeration up to `bound` holds under
+    /// `limits` (for `stress --exhaustive BOUND`). What `bound` bounds is the problem's to say
+    /// (the largest value of a case, a board size); the enumeration lists every input up to
+    /// it, smallest first, packed in files of the official size.
+    ///
+    /// # Errors
+    /// The problem has no exhaustive enumeration (the default), or `bound` is out of its range.
+    fn exhaustive_len(&self, bound: u64, limits: Limits) -> Result<u64, Invalid> {
+        let _ = (bound, limits);
+        Err(Invalid(format!("{} has no exhaustive enumeration", self.name())))
+    }
+
+    /// Input `index` of the exhaustive enumeration up to `bound`: `Some` for every index
+    /// below [`exhaustive_len`](Self::exhaustive_len), `None` past the end. Random access,
+    /// so that `-j` workers can take indices in any order and a failure can be replayed from
+    /// its index alone. Every input must be valid under `limits`.
+    fn exhaustive(&self, bound: u64, index: u64, limits: Limits) -> Option<Self::Input> {
+        let _ = (bound, index, limits);
         None
     }
 

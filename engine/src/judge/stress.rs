@@ -3,7 +3,9 @@
 //!
 //! Order: run `i` draws its input from its own seed, [`run_seed`]`(seed, i)`, at the size
 //! level [`Schedule::level`]`(i)`: many small inputs first, then growing levels, then all
-//! levels in turn. So run `i`'s input depends only on `(seed, i)`.
+//! levels in turn. So run `i`'s input depends only on `(seed, i)`. In an exhaustive run
+//! ([`StressOptions::exhaustive`]) run `i` takes input `i` of the problem's enumeration
+//! ([`Problem::exhaustive`]) instead, and the loop ends with the enumeration.
 //!
 //! Determinism under `-j N`: workers take run indices from one counter in increasing order.
 //! When a run fails, no index above it is started, and every index below it has already
@@ -75,6 +77,9 @@ pub struct StressOptions {
     pub run: RunOptions,
     /// The size schedule; `None` for [`Schedule::for_problem`].
     pub schedule: Option<Schedule>,
+    /// Run the problem's exhaustive enumeration up to this bound ([`Problem::exhaustive`])
+    /// instead of generated inputs; `None` for generated inputs.
+    pub exhaustive: Option<u64>,
 }
 
 /// A run that failed.
@@ -82,7 +87,8 @@ pub struct StressOptions {
 pub struct Failure<I> {
     /// The run's index.
     pub index: u64,
-    /// The run's seed ([`run_seed`] of the master seed and the index).
+    /// The run's seed ([`run_seed`] of the master seed and the index); 0 in an exhaustive
+    /// run, whose inputs depend on no seed.
     pub seed: u64,
     /// The input.
     pub input: I,
@@ -134,6 +140,9 @@ pub enum StressError {
         /// The rule it broke.
         invalid: Invalid,
     },
+    /// The problem has no exhaustive enumeration, or not up to the bound asked for.
+    #[error("no exhaustive run: {0}")]
+    Exhaustive(Invalid),
     /// The judge failed on our own answer: a bug of ours.
     #[error("run {index} (seed {seed}): the judge rejects our own answer: {verdict}")]
     Judge {
@@ -165,7 +174,11 @@ pub fn stress<P: Problem>(
 ) -> Result<StressReport<P::Input>, StressError> {
     let start = Instant::now();
     let deadline = options.time.map(|t| start + t);
-    let end = options.runs.map_or(u64::MAX, |runs| options.first.saturating_add(runs));
+    let mut end = options.runs.map_or(u64::MAX, |runs| options.first.saturating_add(runs));
+    if let Some(bound) = options.exhaustive {
+        let len = problem.exhaustive_len(bound, options.limits).map_err(StressError::Exhaustive)?;
+        end = end.min(len);
+    }
     let schedule = options.schedule.unwrap_or_else(Schedule::for_problem::<P>);
     let next = AtomicU64::new(options.first);
     // The lowest index that failed or could not run: no index above it is started.
@@ -174,9 +187,17 @@ pub fn stress<P: Problem>(
     let stops: Mutex<Vec<(u64, Outcome<P::Input>)>> = Mutex::new(Vec::new());
 
     let one = |index: u64| -> (usize, Outcome<P::Input>) {
-        let seed = run_seed(options.seed, index);
-        let mut rng = SplitMix64::new(seed);
-        let input = problem.generate(&mut rng, schedule.level(index), options.limits);
+        let (seed, input) = match options.exhaustive {
+            Some(bound) => {
+                let input = problem.exhaustive(bound, index, options.limits);
+                (0, input.expect("an index below exhaustive_len has an input"))
+            }
+            None => {
+                let seed = run_seed(options.seed, index);
+                let mut rng = SplitMix64::new(seed);
+                (seed, problem.generate(&mut rng, schedule.level(index), options.limits))
+            }
+        };
         let cases = problem.cases(&input);
         if let Err(invalid) = problem.validate(&input, options.limits) {
             return (cases, Err(StressError::Generated { index, seed, invalid }));

@@ -4,7 +4,9 @@
 //! two cases equal (a rule that some shrink moves break, so the driver's validity filter is
 //! exercised). Extended: `T <= 1000`, values up to 1000, duplicates allowed. Output: one line
 //! per case, `a + b`, compared line by line exactly; a line that is not digits is a
-//! presentation error.
+//! presentation error. The exhaustive enumeration up to a bound holds every pair with both
+//! values at most the bound, by largest value then lexicographically, in files of the largest
+//! `T`.
 
 use engine::Input;
 use engine::input::InputError;
@@ -131,6 +133,24 @@ impl Problem for Sum {
         let digits = |t: &[u8]| !t.is_empty() && t.iter().all(u8::is_ascii_digit);
         let verdict = compare(Unit::Line, &expected, output, digits, |i| format!("case {}", i + 1));
         if verdict.is_ok() { Verdict::ok(format!("{} cases", answer.len())) } else { verdict }
+    }
+
+    fn exhaustive_len(&self, bound: u64, limits: Limits) -> Result<u64, Invalid> {
+        let (max_t, max_v) = bounds(limits);
+        if !(1..=u64::from(max_v)).contains(&bound) {
+            return Err(Invalid(format!("the bound is a value in 1..={max_v}, found {bound}")));
+        }
+        Ok((bound * bound).div_ceil(max_t as u64))
+    }
+
+    fn exhaustive(&self, bound: u64, index: u64, limits: Limits) -> Option<Self::Input> {
+        let (max_t, _) = bounds(limits);
+        let bound = u32::try_from(bound).ok()?;
+        let mut pairs: Vec<(u32, u32)> =
+            (1..=bound).flat_map(|a| (1..=bound).map(move |b| (a, b))).collect();
+        pairs.sort_by_key(|&(a, b)| (a.max(b), a, b));
+        let chunk = pairs.chunks(max_t).nth(usize::try_from(index).ok()?)?;
+        Some(chunk.to_vec())
     }
 
     /// Big steps first: drop a half, a quarter, ... of the cases; then the one-step moves
