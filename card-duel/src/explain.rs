@@ -83,12 +83,17 @@ pub fn explain(ops: u8, positions: &[Position]) -> Vec<Explanation> {
 /// ```
 pub fn render(explanations: &[Explanation], out: &mut Vec<u8>) {
     for (i, e) in explanations.iter().enumerate() {
-        let _ = write!(out, "case {}: ", i + 1);
-        write_probability(out, e.value);
-        let _ = writeln!(out, "  best: {}", e.best);
-        for (action, value) in &e.actions {
-            let _ = write!(out, "  {action}: ");
-            write_probability(out, *value);
-        }
+        write(i, e, out);
+    }
+}
+
+/// Appends the block of case `index` (0-based) to `out`, as [`render`] writes it.
+pub fn write(index: usize, e: &Explanation, out: &mut Vec<u8>) {
+    let _ = write!(out, "case {}: ", index + 1);
+    write_probability(out, e.value);
+    let _ = writeln!(out, "  best: {}", e.best);
+    for (action, value) in &e.actions {
+        let _ = write!(out, "  {action}: ");
+        write_probability(out, *value);
     }
 }

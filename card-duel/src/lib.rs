@@ -61,6 +61,12 @@ impl Format for InputFormat {
     ) -> Result<Position, InputError> {
         parse::position(input)
     }
+
+    /// The judge's files (and [`write_input`]'s) give a case four lines: the HP, the two
+    /// boards, the two hands.
+    fn lines_per_case(&self, _ops: &u8) -> Option<usize> {
+        Some(4)
+    }
 }
 
 /// card-duel as the engine's batch driver sees it: the header is O, the shared work is the
@@ -187,23 +193,31 @@ pub struct Options {
 /// Malformed input (nothing is solved then), or a thread pool that cannot start.
 pub fn run(bytes: &[u8], options: &Options) -> Result<Output, RunError> {
     let started = Instant::now();
-    let mut out = Vec::new();
-    let cases = if options.explain {
-        let batch = driver::solve_input(&CardDuelExplain, bytes, &options.driver)?;
-        explain::render(&batch.answers, &mut out);
-        batch.cases.len()
+    let driver = &options.driver;
+    let (cases, out) = if options.explain {
+        let (batch, out) =
+            driver::solve_and_write(&CardDuelExplain, bytes, driver, |b, i, out| {
+                explain::write(i, &b.answers[i], out);
+            })?;
+        (batch.cases.len(), out)
     } else {
-        let probabilities = match options.solver {
-            Solver::Fast => driver::solve_input(&CardDuel, bytes, &options.driver)?.answers,
-            Solver::Reference => {
-                driver::solve_input(&CardDuelReference, bytes, &options.driver)?.answers
+        let write = |p: f64, out: &mut Vec<u8>| write_probability(out, p);
+        match options.solver {
+            Solver::Fast => {
+                let (batch, out) =
+                    driver::solve_and_write(&CardDuel, bytes, driver, |b, i, out| {
+                        write(b.answers[i], out);
+                    })?;
+                (batch.cases.len(), out)
             }
-        };
-        out.reserve(probabilities.len() * 12);
-        for &p in &probabilities {
-            write_probability(&mut out, p);
+            Solver::Reference => {
+                let (batch, out) =
+                    driver::solve_and_write(&CardDuelReference, bytes, driver, |b, i, out| {
+                        write(b.answers[i], out);
+                    })?;
+                (batch.cases.len(), out)
+            }
         }
-        probabilities.len()
     };
     let mut stderr = String::new();
     if options.stats {

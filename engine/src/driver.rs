@@ -1,15 +1,23 @@
 //! The parallel multi-testcase driver: parse a header and every case, do the file's shared
-//! work once, solve the cases on a rayon pool and return the answers in input order.
+//! work once, solve the cases on a rayon pool, and return the answers in input order,
+//! optionally written out as bytes. Every step runs on the pool: the file is parsed in
+//! chunks cut at case boundaries ([`Format::lines_per_case`], module `split`), the cases are
+//! solved in chunks, and the answers are written into one buffer per chunk, joined in order.
 //!
-//! Determinism: each answer depends only on its case (and the shared work), and answers are
-//! collected by index, so the output is byte-identical for every thread count.
+//! Guarantees, for any thread count: a malformed file gives nothing but its first error, the
+//! one [`parse_all`] (the sequential parser) reports; answers come in input order; and the
+//! written bytes are the same, since each answer depends only on its case (and the shared
+//! work) and is written by itself.
 //!
 //! Scratch: each pool thread owns one `Scratch` (memo stores and the like), created on its
 //! first case and reused for every later case that thread solves; solvers reset it per case.
 //!
 //! Memory: the input bytes, the parsed cases and the answers are held at once, so a batch
-//! needs about `input size + cases * (size_of Case + size_of Answer)` plus one scratch per
-//! thread and the shared work.
+//! needs about `input size + cases * (2 * size_of Case + size_of Answer)` (the chunks' cases
+//! are moved into one vector) plus one scratch per thread, the shared work and the written
+//! bytes.
+
+mod split;
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -26,7 +34,7 @@ use crate::run::RunError;
 /// and so that a validator can read a file without solving it.
 pub trait Format: Sync {
     /// What the first line says besides the case count (e.g. a rule parameter).
-    type Header: Sync;
+    type Header: Send + Sync;
     /// One parsed case.
     type Case: Send + Sync;
 
@@ -46,6 +54,14 @@ pub trait Format: Sync {
         index: usize,
         input: &mut Input<'_>,
     ) -> Result<Self::Case, InputError>;
+
+    /// How many lines a case takes in files laid out the usual way, if it is fixed: a hint
+    /// that lets the driver cut a large file for parallel parsing. Every cut is checked, and
+    /// a file laid out otherwise is read sequentially from the first wrong cut on, so the
+    /// hint never changes a result. `None` (the default) parses sequentially.
+    fn lines_per_case(&self, _header: &Self::Header) -> Option<usize> {
+        None
+    }
 }
 
 /// The header type of solver `S`'s format.
@@ -65,7 +81,7 @@ pub trait BatchSolver: Sync {
     /// Per-thread reusable memory.
     type Scratch: Send;
     /// One case's answer.
-    type Answer: Send;
+    type Answer: Send + Sync;
 
     /// The format this solver reads.
     fn format(&self) -> &Self::Format;
@@ -135,31 +151,69 @@ pub fn parse_all<F: Format>(
 /// Parses `bytes` and solves every case in parallel; answers come back in input order.
 ///
 /// # Errors
-/// Malformed input (nothing is solved then), or a thread pool that cannot start.
+/// Malformed input (nothing is solved then; the error is the first, as [`parse_all`] finds
+/// it), or a thread pool that cannot start.
 pub fn solve_input<S: BatchSolver>(
     solver: &S,
     bytes: &[u8],
     options: &DriverOptions,
 ) -> Result<BatchOf<S>, RunError> {
-    let (header, cases) = parse_all(solver.format(), bytes)?;
+    Ok(solve_and_write(solver, bytes, options, |_, _, _| {})?.0)
+}
+
+/// [`solve_input`], then each answer written by `write(batch, index, out)` (which appends
+/// answer `index`'s bytes to `out`), in parallel chunks joined in input order: the bytes are
+/// the same for any thread count. `O(input size)` to parse and write, in parallel, plus the
+/// solver's work.
+///
+/// # Errors
+/// As [`solve_input`]; nothing is written then.
+pub fn solve_and_write<S: BatchSolver>(
+    solver: &S,
+    bytes: &[u8],
+    options: &DriverOptions,
+    write: impl Fn(&BatchOf<S>, usize, &mut Vec<u8>) + Sync,
+) -> Result<(BatchOf<S>, Vec<u8>), RunError> {
     let threads = options.threads.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| RunError::Threads { threads, reason: e.to_string() })?;
-    let answers = pool.install(|| {
+    pool.install(|| {
+        let (header, cases) = split::parse(solver.format(), bytes)?;
         let shared = solver.prepare(&header, &cases);
         let progress = Progress::new(cases.len(), options.progress);
-        std::thread::scope(|scope| {
+        let answers = std::thread::scope(|scope| {
             if progress.enabled {
                 scope.spawn(|| progress.draw());
             }
             let answers = solve_cases(solver, &header, &shared, &cases, &progress.done);
             progress.finished.store(true, Ordering::Release);
             answers
+        });
+        let batch = Batch { header, cases, answers };
+        let written = write_ordered(batch.answers.len(), |i, out| write(&batch, i, out));
+        Ok((batch, written))
+    })
+}
+
+/// The bytes `write(i, out)` appends for every `i` in `0..len`, in order, written in parallel
+/// chunks on the current rayon pool (one buffer a chunk, joined at the end): the same bytes
+/// for any thread count. `O(len)` calls plus one copy of the result.
+pub fn write_ordered(len: usize, write: impl Fn(usize, &mut Vec<u8>) + Sync) -> Vec<u8> {
+    // Enough chunks to balance the threads, few enough that each buffer is long.
+    let chunk = (len / (rayon::current_num_threads() * 8)).max(1024);
+    let pieces: Vec<Vec<u8>> = (0..len.div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            let mut out = Vec::new();
+            for i in c * chunk..((c + 1) * chunk).min(len) {
+                write(i, &mut out);
+            }
+            out
         })
-    });
-    Ok(Batch { header, cases, answers })
+        .collect();
+    pieces.concat()
 }
 
 /// Solves `cases` on the current rayon pool with one scratch per pool thread.
@@ -350,6 +404,35 @@ mod tests {
         );
         let err = parse_all(&Sum, b"99999999999 1\n").unwrap_err();
         assert!(err.message.starts_with("expected T in 0..=1000000"));
+    }
+
+    #[test]
+    fn written_bytes_are_in_order_and_the_same_for_any_thread_count() {
+        let write = |i: usize, out: &mut Vec<u8>| {
+            // Answers of different lengths, so that a misplaced chunk shows.
+            out.extend_from_slice(format!("{i}:{}\n", "x".repeat(i % 5)).as_bytes());
+        };
+        for len in [0, 1, 1023, 1024, 1025, 20_000] {
+            let mut expected = Vec::new();
+            (0..len).for_each(|i| write(i, &mut expected));
+            for threads in 1..=8 {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                assert_eq!(pool.install(|| write_ordered(len, write)), expected, "{len} {threads}");
+            }
+        }
+        let text = input(5000);
+        let written = |threads| {
+            let options = DriverOptions { threads: Some(threads), progress: false };
+            let write = |batch: &Batch<u64, Vec<u64>, (u64, u64)>, i: usize, out: &mut Vec<u8>| {
+                out.extend_from_slice(format!("{}\n", batch.answers[i].0).as_bytes());
+            };
+            solve_and_write(&Sum, text.as_bytes(), &options, write).unwrap().1
+        };
+        let one = written(1);
+        assert_eq!(one.iter().filter(|&&b| b == b'\n').count(), 5000);
+        for threads in 2..=8 {
+            assert_eq!(written(threads), one);
+        }
     }
 
     #[test]

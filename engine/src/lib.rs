@@ -2,9 +2,11 @@
 //!
 //! - [`input`]: a fast tokenizer over the whole input that reports errors by line and column
 //!   (every parser of the workspace stands on it).
-//! - [`driver`]: the parallel multi-testcase driver: parse a header and the cases, do the
+//! - [`driver`]: the parallel multi-testcase driver: parse a header and the cases (a large
+//!   file in chunks on every thread, with the sequential parser's first error), do the
 //!   file's shared work once, solve the cases on a rayon pool with per-thread scratch, and
-//!   return answers in input order (hero-battle, card-duel).
+//!   return answers in input order, written out in parallel if asked (hero-battle,
+//!   card-duel).
 //! - [`run`]: the shape of every problem's library entry point: an [`Output`] or a
 //!   [`RunError`] that knows its exit code.
 //! - [`key`]: packed state keys: typed fields packed into one `u64`, and a mixed-radix rank

@@ -31,6 +31,7 @@ pub mod rules;
 pub mod threshold;
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::time::{Duration, Instant};
 
 use engine::driver::{BatchOf, BatchSolver, Format};
@@ -128,6 +129,11 @@ impl Format for InputFormat {
         Ok(((), input.uint("the number of cases T", 0..=MAX_CASES)?))
     }
 
+    /// The judge's files hold one case a line.
+    fn lines_per_case(&self, _: &()) -> Option<usize> {
+        Some(1)
+    }
+
     fn parse_case(&self, _: &(), _index: usize, input: &mut Input<'_>) -> Result<Case, InputError> {
         let mut v = [0u8; 12];
         for (value, what) in v.iter_mut().zip(rules::FIELDS) {
@@ -190,16 +196,28 @@ pub fn solve(case: &Case) -> Outcome {
 /// explanation lines when asked for), and the `--stats` lines meant for stderr.
 #[must_use]
 pub fn render(batch: &BatchOf<HeroBattle>) -> Output {
-    let mut out = String::with_capacity(batch.answers.len() * 11);
-    let mut log = String::new();
-    for (i, report) in batch.answers.iter().enumerate() {
-        out.push_str(report.outcome.verdict().as_str());
-        out.push('\n');
-        let Some(detail) = &report.detail else { continue };
+    let stdout = engine::driver::write_ordered(batch.answers.len(), |i, out| {
+        write_report(&batch.answers[i], out);
+    });
+    Output { stdout, stderr: stats_lines(batch) }
+}
+
+/// Appends one case's output: its verdict line, then its explanation lines if any.
+fn write_report(report: &Report, out: &mut Vec<u8>) {
+    out.extend_from_slice(report.outcome.verdict().as_str().as_bytes());
+    out.push(b'\n');
+    if let Some(detail) = &report.detail {
         for line in detail.explanation.iter().flatten() {
             let _ = writeln!(out, "  {line}");
         }
-        if let Some(s) = detail.stats {
+    }
+}
+
+/// The `--stats` line of every case that has figures.
+fn stats_lines(batch: &BatchOf<HeroBattle>) -> String {
+    let mut log = String::new();
+    for (i, report) in batch.answers.iter().enumerate() {
+        if let Some(s) = report.detail.as_ref().and_then(|detail| detail.stats) {
             let _ = writeln!(
                 log,
                 "case {}: {} expanded, {} memo entries, {:.3} ms",
@@ -210,7 +228,7 @@ pub fn render(batch: &BatchOf<HeroBattle>) -> Output {
             );
         }
     }
-    Output { stdout: out.into_bytes(), stderr: log }
+    log
 }
 
 /// The whole program: parses `input`, solves every case in parallel and renders the judge's
@@ -222,8 +240,11 @@ pub fn run(input: &[u8], options: &Options) -> Result<Output, RunError> {
     let solver =
         HeroBattle { solver: options.solver, explain: options.explain, stats: options.stats };
     let started = Instant::now();
-    let batch = engine::driver::solve_input(&solver, input, &options.driver)?;
-    let mut output = render(&batch);
+    let (batch, stdout) =
+        engine::driver::solve_and_write(&solver, input, &options.driver, |batch, i, out| {
+            write_report(&batch.answers[i], out);
+        })?;
+    let mut output = Output { stdout, stderr: stats_lines(&batch) };
     if options.stats {
         let _ = writeln!(output.stderr, "total: {:.3} ms", started.elapsed().as_secs_f64() * 1e3);
     }

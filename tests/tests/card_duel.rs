@@ -192,6 +192,34 @@ fn output_is_identical_for_every_thread_count() {
     assert_eq!(run(text.as_bytes(), Solver::Fast, 3), one);
 }
 
+/// A file large enough to be parsed in chunks on several threads: the same bytes for every
+/// thread count, and a malformed case gives the sequential parser's first error.
+#[test]
+fn large_files_read_alike_on_every_thread_count() {
+    let text = generate::official_file(3, 20_000, 17);
+    let one = run(text.as_bytes(), Solver::Fast, 1);
+    assert_eq!(one.lines().count(), 20_000);
+    for threads in [2, 3, 8] {
+        assert_eq!(run(text.as_bytes(), Solver::Fast, threads), one, "{threads} threads");
+    }
+    // Corrupt the teacher's minion count of a late case, then E's HP of an early one.
+    for (case, field, bad) in [(16_000, 2, "5"), (3_000, 0, "21")] {
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        let line = 1 + 4 * case + field.min(1);
+        let mut tokens: Vec<String> = lines[line].split(' ').map(str::to_owned).collect();
+        tokens[if field == 2 { 0 } else { field }] = bad.to_owned();
+        lines[line] = tokens.join(" ");
+        let bytes = (lines.join("\n") + "\n").into_bytes();
+        let expected = engine::driver::parse_all(&card_duel::InputFormat, &bytes)
+            .expect_err("the file is malformed");
+        for threads in [1, 2, 8] {
+            let driver = DriverOptions { threads: Some(threads), progress: false };
+            let got = card_duel::run(&bytes, &Options { driver, ..Options::default() });
+            assert_eq!(got, Err(engine::RunError::Input(expected.clone())), "{threads} threads");
+        }
+    }
+}
+
 #[test]
 fn snapshot_card_duel() {
     tests::snapshot_suite("card-duel", |input, flags| card_duel::run(input, &options(flags)));

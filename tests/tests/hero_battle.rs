@@ -179,7 +179,8 @@ fn explanations_are_winning_moves() {
 
 #[test]
 fn output_is_identical_for_every_thread_count() {
-    let mut batch = cases(Family::Random, 3000, 1);
+    // Enough cases for the driver to parse the file in chunks on several threads.
+    let mut batch = cases(Family::Random, 6000, 1);
     batch.extend(cases(Family::Hard, 6, 2));
     batch.extend(cases(Family::Small, 1000, 3));
     let input = to_input(&batch);
@@ -221,4 +222,33 @@ fn the_fast_solver_is_right_on_the_exhaustive_enumeration() {
     let up_to_3 = Judge.exhaustive_len(3, Limits::Original).unwrap();
     check(3, &mut (0..up_to_3).step_by(61));
     assert!(compared > 4096 + 8000, "compared {compared} cases");
+}
+
+/// A large file with one malformed case, or a token after the last: every thread count
+/// reports the error the sequential parser finds first, and prints nothing.
+#[test]
+fn a_malformed_large_file_reports_its_first_error_for_every_thread_count() {
+    let text = to_input(&cases(Family::Random, 8000, 4));
+    let lines: Vec<&str> = text.lines().collect();
+    let mut seen = 0;
+    for (line, bad) in [(7000, "0"), (4500, "x"), (1, "100"), (8001, "1 2")] {
+        let mut corrupt: Vec<String> = lines.iter().map(|&l| l.to_owned()).collect();
+        if line < corrupt.len() {
+            let mut tokens: Vec<&str> = corrupt[line].split(' ').collect();
+            tokens[1] = bad;
+            corrupt[line] = tokens.join(" ");
+        } else {
+            corrupt.push(bad.to_owned());
+        }
+        let bytes = (corrupt.join("\n") + "\n").into_bytes();
+        let expected = engine::driver::parse_all(&hero_battle::InputFormat, &bytes)
+            .expect_err("the file is malformed");
+        for threads in [1, 2, 3, 8] {
+            let driver = DriverOptions { threads: Some(threads), progress: false };
+            let got = hero_battle::run(&bytes, &Options { driver, ..Options::default() });
+            assert_eq!(got, Err(engine::RunError::Input(expected.clone())), "{threads} threads");
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 4);
 }
