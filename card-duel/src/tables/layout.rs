@@ -26,8 +26,11 @@ pub(super) struct LayerLayout {
     pub(super) reached: Vec<u32>,
     /// Maximal runs of consecutive reached cells, by pair.
     pub(super) runs: Vec<Run>,
-    /// `blocks[diagonal * PAIRS + pair]`: the pair's block of the diagonal.
+    /// `blocks[pair * diagonals + diagonal]`: the pair's block of the diagonal (a pair's
+    /// blocks side by side: a play reads one target pair's blocks of several diagonals).
     blocks: Vec<Block>,
+    /// Diagonals of the sweep.
+    diagonals: usize,
     /// `starts[pair]..starts[pair + 1]`: the pair's values in the layer.
     starts: Vec<usize>,
     /// Each pair's block in the end-of-turn values (a row per mover's hand).
@@ -133,6 +136,7 @@ impl LayerLayout {
         }
 
         let diagonals = slots.diagonals();
+        self.diagonals = diagonals;
         self.blocks.clear();
         self.blocks.resize(diagonals * PAIRS, Block::default());
         let windows: Vec<u32> = (0..diagonals)
@@ -147,7 +151,7 @@ impl LayerLayout {
             self.starts.push(next);
             for (diagonal, &window) in windows.iter().enumerate() {
                 if let Some((block, len)) = block_of(word & window, slots.width(diagonal), next) {
-                    self.blocks[diagonal * PAIRS + pair] = block;
+                    self.blocks[pair * diagonals + diagonal] = block;
                     next += len;
                 }
             }
@@ -199,7 +203,7 @@ impl LayerLayout {
     /// The block of `pair` for `diagonal`.
     #[inline]
     pub(super) fn block(&self, diagonal: usize, pair: usize) -> Block {
-        self.blocks[diagonal * PAIRS + pair]
+        self.blocks[pair * self.diagonals + diagonal]
     }
 
     /// The first slot of cell (`pair`, `a`) in `subplane`, within the layer's values. The

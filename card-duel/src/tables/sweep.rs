@@ -189,9 +189,8 @@ impl<'a> Layer<'a> {
     }
 
     /// Writes the best operation's value (end of turn excluded) of every computed cell of
-    /// `pairs` in `unit`; won cells get 1. Two passes: the attacks and hero powers run by run,
-    /// reading each target pair's values from one end to the other; then the plays
-    /// diagonal by diagonal, reading one diagonal of the layer below at a time.
+    /// `pairs` in `unit`; won cells get 1. Run by run: the attacks and hero powers, reading
+    /// each target pair's values from one end to the other, then the plays.
     #[inline(always)]
     fn best_operations(&self, unit: &mut Unit<'_>, pairs: Pairs, terms: &mut Vec<Term>) {
         let wanted = |run: &&Run| {
@@ -200,12 +199,8 @@ impl<'a> Layer<'a> {
         };
         for run in self.runs(unit).iter().filter(wanted) {
             self.attacks(unit, run);
-        }
-        for diagonal in 0..self.slots.diagonals() {
-            for run in self.runs(unit).iter().filter(wanted) {
-                if PAIR_INFO[usize::from(run.pair)].can_play {
-                    self.plays(unit, diagonal, run, terms);
-                }
+            if PAIR_INFO[usize::from(run.pair)].can_play {
+                self.plays(unit, run, terms);
             }
         }
     }
@@ -277,24 +272,18 @@ impl<'a> Layer<'a> {
         }
     }
 
-    /// The plays of the open computed cells of `run` in `diagonal`: a card leaves the hand,
-    /// one play is used, three pings, then the minion. Slot (left, hand) reads slot
-    /// (left - 1, hand - 1), the row before in the same diagonal, of each outcome's cell in
-    /// the layer below; the first row (no card, or no play left) cannot play. Along a run of
-    /// cells with the same death thresholds the outcomes' cells are consecutive, so each
-    /// outcome is one contiguous stream per row.
+    /// The plays of the open computed cells of `run`: a card leaves the hand, one play is
+    /// used, three pings, then the minion. Slot (left, hand) reads slot (left - 1, hand - 1),
+    /// the row before in the same diagonal, of each outcome's cell in the layer below; a
+    /// diagonal's first row (no card, or no play left) cannot play. Along a run of cells with
+    /// the same death thresholds the outcomes' cells are consecutive, so each outcome is one
+    /// contiguous stream per row; each outcome list is read for every diagonal at once.
     #[inline(always)]
-    fn plays(&self, unit: &mut Unit<'_>, diagonal: usize, run: &Run, terms: &mut Vec<Term>) {
-        let rows = self.slots.width(diagonal) - 1;
-        let Some(Cells { a0, open, .. }) = self.computed(diagonal, run) else { return };
-        if rows == 0 || open == 0 {
-            return;
-        }
+    fn plays(&self, unit: &mut Unit<'_>, run: &Run, terms: &mut Vec<Term>) {
         let pair = usize::from(run.pair);
-        let block = self.layout.block(diagonal, pair);
         let below = self.below(0);
-        let end = usize::from(a0) + open;
-        let mut a = a0;
+        let end = usize::from(run.a0) + usize::from(run.open);
+        let mut a = run.a0;
         while usize::from(a) < end {
             let b = run.heroes - a;
             // Thresholds are min(hp, SAFE_HP): all cells with both HP at SAFE_HP or more share
@@ -309,17 +298,28 @@ impl<'a> Layer<'a> {
                 terms.resize(outcomes.len(), Term { p: 0.0, start: 0, stride: 0 });
             }
             let terms = &mut terms[..outcomes.len()];
-            for (term, o) in terms.iter_mut().zip(outcomes) {
-                let target = below.layout.block(diagonal, usize::from(o.pair));
-                *term =
-                    Term { p: o.p, start: target.at(0, a - o.mover_loss), stride: target.stride() };
-            }
-            let out = Rows { at: block.at(1, a) - unit.first, stride: block.stride() };
-            let lanes = m * G;
-            match rows {
-                1 => play_sums::<1>(unit.values, out, lanes, &below.values, terms, win),
-                2 => play_sums::<2>(unit.values, out, lanes, &below.values, terms, win),
-                _ => play_sums::<3>(unit.values, out, lanes, &below.values, terms, win),
+            for diagonal in 0..self.slots.diagonals() {
+                let rows = self.slots.width(diagonal) - 1;
+                let (lo, hi) = self.slots.computed(diagonal);
+                let first = i32::from(a).max(lo);
+                let last = (i32::from(a) + m as i32 - 1).min(hi);
+                if rows == 0 || first > last {
+                    continue;
+                }
+                let first = first as u8;
+                for (term, o) in terms.iter_mut().zip(outcomes) {
+                    let target = below.layout.block(diagonal, usize::from(o.pair));
+                    let start = target.at(0, first - o.mover_loss);
+                    *term = Term { p: o.p, start, stride: target.stride() };
+                }
+                let block = self.layout.block(diagonal, pair);
+                let out = Rows { at: block.at(1, first) - unit.first, stride: block.stride() };
+                let lanes = (last + 1 - i32::from(first)) as usize * G;
+                match rows {
+                    1 => play_sums::<1>(unit.values, out, lanes, &below.values, terms, win),
+                    2 => play_sums::<2>(unit.values, out, lanes, &below.values, terms, win),
+                    _ => play_sums::<3>(unit.values, out, lanes, &below.values, terms, win),
+                }
             }
             a += m as u8;
         }
