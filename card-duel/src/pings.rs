@@ -130,7 +130,20 @@ fn pair_lists(pair: usize) -> PairPings {
             (after_play(counts) as u16, lost_m, lost_o, pattern, p)
         })
         .collect();
-    ends.sort_by_key(|&(pair, lost_m, lost_o, pattern, _)| (pair, lost_m, lost_o, pattern));
+    // A stable sort by (pair, losses, pattern): equal entries keep the order the paths were
+    // walked in, which fixes the order their probabilities are added in. Packing the key and
+    // the entry's place into one integer gives that order with a fast unstable sort.
+    let key = |i: usize, &(pair, lost_m, lost_o, pattern, _): &(u16, u8, u8, Pattern, f64)| {
+        u64::from(pair) << 40
+            | u64::from(lost_m) << 32
+            | u64::from(lost_o) << 24
+            | u64::from(pattern) << 16
+            | i as u64
+    };
+    let mut order: Vec<u64> = ends.iter().enumerate().map(|(i, end)| key(i, end)).collect();
+    order.sort_unstable();
+    let ends_sorted: Vec<_> = order.iter().map(|&k| ends[(k & 0xffff) as usize]).collect();
+    ends = ends_sorted;
     ends.dedup_by(|later, kept| {
         let same = (later.0, later.3) == (kept.0, kept.3);
         if same {

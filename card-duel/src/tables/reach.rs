@@ -1,7 +1,9 @@
 //! Which cells a file can reach ([`Reach`]), and the word-parallel walk that marks them one by
-//! one for a small file ([`mark_reachable`]).
+//! one for a small file ([`mark_reachable`]), the pairs of a layer in parallel.
 
-use super::{MAX_TOTAL, PLAY_DROP};
+use rayon::prelude::*;
+
+use super::{MAX_DROP, MAX_TOTAL, PLAY_DROP};
 use crate::pings::{PINGS, SAFE_HP};
 use crate::rules::{FACE_DAMAGE, HERO_POWER_COST, MAX_HP, Position};
 use crate::shapes::{PAIR_INFO, PAIRS, PairInfo, TurnBoard, pair_index};
@@ -161,7 +163,6 @@ fn box_words(max_other: &[u8; MAX_HP as usize + 1]) -> [u32; MAX_HEROES + 1] {
 /// `O(layers * pairs * (outcomes of a play + 8))`, a few milliseconds.
 fn mark_reachable(positions: &[Position], max_total: usize, asked: Asked) -> Vec<Vec<u32>> {
     let pairs = &*PAIR_INFO;
-    let pings = &*PINGS;
     let mut marks = vec![vec![0u32; PAIRS]; max_total + 1];
     // The positions whose every first action is followed, even where face attacks win.
     let mut expanded = vec![vec![0u32; PAIRS]; max_total + 1];
@@ -174,7 +175,6 @@ fn mark_reachable(positions: &[Position], max_total: usize, asked: Asked) -> Vec
     }
     // Bits 0..n, for any n.
     let below = |n: i32| if n >= 32 { u32::MAX } else { (1u32 << n.max(0)) - 1 };
-    let (hero_power, face) = (usize::from(HERO_POWER_COST), usize::from(FACE_DAMAGE));
     for t in (0..=max_total).rev() {
         let (lower, upper) = marks.split_at_mut(t);
         let layer = &mut upper[0];
@@ -205,56 +205,88 @@ fn mark_reachable(positions: &[Position], max_total: usize, asked: Asked) -> Vec
                 *next |= swapped;
             }
         }
-        for (pair, info) in pairs.iter().enumerate() {
-            let word = open(pair, info, layer[pair]);
-            if word == 0 {
-                continue;
-            }
-            let sum = heroes(info);
-            let heroes = i32::from(sum);
-            // Cells whose other player survives a face attack: other HP > FACE_DAMAGE, that
-            // is mover HP a < heroes - FACE_DAMAGE.
-            let survives_face = word & below(heroes - i32::from(FACE_DAMAGE));
-            if t >= hero_power {
-                // Hero power from more HP than it costs; with no more, it kills the mover.
-                let survives = word & !below(i32::from(HERO_POWER_COST) + 1);
-                lower[t - hero_power][pair] |= survives >> HERO_POWER_COST;
-            }
-            if survives_face != 0 {
-                for &next in info.face.iter().flatten() {
-                    lower[t - face][usize::from(next)] |= survives_face;
-                }
-            }
-            // A trade removes a minion of HP i + 1 and one of HP j + 1.
-            for (i, row) in info.trade.iter().enumerate() {
-                for (j, next) in row.iter().enumerate() {
-                    if let Some(next) = *next {
-                        lower[t - (i + 1) - (j + 1)][usize::from(next)] |= word;
+        // The operations of every open cell, pairs in parallel: each chunk of pairs gathers
+        // what it reaches in the layers below, `reached[(drop - 1) * PAIRS + pair]`, and the
+        // chunks' words are or-ed together.
+        let layer = &*layer;
+        let reached = (0..PAIRS)
+            .into_par_iter()
+            .with_min_len(64)
+            .fold(
+                || vec![0u32; MAX_DROP * PAIRS],
+                |mut reached, pair| {
+                    let info = &pairs[pair];
+                    let word = open(pair, info, layer[pair]);
+                    if word != 0 {
+                        operations(t, pair, info, word, &mut reached);
                     }
-                }
-            }
-            if info.can_play {
-                // Cells with both players at SAFE_HP or more share one outcome list: the
-                // pings cannot kill there. Mover HP a >= SAFE_HP, other HP heroes - a too.
-                let safe =
-                    word & !below(i32::from(SAFE_HP)) & below(heroes + 1 - i32::from(SAFE_HP));
-                if safe != 0 {
-                    for o in pings.get(pair, SAFE_HP, SAFE_HP).1 {
-                        lower[t - PLAY_DROP][usize::from(o.pair)] |= safe >> o.mover_loss;
-                    }
-                }
-                let mut edge = word & !safe;
-                while edge != 0 {
-                    let a = edge.trailing_zeros() as u8;
-                    edge &= edge - 1;
-                    for o in pings.get(pair, a, sum - a).1 {
-                        lower[t - PLAY_DROP][usize::from(o.pair)] |= 1 << (a - o.mover_loss);
-                    }
-                }
+                    reached
+                },
+            )
+            .reduce(
+                || vec![0u32; MAX_DROP * PAIRS],
+                |mut all, some| {
+                    all.iter_mut().zip(&some).for_each(|(all, some)| *all |= some);
+                    all
+                },
+            );
+        for (drop, words) in reached.chunks_exact(PAIRS).enumerate() {
+            if let Some(below) = t.checked_sub(drop + 1) {
+                lower[below].iter_mut().zip(words).for_each(|(to, from)| *to |= from);
             }
         }
     }
     marks
+}
+
+/// What the operations of the open cells `word` of `pair` in layer `t` reach below, or-ed
+/// into `reached[(drop - 1) * PAIRS + pair]` for the layer `drop` below.
+fn operations(t: usize, pair: usize, info: &PairInfo, word: u32, reached: &mut [u32]) {
+    let below = |n: i32| if n >= 32 { u32::MAX } else { (1u32 << n.max(0)) - 1 };
+    let mut reach = |drop: usize, target: usize, bits: u32| {
+        if t >= drop {
+            reached[(drop - 1) * PAIRS + target] |= bits;
+        }
+    };
+    let sum = (t as u8).wrapping_sub(info.hp);
+    let heroes = i32::from(sum);
+    // Cells whose other player survives a face attack: other HP > FACE_DAMAGE, that is mover
+    // HP a < heroes - FACE_DAMAGE.
+    let survives_face = word & below(heroes - i32::from(FACE_DAMAGE));
+    // Hero power from more HP than it costs; with no more, it kills the mover.
+    let survives = word & !below(i32::from(HERO_POWER_COST) + 1);
+    reach(usize::from(HERO_POWER_COST), pair, survives >> HERO_POWER_COST);
+    if survives_face != 0 {
+        for &next in info.face.iter().flatten() {
+            reach(usize::from(FACE_DAMAGE), usize::from(next), survives_face);
+        }
+    }
+    // A trade removes a minion of HP i + 1 and one of HP j + 1.
+    for (i, row) in info.trade.iter().enumerate() {
+        for (j, next) in row.iter().enumerate() {
+            if let Some(next) = *next {
+                reach((i + 1) + (j + 1), usize::from(next), word);
+            }
+        }
+    }
+    if info.can_play {
+        // Cells with both players at SAFE_HP or more share one outcome list: the pings cannot
+        // kill there. Mover HP a >= SAFE_HP, other HP heroes - a too.
+        let safe = word & !below(i32::from(SAFE_HP)) & below(heroes + 1 - i32::from(SAFE_HP));
+        if safe != 0 {
+            for o in PINGS.get(pair, SAFE_HP, SAFE_HP).1 {
+                reach(PLAY_DROP, usize::from(o.pair), safe >> o.mover_loss);
+            }
+        }
+        let mut edge = word & !safe;
+        while edge != 0 {
+            let a = edge.trailing_zeros() as u8;
+            edge &= edge - 1;
+            for o in PINGS.get(pair, a, sum - a).1 {
+                reach(PLAY_DROP, usize::from(o.pair), 1 << (a - o.mover_loss));
+            }
+        }
+    }
 }
 
 #[cfg(test)]
