@@ -1,10 +1,12 @@
 //! `cargo xtask gen card-duel` and `cargo xtask bench card-duel`: the files of
 //! [`card_duel::generate`] (official-size files, every position of one O, families of
-//! positions), and the benchmark on single cases, an official-size file and every position of
-//! O = 5, with 1 and 2 threads.
+//! positions), and the benchmark: the latency of single positions (heavy ones and a uniform
+//! sample) for O = 5 and 20, an official-size file, and every position of O = 5 and O = 20,
+//! with 1 and 2 threads and peak memory.
 
 use std::io::Write;
 
+use card_duel::StartKey;
 use card_duel::generate::{self, Family, OFFICIAL_CASES, SEED};
 
 use crate::TaskResult;
@@ -63,29 +65,63 @@ pub fn gen_to_stdout(args: &GenArgs) -> TaskResult {
     std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("cannot write: {e}"))
 }
 
-/// Benchmarks card-duel: single cases, then an official-size file and every position of
-/// O = 5, each with 2 threads and with 1. `--quick` skips every-position file.
+/// The official solution's published figures on an official-size file (O = 5, 351,493
+/// cases), as `docs/problems/card-duel.md` reports them.
+const OFFICIAL: &str = "17 s and 1.35 GB";
+
+/// Benchmarks card-duel, ours with 2 threads and with 1: the latency of single positions
+/// (every heavy position, E = S = 20 with full boards and hands, and a uniform sample, each as
+/// its own file) for O = 5 and O = 20; then an official-size file and every position of
+/// O = 5 and of O = 20, with peak memory and the 1- to 2-thread ratio, beside the official
+/// solution's published figures. `--quick` keeps O = 5 and the official-size file.
 pub fn bench(args: &BenchArgs) -> TaskResult {
     let binary = measure::build_release("card-duel")?;
     let ours = |threads: &str| {
         Contender::new(format!("card-duel ({threads} thr)"), &binary, &["-j", threads])
     };
     let contenders = [ours("2"), ours("1")];
+    let two = &contenders[..1];
 
     let sample = measure::write_input("card-duel-sample2.in", b"1 4\n5 14\n1 1\n1 1\n1 0\n")?;
     measure::compare("one case: official sample 2", &sample, &contenders, args.runs)?;
-    let worst =
-        measure::write_input("card-duel-worst.in", b"1 5\n20 20\n4 2 2 2 2\n4 2 2 2 2\n3 3\n")?;
-    measure::compare("one case: E = S = 20, full boards, O = 5", &worst, &contenders, args.runs)?;
+    let ops_list: &[u8] = if args.quick { &[5] } else { &[5, 20] };
+    for &ops in ops_list {
+        // Every heavy position (25 distinct), and 20 positions drawn uniformly.
+        let mut heavy = generate::positions(Family::Heavy, 400, SEED);
+        heavy.sort_by_key(|p| StartKey::of(p).rank());
+        heavy.dedup();
+        let uniform = generate::positions(Family::Uniform, 20, 7);
+        for (name, positions) in [("heavy", &heavy), ("uniform", &uniform)] {
+            let files = positions
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let text = card_duel::write_input(ops, std::slice::from_ref(p));
+                    measure::write_input(
+                        &format!("card-duel-{name}-o{ops}-{i}.in"),
+                        text.as_bytes(),
+                    )
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let title = format!("single positions, O = {ops}: {} {name}", files.len());
+            measure::latency(&title, &files, two, args.runs)?;
+        }
+    }
 
     let official = generate::official_file(5, OFFICIAL_CASES, SEED);
     let official = measure::write_input("card-duel-official-o5.in", official.as_bytes())?;
-    measure::compare("official-size file, O = 5", &official, &contenders, args.runs)?;
+    let meds = measure::compare("official-size file, O = 5", &official, &contenders, args.runs)?;
+    measure::print_ratio("1 to 2 threads", meds[1], meds[0]);
+    println!("  official solution (published): {OFFICIAL} on an official-size file");
 
     if !args.quick {
-        let all = generate::all_file(5, SEED);
-        let all = measure::write_input("card-duel-all-o5.in", all.as_bytes())?;
-        measure::compare("every position of O = 5", &all, &contenders, args.runs)?;
+        for ops in [5, 20] {
+            let all = generate::all_file(ops, SEED);
+            let all = measure::write_input(&format!("card-duel-all-o{ops}.in"), all.as_bytes())?;
+            let title = format!("every position of O = {ops}");
+            let meds = measure::compare(&title, &all, &contenders, args.runs)?;
+            measure::print_ratio("1 to 2 threads", meds[1], meds[0]);
+        }
     }
     Ok(())
 }

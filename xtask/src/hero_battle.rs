@@ -3,7 +3,9 @@
 use hero_battle::generate::{Family, cases, to_input};
 
 use crate::TaskResult;
-use crate::measure::{BenchArgs, Contender, build_release, compare, peer, write_input};
+use crate::measure::{
+    BenchArgs, Contender, build_release, compare, peer, print_ratio, write_input,
+};
 
 /// Generator options for hero-battle.
 #[derive(Clone, Debug, clap::Args)]
@@ -48,7 +50,7 @@ const INPUTS: [BenchInput; 4] = [
     BenchInput { file: "hero-hard-2000.in", family: Family::Hard, cases: 2_000, quick: false },
 ];
 
-/// Times ours (one and two threads) against `hero-battle-seed` on each input.
+/// Times ours (one and two threads, and their ratio) against `hero-battle-seed` on each input.
 pub fn bench(args: &BenchArgs) -> TaskResult {
     let ours = build_release("hero-battle")?;
     let peer = peer(args, "hero-battle-seed");
@@ -63,7 +65,10 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
         }
         contenders.push(Contender::new("ours, 1 thread", &ours, &["--threads", "1"]));
         contenders.push(Contender::new("ours, 2 threads", &ours, &["--threads", "2"]));
-        compare(&format!("hero-battle: {count} {family:?} cases"), &input, &contenders, args.runs)?;
+        let title = format!("hero-battle: {count} {family:?} cases");
+        let meds = compare(&title, &input, &contenders, args.runs)?;
+        let n = meds.len();
+        print_ratio("1 to 2 threads", meds[n - 2], meds[n - 1]);
     }
     Ok(())
 }

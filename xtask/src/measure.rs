@@ -274,6 +274,57 @@ pub fn compare(
     Ok(meds)
 }
 
+/// The median and the worst over many inputs of each contender's median time: one case a
+/// file, every file run `runs` times per contender (the contenders interleaved), its median
+/// kept; prints one line per contender and returns `(median, worst)` per contender.
+pub fn latency(
+    title: &str,
+    inputs: &[PathBuf],
+    contenders: &[Contender],
+    runs: usize,
+) -> Result<Vec<(Duration, Duration)>, String> {
+    let dir = bench_dir()?;
+    let mut per_input: Vec<Vec<Duration>> = vec![Vec::new(); contenders.len()];
+    for input in inputs {
+        let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); contenders.len()];
+        for _ in 0..runs.max(1) {
+            for (i, c) in contenders.iter().enumerate() {
+                let out = dir.join(format!("out-{}-{i}.txt", std::process::id()));
+                samples[i].push(run_once(&c.command, input, &out)?);
+            }
+        }
+        for (i, s) in samples.iter().enumerate() {
+            per_input[i].push(medians(s).wall);
+        }
+    }
+    println!(
+        "\n{title}  ({} inputs, median of {} runs each; median and worst over the inputs)",
+        inputs.len(),
+        runs.max(1)
+    );
+    let mut summary = Vec::new();
+    for (c, times) in contenders.iter().zip(&mut per_input) {
+        times.sort();
+        let (median, worst) = (times[times.len() / 2], times[times.len() - 1]);
+        let within = times.iter().filter(|t| t.as_millis() <= 50).count();
+        println!(
+            "  {:<28} median {:>8.1} ms   worst {:>8.1} ms   {within} of {} within 50 ms",
+            c.label,
+            median.as_secs_f64() * 1e3,
+            worst.as_secs_f64() * 1e3,
+            times.len(),
+        );
+        summary.push((median, worst));
+    }
+    Ok(summary)
+}
+
+/// Prints how much faster the second sample is than the first: `first / second`.
+pub fn print_ratio(label: &str, first: Sample, second: Sample) {
+    let ratio = first.wall.as_secs_f64() / second.wall.as_secs_f64().max(1e-9);
+    println!("  {label:<28} {ratio:>10.2}x");
+}
+
 /// Writes `text` to `target/bench/NAME` and returns the path.
 pub fn write_input(name: &str, text: &[u8]) -> Result<PathBuf, String> {
     let path = bench_dir()?.join(name);
