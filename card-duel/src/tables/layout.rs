@@ -2,11 +2,12 @@
 //! reaches, their [`Run`]s, and the place of every stored slot.
 //!
 //! The layer's values are one piece per board pair, in pair order, and a pair's piece holds
-//! one block per diagonal (see [`slots`](super::slots)), `[hand row][cell][other's hand
+//! one block per diagonal (see [`slots`](super::slots)), `[cell][hand row][other's hand
 //! class]` over the cells that diagonal stores. A run of cells is one contiguous piece of a
-//! row; an attack of a run reads its target pair's piece from one end to the other; a chunk
-//! of pairs is one contiguous piece of the layer. The end-of-turn values have the same shape
-//! with one block per pair, every mover's hand as a row and every reached cell. Rebuilt for
+//! block, its every row included, so an attack of a run is one pass over one piece of the
+//! target's block; a chunk of pairs is one contiguous piece of the layer. The end-of-turn
+//! values have the same shape with one block per pair, every mover's hand as a row and every
+//! reached cell. Rebuilt for
 //! every layer in `O(pairs * diagonals)`, reusing its vectors.
 
 use std::ops::Range;
@@ -52,12 +53,13 @@ pub(super) struct Run {
     pub(super) heroes: u8,
 }
 
-/// Where one pair's cells sit in one diagonal or in the end-of-turn values: the slots of cell
-/// `a` in row `row` start at `base + row * stride + a * OTHER_CLASSES`.
+/// Where one pair's cells sit in one diagonal or in the end-of-turn values, cell by cell, each
+/// cell's rows side by side: the slots of cell `a` in row `row` start at
+/// `base + a * cell + row * OTHER_CLASSES`.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Block {
     base: i32,
-    stride: u32,
+    cell: u32,
 }
 
 impl Block {
@@ -65,16 +67,16 @@ impl Block {
     #[inline]
     pub(super) fn at(self, row: usize, a: u8) -> usize {
         let place = i64::from(self.base)
-            + row as i64 * i64::from(self.stride)
-            + i64::from(a) * OTHER_CLASSES as i64;
+            + i64::from(a) * i64::from(self.cell)
+            + (row * OTHER_CLASSES) as i64;
         debug_assert!(place >= 0, "cell {a} of row {row} is not stored in {self:?}");
         place as usize
     }
 
-    /// The distance between rows.
+    /// The values of one cell: its rows side by side, the distance between cells.
     #[inline]
-    pub(super) fn stride(self) -> usize {
-        self.stride as usize
+    pub(super) fn cell(self) -> usize {
+        self.cell as usize
     }
 }
 
@@ -233,13 +235,13 @@ fn block_of(word: u32, rows: usize, next: usize) -> Option<(Block, usize)> {
     }
     let first = word.trailing_zeros() as usize;
     let last = 31 - word.leading_zeros() as usize;
-    let stride = (last - first + 1) * OTHER_CLASSES;
-    let base = next as i64 - (first * OTHER_CLASSES) as i64;
+    let cell = rows * OTHER_CLASSES;
+    let base = next as i64 - (first * cell) as i64;
     let block = Block {
         base: i32::try_from(base).expect("a layer has fewer than 2^31 values"),
-        stride: u32::try_from(stride).expect("a row is short"),
+        cell: u32::try_from(cell).expect("a cell is short"),
     };
-    Some((block, stride * rows))
+    Some((block, (last - first + 1) * cell))
 }
 
 #[cfg(test)]

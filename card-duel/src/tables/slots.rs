@@ -104,12 +104,11 @@ impl Slots {
     }
 
     /// The subplanes of diagonal `diagonal`, by increasing hand.
+    #[inline]
     pub(super) fn of_diagonal(&self, diagonal: usize) -> impl Iterator<Item = Subplane> {
-        let ops = self.ops;
-        (0..HAND_SIZES).filter_map(move |hand| {
-            let left = (diagonal + hand).checked_sub(HAND_SIZES - 1)?;
-            (left <= ops).then_some(Subplane { left, hand })
-        })
+        let first = Slots::first_hand(diagonal);
+        (first..first + self.width(diagonal))
+            .map(move |hand| Subplane { left: diagonal + hand + 1 - HAND_SIZES, hand })
     }
 
     /// The smallest mover's hand among the subplanes of `diagonal` (with 0 plays left).

@@ -222,35 +222,46 @@ impl<'a> Layer<'a> {
         for (diagonal, c) in cells.iter().enumerate() {
             let Some(Cells { a0, n, open }) = *c else { continue };
             let block = self.layout.block(diagonal, pair);
+            let at = block.at(0, a0) - unit.first;
+            let width = block.cell();
+            let (dst, won) = unit.values[at..at + n * width].split_at_mut(open * width);
+            won.fill(1.0);
+            if open == 0 {
+                continue;
+            }
             let dying =
                 (usize::from(HERO_POWER_COST) + 1).saturating_sub(usize::from(a0)).min(open);
-            for s in self.slots.of_diagonal(diagonal) {
-                let at = block.at(s.row(), a0) - unit.first;
-                let (dst, won) = unit.values[at..at + n * G].split_at_mut(open * G);
-                won.fill(1.0);
+            for (row, s) in self.slots.of_diagonal(diagonal).enumerate() {
+                let lanes = row * G..(row + 1) * G;
                 if s.left == 0 {
-                    dst.fill(ILLEGAL);
+                    for cell in dst.chunks_exact_mut(width) {
+                        cell[lanes.clone()].fill(ILLEGAL);
+                    }
                     continue;
                 }
-                dst[..dying * G].fill(0.0);
+                for cell in dst.chunks_exact_mut(width).take(dying) {
+                    cell[lanes.clone()].fill(0.0);
+                }
                 if dying < open {
                     let below = self.below(usize::from(HERO_POWER_COST) - 1);
                     let to = Subplane {
                         left: s.left - 1,
                         hand: (s.hand + 1).min(usize::from(MAX_HAND)),
                     };
-                    let from = below.layout.slot(to, pair, a0 + dying as u8 - HERO_POWER_COST);
-                    let len = (open - dying) * G;
-                    for (d, &s) in dst[dying * G..].iter_mut().zip(&below.values[from..from + len])
-                    {
-                        *d = s;
+                    let source = below.layout.block(to.diagonal(), pair);
+                    let from = source.at(to.row(), a0 + dying as u8 - HERO_POWER_COST);
+                    let sources = below.values[from..].chunks(source.cell());
+                    for (cell, src) in dst.chunks_exact_mut(width).skip(dying).zip(sources) {
+                        let slots: &[f64; G] = src.first_chunk().expect("a stored cell");
+                        *cell[lanes.clone()].first_chunk_mut().expect("a row") = *slots;
                     }
                 }
             }
         }
         // Face: the enemy loses FACE_DAMAGE HP (an open cell's enemy survives it: he has more
         // HP than the ready minions deal); the minion is spent. Trade: both minions die, which
-        // lowers the total by their HP; no player's HP changes. Both keep the slot.
+        // lowers the total by their HP; no player's HP changes. Both keep the slot, so each
+        // is one pass over the run's piece of the target's block.
         let faces = info.face.iter().flatten().map(|&next| (usize::from(FACE_DAMAGE), next));
         let trades = info.trade.iter().enumerate().flat_map(|(i, row)| {
             row.iter().enumerate().filter_map(move |(j, next)| next.map(|next| (i + j + 2, next)))
@@ -259,15 +270,11 @@ impl<'a> Layer<'a> {
             let layer = self.below(drop - 1);
             for (diagonal, c) in cells.iter().enumerate() {
                 let Some(Cells { a0, open, .. }) = *c else { continue };
-                if open == 0 {
-                    continue;
-                }
                 let block = self.layout.block(diagonal, pair);
-                let dst = Rows { at: block.at(0, a0) - unit.first, stride: block.stride() };
-                let target = layer.layout.block(diagonal, usize::from(next));
-                let src = Rows { at: target.at(0, a0), stride: target.stride() };
-                let rows = self.slots.width(diagonal);
-                max_rows(unit.values, dst, &layer.values, src, rows, open * G);
+                let at = block.at(0, a0) - unit.first;
+                let from = layer.layout.block(diagonal, usize::from(next)).at(0, a0);
+                let lanes = open * block.cell();
+                max_into(&mut unit.values[at..at + lanes], &layer.values[from..from + lanes]);
             }
         }
     }
@@ -275,9 +282,10 @@ impl<'a> Layer<'a> {
     /// The plays of the open computed cells of `run`: a card leaves the hand, one play is
     /// used, three pings, then the minion. Slot (left, hand) reads slot (left - 1, hand - 1),
     /// the row before in the same diagonal, of each outcome's cell in the layer below; a
-    /// diagonal's first row (no card, or no play left) cannot play. Along a run of cells with
-    /// the same death thresholds the outcomes' cells are consecutive, so each outcome is one
-    /// contiguous stream per row; each outcome list is read for every diagonal at once.
+    /// diagonal's first row (no card, or no play left) cannot play. So in a cell the rows
+    /// that play are one contiguous piece, and read one contiguous piece of each outcome's
+    /// cell; along a run of cells with the same death thresholds the outcomes' cells follow
+    /// each other. Each outcome list is read once for every diagonal.
     #[inline(always)]
     fn plays(&self, unit: &mut Unit<'_>, run: &Run, terms: &mut Vec<Term>) {
         let pair = usize::from(run.pair);
@@ -295,30 +303,30 @@ impl<'a> Layer<'a> {
             };
             let (win, outcomes) = PINGS.get(pair, a, b);
             if terms.len() < outcomes.len() {
-                terms.resize(outcomes.len(), Term { p: 0.0, start: 0, stride: 0 });
+                terms.resize(outcomes.len(), Term { p: 0.0, start: 0 });
             }
             let terms = &mut terms[..outcomes.len()];
             for diagonal in 0..self.slots.diagonals() {
-                let rows = self.slots.width(diagonal) - 1;
+                let width = self.slots.width(diagonal);
                 let (lo, hi) = self.slots.computed(diagonal);
                 let first = i32::from(a).max(lo);
                 let last = (i32::from(a) + m as i32 - 1).min(hi);
-                if rows == 0 || first > last {
+                if width < 2 || first > last {
                     continue;
                 }
                 let first = first as u8;
                 for (term, o) in terms.iter_mut().zip(outcomes) {
                     let target = below.layout.block(diagonal, usize::from(o.pair));
-                    let start = target.at(0, first - o.mover_loss);
-                    *term = Term { p: o.p, start, stride: target.stride() };
+                    *term = Term { p: o.p, start: target.at(0, first - o.mover_loss) };
                 }
                 let block = self.layout.block(diagonal, pair);
-                let out = Rows { at: block.at(1, first) - unit.first, stride: block.stride() };
-                let lanes = (last + 1 - i32::from(first)) as usize * G;
-                match rows {
-                    1 => play_sums::<1>(unit.values, out, lanes, &below.values, terms, win),
-                    2 => play_sums::<2>(unit.values, out, lanes, &below.values, terms, win),
-                    _ => play_sums::<3>(unit.values, out, lanes, &below.values, terms, win),
+                let out = block.at(1, first) - unit.first;
+                let cells = (last + 1 - i32::from(first)) as usize;
+                let sums = Sums { out, cells, cell: block.cell() };
+                match width {
+                    2 => play_sums::<G>(unit.values, sums, &below.values, terms, win),
+                    3 => play_sums::<{ 2 * G }>(unit.values, sums, &below.values, terms, win),
+                    _ => play_sums::<{ 3 * G }>(unit.values, sums, &below.values, terms, win),
                 }
             }
             a += m as u8;
@@ -394,19 +402,25 @@ impl<'a> Layer<'a> {
                     continue;
                 }
                 let block = self.layout.block(diagonal, pair);
-                let dst = Rows { at: block.at(0, a0) - unit.first, stride: block.stride() };
-                // The rows of a diagonal are consecutive hands.
-                let first_hand = Slots::first_hand(diagonal);
-                let src = Rows { at: end_block.at(first_hand, a0), stride: end_block.stride() };
-                let rows = self.slots.width(diagonal);
-                max_rows(unit.values, dst, ends, src, rows, open * G);
+                let width = block.cell();
+                let at = block.at(0, a0) - unit.first;
+                // A cell's rows are consecutive hands, and so are its end-of-turn values.
+                let from = end_block.at(Slots::first_hand(diagonal), a0);
+                let sources = ends[from..].chunks(end_block.cell());
+                for (cell, end) in
+                    unit.values[at..at + open * width].chunks_exact_mut(width).zip(sources)
+                {
+                    max_into(cell, &end[..width]);
+                }
             }
         }
     }
 
-    /// Phase 3, last: in each diagonal, the [`SATURATED_BELOW`] cells below the computed ones
-    /// get the values of their effective subplane, which has fewer plays left and is
-    /// finished; plays from the lowest computed cells of the layers above read them.
+    /// Phase 3, last: in each diagonal, the saturated cells stored below the computed ones
+    /// get the values of their effective subplanes, which have fewer plays left and are
+    /// finished; plays from the lowest computed cells of the layers above read them. A
+    /// saturated cell `a` reads diagonal `a + 2` (plays left `a - 1 + hand`), whose rows
+    /// start at hand 0 and cover the copy's hands, so the copy is one contiguous piece.
     #[inline(always)]
     fn saturate(&self, unit: &mut Unit<'_>) {
         for run in self.runs(unit) {
@@ -419,15 +433,15 @@ impl<'a> Layer<'a> {
                 while copies != 0 {
                     let a = copies.trailing_zeros() as u8;
                     copies &= copies - 1;
-                    for s in self.slots.of_diagonal(diagonal) {
-                        let from = Slots::effective(a, s.left, s.hand);
-                        debug_assert!(from.left < s.left, "a saturated slot has fewer plays left");
-                        let src = self.layout.slot(from, pair, a) - unit.first;
-                        let dst = block.at(s.row(), a) - unit.first;
-                        let slots: [f64; G] =
-                            *unit.values[src..].first_chunk().expect("a stored cell");
-                        *unit.values[dst..].first_chunk_mut().expect("a stored cell") = slots;
-                    }
+                    // Hand 0 with `a - 1` plays left: the first row of diagonal `a + 2`.
+                    let from = Subplane { left: usize::from(a) - 1, hand: 0 };
+                    debug_assert!(
+                        from.diagonal() < diagonal,
+                        "a saturated slot has fewer plays left"
+                    );
+                    let src = self.layout.slot(from, pair, a) - unit.first;
+                    let dst = block.at(0, a) - unit.first;
+                    unit.values.copy_within(src..src + block.cell(), dst);
                 }
             }
         }
@@ -486,84 +500,65 @@ impl<'a> Layer<'a> {
     }
 }
 
-/// One ping outcome of a play, for [`play_sums`]: its probability, and where its cells start
-/// in the layer below (in the row before the first playing row) and the distance between rows.
+/// One ping outcome of a play, for [`play_sums`]: its probability, and where the rows its
+/// cells read start in the layer below (the first row of the first cell).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Term {
     p: f64,
     start: usize,
-    stride: usize,
 }
 
-/// Rows of a block: the first row's first value and the distance between rows.
+/// Where the sums of a piece go: the first playing row of the first cell, how many cells,
+/// and the distance between cells (in the output and in every term's cells alike: one
+/// diagonal).
 #[derive(Clone, Copy, Debug)]
-struct Rows {
-    at: usize,
-    stride: usize,
+struct Sums {
+    out: usize,
+    cells: usize,
+    cell: usize,
 }
 
-/// Lanes of a tile in [`play_sums`]: whole cells of [`G`] slots, few enough that the sums of
-/// three rows stay in registers.
-const TILE: usize = 2 * G;
-
-/// For each of `R` rows of `out` at `rows`, lanes `0..lanes`:
-/// `max(out, win + sum of p * src[lane of that row..])` over `terms`, the terms added in
+/// For each cell of `sums`, its `T` lanes of playing rows:
+/// `max(out, win + sum of p * src[the term's cell..])` over `terms`, the terms added in
 /// order, so that the sum of each slot is exactly what a plain loop over the outcomes would
-/// compute. Tiles of [`TILE`] lanes of every row keep the sums in registers while the outcomes
-/// stream past, the rows of one outcome sharing its probability. `O(lanes * R * terms)`.
+/// compute. Two cells a tile keep their sums in registers while the outcomes stream past.
+/// `O(cells * T * terms)`.
 #[inline(always)]
-fn play_sums<const R: usize>(
-    out: &mut [f64],
-    rows: Rows,
-    lanes: usize,
-    src: &[f64],
-    terms: &[Term],
-    win: f64,
-) {
-    debug_assert_eq!(lanes % G, 0, "a piece is whole cells");
-    let mut at = 0;
-    while lanes - at >= TILE {
-        play_tile::<R, TILE>(out, rows, src, terms, win, at);
-        at += TILE;
+fn play_sums<const T: usize>(out: &mut [f64], sums: Sums, src: &[f64], terms: &[Term], win: f64) {
+    let mut cell = 0;
+    while sums.cells - cell >= 2 {
+        play_tile::<T, 2>(out, sums, src, terms, win, cell);
+        cell += 2;
     }
-    if lanes > at {
-        play_tile::<R, G>(out, rows, src, terms, win, at);
+    if cell < sums.cells {
+        play_tile::<T, 1>(out, sums, src, terms, win, cell);
     }
 }
 
-/// One tile of [`play_sums`]: lanes `at..at + T` of every row.
+/// One tile of [`play_sums`]: cells `cell..cell + C`.
 #[inline(always)]
-fn play_tile<const R: usize, const T: usize>(
+fn play_tile<const T: usize, const C: usize>(
     out: &mut [f64],
-    rows: Rows,
+    sums: Sums,
     src: &[f64],
     terms: &[Term],
     win: f64,
-    at: usize,
+    cell: usize,
 ) {
-    let mut sums = [[win; T]; R];
+    let mut tile = [[win; T]; C];
+    let offset = cell * sums.cell;
     for term in terms {
-        for (r, sums) in sums.iter_mut().enumerate() {
-            let from = term.start + r * term.stride + at;
+        for (c, tile) in tile.iter_mut().enumerate() {
+            let from = term.start + offset + c * sums.cell;
             let x: &[f64; T] = src[from..].first_chunk().expect("an outcome's cells are stored");
-            for (sum, &x) in sums.iter_mut().zip(x) {
+            for (sum, &x) in tile.iter_mut().zip(x) {
                 *sum += term.p * x;
             }
         }
     }
-    for (r, sums) in sums.iter().enumerate() {
-        let to = rows.at + r * rows.stride + at;
-        max_into(&mut out[to..to + T], sums);
-    }
-}
-
-/// `dst[i] = max(dst[i], src[i])` over `lanes` lanes of each of `rows` rows.
-#[inline(always)]
-fn max_rows(dst: &mut [f64], to: Rows, src: &[f64], from: Rows, rows: usize, lanes: usize) {
-    for r in 0..rows {
-        let to = to.at + r * to.stride;
-        let from = from.at + r * from.stride;
-        max_into(&mut dst[to..to + lanes], &src[from..from + lanes]);
+    for (c, tile) in tile.iter().enumerate() {
+        let to = sums.out + offset + c * sums.cell;
+        max_into(&mut out[to..to + T], tile);
     }
 }
 
