@@ -198,8 +198,9 @@ pub fn solve_and_write<S: BatchSolver>(
 }
 
 /// The bytes `write(i, out)` appends for every `i` in `0..len`, in order, written in parallel
-/// chunks on the current rayon pool (one buffer a chunk, joined at the end): the same bytes
-/// for any thread count. `O(len)` calls plus one copy of the result.
+/// chunks on the current rayon pool (one buffer a chunk, then each copied to its place in the
+/// result, in parallel too): the same bytes for any thread count. `O(len)` calls plus one
+/// copy of the result.
 pub fn write_ordered(len: usize, write: impl Fn(usize, &mut Vec<u8>) + Sync) -> Vec<u8> {
     // Enough chunks to balance the threads, few enough that each buffer is long.
     let chunk = (len / (rayon::current_num_threads() * 8)).max(1024);
@@ -213,7 +214,16 @@ pub fn write_ordered(len: usize, write: impl Fn(usize, &mut Vec<u8>) + Sync) -> 
             out
         })
         .collect();
-    pieces.concat()
+    let mut joined = vec![0; pieces.iter().map(Vec::len).sum()];
+    let mut places = Vec::with_capacity(pieces.len());
+    let mut rest = joined.as_mut_slice();
+    for piece in &pieces {
+        let (place, tail) = std::mem::take(&mut rest).split_at_mut(piece.len());
+        places.push(place);
+        rest = tail;
+    }
+    places.into_par_iter().zip(&pieces).for_each(|(place, piece)| place.copy_from_slice(piece));
+    joined
 }
 
 /// Solves `cases` on the current rayon pool with one scratch per pool thread.

@@ -69,14 +69,22 @@ impl Reach {
     }
 
     fn new(positions: &[Position], asked: Asked) -> Reach {
-        let mut max_other = [0u8; MAX_HP as usize + 1];
-        let mut max_total = 0;
-        for p in positions {
+        // The box of each chunk of positions, on the current rayon pool, then their union: a
+        // file of every position has 1,440,000 of them.
+        let boxed = |mut max: ([u8; MAX_HP as usize + 1], u8), p: &Position| {
             let (e, s) = (usize::from(p.e_hp), usize::from(p.teacher_hp));
-            max_other[e] = max_other[e].max(p.teacher_hp);
-            max_other[s] = max_other[s].max(p.e_hp);
-            max_total = max_total.max(p.total_hp());
-        }
+            max.0[e] = max.0[e].max(p.teacher_hp);
+            max.0[s] = max.0[s].max(p.e_hp);
+            max.1 = max.1.max(p.total_hp());
+            max
+        };
+        let union = |mut a: ([u8; MAX_HP as usize + 1], u8), b: ([u8; MAX_HP as usize + 1], u8)| {
+            a.0.iter_mut().zip(b.0).for_each(|(a, b)| *a = (*a).max(b));
+            (a.0, a.1.max(b.1))
+        };
+        let empty = || ([0u8; MAX_HP as usize + 1], 0u8);
+        let (mut max_other, max_total) =
+            positions.par_iter().with_min_len(1 << 14).fold(empty, boxed).reduce(empty, union);
         // A box reaching HP a also reaches every lower HP with the same other HP.
         for a in (1..MAX_HP as usize).rev() {
             max_other[a] = max_other[a].max(max_other[a + 1]);
