@@ -302,4 +302,27 @@ mod tests {
             assert_eq!(cells, usize::from(MAX_HP).pow(2) * PAIRS);
         }
     }
+
+    /// The sweep keeps five layers, each as large as the largest it ever held: for every O,
+    /// a file of every position needs at most 80 MB for them (the README's memory budget).
+    #[test]
+    fn five_layers_of_every_position_fit_in_80_mb() {
+        let reach = Reach::all();
+        let mut largest = (0, 0);
+        for ops in 1..=crate::rules::MAX_OPS {
+            let slots = Slots::new(ops, MAX_HP);
+            let mut layout = LayerLayout::default();
+            let mut max_len = 0;
+            for t in 0..=usize::from(reach.max_total()) {
+                layout.build(t, &reach, &slots, 1);
+                max_len = max_len.max(layout.len());
+            }
+            largest = largest.max((max_len, usize::from(ops)));
+        }
+        let bytes = 5 * largest.0 * std::mem::size_of::<f64>();
+        assert!(bytes <= 80 << 20, "O = {}: {bytes} bytes", largest.1);
+        // The largest is for a middle O: below it the plays left grow, above it the deficit
+        // shrinks.
+        assert!((8..=15).contains(&largest.1), "largest at O = {}", largest.1);
+    }
 }
