@@ -319,7 +319,7 @@ mod tests {
             }
             largest = largest.max((max_len, usize::from(ops)));
         }
-        let bytes = 5 * largest.0 * std::mem::size_of::<f64>();
+        let bytes = 5 * largest.0 * size_of::<f64>();
         assert!(bytes <= 80 << 20, "O = {}: {bytes} bytes", largest.1);
         // The largest is for a middle O: below it the plays left grow, above it the deficit
         // shrinks.
