@@ -86,11 +86,12 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
     measure::compare("one case: official sample 2", &sample, &contenders, args.runs)?;
     let ops_list: &[u8] = if args.quick { &[5] } else { &[5, 20] };
     for &ops in ops_list {
-        // Every heavy position (25 distinct), and 20 positions drawn uniformly.
+        // Every heavy position (25 distinct), and 20 distinct positions drawn uniformly
+        // (`cargo xtask gen card-duel official --cases 20 --seed 7`).
         let mut heavy = generate::positions(Family::Heavy, 400, SEED);
         heavy.sort_by_key(|p| StartKey::of(p).rank());
         heavy.dedup();
-        let uniform = generate::positions(Family::Uniform, 20, 7);
+        let uniform = generate::distinct_positions(20, 7);
         for (name, positions) in [("heavy", &heavy), ("uniform", &uniform)] {
             let files = positions
                 .iter()
