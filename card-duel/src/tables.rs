@@ -116,7 +116,10 @@ impl Tables {
             current.layout.build(t, &reach, &slots, chunks);
             let len = current.layout.len();
             if current.values.len() < len {
-                current.values.resize(len, 0.0);
+                // A fresh zeroed allocation, not a resize: the kernel zeroes its pages as the
+                // phases first touch them, on every thread, instead of one thread writing
+                // zeros now. The old values are never read again.
+                current.values = vec![0.0; len];
             }
             {
                 let below: [Option<&LayerValues>; MAX_DROP] =

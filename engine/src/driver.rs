@@ -226,7 +226,8 @@ pub fn write_ordered(len: usize, write: impl Fn(usize, &mut Vec<u8>) + Sync) -> 
     joined
 }
 
-/// Solves `cases` on the current rayon pool with one scratch per pool thread.
+/// Solves `cases` on the current rayon pool with one scratch per pool thread, the answers
+/// collected in place (no sequential join at the end).
 fn solve_cases<S: BatchSolver>(
     solver: &S,
     header: &HeaderOf<S>,
@@ -236,24 +237,41 @@ fn solve_cases<S: BatchSolver>(
 ) -> Vec<S::Answer> {
     let threads = rayon::current_num_threads();
     let slots: Vec<Mutex<Option<S::Scratch>>> = (0..threads).map(|_| Mutex::new(None)).collect();
-    // Small chunks balance cases of very different cost; 16 chunks a thread at least.
-    let chunk_len = (cases.len() / (threads * 16)).clamp(1, 256);
+    // Pieces of at least a few cases, so that taking the scratch costs little a case; the
+    // pool splits further where cases differ in cost.
+    let min_len = (cases.len() / (threads * 64)).clamp(1, 64);
+    let mut answers = Vec::with_capacity(cases.len());
     cases
-        .par_chunks(chunk_len)
+        .par_iter()
         .enumerate()
-        .flat_map_iter(|(chunk_index, chunk)| {
-            let slot = &slots[rayon::current_thread_index().unwrap_or(0) % threads];
-            let mut slot = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let scratch = slot.get_or_insert_with(|| solver.new_scratch(header, shared));
-            let first = chunk_index * chunk_len;
-            let answers: Vec<S::Answer> = (first..)
-                .zip(chunk)
-                .map(|(index, case)| solver.solve(header, shared, index, case, scratch))
-                .collect();
-            done.fetch_add(chunk.len(), Ordering::Relaxed);
-            answers
-        })
-        .collect()
+        .with_min_len(min_len)
+        .map_init(
+            || {
+                let slot = &slots[rayon::current_thread_index().unwrap_or(0) % threads];
+                let slot = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                (slot, Counted { done, cases: 0 })
+            },
+            |(slot, counted), (index, case)| {
+                let scratch = slot.get_or_insert_with(|| solver.new_scratch(header, shared));
+                counted.cases += 1;
+                solver.solve(header, shared, index, case, scratch)
+            },
+        )
+        .collect_into_vec(&mut answers);
+    answers
+}
+
+/// Cases solved by one piece of work, added to the progress count when the piece ends (one
+/// shared update a piece, not a case).
+struct Counted<'a> {
+    done: &'a AtomicUsize,
+    cases: usize,
+}
+
+impl Drop for Counted<'_> {
+    fn drop(&mut self) {
+        self.done.fetch_add(self.cases, Ordering::Relaxed);
+    }
 }
 
 /// Shared progress counters and, when enabled, a bar drawn by a side thread.

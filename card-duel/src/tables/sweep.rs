@@ -8,11 +8,11 @@
 use rayon::prelude::*;
 
 use super::MAX_DROP;
-use super::key::{HAND_SIZES, hand_slot, start_rank};
+use super::key::{HAND_SIZES, StartKey, hand_slot, start_rank};
 use super::layout::{LayerLayout, Run, bits_between};
 use super::slots::{OTHER_CLASSES, SATURATED_BELOW, Slots, Subplane, other_class};
 use crate::pings::{PINGS, SAFE_HP};
-use crate::rules::{Action, FACE_DAMAGE, HERO_POWER_COST, MAX_HAND, MAX_OPS, Position};
+use crate::rules::{Action, FACE_DAMAGE, HERO_POWER_COST, MAX_HAND, MAX_HP, MAX_OPS, Position};
 use crate::shapes::{PAIR_INFO, TurnBoard, pair_index};
 
 /// Values of an illegal action; every real value is in `0..=1`, so it never wins a max.
@@ -334,14 +334,23 @@ impl<'a> Layer<'a> {
     }
 
     /// Phase 2, the table: every turn start of this layer (each hand before the draw) is the
-    /// best operation of its cell with O plays left and the hand after the draw.
+    /// best operation of its cell with O plays left and the hand after the draw. The table
+    /// is split by mover HP, the leading field of its ranks, and the pieces filled in
+    /// parallel.
     fn turn_starts(&self, values: &[f64], table: &mut [f64]) {
         let ops = self.slots.ops;
-        for run in &self.layout.runs {
-            let pair = usize::from(run.pair);
-            let Some((mover_board, other_board)) = PAIR_INFO[pair].start else { continue };
-            for a in run.a0..run.a0 + run.len {
-                let rank = start_rank(a, run.heroes - a, mover_board, other_board);
+        let per_hp = StartKey::CARDINALITY / usize::from(MAX_HP);
+        table.par_chunks_mut(per_hp).enumerate().for_each(|(hp, table)| {
+            let a = hp as u8 + 1;
+            for run in &self.layout.runs {
+                let pair = usize::from(run.pair);
+                let Some((mover_board, other_board)) = PAIR_INFO[pair].start else { continue };
+                if !(run.a0..run.a0 + run.len).contains(&a) {
+                    continue;
+                }
+                // Mover HP leads the ranks: this piece holds every rank of mover HP `a`.
+                let rank = start_rank(a, run.heroes - a, mover_board, other_board) - hp * per_hp;
+                debug_assert!(rank < per_hp, "a rank of mover HP {a} in its piece");
                 for mover in 0..HAND_SIZES {
                     let drawn = (mover + 1).min(usize::from(MAX_HAND));
                     let at = self.layout.slot(Slots::effective(a, ops, drawn), pair, a);
@@ -351,7 +360,7 @@ impl<'a> Layer<'a> {
                     }
                 }
             }
-        }
+        });
     }
 
     /// Phase 2, the end-of-turn values of every open cell: ending the turn hands the swapped
