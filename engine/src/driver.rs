@@ -13,9 +13,10 @@
 //! first case and reused for every later case that thread solves; solvers reset it per case.
 //!
 //! Memory: the input bytes, the parsed cases and the answers are held at once, so a batch
-//! needs about `input size + cases * (2 * size_of Case + size_of Answer)` (the chunks' cases
-//! are moved into one vector) plus one scratch per thread, the shared work and the written
-//! bytes.
+//! needs about `input size + cases * (size_of Case + size_of Answer)` plus one scratch per
+//! thread and the shared work; while parsing, the chunks' cases are held twice (they are
+//! moved into one vector), and while writing, the written bytes (the chunks' buffers, then
+//! the joined output).
 
 mod split;
 
