@@ -25,7 +25,7 @@ pub enum Family {
 impl Family {
     /// One case of the family: four hit points and eight damages drawn from the family's
     /// ranges.
-    fn draw(self, rng: &mut SplitMix64) -> Case {
+    pub fn draw(self, rng: &mut SplitMix64) -> Case {
         let mut pick = |lo: u8, hi: u8| rng.range(u64::from(lo), u64::from(hi)) as u8;
         let (hp, dmg): ((u8, u8), (u8, u8)) = match self {
             Self::Random => ((1, 99), (1, 99)),
@@ -63,28 +63,29 @@ pub fn cases(family: Family, count: usize, seed: u64) -> Vec<Case> {
     (0..count).map(|_| family.draw(&mut rng)).collect()
 }
 
-/// The judge's input for `cases`.
+/// Appends the judge's input for `cases`: `T`, then one line of twelve numbers per case.
+/// `O(cases)`, without formatting machinery (the stress loop renders every input it runs).
+pub fn write_input(cases: &[Case], out: &mut Vec<u8>) {
+    out.extend_from_slice(cases.len().to_string().as_bytes());
+    out.push(b'\n');
+    for case in cases {
+        for (k, v) in case.to_array().into_iter().enumerate() {
+            if v >= 100 {
+                out.push(b'0' + v / 100);
+            }
+            if v >= 10 {
+                out.push(b'0' + v / 10 % 10);
+            }
+            out.push(b'0' + v % 10);
+            out.push(if k == 11 { b'\n' } else { b' ' });
+        }
+    }
+}
+
+/// The judge's input for `cases`, as text.
 #[must_use]
 pub fn to_input(cases: &[Case]) -> String {
-    let mut text = format!("{}\n", cases.len());
-    for c in cases {
-        let v = [
-            c.alice_hp[0],
-            c.alice_hp[1],
-            c.bob_hp[0],
-            c.bob_hp[1],
-            c.alice_damage[0][0],
-            c.alice_damage[0][1],
-            c.alice_damage[1][0],
-            c.alice_damage[1][1],
-            c.bob_damage[0][0],
-            c.bob_damage[0][1],
-            c.bob_damage[1][0],
-            c.bob_damage[1][1],
-        ];
-        let line: Vec<String> = v.iter().map(u8::to_string).collect();
-        text.push_str(&line.join(" "));
-        text.push('\n');
-    }
-    text
+    let mut out = Vec::with_capacity(8 + cases.len() * 36);
+    write_input(cases, &mut out);
+    String::from_utf8(out).expect("digits, spaces and newlines are ASCII")
 }

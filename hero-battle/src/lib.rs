@@ -10,6 +10,8 @@
 //!   rules;
 //! - [`explain`]: winning first attacks, for `--explain`;
 //! - [`generate`]: case families with fixed seeds;
+//! - [`judge`]: the problem as the judge sees it (limits, checker, generation, shrink
+//!   moves, exhaustive enumeration), behind the binary's `check`, `validate` and `stress`;
 //! - [`run`]: the whole program, judge input in, judge output out.
 //!
 //! ```
@@ -23,6 +25,7 @@
 
 pub mod explain;
 pub mod generate;
+pub mod judge;
 pub mod reference;
 pub mod rules;
 pub mod threshold;
@@ -114,22 +117,6 @@ pub struct CaseStats {
     pub time: Duration,
 }
 
-/// Names of the twelve numbers of a case, in input order.
-const FIELDS: [&str; 12] = [
-    "hit points a1",
-    "hit points a2",
-    "hit points b1",
-    "hit points b2",
-    "damage a11",
-    "damage a12",
-    "damage a21",
-    "damage a22",
-    "damage b11",
-    "damage b12",
-    "damage b21",
-    "damage b22",
-];
-
 /// Largest case count accepted; more cases than this cannot fit in memory anyway.
 pub const MAX_CASES: usize = 1 << 32;
 
@@ -143,15 +130,10 @@ impl Format for InputFormat {
 
     fn parse_case(&self, _: &(), _index: usize, input: &mut Input<'_>) -> Result<Case, InputError> {
         let mut v = [0u8; 12];
-        for (value, what) in v.iter_mut().zip(FIELDS) {
+        for (value, what) in v.iter_mut().zip(rules::FIELDS) {
             *value = input.uint(what, 1..=rules::MAX_VALUE)?;
         }
-        Ok(Case {
-            alice_hp: [v[0], v[1]],
-            bob_hp: [v[2], v[3]],
-            alice_damage: [[v[4], v[5]], [v[6], v[7]]],
-            bob_damage: [[v[8], v[9]], [v[10], v[11]]],
-        })
+        Ok(Case::from_array(v))
     }
 }
 

@@ -1,14 +1,22 @@
-//! The hero-battle binary: judge input in (a file or stdin), one verdict per case out.
+//! The hero-battle binary: judge input in (a file or stdin), one verdict per case out; and the
+//! judge's subcommands `check`, `validate` and `stress` on [`hero_battle::judge::Judge`].
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use engine::cli::{BatchArgs, exit_with_error, finish};
+use engine::judge::cli::{
+    CheckArgs, StressArgs, ValidateArgs, run_check, run_stress, run_validate,
+};
+use engine::judge::protocol::EXIT_FAIL;
+use hero_battle::judge::Judge;
 use hero_battle::{Options, Solver};
 
 /// Decides "Battle in Two Pairs of Heroes" (ICPC 2017 Qingdao) for every case of the input:
-/// `Alice wins`, `Bob wins` or `It depends`.
+/// `Alice wins`, `Bob wins` or `It depends`. The subcommands judge another program.
 #[derive(Parser)]
-#[command(name = "hero-battle", version)]
+#[command(name = "hero-battle", version, args_conflicts_with_subcommands = true)]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     #[command(flatten)]
     batch: BatchArgs,
     /// After each verdict, a winning first attack of the winner for each first mover.
@@ -22,8 +30,51 @@ struct Args {
     solver: Solver,
 }
 
+#[derive(Subcommand)]
+enum Command {
+    /// Judge a contestant's OUTPUT for INPUT, exactly as the original judge: one verdict line
+    /// per case. Exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail (testlib).
+    Check(CheckArgs),
+    /// Is FILE a valid input? Original limits: 1 <= T <= 40, every number in 1..=99;
+    /// extended: any T our solver takes. Exit 0 valid, 3 invalid (testlib).
+    Validate(ValidateArgs),
+    /// Run COMMAND on generated inputs (or every case up to a bound) until it fails, then
+    /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble.
+    Stress(StressArgs),
+}
+
+/// What `--exhaustive BOUND` means for this problem, in `stress --help`.
+const EXHAUSTIVE_HELP: &str = "Instead of generated inputs, every case whose twelve numbers \
+    are all in 1..=BOUND, by largest number then lexicographically, 40 cases a file; runs to \
+    the end unless --time or --runs is given (BOUND 2: 103 files, 3: 13,287)";
+
+fn parse() -> Args {
+    let command = Args::command().mut_subcommand("stress", |stress| {
+        stress.mut_arg("exhaustive", |a| a.help(EXHAUSTIVE_HELP))
+    });
+    let parsed = command.try_get_matches().and_then(|m| Args::from_arg_matches(&m));
+    parsed.unwrap_or_else(|e| {
+        // A checker's usage error must not exit 2, which testlib reads as a presentation
+        // error: it is a judge failure.
+        let checking = std::env::args_os().nth(1).is_some_and(|a| a == "check");
+        if checking && e.use_stderr() {
+            let _ = e.print();
+            std::process::exit(EXIT_FAIL);
+        }
+        e.exit()
+    })
+}
+
 fn main() {
-    let args = Args::parse();
+    let args = parse();
+    match &args.command {
+        Some(Command::Check(check)) => std::process::exit(run_check(&Judge, check)),
+        Some(Command::Validate(validate)) => std::process::exit(run_validate(&Judge, validate)),
+        Some(Command::Stress(stress)) => {
+            std::process::exit(run_stress(&Judge, stress, "hero-battle"));
+        }
+        None => {}
+    }
     let input = args.batch.read_input().unwrap_or_else(|e| exit_with_error(&e));
     let options = Options {
         solver: args.solver,

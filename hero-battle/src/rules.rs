@@ -7,6 +7,22 @@ use engine::InlineVec;
 /// Largest hit points or damage a case may hold.
 pub const MAX_VALUE: u8 = 99;
 
+/// Names of the twelve numbers of a case, in input order (the order of [`Case::to_array`]).
+pub const FIELDS: [&str; 12] = [
+    "hit points a1",
+    "hit points a2",
+    "hit points b1",
+    "hit points b2",
+    "damage a11",
+    "damage a12",
+    "damage a21",
+    "damage a22",
+    "damage b11",
+    "damage b12",
+    "damage b21",
+    "damage b22",
+];
+
 /// One test case: both sides' hit points and damage matrices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Case {
@@ -21,6 +37,26 @@ pub struct Case {
 }
 
 impl Case {
+    /// The twelve numbers in input order: `a1 a2 b1 b2 a11 a12 a21 a22 b11 b12 b21 b22`.
+    #[must_use]
+    pub fn to_array(&self) -> [u8; 12] {
+        let ([a1, a2], [b1, b2]) = (self.alice_hp, self.bob_hp);
+        let [[a11, a12], [a21, a22]] = self.alice_damage;
+        let [[b11, b12], [b21, b22]] = self.bob_damage;
+        [a1, a2, b1, b2, a11, a12, a21, a22, b11, b12, b21, b22]
+    }
+
+    /// The case of twelve numbers in input order (the inverse of [`Case::to_array`]).
+    #[must_use]
+    pub fn from_array(v: [u8; 12]) -> Self {
+        Self {
+            alice_hp: [v[0], v[1]],
+            bob_hp: [v[2], v[3]],
+            alice_damage: [[v[4], v[5]], [v[6], v[7]]],
+            bob_damage: [[v[8], v[9]], [v[10], v[11]]],
+        }
+    }
+
     /// The same battle with the players' names exchanged (Bob's heroes become A1, A2).
     #[must_use]
     pub fn swapped(&self) -> Self {
@@ -82,6 +118,15 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict, in the order the statement lists them.
+    pub const ALL: [Self; 3] = [Self::AliceWins, Self::BobWins, Self::ItDepends];
+
+    /// The verdict whose judge's line is exactly `line` (no white space around it).
+    #[must_use]
+    pub fn from_line(line: &[u8]) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.as_str().as_bytes() == line)
+    }
+
     /// The judge's line for this verdict.
     #[must_use]
     pub fn as_str(self) -> &'static str {

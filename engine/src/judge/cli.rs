@@ -240,6 +240,11 @@ pub fn run_validate<P: Problem>(problem: &P, args: &ValidateArgs) -> i32 {
     }
 }
 
+/// `1 run`, `2 runs`.
+fn plural(n: u64, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// Lines of `bytes`, indented, at most `head + tail` of them with a marker between.
 fn excerpt(bytes: &[u8], head: usize, tail: usize) -> String {
     let text = String::from_utf8_lossy(bytes);
@@ -306,7 +311,8 @@ pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs, binary: &str) -> i
         Some(bound) => format!("exhaustive up to {bound}"),
         None => format!("seed {}", args.seed),
     };
-    let counts = format!("{} runs, {} cases ({source})", report.runs, report.cases);
+    let counts =
+        format!("{}, {} ({source})", plural(report.runs, "run"), plural(report.cases, "case"));
     let mut time = format!("time: {:.1} s", report.elapsed.as_secs_f64());
     let Some(failure) = report.failure else {
         let everything = total.is_some_and(|t| args.from == 0 && report.runs == t);

@@ -1,0 +1,678 @@
+//! hero-battle as the judge sees it: [`Judge`] implements [`engine::judge::Problem`], which
+//! gives the binary its `check`, `validate` and `stress` subcommands.
+//!
+//! - **Limits.** `original`: the contest's, `1 <= T <= 40` and every number in `1..=99`.
+//!   `extended`: what the solver accepts, any `T` in `0..=MAX_CASES`, the same values.
+//!   Numbers are separated by any white space, as the statement says; the validator's
+//!   messages name the rule and its line and column, e.g. `line 1, column 1: expected the
+//!   number of cases T in 1..=40, found "41"`.
+//! - **Checker.** The original judge's rule: one line per case, compared exactly. A line
+//!   that is not one of `Alice wins`, `Bob wins`, `It depends` (a misspelling, a `\r`, a
+//!   trailing space) is a presentation error, and so is a missing or an extra line; a wrong
+//!   verdict is a wrong answer. `O(output)`.
+//! - **Generation** ([`Judge::generate`]), by level: tiny cases (hit points and damage
+//!   `1..=3`, where dead heroes, one-hit kills and every verdict abound), small ones, edge
+//!   values (1 and 99), then the families of [`generate`](crate::generate) (Small,
+//!   Lopsided, Random, Large) and last a mix with Hard cases (and, one file in 64, a whole
+//!   file of them: the editorial's slowest input). A file holds 40 cases under the original
+//!   limits (sometimes fewer), up to 320 under the extended ones.
+//! - **Shrinking** ([`Judge::shrink`]): drop half the cases, then quarters and so on; drop
+//!   one case; lower one number (to 1, then by half the distance to its current value,
+//!   a quarter, ..., by one). The driver's result is 1-minimal under "drop a case" and
+//!   "lower one number by one".
+//! - **Exhaustive** ([`Judge::exhaustive`]): every case whose twelve values lie in
+//!   `1..=bound`, ordered by largest value, then lexicographically, in files of 40.
+//! - **Proof** ([`Judge::explain`]): `--explain`'s text for the (small) failing input.
+
+use std::cell::RefCell;
+use std::ops::RangeInclusive;
+
+use engine::driver::{Batch, BatchSolver};
+use engine::input::{Input, InputError};
+use engine::judge::compare::{Lines, Unit, compare, quote};
+use engine::judge::problem::Invalid;
+use engine::judge::{Limits, Problem, moves};
+use engine::rng::SplitMix64;
+
+use crate::generate::{Family, write_input};
+use crate::rules::{Case, FIELDS, MAX_VALUE, Verdict};
+use crate::threshold::ThresholdSolver;
+use crate::{HeroBattle, MAX_CASES};
+
+/// Most cases a file holds under the original limits, and the size of an exhaustive file.
+pub const ORIGINAL_MAX_CASES: usize = 40;
+
+/// The values a number may take: `1..=99`, under either limits.
+const VALUES: RangeInclusive<u8> = 1..=MAX_VALUE;
+
+/// hero-battle for the judge (see the module notes). Its input is the list of cases, its
+/// answer one [`Verdict`] per case.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Judge;
+
+/// The case counts `limits` allow.
+fn case_counts(limits: Limits) -> RangeInclusive<usize> {
+    match limits {
+        Limits::Original => 1..=ORIGINAL_MAX_CASES,
+        Limits::Extended => 0..=MAX_CASES,
+    }
+}
+
+/// `n cases` (or `1 case`).
+fn cases_text(n: usize) -> String {
+    if n == 1 { "1 case".to_owned() } else { format!("{n} cases") }
+}
+
+/// A case whose hit points are drawn from `hp` and damages from `damage`.
+fn uniform(rng: &mut SplitMix64, hp: RangeInclusive<u8>, damage: RangeInclusive<u8>) -> Case {
+    let mut v = [0; 12];
+    for (k, value) in v.iter_mut().enumerate() {
+        let range = if k < 4 { &hp } else { &damage };
+        *value = rng.range(u64::from(*range.start()), u64::from(*range.end())) as u8;
+    }
+    Case::from_array(v)
+}
+
+/// A case of edge values: each number is 1 or 99 (a quarter of the time each), else
+/// uniform. (Hit points 99 against damage 1 make long games: more edges would make this
+/// level the loop's slowest.)
+fn edges(rng: &mut SplitMix64) -> Case {
+    let mut v = [0; 12];
+    for value in &mut v {
+        *value = match rng.range(0, 3) {
+            0 => 1,
+            1 => MAX_VALUE,
+            _ => rng.range(1, u64::from(MAX_VALUE)) as u8,
+        };
+    }
+    Case::from_array(v)
+}
+
+/// How generated cases are drawn at each level; the last level mixes the others.
+const DRAWS: usize = 7;
+
+/// One case drawn the way level `level` (`0..DRAWS`) draws them.
+fn draw(rng: &mut SplitMix64, level: usize) -> Case {
+    match level {
+        0 => uniform(rng, 1..=3, 1..=3),
+        1 => uniform(rng, 1..=6, 1..=4),
+        2 => edges(rng),
+        3 => Family::Small.draw(rng),
+        4 => Family::Lopsided.draw(rng),
+        5 => Family::Random.draw(rng),
+        6 => Family::Large.draw(rng),
+        _ => unreachable!("levels of single draws are 0..{DRAWS}"),
+    }
+}
+
+/// `m^e` for the exhaustive enumeration's counts (at most `99^12 < 2^80`).
+fn pow(m: u128, e: u32) -> u128 {
+    m.pow(e)
+}
+
+/// The case of rank `rank` among those with every value in `1..=bound`, ordered by their
+/// largest value, then lexicographically (in input order). `O(12 * bound)`.
+fn unrank(bound: u8, rank: u128) -> Case {
+    let bound = u128::from(bound);
+    assert!(rank < pow(bound, 12), "rank {rank} of cases up to {bound}");
+    // The largest value m: the cases with largest value below m number (m - 1)^12.
+    let m = (1..=bound).find(|&m| pow(m, 12) > rank).expect("rank < bound^12");
+    let mut rank = rank - pow(m - 1, 12);
+    let mut v = [0; 12];
+    let mut has_m = false;
+    for (position, value) in v.iter_mut().enumerate() {
+        let rest = 11 - position as u32;
+        // Completions of the prefix by `rest` values in 1..=m: all of them once the prefix
+        // holds m, else only those that hold m somewhere.
+        let value_of = (1..=m).find(|&x| {
+            let count =
+                if has_m || x == m { pow(m, rest) } else { pow(m, rest) - pow(m - 1, rest) };
+            if rank < count {
+                return true;
+            }
+            rank -= count;
+            false
+        });
+        let x = value_of.expect("the rank lies among the completions");
+        has_m |= x == m;
+        *value = x as u8;
+    }
+    Case::from_array(v)
+}
+
+impl Judge {
+    /// How many cases a generated file of `level` holds under `limits`.
+    fn file_cases(rng: &mut SplitMix64, level: u32, limits: Limits) -> usize {
+        let most = match limits {
+            Limits::Original => ORIGINAL_MAX_CASES,
+            // Growing with the level, from 40 to 320 cases.
+            Limits::Extended => {
+                if rng.chance(1, 64) {
+                    return 0;
+                }
+                ORIGINAL_MAX_CASES << (level / 2).min(3)
+            }
+        };
+        // Full files mostly (batching saves process starts), a short one now and then.
+        if rng.chance(3, 4) { most } else { rng.below(most) + 1 }
+    }
+}
+
+impl Problem for Judge {
+    type Input = Vec<Case>;
+    type Answer = Vec<Verdict>;
+    const LEVELS: u32 = DRAWS as u32 + 1;
+
+    fn name(&self) -> &'static str {
+        "hero-battle"
+    }
+
+    /// Reads `T` and the cases with the solver's tokenizer, `T` within `limits`.
+    /// `O(input)`.
+    fn parse(&self, bytes: &[u8], limits: Limits) -> Result<Vec<Case>, InputError> {
+        let mut input = Input::new(bytes);
+        let count: usize = input.uint("the number of cases T", case_counts(limits))?;
+        // A case takes at least 23 bytes: a huge announced T fails at the end of the input
+        // instead of reserving memory it never fills.
+        let mut cases = Vec::with_capacity(count.min(bytes.len() / 23 + 1));
+        for _ in 0..count {
+            let mut v = [0; 12];
+            for (value, what) in v.iter_mut().zip(FIELDS) {
+                *value = input.uint(what, VALUES)?;
+            }
+            cases.push(Case::from_array(v));
+        }
+        let after = if count == 0 { "the header".to_owned() } else { format!("case {count}") };
+        input.finish(&after)?;
+        Ok(cases)
+    }
+
+    fn validate(&self, input: &Vec<Case>, limits: Limits) -> Result<(), Invalid> {
+        let counts = case_counts(limits);
+        if !counts.contains(&input.len()) {
+            return Err(Invalid(format!(
+                "T = {} is outside {}..={}",
+                input.len(),
+                counts.start(),
+                counts.end()
+            )));
+        }
+        for (i, case) in input.iter().enumerate() {
+            for (value, what) in case.to_array().into_iter().zip(FIELDS) {
+                if !VALUES.contains(&value) {
+                    return Err(Invalid(format!(
+                        "case {}: {what} = {value} is outside 1..={MAX_VALUE}",
+                        i + 1
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn render(&self, input: &Vec<Case>, out: &mut Vec<u8>) {
+        write_input(input, out);
+    }
+
+    fn cases(&self, input: &Vec<Case>) -> usize {
+        input.len()
+    }
+
+    /// Cases plus the sum of all numbers: dropping a case or lowering a number lowers it.
+    fn size(&self, input: &Vec<Case>) -> u64 {
+        let values: u64 = input.iter().flat_map(Case::to_array).map(u64::from).sum();
+        input.len() as u64 + values
+    }
+
+    /// Level 0: hit points and damage in `1..=3`; 1: hit points up to 6, damage up to 4;
+    /// 2: edge values; 3 to 6: the Small, Lopsided, Random and Large families; 7: each case
+    /// from any of those levels or Hard (one in 32), and one file in 64 all Hard. Hard cases
+    /// are rare because our own answer to one takes about a millisecond, as long as a run.
+    fn generate(&self, rng: &mut SplitMix64, level: u32, limits: Limits) -> Vec<Case> {
+        let count = Self::file_cases(rng, level, limits);
+        let level = level as usize;
+        if level < DRAWS {
+            return (0..count).map(|_| draw(rng, level)).collect();
+        }
+        if rng.chance(1, 64) {
+            return (0..count.min(ORIGINAL_MAX_CASES)).map(|_| Family::Hard.draw(rng)).collect();
+        }
+        (0..count)
+            .map(|_| {
+                if rng.chance(1, 32) {
+                    Family::Hard.draw(rng)
+                } else {
+                    let level = rng.below(DRAWS);
+                    draw(rng, level)
+                }
+            })
+            .collect()
+    }
+
+    /// The fast solver, with one table per thread. `O(R * B)` per case (see
+    /// [`threshold`](crate::threshold)).
+    fn solve(&self, input: &Vec<Case>) -> Vec<Verdict> {
+        thread_local! {
+            /// One solver a thread, reused across files: its tables (up to 2.3 MB) are then
+            /// allocated and first touched once, not once a run.
+            static SOLVER: RefCell<ThresholdSolver> = RefCell::new(ThresholdSolver::new());
+        }
+        SOLVER.with_borrow_mut(|solver| {
+            input.iter().map(|case| solver.solve(case).verdict()).collect()
+        })
+    }
+
+    fn render_answer(&self, _input: &Vec<Case>, answer: &Vec<Verdict>, out: &mut Vec<u8>) {
+        for verdict in answer {
+            out.extend_from_slice(verdict.as_str().as_bytes());
+            out.push(b'\n');
+        }
+    }
+
+    /// A jury's answer: exactly one verdict line per case.
+    fn parse_answer(&self, input: &Vec<Case>, bytes: &[u8]) -> Result<Vec<Verdict>, String> {
+        let mut verdicts = Vec::with_capacity(input.len());
+        for (text, line) in Lines::new(bytes) {
+            if verdicts.len() == input.len() {
+                return Err(format!(
+                    "line {line}: {} after the last of {}",
+                    quote(text),
+                    cases_text(input.len())
+                ));
+            }
+            let verdict = Verdict::from_line(text).ok_or_else(|| {
+                format!(
+                    "line {line}: expected \"Alice wins\", \"Bob wins\" or \"It depends\", \
+                     found {}",
+                    quote(text)
+                )
+            })?;
+            verdicts.push(verdict);
+        }
+        if verdicts.len() < input.len() {
+            return Err(format!(
+                "{} verdict lines for {}",
+                verdicts.len(),
+                cases_text(input.len())
+            ));
+        }
+        Ok(verdicts)
+    }
+
+    fn judge(
+        &self,
+        input: &Vec<Case>,
+        answer: &Vec<Verdict>,
+        output: &[u8],
+    ) -> engine::judge::Verdict {
+        assert_eq!(answer.len(), input.len(), "an answer holds one verdict per case");
+        let expected: Vec<&str> = answer.iter().map(|v| v.as_str()).collect();
+        let readable = |line: &[u8]| Verdict::from_line(line).is_some();
+        let verdict =
+            compare(Unit::Line, &expected, output, readable, |i| format!("case {}", i + 1));
+        if verdict.is_ok() { engine::judge::Verdict::ok(cases_text(answer.len())) } else { verdict }
+    }
+
+    /// Drop half the cases, a quarter, ... (ddmin's chunks), drop each case, then lower each
+    /// number in input order: to 1, then by half the distance, a quarter, ..., one.
+    fn shrink(&self, input: &Vec<Case>) -> impl Iterator<Item = Vec<Case>> {
+        let numbers = (0..12 * input.len()).flat_map(move |k| {
+            let (case, field) = (k / 12, k % 12);
+            let values = input[case].to_array();
+            moves::lower(u64::from(values[field]), 1).map(move |lower| {
+                let mut next = input.clone();
+                let mut changed = values;
+                changed[field] = u8::try_from(lower).expect("lowered below a u8");
+                next[case] = Case::from_array(changed);
+                next
+            })
+        });
+        moves::drop_chunks(input).chain(moves::drop_each(input)).chain(numbers)
+    }
+
+    /// `bound` is the largest value (`1..=99`) of the enumerated cases: `bound^12` cases in
+    /// files of 40, as long as the count of files fits a `u64` (`bound <= 54`).
+    fn exhaustive_len(&self, bound: u64, _limits: Limits) -> Result<u64, Invalid> {
+        if !(1..=u64::from(MAX_VALUE)).contains(&bound) {
+            return Err(Invalid(format!(
+                "the bound is the largest value of a case, in 1..={MAX_VALUE}; found {bound}"
+            )));
+        }
+        let files = pow(u128::from(bound), 12).div_ceil(ORIGINAL_MAX_CASES as u128);
+        u64::try_from(files).map_err(|_| {
+            Invalid(format!("{bound}^12 cases make more files ({files}) than a run can count"))
+        })
+    }
+
+    /// File `index`: cases `40 * index ..` of the order by largest value, then
+    /// lexicographic. `O(40 * 12 * bound)`.
+    fn exhaustive(&self, bound: u64, index: u64, limits: Limits) -> Option<Vec<Case>> {
+        let files = self.exhaustive_len(bound, limits).ok()?;
+        if index >= files {
+            return None;
+        }
+        let bound = u8::try_from(bound).expect("exhaustive_len checked the bound");
+        let per_file = ORIGINAL_MAX_CASES as u128;
+        let first = u128::from(index) * per_file;
+        let end = (first + per_file).min(pow(u128::from(bound), 12));
+        Some((first..end).map(|rank| unrank(bound, rank)).collect())
+    }
+
+    /// `--explain`'s output for `input`: each verdict with a winning first attack per first
+    /// mover, or the second mover's answer to every opening.
+    fn explain(&self, input: &Vec<Case>) -> Option<String> {
+        let solver = HeroBattle { explain: true, ..HeroBattle::default() };
+        let mut scratch = solver.new_scratch(&(), &());
+        let answers = input
+            .iter()
+            .enumerate()
+            .map(|(i, case)| solver.solve(&(), &(), i, case, &mut scratch))
+            .collect();
+        let batch = Batch { header: (), cases: input.clone(), answers };
+        let output = crate::render(&batch);
+        Some(String::from_utf8(output.stdout).expect("verdicts and attacks are ASCII"))
+    }
+
+    /// The case count and the ranges of hit points and damage the file holds.
+    fn summary(&self, input: &Vec<Case>) -> String {
+        let range = |fields: RangeInclusive<usize>| {
+            let values = input.iter().flat_map(|c| c.to_array()[fields.clone()].to_vec());
+            let (lo, hi) = values.fold((u8::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)));
+            format!("{lo}..={hi}")
+        };
+        if input.is_empty() {
+            return cases_text(0);
+        }
+        format!(
+            "{}, hit points {}, damage {}",
+            cases_text(input.len()),
+            range(0..=3),
+            range(4..=11)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use engine::judge::problem::render;
+    use engine::judge::{VerdictKind, check};
+
+    use super::*;
+
+    fn case(v: [u8; 12]) -> Case {
+        Case::from_array(v)
+    }
+
+    #[test]
+    fn generated_inputs_are_valid_and_round_trip_at_every_level() {
+        let mut rng = SplitMix64::new(11);
+        for level in 0..Judge::LEVELS {
+            for limits in [Limits::Original, Limits::Extended] {
+                for _ in 0..40 {
+                    let input = Judge.generate(&mut rng, level, limits);
+                    Judge.validate(&input, limits).unwrap();
+                    assert_eq!(Judge.parse(&render(&Judge, &input), limits).unwrap(), input);
+                }
+            }
+        }
+    }
+
+    /// Level 0 must reach every kind of position the issue names: dead heroes at the start of
+    /// a turn, one-hit kills, and all three verdicts.
+    #[test]
+    fn tiny_cases_reach_every_kind_of_position() {
+        let mut rng = SplitMix64::new(3);
+        let cases: Vec<Case> =
+            (0..50).flat_map(|_| Judge.generate(&mut rng, 0, Limits::Original)).collect();
+        let verdicts = Judge.solve(&cases);
+        for v in Verdict::ALL {
+            assert!(verdicts.iter().filter(|&&w| w == v).count() >= 50, "{v:?}");
+        }
+        let one_hit = cases.iter().filter(|c| c.alice_damage[0][0] >= c.bob_hp[0]).count();
+        assert!(one_hit > cases.len() / 3, "{one_hit} one-hit kills");
+    }
+
+    #[test]
+    fn original_files_hold_at_most_forty_cases_and_mostly_forty() {
+        let mut rng = SplitMix64::new(5);
+        let sizes: Vec<usize> =
+            (0..400).map(|i| Judge.generate(&mut rng, i % 8, Limits::Original).len()).collect();
+        assert!(sizes.iter().all(|&n| (1..=40).contains(&n)));
+        assert!(sizes.iter().filter(|&&n| n == 40).count() > 250);
+    }
+
+    #[test]
+    fn parse_names_each_rule_with_its_place() {
+        let error =
+            |text: &str, limits| Judge.parse(text.as_bytes(), limits).unwrap_err().to_string();
+        let ones = "1 1 1 1 1 1 1 1 1 1 1 1\n";
+        assert_eq!(
+            error(&format!("41\n{}", ones.repeat(41)), Limits::Original),
+            r#"line 1, column 1: expected the number of cases T in 1..=40, found "41""#
+        );
+        assert!(
+            Judge.parse(format!("41\n{}", ones.repeat(41)).as_bytes(), Limits::Extended).is_ok()
+        );
+        assert_eq!(
+            error("0\n", Limits::Original),
+            r#"line 1, column 1: expected the number of cases T in 1..=40, found "0""#
+        );
+        assert_eq!(Judge.parse(b"0\n", Limits::Extended), Ok(Vec::new()));
+        assert_eq!(
+            error("1\n1 1 1 1 1 1 1 1 1 100 1 1\n", Limits::Original),
+            r#"line 2, column 19: expected damage b12 in 1..=99, found "100""#
+        );
+        assert_eq!(
+            error("2\n1 1 1 1 1 1 1 1 1 1 1 1\n", Limits::Extended),
+            "line 2, column 24: expected hit points a1 in 1..=99, found end of input"
+        );
+        assert_eq!(
+            error("1\n1 1 1 1 1 1 1 1 1 1 1 1 1\n", Limits::Original),
+            r#"line 2, column 25: expected end of input after case 1, found "1""#
+        );
+    }
+
+    #[test]
+    fn validate_names_the_case_and_the_number() {
+        let ok = case([1; 12]);
+        assert_eq!(Judge.validate(&vec![ok], Limits::Original), Ok(()));
+        assert_eq!(
+            Judge.validate(&Vec::new(), Limits::Original).unwrap_err().to_string(),
+            "T = 0 is outside 1..=40"
+        );
+        assert_eq!(Judge.validate(&Vec::new(), Limits::Extended), Ok(()));
+        let mut bad = [1; 12];
+        bad[6] = 0;
+        assert_eq!(
+            Judge.validate(&vec![ok, case(bad)], Limits::Extended).unwrap_err().to_string(),
+            "case 2: damage a21 = 0 is outside 1..=99"
+        );
+    }
+
+    #[test]
+    fn the_checker_follows_the_original_rule() {
+        let input = b"2\n10 10 10 10 3 3 3 3 3 3 3 3\n5 5 30 30 7 2 2 7 1 1 1 1\n";
+        let judge =
+            |output: &str| check(&Judge, input, output.as_bytes(), None, Limits::Original, true);
+        assert_eq!(judge("It depends\nBob wins\n").to_string(), "ok: 2 cases");
+        assert_eq!(
+            judge("It depends\nBob wins").kind,
+            VerdictKind::Ok,
+            "the final newline is optional"
+        );
+        assert_eq!(
+            judge("It depends\nAlice wins\n").to_string(),
+            r#"wrong answer: case 2: expected "Bob wins", found "Alice wins""#
+        );
+        for (output, message) in [
+            (
+                "It depends\nBob win\n",
+                r#"case 2: expected "Bob wins", found "Bob win", which is not an answer"#,
+            ),
+            (
+                "It depends\nBob wins \n",
+                r#"case 2: expected "Bob wins", found "Bob wins ", which is not an answer"#,
+            ),
+            (
+                "It depends\r\nBob wins\r\n",
+                r#"case 1: expected "It depends", found "It depends\r", which is not an answer"#,
+            ),
+            ("It depends\n", r#"case 2: expected "Bob wins", found end of output"#),
+            (
+                "It depends\nBob wins\nBob wins\n",
+                r#"extra output after 2 lines: "Bob wins" on line 3"#,
+            ),
+        ] {
+            let verdict = judge(output);
+            assert_eq!(verdict.kind, VerdictKind::PresentationError, "{output:?}");
+            assert_eq!(verdict.message, message);
+        }
+    }
+
+    #[test]
+    fn jury_answers_are_read_strictly() {
+        let input = vec![case([1; 12]), case([2; 12])];
+        assert_eq!(
+            Judge.parse_answer(&input, b"It depends\nIt depends\n"),
+            Ok(vec![Verdict::ItDepends; 2])
+        );
+        assert_eq!(
+            Judge.parse_answer(&input, b"It depends\nit depends\n").unwrap_err(),
+            r#"line 2: expected "Alice wins", "Bob wins" or "It depends", found "it depends""#
+        );
+        assert_eq!(
+            Judge.parse_answer(&input, b"It depends\n").unwrap_err(),
+            "1 verdict lines for 2 cases"
+        );
+        assert_eq!(
+            Judge.parse_answer(&input, b"It depends\nIt depends\n\n").unwrap_err(),
+            r#"line 3: "" after the last of 2 cases"#
+        );
+    }
+
+    #[test]
+    fn every_shrink_move_lowers_the_size_and_the_last_ones_are_single_steps() {
+        let input =
+            vec![case([3, 1, 99, 2, 1, 1, 1, 1, 1, 1, 1, 50]), case([1; 12]), case([2; 12])];
+        let size = Judge.size(&input);
+        let moves: Vec<Vec<Case>> = Judge.shrink(&input).collect();
+        assert!(moves.iter().all(|m| Judge.size(m) < size));
+        // Each single-step move is among them: drop one case, lower one number by one.
+        for i in 0..input.len() {
+            let mut dropped = input.clone();
+            dropped.remove(i);
+            assert!(moves.contains(&dropped));
+        }
+        for (i, c) in input.iter().enumerate() {
+            for k in 0..12 {
+                let mut v = c.to_array();
+                if v[k] > 1 {
+                    v[k] -= 1;
+                    let mut lowered = input.clone();
+                    lowered[i] = case(v);
+                    assert!(moves.contains(&lowered), "case {i} number {k}");
+                }
+            }
+        }
+        // 99 is lowered to 1 first, then by halves: 50, 75, ...
+        let firsts: Vec<u8> = moves
+            .iter()
+            .filter(|m| {
+                m.len() == 3
+                    && m[0].bob_hp[1] == 2
+                    && m[0].alice_hp == [3, 1]
+                    && m[0].bob_damage[1][1] == 50
+                    && m[1..] == input[1..]
+            })
+            .map(|m| m[0].bob_hp[0])
+            .collect();
+        assert_eq!(firsts, [1, 50, 75, 87, 93, 96, 98]);
+    }
+
+    #[test]
+    fn the_exhaustive_order_is_by_largest_value_then_lexicographic() {
+        let limits = Limits::Original;
+        assert_eq!(Judge.exhaustive_len(1, limits), Ok(1));
+        assert_eq!(Judge.exhaustive_len(2, limits), Ok(4096 / 40 + 1));
+        assert_eq!(Judge.exhaustive_len(3, limits), Ok(531_441_u64.div_ceil(40)));
+        assert!(Judge.exhaustive_len(0, limits).is_err());
+        assert!(Judge.exhaustive_len(100, limits).is_err());
+        assert!(Judge.exhaustive_len(54, limits).is_ok());
+        assert!(Judge.exhaustive_len(55, limits).unwrap_err().to_string().contains("more files"));
+
+        assert_eq!(Judge.exhaustive(1, 0, limits), Some(vec![case([1; 12])]));
+        assert_eq!(Judge.exhaustive(1, 1, limits), None);
+        // Up to 3: every tuple once, in the stated order, 40 to a file.
+        let files = Judge.exhaustive_len(3, limits).unwrap();
+        let all: Vec<[u8; 12]> = (0..files)
+            .flat_map(|i| {
+                let file = Judge.exhaustive(3, i, limits).unwrap();
+                assert!(Judge.validate(&file, limits).is_ok());
+                assert!(file.len() == 40 || i == files - 1);
+                file
+            })
+            .map(|c| c.to_array())
+            .collect();
+        assert_eq!(all.len(), 531_441);
+        let key = |v: &[u8; 12]| (*v.iter().max().unwrap(), *v);
+        assert!(
+            all.windows(2).all(|w| key(&w[0]) < key(&w[1])),
+            "strictly increasing, so distinct"
+        );
+        assert_eq!(all[1], [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2]);
+        assert_eq!(all[4096], [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3]);
+        assert_eq!(Judge.exhaustive(3, files, limits), None);
+    }
+
+    #[test]
+    fn the_proof_is_the_explained_output() {
+        let input = vec![case([10, 10, 10, 10, 3, 3, 3, 3, 3, 3, 3, 3])];
+        let proof = Judge.explain(&input).unwrap();
+        assert!(proof.starts_with("It depends\n  Alice first: Alice wins with "), "{proof}");
+        assert_eq!(proof.lines().count(), 3);
+        assert_eq!(Judge.summary(&input), "1 case, hit points 10..=10, damage 3..=3");
+    }
+
+    proptest::proptest! {
+        /// Mutated valid inputs and random bytes: parsing and validating under both limits
+        /// never panic, and whatever parses is valid and renders back to an equal input.
+        #[test]
+        fn parse_and_validate_never_panic(
+            seed: u64,
+            level in 0..8u32,
+            edits in proptest::collection::vec(
+                (0..4096usize, 0..8u8, proptest::num::u8::ANY),
+                0..6,
+            ),
+            noise in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
+        ) {
+            let mut rng = SplitMix64::new(seed);
+            let mut bytes = render(&Judge, &Judge.generate(&mut rng, level, Limits::Original));
+            for (at, how, byte) in edits {
+                let at = at % (bytes.len() + 1);
+                match how {
+                    0 => bytes.insert(at, byte),
+                    1 if at < bytes.len() => { bytes.remove(at); }
+                    2 if at < bytes.len() => bytes[at] = byte,
+                    3 => bytes.insert(at, b"0123456789 \n-"[usize::from(byte) % 13]),
+                    4 => bytes.truncate(at),
+                    5 if at < bytes.len() => bytes[at] = b'0' + byte % 10,
+                    _ => {
+                        let tail = bytes.split_off(at);
+                        bytes.extend_from_slice(b" 99");
+                        bytes.extend(tail);
+                    }
+                }
+            }
+            for bytes in [bytes, noise] {
+                for limits in [Limits::Original, Limits::Extended] {
+                    if let Ok(input) = Judge.parse(&bytes, limits) {
+                        proptest::prop_assert!(Judge.validate(&input, limits).is_ok());
+                        let again = Judge.parse(&render(&Judge, &input), limits);
+                        proptest::prop_assert_eq!(again.as_ref(), Ok(&input));
+                    }
+                }
+            }
+        }
+    }
+}
