@@ -14,7 +14,9 @@
 //! - [`brute`]: a brute force straight from the rules for tiny railways;
 //! - [`verify`](mod@verify): an independent `O(n + m)` check of an answer with both strategies;
 //! - [`output`]: the answer line and the strategy lines; [`dot`]: a Graphviz picture;
-//! - [`generator`]: reproducible generators for tests and benchmarks.
+//! - [`generator`]: reproducible generators for tests and benchmarks;
+//! - [`judge`](mod@judge): the problem as the judge sees it (limits, subtasks, checker,
+//!   generation, shrink moves), behind the binary's `check`, `validate` and `stress`.
 //!
 //! [`run`] is the whole program: input bytes in, output bytes out.
 //!
@@ -31,6 +33,7 @@ pub mod decremental;
 pub mod dot;
 pub mod game;
 pub mod generator;
+pub mod judge;
 pub mod output;
 pub mod parse;
 pub mod verify;
