@@ -159,10 +159,10 @@ impl BatchSolver for CardDuelReference {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Solver {
-    /// The table sweep ([`fast`]): every position a file reaches, valued once.
+    /// The table sweep (module `tables`): every position a file reaches, valued once.
     #[default]
     Fast,
-    /// The rules applied literally ([`reference`](mod@reference)); slow, small HP only.
+    /// The rules applied literally (module `reference`); slow, small HP only.
     Reference,
 }
 

@@ -43,11 +43,11 @@ pub use rules::{Case, Outcome, Player, Verdict};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Solver {
-    /// The boundary DP ([`threshold`]): fast and exact.
+    /// The boundary DP (module `threshold`): fast and exact.
     #[default]
     #[cfg_attr(feature = "cli", value(alias = "threshold"))]
     Fast,
-    /// The plain memoized search ([`reference`](mod@reference)) the tests trust; slow on large
+    /// The plain memoized search (module `reference`) the tests trust; slow on large
     /// hit points with small damage.
     #[cfg_attr(feature = "cli", value(alias = "naive"))]
     Reference,

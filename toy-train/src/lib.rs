@@ -63,11 +63,11 @@ pub struct Solution {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Solver {
-    /// The decremental solver ([`decremental::solve`]), the default.
+    /// The decremental solver (module `decremental`), the default.
     #[default]
     #[cfg_attr(feature = "cli", value(alias = "decremental"))]
     Fast,
-    /// Repeated attractors ([`classic::solve`]), the reference the tests trust.
+    /// Repeated attractors (module `classic`), the reference the tests trust.
     #[cfg_attr(feature = "cli", value(alias = "classic"))]
     Reference,
 }
