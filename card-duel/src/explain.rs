@@ -1,11 +1,20 @@
 //! `--explain`: for each case, E's best first action after his draw and the value of every
 //! legal first action, taken from the fast solver's sweep while the layers below the case are
 //! still in memory.
+//!
+//! Which action is called best, when several share the greatest value (the rule hero-battle's
+//! `--explain` follows too): a move that wins at once comes first. Here that is a face attack
+//! when E's minions kill the teacher with face attacks this turn whatever else happens (the
+//! teacher has at most [`FACE_DAMAGE`] HP per minion of E, and all of them are ready at the
+//! start of E's turn): no ping and no reply of the teacher can change the outcome, so the
+//! attack that starts the kill reads better than, say, a hero power that merely keeps it
+//! available. Otherwise, the first of the best actions in [`Action::FIRST`] order is named.
+//! Only the name changes with this rule, never a value.
 
 use std::io::Write;
 
-use crate::fast::{Reach, Tables};
-use crate::rules::{Action, Position};
+use crate::rules::{Action, FACE_DAMAGE, Position};
+use crate::tables::Tables;
 use crate::write_probability;
 
 /// E's options at the start of one case.
@@ -13,7 +22,9 @@ use crate::write_probability;
 pub struct Explanation {
     /// E's winning probability (the best action's value).
     pub value: f64,
-    /// The best first action; the first in [`Action::FIRST`] order among equals.
+    /// The best first action: among those of greatest value, a face attack when E's minions
+    /// kill the teacher this turn, else the first in [`Action::FIRST`] order (see the module
+    /// notes).
     pub best: Action,
     /// Every legal first action with E's winning probability after it, in
     /// [`Action::FIRST`] order.
@@ -21,17 +32,34 @@ pub struct Explanation {
 }
 
 impl Explanation {
-    /// The explanation for a list of valued first actions. A real position always has one
-    /// (a fresh turn allows the hero power); an empty list gives a value of NaN.
+    /// The explanation of `position` from its valued first actions. `O(actions)`.
+    ///
+    /// # Panics
+    /// When `actions` is empty: a fresh turn always allows the hero power, so the first
+    /// actions of a real position never are.
     #[must_use]
-    pub fn from_actions(actions: Vec<(Action, f64)>) -> Explanation {
-        let (best, value) = actions
+    pub fn new(position: &Position, actions: Vec<(Action, f64)>) -> Explanation {
+        let value = actions
             .iter()
-            .copied()
-            .reduce(|best, next| if next.1 > best.1 { next } else { best })
-            .unwrap_or((Action::HeroPower, f64::NAN));
+            .map(|&(_, value)| value)
+            .reduce(f64::max)
+            .expect("a turn always allows the hero power");
+        let best_actions = actions.iter().filter(|&&(_, v)| v == value).map(|&(action, _)| action);
+        let best = best_actions
+            .clone()
+            .find(|&action| wins_at_once(position, action))
+            .or_else(|| best_actions.clone().next())
+            .expect("the greatest value belongs to an action");
         Explanation { value, best, actions }
     }
+}
+
+/// Whether `action`, as E's first action in `position`, wins at once: a face attack when the
+/// face attacks of all E's minions (ready at his turn start) kill the teacher.
+fn wins_at_once(position: &Position, action: Action) -> bool {
+    matches!(action, Action::Face { .. })
+        && u16::from(position.teacher_hp)
+            <= u16::from(FACE_DAMAGE) * u16::from(position.e_board.len())
 }
 
 /// Explains every position for O = `ops`, on the current rayon pool. Costs one
@@ -41,8 +69,8 @@ impl Explanation {
 /// When `ops` is outside `1..=MAX_OPS`.
 #[must_use]
 pub fn explain(ops: u8, positions: &[Position]) -> Vec<Explanation> {
-    let (_, actions) = Tables::build_probed(ops, Reach::of_probes(positions), positions);
-    actions.into_iter().map(Explanation::from_actions).collect()
+    let (_, actions) = Tables::build_probed(ops, positions);
+    positions.iter().zip(actions).map(|(p, actions)| Explanation::new(p, actions)).collect()
 }
 
 /// Renders explanations, one block per case:

@@ -1,11 +1,12 @@
 //! card-duel: exact solvers for THUPC 2021 problem I, "狗蛋和二五仔", a Hearthstone-like duel
 //! with random pings (rules: `docs/problems/card-duel.md`).
 //!
-//! - [`fast`]: the solver for whole files. All positions a file can reach are valued once,
-//!   bottom-up by total HP, into a dense table; each case is then one lookup.
+//! - [`tables`]: the fast solver, for whole files. All positions a file can reach are valued
+//!   once, bottom-up by total HP, into a dense table; each case is then one lookup.
 //! - [`reference`](mod@reference): the rules applied literally to an explicit state with a
 //!   memoized expectiminimax; slow, for tests and for checking.
 //! - [`explain`]: E's first actions and their values, for `--explain`.
+//! - [`generate`]: official-size and all-position files and position families, fixed seeds.
 //! - [`parse`] reads the judge's format; [`rules`] holds the pieces both solvers share.
 //!
 //! [`run`] is what the binary calls: judge input in, one probability per line out.
@@ -20,12 +21,13 @@
 //! ```
 
 pub mod explain;
-pub mod fast;
+pub mod generate;
 pub mod parse;
 mod pings;
 pub mod reference;
 pub mod rules;
 mod shapes;
+pub mod tables;
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -35,9 +37,9 @@ use engine::input::{Input, InputError};
 use engine::{DriverOptions, Output, RunError};
 
 pub use explain::Explanation;
-pub use fast::{Reach, StartKey, Tables};
 pub use reference::Reference;
 pub use rules::{Action, Board, Position};
+pub use tables::{Reach, StartKey, Tables};
 
 /// The judge's format: `T O`, then `T` positions, the teacher's board and hand before E's.
 #[derive(Clone, Copy, Debug, Default)]

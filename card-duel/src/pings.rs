@@ -15,12 +15,16 @@
 //! Build: `O(512)` for a pair's paths plus `O(16 * aggregated)`, about 10 µs a pair, a few
 //! milliseconds for all. Space: about 16 bytes per outcome, a few hundred thousand outcomes.
 
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 use rayon::prelude::*;
 
-use crate::rules::Board;
+use crate::rules::{Board, MAX_MINIONS, PINGS_PER_PLAY};
 use crate::shapes::{PAIRS, READY1, READY2, SPENT1, SPENT2, TurnBoard, pair_index, pair_of};
+
+/// The ping outcomes of every board pair, each pair's built on first use and kept for the
+/// process: they depend on nothing but the pair.
+pub(crate) static PINGS: LazyLock<PingTable> = LazyLock::new(PingTable::new);
 
 /// One way a play can end with both players alive.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,8 +43,12 @@ pub(crate) struct Outcome {
 /// player dies during the pings.
 type List = (u32, u32, f64);
 
-/// Thresholds are `min(hp, 4)`: with 4 HP or more no hero can die from three pings.
-const THRESHOLDS: usize = 4;
+/// A hero with this much HP or more survives the pings of one play whatever they hit.
+pub(crate) const SAFE_HP: u8 = PINGS_PER_PLAY + 1;
+
+/// Death thresholds are `min(hp, SAFE_HP)`: from `SAFE_HP` up the pings cannot kill, so such
+/// HP share one outcome list.
+const THRESHOLDS: usize = SAFE_HP as usize;
 
 /// The outcome lists of every board pair whose mover may play (fewer than four minions),
 /// each pair's built on first use.
@@ -60,8 +68,16 @@ struct PairPings {
 /// player. Distinct for every sequence of up to three hits.
 type Pattern = u8;
 
-/// Class counts during the pings: the mover's four classes, then the other's 1-HP and 2-HP.
-type Counts = [u8; 6];
+/// Class counts during the pings: the mover's four classes ([`READY1`] to [`SPENT2`]), then
+/// the other side's [`ENEMY1`] and [`ENEMY2`].
+type Counts = [u8; CLASSES];
+
+/// The other side's 1-HP minions in [`Counts`].
+const ENEMY1: usize = 4;
+/// The other side's 2-HP minions in [`Counts`].
+const ENEMY2: usize = 5;
+/// Minion classes a ping can hit.
+const CLASSES: usize = 6;
 
 impl PingTable {
     /// An empty table; each pair's lists are built on first use. `O(pairs)`.
@@ -73,7 +89,7 @@ impl PingTable {
     /// no pool thread later waits on another's build. Time and space as in the module notes.
     pub(crate) fn build_all(&self) {
         self.pairs.par_iter().enumerate().for_each(|(pair, lists)| {
-            if pair_of(pair).0.len() < 4 {
+            if pair_of(pair).0.len() < MAX_MINIONS {
                 lists.get_or_init(|| pair_lists(pair));
             }
         });
@@ -84,8 +100,8 @@ impl PingTable {
     /// pair's lists are built.
     #[inline]
     pub(crate) fn get(&self, pair: usize, mover_hp: u8, other_hp: u8) -> (f64, &[Outcome]) {
-        let ta = mover_hp.min(THRESHOLDS as u8);
-        let tb = other_hp.min(THRESHOLDS as u8);
+        let ta = mover_hp.min(SAFE_HP);
+        let tb = other_hp.min(SAFE_HP);
         let lists = self.pairs[pair].get_or_init(|| pair_lists(pair));
         let (start, end, win) = lists.lists[list_slot(ta, tb)];
         (win, &lists.outcomes[start as usize..end as usize])
@@ -102,8 +118,9 @@ impl PingTable {
 fn pair_lists(pair: usize) -> PairPings {
     let (mover, other) = pair_of(pair);
     let mut paths = Vec::with_capacity(512);
-    let counts = [mover.0[0], mover.0[1], mover.0[2], mover.0[3], other.ones, other.twos];
-    enumerate(counts, 3, 1.0, 1, &mut paths);
+    let [ready1, spent1, ready2, spent2] = mover.0;
+    let counts = [ready1, spent1, ready2, spent2, other.ones, other.twos];
+    enumerate(counts, PINGS_PER_PLAY, 1.0, 1, &mut paths);
     // One entry per (boards after, hero hits in order), sorted so that entries with equal
     // boards and equal losses are adjacent: every threshold's outcomes then merge in one pass.
     let mut ends: Vec<(u16, u8, u8, Pattern, f64)> = paths
@@ -123,8 +140,8 @@ fn pair_lists(pair: usize) -> PairPings {
     });
     let mut lists = [(0, 0, 0.0); THRESHOLDS * THRESHOLDS];
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(ends.len() * 2);
-    for ta in 1..=THRESHOLDS as u8 {
-        for tb in 1..=THRESHOLDS as u8 {
+    for ta in 1..=SAFE_HP {
+        for tb in 1..=SAFE_HP {
             let start = outcomes.len();
             let mut win = 0.0;
             for &(pair, mover_loss, other_loss, pattern, p) in &ends {
@@ -172,7 +189,7 @@ fn enumerate(
     let hero = |other: u8| (1 << (len + 1)) | bits | (other << len);
     enumerate(counts, left - 1, p / targets, hero(0), out);
     enumerate(counts, left - 1, p / targets, hero(1), out);
-    for class in 0..6 {
+    for class in 0..CLASSES {
         if counts[class] == 0 {
             continue;
         }
@@ -182,7 +199,7 @@ fn enumerate(
         match class {
             READY2 => next[READY1] += 1,
             SPENT2 => next[SPENT1] += 1,
-            5 => next[4] += 1,
+            ENEMY2 => next[ENEMY1] += 1,
             _ => {}
         }
         enumerate(next, left - 1, p * f64::from(counts[class]) / targets, pattern, out);
@@ -226,8 +243,9 @@ fn fate(pattern: Pattern, ta: u8, tb: u8) -> Fate {
 
 /// The board pair after the pings with the played 2-HP minion put down, spent.
 fn after_play(counts: Counts) -> usize {
-    let mover = TurnBoard([counts[0], counts[1], counts[2], counts[3] + 1]);
-    pair_index(mover, Board { ones: counts[4], twos: counts[5] })
+    let [ready1, spent1, ready2, spent2, enemy1, enemy2] = counts;
+    let mover = TurnBoard([ready1, spent1, ready2, spent2 + 1]);
+    pair_index(mover, Board { ones: enemy1, twos: enemy2 })
 }
 
 #[cfg(test)]
@@ -241,16 +259,16 @@ mod tests {
         assert!(table.len() > 0);
         for pair in 0..PAIRS {
             let (mover, other) = pair_of(pair);
-            if mover.len() >= 4 {
+            if mover.len() >= MAX_MINIONS {
                 continue;
             }
             let before = u32::from(mover.hp() + other.hp());
-            for ta in 1..=4 {
-                for tb in 1..=4 {
+            for ta in 1..=SAFE_HP {
+                for tb in 1..=SAFE_HP {
                     let (win, outs) = table.get(pair, ta, tb);
                     let alive: f64 = outs.iter().map(|o| o.p).sum();
                     assert!(win >= 0.0 && alive <= 1.0 + 1e-12);
-                    if ta == 4 && tb == 4 {
+                    if ta == SAFE_HP && tb == SAFE_HP {
                         assert!(win == 0.0 && (alive - 1.0).abs() < 1e-12, "pair {pair}");
                     }
                     for o in outs {
@@ -272,7 +290,7 @@ mod tests {
         let (win, outs) = table.get(pair, 1, 1);
         assert!((win - 0.5).abs() < 1e-15 && outs.is_empty());
         // Three pings with 4+ HP: losses (m, o) with m + o = 3, binomial.
-        let (win, outs) = table.get(pair, 4, 4);
+        let (win, outs) = table.get(pair, SAFE_HP, SAFE_HP);
         assert_eq!(win, 0.0);
         let probs: Vec<(u8, f64)> = outs.iter().map(|o| (o.mover_loss, o.p)).collect();
         assert_eq!(probs.len(), 4);

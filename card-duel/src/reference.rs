@@ -7,9 +7,13 @@
 //! costing `O(actions * (k + 2)^3)` for the pings. Fine for small HP; hopeless for HP 20 with
 //! full boards, which is what the fast solver is for.
 
+use engine::InlineVec;
 use engine::store::HashMemo;
 
-use crate::rules::{Action, Board, MAX_HAND, MAX_MINIONS, Position};
+use crate::rules::{
+    Action, Board, FACE_DAMAGE, HERO_POWER_COST, MAX_HAND, MAX_MINIONS, MINION_HP, PINGS_PER_PLAY,
+    Position,
+};
 
 const E: usize = 0;
 const TEACHER: usize = 1;
@@ -22,39 +26,7 @@ struct Minion {
 }
 
 /// One side's minions, at most four, stored inline so states copy without allocating.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-struct Minions {
-    len: usize,
-    items: [Minion; MAX_MINIONS as usize],
-}
-
-impl Minions {
-    fn push(&mut self, minion: Minion) {
-        self.items[self.len] = minion;
-        self.len += 1;
-    }
-
-    fn remove(&mut self, i: usize) -> Minion {
-        let minion = self.items[i];
-        self.items.copy_within(i + 1..self.len, i);
-        self.len -= 1;
-        self.items[self.len] = Minion::default();
-        minion
-    }
-}
-
-impl std::ops::Deref for Minions {
-    type Target = [Minion];
-    fn deref(&self) -> &[Minion] {
-        &self.items[..self.len]
-    }
-}
-
-impl std::ops::DerefMut for Minions {
-    fn deref_mut(&mut self) -> &mut [Minion] {
-        &mut self.items[..self.len]
-    }
-}
+type Minions = InlineVec<Minion, { MAX_MINIONS as usize }>;
 
 /// Everything that decides the rest of the game at a moment the mover chooses an operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -175,7 +147,7 @@ impl Reference {
         // Hero power: lose 2 HP, draw; legal whatever the hand and even if it kills.
         if state.used < self.ops {
             let mut next = *state;
-            next.hp[me] -= 2;
+            next.hp[me] -= i32::from(HERO_POWER_COST);
             next.draw(me);
             next.used += 1;
             next.acted = true;
@@ -197,7 +169,7 @@ impl Reference {
                 actions.push((Action::Trade { minion_hp, target_hp }, self.after(next)));
             }
             let mut next = *state;
-            next.hp[foe] -= 3;
+            next.hp[foe] -= i32::from(FACE_DAMAGE);
             next.board[me][i].attacked = true;
             next.acted = true;
             actions.push((Action::Face { minion_hp }, self.after(next)));
@@ -212,7 +184,7 @@ impl Reference {
             next.hand[me] -= 1;
             next.used += 1;
             next.acted = true;
-            next.pings = 3;
+            next.pings = PINGS_PER_PLAY;
             actions.push((Action::Play, self.value_of(next)));
         }
 
@@ -250,7 +222,7 @@ impl Reference {
             next.pings -= 1;
             if next.pings == 0 {
                 let me = next.mover;
-                next.board[me].push(Minion { hp: 2, attacked: true });
+                next.board[me].push(Minion { hp: i32::from(MINION_HP), attacked: true });
             }
             // A player at 0 HP loses at once; the remaining pings never happen.
             total += chance * self.after(next);

@@ -15,6 +15,14 @@ pub const MAX_MINIONS: u8 = 4;
 pub const MAX_HAND: u8 = 3;
 /// Distinct boards of one side: `ones + twos <= 4`.
 pub const BOARD_SHAPES: usize = 15;
+/// HP a hero power costs its user.
+pub const HERO_POWER_COST: u8 = 2;
+/// HP a minion's face attack takes from the enemy player.
+pub const FACE_DAMAGE: u8 = 3;
+/// Pings a played card makes before it lands, each taking 1 HP from a random character.
+pub const PINGS_PER_PLAY: u8 = 3;
+/// HP of a played minion, the most a minion ever has.
+pub const MINION_HP: u8 = 2;
 
 /// One side's minions. Minions of equal HP are interchangeable, so counts say everything.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -25,14 +33,17 @@ pub struct Board {
     pub twos: u8,
 }
 
+/// Counts of minions of one kind a board can hold, `0..=MAX_MINIONS`.
+const MINION_COUNTS: usize = MAX_MINIONS as usize + 1;
+
 /// `BOARD_INDEX[ones][twos]`: boards numbered in lexicographic order of `(ones, twos)`.
-const BOARD_INDEX: [[u8; 5]; 5] = {
-    let mut table = [[u8::MAX; 5]; 5];
+const BOARD_INDEX: [[u8; MINION_COUNTS]; MINION_COUNTS] = {
+    let mut table = [[u8::MAX; MINION_COUNTS]; MINION_COUNTS];
     let mut next = 0;
     let mut ones = 0;
-    while ones <= 4 {
+    while ones <= MAX_MINIONS as usize {
         let mut twos = 0;
-        while ones + twos <= 4 {
+        while ones + twos <= MAX_MINIONS as usize {
             table[ones][twos] = next;
             next += 1;
             twos += 1;

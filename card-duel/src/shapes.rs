@@ -1,8 +1,10 @@
 //! Board pairs inside a turn: the mover's minions split by HP and by whether they may still
-//! attack, the other side's minions by HP, and the dense numbering of such pairs that the fast
-//! solver's tables use.
+//! attack, the other side's minions by HP, the dense numbering of such pairs that the value
+//! tables use, and what each pair's operations lead to ([`PairInfo`]).
 
-use crate::rules::{BOARD_SHAPES, Board, MAX_MINIONS};
+use std::sync::LazyLock;
+
+use crate::rules::{BOARD_SHAPES, Board, FACE_DAMAGE, MAX_MINIONS};
 
 /// The mover's board during his turn: counts of ready 1-HP, spent 1-HP, ready 2-HP and spent
 /// 2-HP minions. A minion is spent once it attacked, or when it was played this turn.
@@ -29,18 +31,22 @@ engine::packed_key! {
 /// Number of board pairs, `70 * 15`.
 pub(crate) const PAIRS: usize = PairKey::CARDINALITY;
 
-/// `TURN_INDEX[r1][s1][r2][s2]`, numbered in lexicographic order; `u8::MAX` when over four.
-const TURN_INDEX: [[[[u8; 5]; 5]; 5]; 5] = {
-    let mut table = [[[[u8::MAX; 5]; 5]; 5]; 5];
+/// Counts one class of a [`TurnBoard`] can hold, `0..=MAX_MINIONS`.
+const COUNTS: usize = MAX_MINIONS as usize + 1;
+
+/// `TURN_INDEX[r1][s1][r2][s2]`, numbered in lexicographic order; `u8::MAX` when over
+/// [`MAX_MINIONS`].
+const TURN_INDEX: [[[[u8; COUNTS]; COUNTS]; COUNTS]; COUNTS] = {
+    let mut table = [[[[u8::MAX; COUNTS]; COUNTS]; COUNTS]; COUNTS];
     let mut next = 0;
     let mut a = 0;
-    while a < 5 {
+    while a < COUNTS {
         let mut b = 0;
-        while b < 5 {
+        while b < COUNTS {
             let mut c = 0;
-            while c < 5 {
+            while c < COUNTS {
                 let mut d = 0;
-                while d < 5 {
+                while d < COUNTS {
                     if a + b + c + d <= MAX_MINIONS as usize {
                         table[a][b][c][d] = next;
                         next += 1;
@@ -112,10 +118,74 @@ pub(crate) fn pair_of(index: usize) -> (TurnBoard, Board) {
 }
 
 /// Every turn board by index.
-static TURN_BOARDS: std::sync::LazyLock<Vec<TurnBoard>> =
-    std::sync::LazyLock::new(|| TurnBoard::all().collect());
+static TURN_BOARDS: LazyLock<Vec<TurnBoard>> = LazyLock::new(|| TurnBoard::all().collect());
 
 const _: () = assert!(BOARD_SHAPES == 15);
+
+/// What a cell's operations lead to, for one board pair. Independent of HP and hands.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PairInfo {
+    /// Total minion HP.
+    pub(crate) hp: u8,
+    /// The pair after a face attack by a ready 1-HP or 2-HP minion.
+    pub(crate) face: [Option<u16>; 2],
+    /// The pair after a ready `i+1`-HP minion trades with an enemy `j+1`-HP minion.
+    pub(crate) trade: [[Option<u16>; 2]; 2],
+    /// Whether the mover's board has room for a card.
+    pub(crate) can_play: bool,
+    /// Damage of every ready minion's face attack: an other player with at most this much HP
+    /// dies this turn whatever happens, so the cell is worth 1.
+    pub(crate) lethal: u8,
+    /// When every minion is ready: the boards' indices as a turn start.
+    pub(crate) start: Option<(u8, u8)>,
+    /// The boards' indices as the next turn start (other side first, marks forgotten).
+    pub(crate) end: (u8, u8),
+    /// The pair of the next turn start.
+    pub(crate) next_start: u16,
+}
+
+/// [`PairInfo`] of every board pair, by [`pair_index`].
+pub(crate) static PAIR_INFO: LazyLock<Vec<PairInfo>> =
+    LazyLock::new(|| (0..PAIRS).map(pair_info).collect());
+
+/// The [`PairInfo`] of the pair with dense index `pair`. `O(1)`.
+fn pair_info(pair: usize) -> PairInfo {
+    let (mover, other) = pair_of(pair);
+    let m = mover.0;
+    let face = [(READY1, SPENT1), (READY2, SPENT2)].map(|(ready, spent)| {
+        (m[ready] > 0).then(|| {
+            let mut after = m;
+            after[ready] -= 1;
+            after[spent] += 1;
+            pair_index(TurnBoard(after), other) as u16
+        })
+    });
+    let enemy_after = [
+        (other.ones > 0).then(|| Board { ones: other.ones - 1, twos: other.twos }),
+        (other.twos > 0).then(|| Board { ones: other.ones, twos: other.twos - 1 }),
+    ];
+    let trade = [READY1, READY2].map(|ready| {
+        enemy_after.map(|left| {
+            let left = left?;
+            (m[ready] > 0).then(|| {
+                let mut after = m;
+                after[ready] -= 1;
+                pair_index(TurnBoard(after), left) as u16
+            })
+        })
+    });
+    let board = mover.board();
+    PairInfo {
+        hp: mover.hp() + other.hp(),
+        face,
+        trade,
+        can_play: mover.len() < MAX_MINIONS,
+        lethal: FACE_DAMAGE * (m[READY1] + m[READY2]),
+        start: mover.all_ready().then_some((board.index() as u8, other.index() as u8)),
+        end: (other.index() as u8, board.index() as u8),
+        next_start: pair_index(TurnBoard::ready(other), board) as u16,
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -14,6 +14,7 @@ fn options(flags: &[String]) -> Options {
         match flag.as_str() {
             "--strategy" => options.strategy = true,
             "--verify" => options.verify = true,
+            "--dot" => options.dot = true,
             other => panic!("no test flag {other}"),
         }
     }

@@ -12,6 +12,32 @@ const AREZOU: u8 = 1;
 /// Bit set in a station's flags when it is a charging station.
 const CHARGING: u8 = 2;
 
+/// A player of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// Wants the train to charge forever.
+    Arezou,
+    /// Wants it to run out of charge.
+    Borzou,
+}
+
+impl Player {
+    /// Arezou when `arezou`, else Borzou: the owner of a station, or the winner from it.
+    #[must_use]
+    pub fn of(arezou: bool) -> Self {
+        if arezou { Self::Arezou } else { Self::Borzou }
+    }
+}
+
+impl std::fmt::Display for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Arezou => "Arezou",
+            Self::Borzou => "Borzou",
+        })
+    }
+}
+
 /// Why a set of stations and tracks is not a game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {

@@ -13,7 +13,7 @@
 //!   `Θ(n²)` but still fast on the worst family we know);
 //! - [`brute`]: a brute force straight from the rules for tiny railways;
 //! - [`verify`](mod@verify): an independent `O(n + m)` check of an answer with both strategies;
-//! - [`output`]: the answer line and the strategy lines;
+//! - [`output`]: the answer line and the strategy lines; [`dot`]: a Graphviz picture;
 //! - [`generator`]: reproducible generators for tests and benchmarks.
 //!
 //! [`run`] is the whole program: input bytes in, output bytes out.
@@ -28,13 +28,14 @@
 pub mod brute;
 pub mod classic;
 pub mod decremental;
+pub mod dot;
 pub mod game;
 pub mod generator;
 pub mod output;
 pub mod parse;
 pub mod verify;
 
-pub use game::{Game, GameError};
+pub use game::{Game, GameError, Player};
 pub use parse::parse;
 pub use verify::{Verified, VerifyError, verify};
 
@@ -88,6 +89,8 @@ pub struct Options {
     pub verify: bool,
     /// Sizes and times on stderr.
     pub stats: bool,
+    /// Print a Graphviz DOT picture of the solved railway instead of the answer.
+    pub dot: bool,
 }
 
 /// The whole program: parses `input`, solves, and renders the answer line, then (if asked)
@@ -104,7 +107,11 @@ pub fn run(input: &[u8], options: &Options) -> Result<Output, RunError> {
     let solution = solve(&game, options.solver);
     let solved = started.elapsed();
     let mut out = Vec::new();
-    output::push_answer_line(&mut out, &solution.arezou_wins);
+    if options.dot {
+        out.extend_from_slice(dot::render(&game, &solution).as_bytes());
+    } else {
+        output::push_answer_line(&mut out, &solution.arezou_wins);
+    }
     if options.strategy {
         output::push_strategy_lines(&mut out, &solution.strategy);
     }

@@ -23,6 +23,10 @@ struct Args {
     /// Sizes and times, on stderr.
     #[arg(long)]
     stats: bool,
+    /// Print a Graphviz DOT picture of the solved railway (owners, chargers, who wins where,
+    /// both strategies) instead of the answer line; render it with `dot -Tsvg`.
+    #[arg(long, conflicts_with = "strategy")]
+    dot: bool,
     /// Which solver to run: the decremental one or the classic repeated attractors.
     #[arg(long, value_enum, default_value_t)]
     solver: Solver,
@@ -36,6 +40,7 @@ fn main() {
         strategy: args.strategy,
         verify: args.verify,
         stats: args.stats,
+        dot: args.dot,
     };
     finish(toy_train::run(&input, &options))
 }

@@ -10,7 +10,7 @@
 use std::fmt;
 
 use crate::Solution;
-use crate::game::Game;
+use crate::game::{Game, Player};
 
 /// Why a claimed answer and strategy pair is not a certificate.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -34,14 +34,14 @@ pub enum VerifyError {
         to: u32,
     },
     /// A move the region's winner makes, or the loser may make, leaves the region.
-    #[error("station {station} is in {region}'s region but a move to {to} leaves it")]
+    #[error("station {station} is in {winner}'s region but a move to {to} leaves it")]
     LeavesRegion {
         /// The station.
         station: u32,
         /// Its successor outside the region.
         to: u32,
         /// Whose region it is.
-        region: &'static str,
+        winner: Player,
     },
     /// Arezou's strategy allows a cycle without a charging station.
     #[error(
@@ -112,13 +112,13 @@ pub fn verify(game: &Game, solution: &Solution) -> Result<Verified, VerifyError>
             return Err(VerifyError::NotATrack { station: v, to });
         }
         let region = wins[v as usize];
-        let name = if region { "Arezou" } else { "Borzou" };
+        let winner = Player::of(region);
         if game.arezou(v) == region {
             if wins[to as usize] != region {
-                return Err(VerifyError::LeavesRegion { station: v, to, region: name });
+                return Err(VerifyError::LeavesRegion { station: v, to, winner });
             }
         } else if let Some(&to) = game.succ(v).iter().find(|&&w| wins[w as usize] != region) {
-            return Err(VerifyError::LeavesRegion { station: v, to, region: name });
+            return Err(VerifyError::LeavesRegion { station: v, to, winner });
         }
     }
     // The moves a region's winner allows: their own chosen track, all of the opponent's.
@@ -253,7 +253,7 @@ mod tests {
         );
         assert_eq!(
             check([true, false], [0, 1]),
-            Err(VerifyError::LeavesRegion { station: 0, to: 1, region: "Arezou" })
+            Err(VerifyError::LeavesRegion { station: 0, to: 1, winner: Player::Arezou })
         );
         let bad = verify(&game, &Solution { arezou_wins: vec![true], strategy: vec![0] });
         assert!(matches!(bad, Err(VerifyError::WrongLength { .. })));

@@ -1,27 +1,31 @@
-//! `cargo xtask gen card-duel` and `cargo xtask bench card-duel`: official-size files (distinct
-//! positions drawn uniformly from the 1,440,000 of one O) and every position of one O, from
-//! fixed seeds, timed with 1 and 2 threads.
+//! `cargo xtask gen card-duel` and `cargo xtask bench card-duel`: the files of
+//! [`card_duel::generate`] (official-size files, every position of one O, families of
+//! positions), and the benchmark on single cases, an official-size file and every position of
+//! O = 5, with 1 and 2 threads.
 
 use std::io::Write;
 
-use card_duel::{Position, StartKey};
-use engine::rng::SplitMix64;
+use card_duel::generate::{self, Family, OFFICIAL_CASES, SEED};
 
 use crate::TaskResult;
 use crate::measure::{self, BenchArgs, Contender};
 
-/// Cases in an official data file.
-const OFFICIAL_CASES: u32 = 351_493;
-/// The seed every generated file uses unless told otherwise.
-const SEED: u64 = 2021;
-
 /// Which file to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Family {
-    /// `--cases` distinct positions (351,493 by default) drawn uniformly, in drawn order.
+pub enum Kind {
+    /// `--cases` distinct positions (351,493 by default) drawn uniformly, in drawn order: the
+    /// official files' shape.
     Official,
     /// Every one of the 1,440,000 positions of one O, shuffled.
     All,
+    /// `--cases` positions drawn uniformly, repeats allowed.
+    Uniform,
+    /// `--cases` of the costliest positions: E = S = 20, full boards, full hands.
+    Heavy,
+    /// `--cases` positions with both players at 5 HP or less, for the reference solver.
+    SmallHp,
+    /// `--cases` positions with every field at an end of its range or a rule's threshold.
+    Edge,
 }
 
 /// Generator options for card-duel.
@@ -29,12 +33,13 @@ pub enum Family {
 pub struct GenArgs {
     /// Which file.
     #[arg(value_enum)]
-    family: Family,
+    kind: Kind,
     /// O for the whole file.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=20))]
     ops: u8,
-    /// Number of cases of an `official` file (at most 1,440,000: they are distinct).
-    #[arg(long, default_value_t = OFFICIAL_CASES,
+    /// Number of cases (at most 1,440,000 for `official`, whose cases are distinct; ignored
+    /// by `all`).
+    #[arg(long, default_value_t = OFFICIAL_CASES as u32,
           value_parser = clap::value_parser!(u32).range(0..=1_440_000))]
     cases: u32,
     /// Seed of the generator.
@@ -42,31 +47,19 @@ pub struct GenArgs {
     seed: u64,
 }
 
-/// `count` distinct positions drawn uniformly from all of one O (a partial Fisher-Yates over
-/// the ranks), in drawn order. `O(1,440,000)`.
-fn distinct_positions(count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = SplitMix64::new(seed);
-    let mut ranks: Vec<u32> = (0..StartKey::CARDINALITY as u32).collect();
-    let count = count.min(ranks.len());
-    for i in 0..count {
-        let j = rng.range(i as u64, ranks.len() as u64 - 1) as usize;
-        ranks.swap(i, j);
-    }
-    ranks[..count].iter().map(|&r| StartKey::unrank(r as usize).position()).collect()
-}
-
-/// The text of a generated file.
-fn generate(family: Family, ops: u8, cases: usize, seed: u64) -> String {
-    let count = match family {
-        Family::Official => cases,
-        Family::All => StartKey::CARDINALITY,
-    };
-    card_duel::write_input(ops, &distinct_positions(count, seed))
-}
-
 /// Writes a generated card-duel input to stdout.
 pub fn gen_to_stdout(args: &GenArgs) -> TaskResult {
-    let text = generate(args.family, args.ops, args.cases as usize, args.seed);
+    let cases = args.cases as usize;
+    let drawn =
+        |family| card_duel::write_input(args.ops, &generate::positions(family, cases, args.seed));
+    let text = match args.kind {
+        Kind::Official => generate::official_file(args.ops, cases, args.seed),
+        Kind::All => generate::all_file(args.ops, args.seed),
+        Kind::Uniform => drawn(Family::Uniform),
+        Kind::Heavy => drawn(Family::Heavy),
+        Kind::SmallHp => drawn(Family::SmallHp),
+        Kind::Edge => drawn(Family::Edge),
+    };
     std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("cannot write: {e}"))
 }
 
@@ -85,28 +78,14 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
         measure::write_input("card-duel-worst.in", b"1 5\n20 20\n4 2 2 2 2\n4 2 2 2 2\n3 3\n")?;
     measure::compare("one case: E = S = 20, full boards, O = 5", &worst, &contenders, args.runs)?;
 
-    let official = generate(Family::Official, 5, OFFICIAL_CASES as usize, SEED);
+    let official = generate::official_file(5, OFFICIAL_CASES, SEED);
     let official = measure::write_input("card-duel-official-o5.in", official.as_bytes())?;
     measure::compare("official-size file, O = 5", &official, &contenders, args.runs)?;
 
     if !args.quick {
-        let all = generate(Family::All, 5, 0, SEED);
+        let all = generate::all_file(5, SEED);
         let all = measure::write_input("card-duel-all-o5.in", all.as_bytes())?;
         measure::compare("every position of O = 5", &all, &contenders, args.runs)?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn drawn_positions_are_distinct_and_reproducible() {
-        let a = distinct_positions(5000, 7);
-        assert_eq!(a, distinct_positions(5000, 7));
-        let keys: std::collections::HashSet<usize> =
-            a.iter().map(|p| StartKey::of(p).rank()).collect();
-        assert_eq!(keys.len(), 5000);
-    }
 }

@@ -1,0 +1,152 @@
+//! The value tables, the fast solver: every turn-start value a file needs, computed once,
+//! bottom-up, into a dense table indexed by [`StartKey`] ranks.
+//!
+//! The game is symmetric, so one table serves both players: `V(start)` is the probability
+//! that the player about to start a turn (before his draw) wins. Inside a turn the mover's
+//! decision states add which of his minions may still attack, the hero powers plus plays he
+//! has left (`0..=O`), and whether he has acted; a *cell* is (board pair, mover HP, other
+//! HP), and holds a *block* of `16 * (O + 1)` values, one per (plays left, mover's hand,
+//! other's hand), laid out `[left][mover hand][other hand]`.
+//!
+//! Every operation lowers the total HP on the table (players plus minions): hero power by 2,
+//! face by 3, trade by 2 to 4, play by exactly 1 (three pings, then a 2-HP minion). Ending the
+//! turn keeps it. So cells are layered by total `t <= 56`; layer `t` needs layers `t-1..t-4`
+//! and the turn starts of layer `t`, which need only the best non-ending action. A layer is
+//! therefore filled in three steps: (1) the best operation of every cell from the finished
+//! layers below, in parallel; (2) the turn-start values of layer `t`, read off step 1's cells
+//! where every minion is ready and no play was used; (3) every cell takes the better of its
+//! best operation and ending the turn (`1 - V` of the swapped position), in parallel. Only five
+//! layers are alive at once.
+//!
+//! Only cells a file can reach are computed ([`Reach`]): HP and the total HP on the table
+//! only fall, so a position reaches a box of HP pairs (and its mirror, for the other player's
+//! turns) below its own total. A file of a few positions gets the cells reachable from them
+//! marked exactly, which for one typical position is a third or less of its box.
+//!
+//! Cells of one pair that follow each other in mover HP lead, by any operation, to cells that
+//! follow each other in the layer below, so the sweep works on such *runs*: each play outcome
+//! is one long multiply-add over contiguous memory rather than one jump a cell.
+//!
+//! Time: `O(cells * 16 * (O + 1) * (outcomes per play + 8))`: 420,000 cells when every
+//! position is asked, 32.5 outcomes per play on average. Space: the value table (1,440,000
+//! `f64`, 11.5 MB) plus five layers of at most 18,612 cells, `5 * 18,612 * 16 * (O + 1) * 8`
+//! bytes at most: 71 MB for O = 5, 250 MB for O = 20. Layers are laid out for the file's
+//! reach, so a small file gets small layers.
+//!
+//! The parts: `key` places a turn start in the value table ([`StartKey`]); `reach` decides
+//! which cells a file needs ([`Reach`]); `layout` places those cells in each layer; `sweep`
+//! fills a layer from the layers below (the kernel). This file drives them, layer by layer.
+
+mod key;
+mod layout;
+mod reach;
+mod sweep;
+
+use std::sync::LazyLock;
+
+pub use key::StartKey;
+pub use reach::Reach;
+
+use crate::pings::PINGS;
+use crate::rules::{
+    Action, FACE_DAMAGE, HERO_POWER_COST, MAX_HP, MAX_MINIONS, MAX_OPS, MINION_HP, PINGS_PER_PLAY,
+    Position,
+};
+use crate::shapes::PAIR_INFO;
+use layout::LayerLayout;
+use sweep::Sweep;
+
+/// Turn-start values for every position within a [`Reach`], for one O.
+#[derive(Debug)]
+pub struct Tables {
+    reach: Reach,
+    values: Vec<f64>,
+}
+
+impl Tables {
+    /// Computes every turn-start value within `reach`, on the current rayon pool. Time and
+    /// space as in the module notes; the result is the same for every thread count.
+    ///
+    /// # Panics
+    /// When `ops` is outside `1..=MAX_OPS`.
+    #[must_use]
+    pub fn build(ops: u8, reach: Reach) -> Tables {
+        Tables::sweep(ops, reach, &[]).0
+    }
+
+    /// [`Tables::build`] over the reach of `probes`, also valuing every legal first action of
+    /// E after his draw in each of them, in [`Action::FIRST`] order. The reach follows those
+    /// actions even from a position face attacks win, which a value alone would not need.
+    ///
+    /// # Panics
+    /// When `ops` is outside `1..=MAX_OPS`.
+    #[must_use]
+    pub fn build_probed(ops: u8, probes: &[Position]) -> (Tables, Vec<Vec<(Action, f64)>>) {
+        Tables::sweep(ops, Reach::of_probes(probes), probes)
+    }
+
+    /// The sweep over every layer of `reach`, bottom-up, valuing the first actions of
+    /// `probes` (all within `reach`) as their layer is filled.
+    fn sweep(ops: u8, reach: Reach, probes: &[Position]) -> (Tables, Vec<Vec<(Action, f64)>>) {
+        assert!((1..=MAX_OPS).contains(&ops), "O = {ops} is outside 1..={MAX_OPS}");
+        debug_assert!(probes.iter().all(|p| reach.contains(p)), "a probe outside the reach");
+        // Built here, before any layer, so that no pool thread waits on another's lazy build.
+        // A small file's exact reach has already built the ping lists of every pair it plays
+        // from; a large file plays from nearly all of them.
+        LazyLock::force(&PAIR_INFO);
+        if !reach.is_exact() {
+            PINGS.build_all();
+        }
+        let layout = LayerLayout::new(&reach);
+        let sweep = Sweep::new(ops, &reach, &layout);
+        let mut values = vec![0.0; StartKey::CARDINALITY];
+        let mut explained = vec![Vec::new(); probes.len()];
+        let mut ring: Vec<Vec<f64>> =
+            (0..RING).map(|_| vec![0.0; layout.max_cells * sweep.block]).collect();
+        for t in 0..=usize::from(reach.max_total()) {
+            let mut current = std::mem::take(&mut ring[t % RING]);
+            {
+                let below: [&[f64]; MAX_DROP] = std::array::from_fn(|k| {
+                    if t > k { ring[(t - k - 1) % RING].as_slice() } else { &[] }
+                });
+                let ctx = sweep.context(t, below);
+                for (probe, out) in probes.iter().zip(&mut explained) {
+                    if let Some(actions) = ctx.first_actions(probe) {
+                        *out = actions;
+                    }
+                }
+                ctx.fill_layer(&mut current, &mut values);
+            }
+            ring[t % RING] = current;
+        }
+        (Tables { reach, values }, explained)
+    }
+
+    /// E's winning probability in `position`, or `None` outside the tables' reach. `O(1)`.
+    #[inline]
+    #[must_use]
+    pub fn value(&self, position: &Position) -> Option<f64> {
+        self.reach.contains(position).then(|| self.values[StartKey::of(position).rank()])
+    }
+}
+
+/// Largest total HP on the table: two players at [`MAX_HP`] and two full boards of
+/// [`MINION_HP`] minions.
+const MAX_TOTAL: usize = 2 * (MAX_HP as usize + MAX_MINIONS as usize * MINION_HP as usize);
+
+/// How much a play lowers the total HP: three pings, then a minion.
+const PLAY_DROP: usize = (PINGS_PER_PLAY - MINION_HP) as usize;
+
+/// The most one operation lowers the total HP: a trade of two full-HP minions, more than a
+/// face attack, a hero power or a play.
+const MAX_DROP: usize = 2 * MINION_HP as usize;
+
+const _: () = assert!(
+    FACE_DAMAGE as usize <= MAX_DROP
+        && HERO_POWER_COST as usize <= MAX_DROP
+        && PLAY_DROP <= MAX_DROP
+        && PLAY_DROP >= 1
+);
+
+/// Layers alive at once: the one being filled and the [`MAX_DROP`] an operation can reach.
+const RING: usize = MAX_DROP + 1;
