@@ -40,11 +40,13 @@
 //!
 //! Our answers come from the fast solver, with tables restricted to the file's reach: a few
 //! milliseconds for small HP, up to half a second for a file that reaches nearly every
-//! position. A stress run or a shrink asks for many such files, so from the second file of
-//! an O with an HP above [`SMALL_FILE_HP`] on (or at once for a file of more than
-//! [`WHOLE_TABLE_CASES`] such cases), the whole table of that O is built once (about half a
-//! second, 11.5 MB kept) and every later file of that O is answered by lookups. A `check`,
-//! which solves one file, never pays for the whole table.
+//! position. A stress run or a shrink asks for many files, so the whole table of an O is
+//! built once (about half a second, 11.5 MB kept) when it pays: for the second file of that
+//! O with an HP above [`SMALL_FILE_HP`], at once for a file of more than
+//! [`WHOLE_TABLE_CASES`] such cases, and for any file from the [`WHOLE_TABLE_FILES`]-th of
+//! that O on; every later file of that O is answered by lookups. A `check`, which solves one
+//! file, never pays for the whole table, and a bug that shows in a stress run's first small
+//! files is reported without waiting for it.
 
 use std::fmt;
 use std::fmt::Write as _;
@@ -62,7 +64,7 @@ use crate::generate::{Family, OFFICIAL_CASES, distinct_positions};
 use crate::parse::{self, MAX_CASES};
 use crate::rules::{Board, FACE_DAMAGE, MAX_HAND, MAX_HP, MAX_MINIONS, MAX_OPS, Position};
 use crate::tables::{Reach, StartKey, Tables};
-use crate::{explain, write_input, write_probability};
+use crate::{explain, write_probability};
 
 /// The official checker's tolerance: an answer is accepted within this absolute error.
 pub const TOLERANCE: f64 = 1e-6;
@@ -70,14 +72,18 @@ pub const TOLERANCE: f64 = 1e-6;
 /// The values of O the contest allows.
 pub const ORIGINAL_OPS: RangeInclusive<u8> = 3..=5;
 
-/// Files whose HPs are all at most this always get value tables restricted to their reach,
-/// which cost a few milliseconds; a larger HP may get the whole table of its O, built once
-/// and kept (see the module notes).
+/// Files whose HPs are all at most this cost a few milliseconds with value tables
+/// restricted to their reach; a larger HP may cost up to half a second, as much as the whole
+/// table of its O (see the module notes).
 pub const SMALL_FILE_HP: u8 = 8;
 
 /// A file of more cases than this with an HP above [`SMALL_FILE_HP`] reaches nearly every
 /// position, so it gets the whole table of its O at once.
 pub const WHOLE_TABLE_CASES: usize = 1000;
+
+/// From this many files of one O on, whatever their HP, the whole table of that O is built
+/// and kept: by then the files to come are likely to cost more than it.
+pub const WHOLE_TABLE_FILES: u32 = 16;
 
 /// Most cases whose `--explain` text a report shows.
 const EXPLAINED_CASES: usize = 64;
@@ -100,6 +106,8 @@ pub struct TestFile {
 pub struct Judge {
     /// The whole table of each O (index O), once files have needed it.
     full: [OnceLock<Tables>; MAX_OPS as usize + 1],
+    /// Files solved so far of each O.
+    files: [AtomicU32; MAX_OPS as usize + 1],
     /// Files solved so far of each O with an HP above [`SMALL_FILE_HP`].
     large_files: [AtomicU32; MAX_OPS as usize + 1],
 }
@@ -138,8 +146,41 @@ fn cases_text(n: usize) -> String {
 fn printed(p: f64) -> f64 {
     let mut text = Vec::with_capacity(16);
     write_probability(&mut text, p);
+    // `D.DDDDDDDDD\n` is the integer n of its ten digits over 10^9, and `n / 1e9` in doubles
+    // is the exact quotient correctly rounded, as reading the text is: the same double,
+    // without a float parse (an official-size file has 351,493 of them).
+    if let [whole, b'.', fraction @ .., b'\n'] = text.as_slice()
+        && fraction.len() == 9
+        && whole.is_ascii_digit()
+        && fraction.iter().all(u8::is_ascii_digit)
+    {
+        let n =
+            std::iter::once(whole).chain(fraction).fold(0_u64, |n, d| n * 10 + u64::from(d - b'0'));
+        return n as f64 / 1e9;
+    }
     let text = std::str::from_utf8(&text).expect("a printed probability is ASCII");
     text.trim_end().parse().expect("a printed probability reads back")
+}
+
+/// Appends `value` (below 100) in decimal.
+fn push_small(out: &mut Vec<u8>, value: u8) {
+    debug_assert!(value < 100, "{value} has more than two digits");
+    if value >= 10 {
+        out.push(b'0' + value / 10);
+    }
+    out.push(b'0' + value % 10);
+}
+
+/// Appends a board line: the count, then each minion's HP, 1-HP ones first.
+fn push_board(out: &mut Vec<u8>, board: Board) {
+    push_small(out, board.len());
+    for _ in 0..board.ones {
+        out.extend_from_slice(b" 1");
+    }
+    for _ in 0..board.twos {
+        out.extend_from_slice(b" 2");
+    }
+    out.push(b'\n');
 }
 
 /// A token for a message: as it is when short, else cut to its first 40 characters.
@@ -262,12 +303,12 @@ impl Judge {
         if let Some(tables) = self.full[o].get() {
             return Some(tables);
         }
-        if input.positions.iter().all(|p| p.e_hp.max(p.teacher_hp) <= SMALL_FILE_HP) {
-            return None;
-        }
-        let earlier = self.large_files[o].fetch_add(1, Ordering::Relaxed);
-        (earlier > 0 || input.positions.len() > WHOLE_TABLE_CASES)
-            .then(|| self.full[o].get_or_init(|| Tables::build(input.ops, Reach::all())))
+        let files = self.files[o].fetch_add(1, Ordering::Relaxed) + 1;
+        let large = input.positions.iter().any(|p| p.e_hp.max(p.teacher_hp) > SMALL_FILE_HP);
+        let large_files = self.large_files[o].fetch_add(u32::from(large), Ordering::Relaxed);
+        let worth = files >= WHOLE_TABLE_FILES
+            || (large && (large_files > 0 || input.positions.len() > WHOLE_TABLE_CASES));
+        worth.then(|| self.full[o].get_or_init(|| Tables::build(input.ops, Reach::all())))
     }
 
     /// O for a generated file under `limits`: any of 3, 4 and 5 (all edges of the original
@@ -347,8 +388,23 @@ impl Problem for Judge {
         Ok(())
     }
 
+    /// The bytes [`write_input`](crate::write_input) writes, built without the formatter: an
+    /// official-size file is 351,493 cases of small numbers. `O(cases)`.
     fn render(&self, input: &TestFile, out: &mut Vec<u8>) {
-        out.extend_from_slice(write_input(input.ops, &input.positions).as_bytes());
+        out.reserve(16 + 24 * input.positions.len());
+        out.extend_from_slice(format!("{} {}\n", input.positions.len(), input.ops).as_bytes());
+        for p in &input.positions {
+            push_small(out, p.e_hp);
+            out.push(b' ');
+            push_small(out, p.teacher_hp);
+            out.push(b'\n');
+            push_board(out, p.teacher_board);
+            push_board(out, p.e_board);
+            push_small(out, p.teacher_hand);
+            out.push(b' ');
+            push_small(out, p.e_hand);
+            out.push(b'\n');
+        }
     }
 
     fn cases(&self, input: &TestFile) -> usize {
@@ -684,6 +740,29 @@ mod tests {
     }
 
     #[test]
+    fn printed_values_read_back_as_the_text_does() {
+        let mut rng = SplitMix64::new(9);
+        let mut values: Vec<f64> =
+            (0..100_000).map(|_| rng.next_u64() as f64 / 2f64.powi(64)).collect();
+        values.extend([0.0, 1.0, 0.5, 0.041_879_441, 0.000_000_000_5, 0.999_999_999_5]);
+        values.extend((0..1000).map(|i| (f64::from(i) + 0.5) / 1e9));
+        for p in values {
+            let text = format!("{p:.9}");
+            assert_eq!(printed(p).to_bits(), text.parse::<f64>().unwrap().to_bits(), "{text}");
+        }
+    }
+
+    #[test]
+    fn rendering_is_the_solvers_input_format() {
+        let mut rng = SplitMix64::new(4);
+        for level in 0..Judge::LEVELS - 1 {
+            let input = Judge::new().generate(&mut rng, level, Limits::Extended);
+            let text = crate::write_input(input.ops, &input.positions);
+            assert_eq!(render(&Judge::new(), &input), text.into_bytes());
+        }
+    }
+
+    #[test]
     fn our_answers_are_the_jury_files_nine_decimals() {
         let judge = Judge::new();
         let input = judge.parse(FOUR.as_bytes(), Limits::Original).unwrap();
@@ -693,6 +772,23 @@ mod tests {
         judge.render_answer(&input, &answer, &mut output);
         assert_eq!(output, b"0.500000000\n0.047132701\n0.000000000\n1.000000000\n");
         assert_eq!(judge.summary(&input), "4 cases, O = 3, HP 1..=14");
+    }
+
+    #[test]
+    fn one_file_gets_tables_of_its_reach_and_a_second_large_one_the_whole_table() {
+        let judge = Judge::new();
+        let input = judge.parse(FOUR.as_bytes(), Limits::Original).unwrap();
+        let of_reach = judge.solve(&input);
+        assert_eq!(format!("{judge:?}"), "Judge { whole_tables_of_o: [] }");
+        let whole = judge.solve(&input);
+        assert_eq!(format!("{judge:?}"), "Judge { whole_tables_of_o: [3] }");
+        assert_eq!(whole, of_reach);
+        // Small files of another O only count until the sixteenth.
+        let small = TestFile { ops: 4, positions: input.positions[..1].to_vec() };
+        for _ in 1..WHOLE_TABLE_FILES {
+            assert_eq!(judge.solve(&small), [0.5]);
+        }
+        assert_eq!(format!("{judge:?}"), "Judge { whole_tables_of_o: [3] }");
     }
 
     #[test]
