@@ -12,7 +12,13 @@
 //! render, solve, run, judge) with a program that costs nothing.
 //!
 //! Shrinking and the exhaustive run are measured with the binary itself (see the README's
-//! "Judging your program").
+//! "Judging your program"); `judge_figures corrupt` is the wrong program for the first, as
+//! fast as ours because it is ours: our solver's answers, but one position's (E at 12 HP,
+//! the teacher at 7, ...) moved by 0.25.
+//!
+//! ```text
+//! card-duel stress --exhaustive 5 -- target/release/examples/judge_figures corrupt
+//! ```
 
 #![allow(clippy::print_stdout, reason = "an example reports its measurement")]
 
@@ -165,10 +171,36 @@ fn throughput() {
     }
 }
 
+/// `judge_figures corrupt`: our answers to stdin, but the one of the position E 12, the
+/// teacher 7, the teacher's board `1 2 2`, E's `1 1`, hands `1 2` moved by 0.25.
+fn corrupt() {
+    let mut input = Vec::new();
+    std::io::stdin().read_to_end(&mut input).expect("stdin is readable");
+    let judge = Judge::new();
+    let file = judge.parse(&input, Limits::Extended).expect("a valid input");
+    let answers = card_duel::solve(file.ops, &file.positions);
+    let mut out = Vec::new();
+    for (p, &value) in file.positions.iter().zip(&answers) {
+        let target = (p.e_hp, p.teacher_hp, p.teacher_board, p.e_board, p.teacher_hand, p.e_hand)
+            == (
+                12,
+                7,
+                card_duel::Board { ones: 1, twos: 2 },
+                card_duel::Board { ones: 2, twos: 0 },
+                1,
+                2,
+            );
+        let value = if target { (value + 0.25) % 1.0 } else { value };
+        card_duel::write_probability(&mut out, value);
+    }
+    std::io::stdout().write_all(&out).expect("stdout");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("trivial") => trivial(),
+        Some("corrupt") => corrupt(),
         Some(other) => panic!("unknown mode {other:?}: use no argument"),
         None => {
             own_work(&Judge::new());
