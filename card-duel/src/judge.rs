@@ -661,6 +661,8 @@ mod tests {
     use engine::judge::problem::render;
     use engine::judge::{VerdictKind, check};
 
+    use crate::Reference;
+
     use super::*;
 
     /// E's HP, the teacher's, the teacher's board and E's as `(ones, twos)`, the teacher's
@@ -706,17 +708,28 @@ mod tests {
     }
 
     /// The first levels reach what the issue names: HP 1 and 2, empty and small boards, 1-HP
-    /// and 2-HP minions, full hands, every O of the contest, and answers of every kind.
+    /// and 2-HP minions, full hands, every O of the contest, and answers of every kind; the
+    /// reference solver agrees with our answers on the first.
     #[test]
     fn small_levels_reach_the_small_positions_and_our_answers_pass() {
         let judge = Judge::new();
         let mut rng = SplitMix64::new(3);
         let mut ops = HashSet::new();
         let mut positions = Vec::new();
+        let mut references: Vec<Reference> = (0..=5).map(Reference::new).collect();
         for level in 0..3 {
             for _ in 0..20 {
                 let input = judge.generate(&mut rng, level, Limits::Original);
-                let answer = judge.solve(&input);
+                // A judge a file, so that every file gets tables of its own reach.
+                let answer = Judge::new().solve(&input);
+                if level == 0 {
+                    // The rules played literally agree, to the 9 decimals printed.
+                    let reference = &mut references[usize::from(input.ops)];
+                    for (p, &value) in input.positions.iter().zip(&answer) {
+                        let exact = reference.value(p);
+                        assert!((exact - value).abs() <= 5.000_001e-10, "{p:?}: {exact} {value}");
+                    }
+                }
                 let mut output = Vec::new();
                 judge.render_answer(&input, &answer, &mut output);
                 assert!(judge.judge(&input, &answer, &output).is_ok());
