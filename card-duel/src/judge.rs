@@ -20,13 +20,13 @@
 //!   floats, `1.` and `.5`; those are presentation errors here (`nan` and `inf` were wrong
 //!   answers there, and a correct value printed in hex or as `.5` was accepted).
 //! - **Generation** ([`Judge::generate`]), by level, 40 cases a file at first: tiny positions
-//!   (HP up to 3, boards of at most two minions, hands often full; won at once by face
-//!   attacks one time in four only), HP up to 4 (each of HP 1,
-//!   2, 3 and 4 is a threshold of the rules), then the families of
-//!   [`generate`](crate::generate) (SmallHp, Edge, Uniform, Heavy), a mix of them in files of
-//!   1,000 cases, and last files of 10,000 mixed cases or of 351,493 distinct positions (the
-//!   official data's shape). O is drawn from `3..=5` under the original limits; under the
-//!   extended ones mostly from the edges 1, 2, 3, 5 and 20.
+//!   (HP up to 3, boards of at most two minions, hands often full), HP up to 4 (each of HP
+//!   1, 2, 3 and 4 is a threshold of the rules), both kept won at once by face attacks one
+//!   time in four only; then the families of [`generate`](crate::generate) (SmallHp, Edge,
+//!   Uniform, Heavy), a mix of them in files of 1,000 cases, and last files of 10,000 mixed
+//!   cases or of 351,493 distinct positions (the official data's shape). O is drawn from
+//!   `3..=5` under the original limits; under the extended ones mostly from the edges 1, 2,
+//!   3, 5 and 20.
 //! - **Shrinking** ([`Judge::shrink`]): drop half the cases, then quarters and so on; drop
 //!   one case; lower O; then, case by case, lower E's or the teacher's HP (to 1, then by half
 //!   the distance, a quarter, ..., by one), remove one minion (a 1-HP or a 2-HP one), lower a
@@ -36,7 +36,8 @@
 //!   positions of that O in [`StartKey`] rank order (E's HP, the teacher's HP, E's board, the
 //!   teacher's board, E's hand, the teacher's hand), in files of the official 351,493 cases,
 //!   the last one shorter: 5 files.
-//! - **Proof** ([`Judge::explain`]): `--explain`'s text for the (small) failing input.
+//! - **Proof** ([`Judge::explain`]): `--explain`'s text for the (small) failing input, its
+//!   first 64 cases when it has more.
 //!
 //! Our answers come from the fast solver, with tables restricted to the file's reach: a few
 //! milliseconds for small HP, up to half a second for a file that reaches nearly every
