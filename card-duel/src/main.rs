@@ -3,12 +3,11 @@
 
 use card_duel::judge::Judge;
 use card_duel::{Options, Solver};
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 use engine::cli::{BatchArgs, exit_with_error, finish};
 use engine::judge::cli::{
-    CheckArgs, StressArgs, ValidateArgs, run_check, run_stress, run_validate,
+    CheckArgs, StressArgs, ValidateArgs, parse_args, run_check, run_stress, run_validate,
 };
-use engine::judge::protocol::EXIT_FAIL;
 
 /// Exact solver for card-duel (THUPC 2021 "狗蛋和二五仔"): E's winning probability per case.
 /// The subcommands judge another program.
@@ -52,25 +51,8 @@ const EXHAUSTIVE_HELP: &str = "Instead of generated inputs, every one of the 1,4
     of 34,028), by E's HP, the teacher's HP, the boards, then the hands; runs to the end \
     unless --time or --runs is given";
 
-fn parse() -> Args {
-    let command = Args::command().mut_subcommand("stress", |stress| {
-        stress.mut_arg("exhaustive", |a| a.help(EXHAUSTIVE_HELP))
-    });
-    let parsed = command.try_get_matches().and_then(|m| Args::from_arg_matches(&m));
-    parsed.unwrap_or_else(|e| {
-        // A checker's usage error must not exit 2, which testlib reads as a presentation
-        // error: it is a judge failure.
-        let checking = std::env::args_os().nth(1).is_some_and(|a| a == "check");
-        if checking && e.use_stderr() {
-            let _ = e.print();
-            std::process::exit(EXIT_FAIL);
-        }
-        e.exit()
-    })
-}
-
 fn main() {
-    let args = parse();
+    let args: Args = parse_args(EXHAUSTIVE_HELP);
     // One judge for the whole command: it keeps the value tables it builds.
     let judge = Judge::new();
     match &args.command {

@@ -14,6 +14,7 @@ use std::time::Duration;
 use card_duel::Board;
 use card_duel::judge::{Judge, TestFile};
 use engine::judge::{Limits, Problem, Program, RunOptions, VerdictKind, trial};
+use tests::Ran;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_card-duel");
 
@@ -24,35 +25,12 @@ const FOUR: &str =
     "4 3\n1 1\n0\n0\n0 1\n5 14\n1 1\n1 1\n1 0\n1 4\n2 2 2\n0\n0 0\n3 3\n0\n1 1\n0 0\n";
 const FOUR_OUT: &str = "0.500000000\n0.047132701\n0.000000000\n1.000000000\n";
 
-/// A fresh folder for one test, in the system's temporary folder.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("card-duel-judge-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
-    dir
+    tests::scratch_dir("card-duel-judge", name)
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("the scratch folder is writable");
-    path.display().to_string()
-}
-
-/// Exit code, stdout and stderr of one run of the binary.
-struct Ran {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Ran {
-    fn of(out: &std::process::Output) -> Ran {
-        Ran {
-            code: out.status.code().expect("the binary exits by itself"),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
-    }
+    tests::write_file(dir, name, text)
 }
 
 fn duel(args: &[&str], stdin: &[u8]) -> Ran {

@@ -5,12 +5,11 @@
 
 use std::path::PathBuf;
 
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 use engine::cli::{exit_with_error, finish, read_input};
 use engine::judge::cli::{
-    CheckArgs, StressArgs, ValidateArgs, run_check, run_stress, run_validate,
+    CheckArgs, StressArgs, ValidateArgs, parse_args, run_check, run_stress, run_validate,
 };
-use engine::judge::protocol::EXIT_FAIL;
 use toy_train::judge::Judge;
 use toy_train::{Options, Solver};
 
@@ -70,25 +69,8 @@ const EXHAUSTIVE_HELP: &str = "Instead of generated inputs, every railway of up 
     stations (1..=4) without duplicate tracks, by number of stations; runs to the end unless \
     --time or --runs is given (BOUND 2: 110 railways, 3: 19,318, 4: 12,169,318)";
 
-fn parse() -> Args {
-    let command = Args::command().mut_subcommand("stress", |stress| {
-        stress.mut_arg("exhaustive", |a| a.help(EXHAUSTIVE_HELP))
-    });
-    let parsed = command.try_get_matches().and_then(|m| Args::from_arg_matches(&m));
-    parsed.unwrap_or_else(|e| {
-        // A checker's usage error must read as a fail (3), never as clap's 2, which testlib
-        // takes for a presentation error.
-        let checking = std::env::args_os().nth(1).is_some_and(|a| a == "check");
-        if checking && e.use_stderr() {
-            let _ = e.print();
-            std::process::exit(EXIT_FAIL);
-        }
-        e.exit()
-    })
-}
-
 fn main() {
-    let args = parse();
+    let args: Args = parse_args(EXHAUSTIVE_HELP);
     match args.command {
         Some(Command::Check(check)) => std::process::exit(run_check(&Judge, &check)),
         Some(Command::Validate(validate)) => std::process::exit(run_validate(&Judge, &validate)),

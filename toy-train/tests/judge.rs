@@ -18,34 +18,22 @@ const BINARY: &str = env!("CARGO_BIN_EXE_toy-train");
 /// The official example: Arezou wins from both stations.
 const SAMPLE: &str = "2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1\n";
 
-/// A scratch folder for one test, in the system's temporary folder.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("toy-train-judge-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
-    dir
+    tests::scratch_dir("toy-train-judge", test)
 }
 
-/// Writes `text` to `dir/name` (aside, then renamed, so no run reads half a script) and
-/// returns the path as text.
 fn file(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    let aside = dir.join(format!(".{name}.tmp"));
-    std::fs::write(&aside, text).expect("the scratch folder is writable");
-    std::fs::rename(&aside, &path).expect("the scratch folder is writable");
-    path.display().to_string()
+    tests::write_file(dir, name, text)
 }
 
 fn run(args: &[&str], stdin: &str) -> Output {
     tests::run_binary(BINARY, args, stdin.as_bytes())
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 /// Exit code, stdout and stderr.
 fn outcome(out: &Output) -> (i32, String, String) {
-    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+    let ran = tests::Ran::of(out);
+    (ran.code, ran.stdout, ran.stderr)
 }
 
 #[test]
