@@ -4,6 +4,7 @@
 //! thousands of generated railways, with every answer checked by the independent verifier.
 
 use engine::rng::SplitMix64;
+use toy_train::decremental::{Budget, Repairs};
 use toy_train::generator::{Family, GenParams, Instance, generate};
 use toy_train::{Game, RunOptions, Solution, Solver, brute, classic, decremental, verify};
 
@@ -53,24 +54,56 @@ fn inputs_of_the_snapshots_are_solved_right_by_every_solver() {
     assert!(solved >= 10);
 }
 
-/// The decremental solver's repair settings the tests run: all repairs, none (plain delete
-/// and re-derive), lifts only, bumps only.
-const REPAIRS: [(bool, bool); 4] = [(true, true), (false, false), (true, false), (false, true)];
+/// The decremental solver's settings the tests run: the default (all repairs, the default
+/// budget); all repairs, none (plain delete and re-derive), lifts only and bumps only, all
+/// without a budget; and all repairs with no slack at all, so that rounds are abandoned
+/// half-way through and rebuilt as often as possible.
+const SETTINGS: [Repairs; 6] = [
+    Repairs { lift: true, bump: true, budget: Budget::DEFAULT },
+    Repairs { lift: true, bump: true, budget: Budget::Unbounded },
+    Repairs { lift: false, bump: false, budget: Budget::Unbounded },
+    Repairs { lift: true, bump: false, budget: Budget::Unbounded },
+    Repairs { lift: false, bump: true, budget: Budget::Unbounded },
+    Repairs { lift: true, bump: true, budget: Budget::Slack { per_mille: 0 } },
+];
 
-/// Solves `game` with both solvers (the decremental one with each setting of [`REPAIRS`]),
-/// verifies every certificate, checks they all agree, and returns the answer with what the
+/// Solves `game` with both solvers (the decremental one with each of [`SETTINGS`]), verifies
+/// every certificate, checks they all agree, and returns the answer with what the
 /// decremental solver did under each setting.
-fn solve_checked(game: &Game, what: &str) -> (Vec<bool>, [decremental::Stats; 4]) {
-    let classic = classic::solve(game);
+fn solve_checked(game: &Game, what: &str) -> (Vec<bool>, [decremental::Stats; 6]) {
+    let (classic, classic_work) = classic::solve_with_work(game);
     certify(game, &classic, &format!("classic, {what}"));
-    let mut stats = [decremental::Stats::default(); 4];
-    for (i, (lift, bump)) in REPAIRS.into_iter().enumerate() {
-        let (fast, s) = decremental::solve_with(game, decremental::Repairs { lift, bump });
-        certify(game, &fast, &format!("fast with lift {lift}, bump {bump}, {what}"));
-        assert_eq!(fast.arezou_wins, classic.arezou_wins, "lift {lift}, bump {bump}: {what}");
+    let mut stats = [decremental::Stats::default(); 6];
+    for (i, repairs) in SETTINGS.into_iter().enumerate() {
+        let (fast, s) = decremental::solve_with(game, repairs);
+        certify(game, &fast, &format!("decremental with {repairs:?}, {what}"));
+        assert_eq!(fast.arezou_wins, classic.arezou_wins, "{repairs:?}: {what}");
+        if let Budget::Slack { per_mille } = repairs.budget {
+            assert_within_budget(&s, classic_work.0, per_mille, game, what);
+        }
         stats[i] = s;
     }
     (classic.arezou_wins, stats)
+}
+
+/// The guarantee of a budgeted run: its work is at most `1 + per_mille / 1000` times its
+/// yardstick plus one station's worth of work (a step that crosses the limit completes), and
+/// the yardstick at most the classic solver's work plus `n + m` (stations of a trap are
+/// counted as if attracted once).
+fn assert_within_budget(
+    s: &decremental::Stats,
+    classic_work: u64,
+    per_mille: u32,
+    game: &Game,
+    what: &str,
+) {
+    let (n, m) = (game.n() as u64, game.m() as u64);
+    let step = 4 * n + 64;
+    assert!(
+        s.work <= s.yardstick + s.yardstick * u64::from(per_mille) / 1000 + step,
+        "over budget: {s:?}, {what}"
+    );
+    assert!(s.yardstick <= classic_work + n + m, "yardstick {s:?} against {classic_work}: {what}");
 }
 
 /// [`solve_checked`], the answer only.
@@ -122,7 +155,7 @@ fn both_solvers_agree_with_the_rules_on_thousands_of_tiny_railways() {
 /// The paths of the algorithm must actually run: totals are checked at the end.
 #[test]
 fn fast_agrees_with_classic_on_every_family() {
-    let mut totals = [decremental::Stats::default(); 4];
+    let mut totals = [decremental::Stats::default(); 6];
     let mut cases = 0;
     for (family, _) in Family::ALL {
         for n in [5, 15, 40, 150, 600] {
@@ -154,7 +187,9 @@ fn fast_agrees_with_classic_on_every_family() {
         }
     }
     assert!(cases >= 400);
-    let [all, none, lift_only, bump_only] = totals;
+    let [default, all, none, lift_only, bump_only, tight] = totals;
+    assert!(default.rounds >= 2000 && default.rebuilt >= 10, "{default:?}");
+    assert!(tight.rebuilt >= 500, "{tight:?}");
     assert!(all.rounds >= 2000 && all.repaired >= 100, "{all:?}");
     assert!(all.lifted >= 100 && all.bumped >= 50 && all.moved >= 1000, "{all:?}");
     assert!(none.failed >= 2000 && none.reattracted >= 500, "{none:?}");
@@ -171,6 +206,8 @@ fn add(total: &mut decremental::Stats, s: decremental::Stats) {
     total.moved += s.moved;
     total.failed += s.failed;
     total.reattracted += s.reattracted;
+    total.rebuilt += s.rebuilt;
+    total.work += s.work;
 }
 
 /// Denser, larger random railways with few chargers, where rounds cascade.
@@ -208,7 +245,8 @@ fn staircase_and_cascade_have_the_known_answers() {
     for family in [Family::Cascade, Family::Detour] {
         for n in [5, 60, 1200] {
             let game = game_of(&GenParams::new(family, n, 0));
-            let (wins, [all, none, lift_only, _]) = solve_checked(&game, &format!("{family} {n}"));
+            let (wins, [_, all, none, lift_only, ..]) =
+                solve_checked(&game, &format!("{family} {n}"));
             assert!(wins.iter().all(|&w| !w), "{family} {n}");
             // Without repairs, the chain and the tail are re-derived every round. The plain
             // cascade is all lifts; the detour defeats lifts but not bumps.

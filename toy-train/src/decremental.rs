@@ -14,7 +14,7 @@
 //! Ranks make the justifications well-founded, so every station of `W` really can be forced
 //! to a charging station. Stations get ranks, spaced [`GAP`] apart, in the order they join
 //! `W`. When `L` leaves the game, an Arezou station whose witness is gone is repaired if it
-//! can be, in one of two ways:
+//! can be, in one of three ways:
 //!
 //! 1. any other successor still in `W` with a smaller rank becomes the witness, found with a
 //!    per-station scan pointer (such successors only ever disappear while the station keeps
@@ -26,8 +26,7 @@
 //! 3. a *bump*: the station takes its lowest-ranked successor in `W` as witness, ranks just
 //!    above it, and whatever depends on it moves up as far as needed, in order of rank (a
 //!    variant of Pearce and Kelly's dynamic topological ordering). Should the witness itself
-//!    have to move, it depends on the station and the bump is called off. Bumps may look at
-//!    no more than `n + m` tracks a round.
+//!    have to move, it depends on the station and the bump is called off.
 //!
 //! Only when all three fail does the station *fail*, and with it every Borzou predecessor
 //! and every Arezou predecessor whose witness it was and which cannot be repaired in turn.
@@ -40,22 +39,46 @@
 //! the order, so it is truly in the new attractor; the failed rest is then re-attracted
 //! exactly as in the classic algorithm, and what is left out is exactly the new trap.
 //!
+//! # Budget: never much more work than the classic solver
+//!
+//! Repairs are heuristics, and an adversary can defeat them: the search of
+//! `cargo xtask adversary toy-train` finds railways on which repairing costs `Θ(n)` a round
+//! with a large constant, or fails and re-derives most of `W` every round, up to twenty times
+//! the classic solver's work. So every step counts *work units* ([`crate::work`]: a station
+//! visited, an adjacency entry read, a heap operation by its logarithm), and the solver keeps
+//! a *yardstick* `Y`, what the classic solver spends on the same rounds:
+//!
+//! - round 0 and the removal of each round's `L` are done exactly as the classic solver does
+//!   them, and count in `Y` as they are;
+//! - each later round adds `C = 2n + Σ (1 + in-degree)` over the stations not removed, the
+//!   most a from-scratch attractor on them costs (two passes over the stations, and a visit
+//!   with its predecessor list for each station it attracts).
+//!
+//! With the slack `β` of [`Budget::Slack`] (1/8 by default), a round's repairs may run until
+//! the work counter reaches `(1 + β) · Y − C`; past that, the round is abandoned and the
+//! attractor recomputed from scratch, fresh ranks and all (a *rebuild*, which costs at most
+//! `C`). Hence, by induction over the rounds, the work `T` so far always satisfies
+//! `T ≤ (1 + β) · Y + d` (`d`: the largest single step, `O(n)`), and `Y` exceeds the classic
+//! solver's work by at most `n + m` (it counts the stations of each trap as if attracted,
+//! and every station is in a trap at most once). So the default does at most
+//! `(1 + β)` times the classic solver's work plus `O(n + m)`: `O(n · m)` in the worst case.
+//! Rounds that repair cheaply save the difference, which later rounds may spend; a rebuild
+//! also re-ranks `W` in breadth-first order, which undoes whatever rank layout an adversary
+//! had built up, so after one rebuild most adversarial families repair cheaply again.
+//!
 //! # Cost
 //!
-//! A round costs `O(Σ deg)` over the stations it removes, the stations it tries to lift or
-//! bump (once a station a round) or fails, and the pointer steps of repairs (a pointer
-//! crosses each track at most once between two attractions, lifts or bumps of its station;
-//! stations moved along by a bump keep theirs, which only costs repair chances), plus
-//! `O(k log k)` for the `k ≤ n + m` tracks its bumps look at.
-//! Staircases cost `O(1)` a round (one station fails and is removed); a station that loses
-//! one witness among many charging successors repairs in `O(1)` amortised; a chain whose head
-//! switches to the next link every round (the `cascade` generator family) is lifted in `O(1)`
-//! a round. Worst case: a station is lifted or fails at most once a round and bumps are
-//! capped, so a round is `O((n + m) log n)` and the total `O(n · m · log n)`; we know no input
-//! that comes near. The worst we know is the `detour` family: there every round's bump moves
-//! the whole chain behind the head, `Θ(n²)` work in all, though still about eight times faster
-//! than the classic solver on it. Space: `O(n)` besides the game (25 bytes a station, 8 more
-//! once a bump is tried, plus queues).
+//! A repaired round costs `O(Σ deg)` over the stations it removes, the stations it tries to
+//! lift or bump (once a station a round) or fails, and the pointer steps of repairs (a
+//! pointer crosses each track at most once between two attractions, lifts or bumps of its
+//! station; stations moved along by a bump keep theirs, which only costs repair chances),
+//! plus `O(k log k)` for the `k` tracks its bumps look at. Staircases cost `O(1)` a round
+//! (one station fails and is removed); a station that loses one witness among many charging
+//! successors repairs in `O(1)` amortised; a chain whose head switches to the next link every
+//! round (the `cascade` generator family) is lifted in `O(1)` a round. Worst case, by the
+//! budget: `O(n · m)` time, at most `1 + β` times the classic solver's work units plus
+//! `O(n + m)`. Space: `O(n)` besides the game (25 bytes a station, 8 more once a bump is
+//! tried, plus queues).
 //!
 //! # Layout
 //!
@@ -68,6 +91,7 @@ use std::collections::BinaryHeap;
 
 use crate::Solution;
 use crate::game::Game;
+use crate::work::heap_op;
 
 /// The state bits of a station's byte.
 const STATE: u8 = 0b11;
@@ -89,8 +113,9 @@ const CHARGING: u8 = 8;
 /// documentation. Same answers as [`crate::classic::solve`] (the winning regions are unique);
 /// the strategies may differ but are equally valid.
 ///
-/// Time: `O(n · m · log n)` worst case, `O(n + m)` plus the work near each round's removals
-/// in practice (see the module documentation). Space: `O(n)` besides the game.
+/// Time: `O(n · m)` worst case, at most `1 + 1/8` times the classic solver's work plus
+/// `O(n + m)`; `O(n + m)` plus the work near each round's removals in practice (see the
+/// module documentation). Space: `O(n)` besides the game.
 #[must_use]
 pub fn solve(game: &Game) -> Solution {
     solve_with_stats(game).0
@@ -113,23 +138,63 @@ pub struct Stats {
     pub failed: usize,
     /// Failed stations that were attracted again.
     pub reattracted: usize,
+    /// Rounds whose repairs ran out of budget and were recomputed from scratch instead.
+    pub rebuilt: usize,
+    /// Work units spent (see [`crate::work`]).
+    pub work: u64,
+    /// What the classic solver spends on the same rounds, as estimated for the budget (an
+    /// upper bound on its work plus `n + m`; see the module documentation).
+    pub yardstick: u64,
 }
 
-/// Which repairs [`solve_with`] may use before failing a station: all of them by default.
-/// Turning some off changes the work, never the answer; the tests run every combination.
+/// Which repairs [`solve_with`] may use before failing a station, and the budget they share:
+/// all repairs and [`Budget::DEFAULT`] by default. Other settings change the work, never the
+/// answer; the tests run every combination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Repairs {
     /// Lifts: move a station up to just below what depends on it.
     pub lift: bool,
     /// Bumps: move a station and what depends on it up the order.
     pub bump: bool,
+    /// How much work the repairs may do before a round is recomputed from scratch.
+    pub budget: Budget,
 }
 
 impl Default for Repairs {
     fn default() -> Self {
-        Self { lift: true, bump: true }
+        Self { lift: true, bump: true, budget: Budget::DEFAULT }
     }
 }
+
+/// How much work the solver may spend beyond the classic solver's: the guarantee that keeps
+/// it within a constant factor of [`crate::classic`] on every input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Everything the solver does stays within `1 + per_mille / 1000` times the classic
+    /// solver's work on the same rounds (plus `O(n + m)`): a round whose repairs would go
+    /// beyond that is abandoned and recomputed from scratch, as the classic solver would.
+    Slack {
+        /// The slack, in thousandths of the classic solver's work.
+        per_mille: u32,
+    },
+    /// Repair every round however long it takes, bumps capped at `n + m` tracks a round
+    /// (the solver before budgets; `O(n · m · log n)` worst case, and slower than the
+    /// classic solver on the `adversary-*` families). For comparisons and tests.
+    Unbounded,
+}
+
+impl Budget {
+    /// The default slack, 1/8: a rebuild costs about a fifth less time per work unit than a
+    /// classic round (one byte and one record a station instead of five arrays), so even an
+    /// input that wastes the whole slack every round leaves us a little faster than the
+    /// classic solver; and it is enough for the first repairs of a random graph, before
+    /// any savings exist.
+    pub const DEFAULT: Self = Self::Slack { per_mille: 125 };
+}
+
+/// The repairs ran out of budget: the round is recomputed from scratch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct OutOfBudget;
 
 /// [`solve`], also returning what the run did. Same complexity.
 #[must_use]
@@ -146,15 +211,33 @@ pub fn solve_with(game: &Game, repairs: Repairs) -> (Solution, Stats) {
 /// [`solve_with`] with the first rank given, so tests can make the rank counter wrap.
 pub(crate) fn solve_from_rank(game: &Game, first_rank: u64, repairs: Repairs) -> (Solution, Stats) {
     let mut s = Solver::new(game, first_rank, repairs);
-    s.first_attractor();
+    // Round 0 is the classic solver's first round, so it counts in the yardstick as it is.
+    s.rebuild();
+    s.stats.yardstick = s.stats.work;
+    s.keep_borzou_in_trap();
     while !s.trap.is_empty() {
         s.stats.rounds += 1;
         s.remove_trap_attractor();
-        s.repair();
-        s.reattract();
+        // What a from-scratch attractor on the stations left costs at most: the classic
+        // solver's round, and ours when the repairs give up.
+        let scratch = s.scratch_cost();
+        s.stats.yardstick += scratch;
+        s.limit = match s.repairs.budget {
+            Budget::Unbounded => u64::MAX,
+            Budget::Slack { per_mille } => {
+                let allowed = s.stats.yardstick + s.stats.yardstick * u64::from(per_mille) / 1000;
+                allowed.saturating_sub(scratch)
+            }
+        };
+        let repaired = s.stats.work < s.limit && s.repair().is_ok() && s.reattract().is_ok();
+        if !repaired {
+            s.abandon_round();
+            s.stats.rebuilt += 1;
+            s.rebuild();
+        }
+        s.keep_borzou_in_trap();
     }
-    let stats = s.stats;
-    (s.finish(), stats)
+    s.finish()
 }
 
 /// One station's working data.
@@ -182,6 +265,8 @@ struct Solver<'g> {
     node: Vec<Node>,
     /// Above every rank in use; new stations of `W` get it, then it grows by [`GAP`].
     next_rank: u64,
+    /// Where ranks start again at every [`Solver::rebuild`].
+    first_rank: u64,
     queue: Vec<u32>,
     /// Arezou stations whose witness has gone (possibly stale entries).
     candidates: Vec<u32>,
@@ -197,9 +282,14 @@ struct Solver<'g> {
     plan: Vec<u64>,
     planned: Vec<u32>,
     by_rank: BinaryHeap<Reverse<(u64, u32)>>,
-    /// Tracks [`Solver::bump`] may still look at this round, so that a round stays
-    /// `O((n + m) log n)` however many bumps are tried.
+    /// Unbounded budget only: tracks [`Solver::bump`] may still look at this round, so that
+    /// a round stays `O((n + m) log n)` however many bumps are tried.
     bump_budget: usize,
+    /// Where the current round's repairs stop: the work counter may not pass it.
+    limit: u64,
+    /// `Σ (1 + in-degree)` over the stations not removed: what a from-scratch attractor
+    /// reads at most besides its two passes over the stations.
+    alive_cost: u64,
     repairs: Repairs,
     stats: Stats,
 }
@@ -217,8 +307,14 @@ impl<'g> Solver<'g> {
         Self {
             game,
             st,
-            node: vec![Node::default(); game.n()],
+            // Arezou's count, the tracks into stations not removed, starts at her out-degree;
+            // Borzou's is set by every rebuild.
+            node: game
+                .stations()
+                .map(|v| Node { count: game.succ(v).len() as u32, ..Node::default() })
+                .collect(),
             next_rank: first_rank.max(GAP),
+            first_rank: first_rank.max(GAP),
             queue: Vec::new(),
             candidates: Vec::new(),
             failed: Vec::new(),
@@ -228,6 +324,8 @@ impl<'g> Solver<'g> {
             planned: Vec::new(),
             by_rank: BinaryHeap::new(),
             bump_budget: 0,
+            limit: u64::MAX,
+            alive_cost: (game.n() + game.m()) as u64,
             repairs,
             stats: Stats::default(),
         }
@@ -277,12 +375,19 @@ impl<'g> Solver<'g> {
     /// station joins through any queued successor, a Borzou station once none of its
     /// successors is left out; returns how many stations were queued in all.
     /// `O(Σ in-degree)` of the stations that join.
-    fn propagate(&mut self) -> usize {
+    ///
+    /// # Errors
+    /// The work counter passed `limit` (the queue is then left as it is).
+    fn propagate(&mut self, limit: u64) -> Result<usize, OutOfBudget> {
         let game = self.game;
         let mut head = 0;
         while head < self.queue.len() {
+            if self.stats.work > limit {
+                return Err(OutOfBudget);
+            }
             let u = self.queue[head];
             head += 1;
+            self.stats.work += 1 + game.pred(u).len() as u64;
             for &p in game.pred(u) {
                 let b = self.st[p as usize];
                 if b & STATE != FAILED {
@@ -300,31 +405,64 @@ impl<'g> Solver<'g> {
             }
         }
         self.queue.clear();
-        head
+        Ok(head)
     }
 
-    /// Round 0: Arezou's attractor to the charging stations, the first trap. `O(n + m)`.
-    fn first_attractor(&mut self) {
+    /// The most a from-scratch attractor on the stations not removed can cost: two passes
+    /// over the stations and `1 + in-degree` for each station it attracts.
+    fn scratch_cost(&self) -> u64 {
+        2 * self.game.n() as u64 + self.alive_cost
+    }
+
+    /// Arezou's attractor to the charging stations among the stations not removed, from
+    /// scratch, with fresh ranks; the stations left out are the next trap. This is round 0,
+    /// and the fallback for a round whose repairs ran out of budget: the classic solver's
+    /// round. Work at most [`Solver::scratch_cost`], so `O(n + m)`.
+    fn rebuild(&mut self) {
         let game = self.game;
+        self.stats.work += 2 * game.n() as u64;
+        self.next_rank = self.first_rank;
         for v in game.stations() {
-            // Arezou: tracks into stations not removed. Borzou: tracks into stations not
-            // yet attracted; the charging stations count too, as they are still to be queued.
-            self.node[v as usize].count = game.succ(v).len() as u32;
-            if self.st[v as usize] & CHARGING != 0 {
+            let b = self.st[v as usize];
+            if b & STATE == DEAD {
+                continue;
+            }
+            if b & AREZOU == 0 {
+                // Tracks into stations not attracted yet: all of them, since a Borzou station
+                // with a track to a removed one is removed too (Arezou's count, the tracks
+                // into stations not removed, is kept up to date by the removals).
+                self.node[v as usize].count = game.succ(v).len() as u32;
+            }
+            if b & CHARGING != 0 {
                 self.set_state(v, GOOD);
                 self.queue.push(v);
+            } else {
+                self.set_state(v, FAILED);
             }
         }
-        self.propagate();
-        self.trap = game.stations().filter(|&v| self.state(v) == FAILED).collect();
-        self.keep_borzou_in_trap();
+        self.propagate(u64::MAX).expect("a rebuild has no budget to run out of");
+        let st = &self.st;
+        self.trap.clear();
+        self.trap.extend(game.stations().filter(|&v| st[v as usize] & STATE == FAILED));
+    }
+
+    /// Drops what an abandoned round left half done; [`Solver::rebuild`] resets the rest.
+    fn abandon_round(&mut self) {
+        self.candidates.clear();
+        self.failed.clear();
+        self.stack.clear();
+        self.queue.clear();
     }
 
     /// Borzou's strategy inside the trap: a successor that is also in it (one exists, or the
-    /// station would have joined `W`).
+    /// station would have joined `W`). The classic solver does the same, so the work counts
+    /// in the yardstick too.
     fn keep_borzou_in_trap(&mut self) {
         for &v in &self.trap {
             if self.st[v as usize] & AREZOU == 0 {
+                let len = self.game.succ(v).len() as u64;
+                self.stats.work += len;
+                self.stats.yardstick += len;
                 let stay = self.game.succ(v).iter().find(|&&w| self.state(w) == FAILED);
                 if let Some(&w) = stay {
                     self.node[v as usize].choice = w;
@@ -334,7 +472,8 @@ impl<'g> Solver<'g> {
     }
 
     /// Removes Borzou's attractor to the trap. Arezou stations whose witness goes become
-    /// repair candidates. `O(Σ in-degree)` of the removed stations.
+    /// repair candidates. `O(Σ in-degree)` of the removed stations; the classic solver does
+    /// the same, so the work counts in the yardstick too.
     fn remove_trap_attractor(&mut self) {
         let game = self.game;
         let mut queue = std::mem::take(&mut self.trap);
@@ -345,6 +484,10 @@ impl<'g> Solver<'g> {
         while head < queue.len() {
             let u = queue[head];
             head += 1;
+            let cost = 1 + game.pred(u).len() as u64;
+            self.stats.work += cost;
+            self.stats.yardstick += cost;
+            self.alive_cost -= cost;
             for &p in game.pred(u) {
                 let b = self.st[p as usize];
                 if b & STATE == DEAD {
@@ -373,10 +516,20 @@ impl<'g> Solver<'g> {
     /// Repairs or fails every candidate; failures spread to Borzou predecessors and to the
     /// Arezou predecessors they were witnesses for. The result does not depend on the order
     /// (it is the largest self-justifying set), so a plain stack serves as the work list.
-    fn repair(&mut self) {
+    ///
+    /// # Errors
+    /// The work counter passed the round's limit: the round must be recomputed.
+    fn repair(&mut self) -> Result<(), OutOfBudget> {
         let game = self.game;
-        self.bump_budget = game.n() + game.m();
+        self.bump_budget = match self.repairs.budget {
+            Budget::Unbounded => game.n() + game.m(),
+            Budget::Slack { .. } => usize::MAX,
+        };
         while let Some(v) = self.candidates.pop() {
+            if self.stats.work > self.limit {
+                return Err(OutOfBudget);
+            }
+            self.stats.work += 1;
             if self.state(v) != GOOD {
                 continue;
             }
@@ -387,6 +540,7 @@ impl<'g> Solver<'g> {
             }
             let succ = game.succ(v);
             let skip = succ[ptr as usize..].iter().position(|&w| valid(w));
+            self.stats.work += skip.map_or(succ.len() - ptr as usize, |k| k + 1) as u64;
             match skip {
                 Some(k) => {
                     self.stats.repaired += 1;
@@ -402,14 +556,15 @@ impl<'g> Solver<'g> {
                     node.tried = round;
                     if fresh && self.repairs.lift && self.lift(v) {
                         self.stats.lifted += 1;
-                    } else if fresh && self.repairs.bump && self.bump(v) {
+                    } else if fresh && self.repairs.bump && self.bump(v)? {
                         self.stats.bumped += 1;
                     } else {
-                        self.fail(v);
+                        self.fail(v)?;
                     }
                 }
             }
         }
+        Ok(())
     }
 
     /// The second way to repair `v`: move it up the order, to just below the lowest rank of
@@ -422,7 +577,8 @@ impl<'g> Solver<'g> {
     /// cascade) would otherwise fail, with everything hanging off it, every round.
     fn lift(&mut self, v: u32) -> bool {
         let game = self.game;
-        let mut limit = u64::MAX;
+        self.stats.work += (game.pred(v).len() + game.succ(v).len()) as u64;
+        let mut ceiling = u64::MAX;
         for &p in game.pred(v) {
             let b = self.st[p as usize];
             if b & (STATE | CHARGING) != GOOD {
@@ -430,18 +586,18 @@ impl<'g> Solver<'g> {
             }
             let node = &self.node[p as usize];
             if b & AREZOU == 0 || node.choice == v {
-                limit = limit.min(node.rank);
+                ceiling = ceiling.min(node.rank);
             }
         }
-        let rank = if limit == u64::MAX { self.next_rank } else { limit - 1 };
+        let rank = if ceiling == u64::MAX { self.next_rank } else { ceiling - 1 };
         let succ = game.succ(v);
         // `v` itself is still in `W`: it must not be its own witness. Whatever depends on `v`
-        // ranks at least `limit`, above `rank`, so no cycle can form otherwise.
+        // ranks at least `ceiling`, above `rank`, so no cycle can form otherwise.
         let usable = |w: u32| w != v && self.state(w) == GOOD && self.node[w as usize].rank < rank;
         let Some(k) = succ.iter().position(|&w| usable(w)) else {
             return false;
         };
-        if limit == u64::MAX {
+        if ceiling == u64::MAX {
             // Nothing depends on `v`: it goes to the top like a newly attracted station.
             if self.next_rank > u64::MAX - GAP {
                 self.renumber();
@@ -468,15 +624,16 @@ impl<'g> Solver<'g> {
     ///
     /// A chain whose next link ranks above the stations hanging off its head (the `detour`
     /// family) would otherwise fail, with all of them, every round.
-    fn bump(&mut self, v: u32) -> bool {
+    fn bump(&mut self, v: u32) -> Result<bool, OutOfBudget> {
         let game = self.game;
         let succ = game.succ(v);
+        self.stats.work += succ.len() as u64;
         let lowest = succ
             .iter()
             .enumerate()
             .filter(|&(_, &w)| w != v && self.state(w) == GOOD)
             .min_by_key(|&(_, &w)| self.node[w as usize].rank);
-        let Some((_, &w)) = lowest else { return false };
+        let Some((_, &w)) = lowest else { return Ok(false) };
         if self.plan.is_empty() {
             self.plan = vec![0; game.n()];
         }
@@ -488,11 +645,17 @@ impl<'g> Solver<'g> {
         planned.push(v);
         by_rank.push(Reverse((self.node[v as usize].rank, v)));
         let mut ok = true;
+        let mut out_of_budget = false;
         // Old ranks order the dependencies, so a station is taken up only after every
         // station it depends on that moves: its planned rank is final by then.
         'plan: while let Some(Reverse((_, x))) = by_rank.pop() {
+            if self.stats.work > self.limit {
+                (ok, out_of_budget) = (false, true);
+                break;
+            }
             let above = plan[x as usize];
             let pred = game.pred(x);
+            self.stats.work += pred.len() as u64;
             if pred.len() > self.bump_budget {
                 ok = false;
                 break;
@@ -514,6 +677,10 @@ impl<'g> Solver<'g> {
                 }
                 plan[p as usize] = above + 1;
                 if planned_rank == 0 {
+                    // A planned station costs a heap push and pop and four more random
+                    // accesses (its plan, its rank read and written, the list of plans):
+                    // charged here, as measured against the classic solver's units.
+                    self.stats.work += (4 + 2 * heap_op(by_rank.len() + 1)) as u64;
                     planned.push(p);
                     by_rank.push(Reverse((node.rank, p)));
                 }
@@ -540,16 +707,23 @@ impl<'g> Solver<'g> {
         }
         planned.clear();
         (self.plan, self.planned, self.by_rank) = (plan, planned, by_rank);
-        ok
+        if out_of_budget { Err(OutOfBudget) } else { Ok(ok) }
     }
 
     /// Marks `v` failed and spreads the failure. `O(Σ in-degree)` of the stations failed.
-    fn fail(&mut self, v: u32) {
+    ///
+    /// # Errors
+    /// The work counter passed the round's limit: the round must be recomputed.
+    fn fail(&mut self, v: u32) -> Result<(), OutOfBudget> {
         let game = self.game;
         self.set_state(v, FAILED);
         self.failed.push(v);
         self.stack.push(v);
         while let Some(x) = self.stack.pop() {
+            if self.stats.work > self.limit {
+                return Err(OutOfBudget);
+            }
+            self.stats.work += 1 + game.pred(x).len() as u64;
             for &p in game.pred(x) {
                 let b = self.st[p as usize];
                 let node = &mut self.node[p as usize];
@@ -567,33 +741,40 @@ impl<'g> Solver<'g> {
                 }
             }
         }
+        Ok(())
     }
 
     /// Attracts the failed stations again, backward from the surviving `W`; the rest is the
     /// next trap. `O(Σ deg)` of the failed stations.
-    fn reattract(&mut self) {
+    ///
+    /// # Errors
+    /// The work counter passed the round's limit: the round must be recomputed.
+    fn reattract(&mut self) -> Result<(), OutOfBudget> {
         let game = self.game;
-        let failed = std::mem::take(&mut self.failed);
-        for &v in &failed {
+        for i in 0..self.failed.len() {
+            let v = self.failed[i];
+            self.stats.work += 1;
             if self.st[v as usize] & (STATE | AREZOU) == FAILED | AREZOU {
+                self.stats.work += game.succ(v).len() as u64;
                 let good = game.succ(v).iter().find(|&&w| self.state(w) == GOOD);
                 if let Some(&w) = good {
                     self.attract(v, w);
                 }
             }
         }
-        self.stats.failed += failed.len();
-        self.stats.reattracted += self.propagate();
+        self.stats.reattracted += self.propagate(self.limit)?;
+        self.stats.failed += self.failed.len();
         let st = &self.st;
-        self.trap.extend(failed.iter().filter(|&&v| st[v as usize] & STATE == FAILED));
-        self.keep_borzou_in_trap();
-        self.failed = failed;
+        self.trap.extend(self.failed.iter().filter(|&&v| st[v as usize] & STATE == FAILED));
         self.failed.clear();
+        Ok(())
     }
 
     /// Reads off the regions and completes the strategies.
-    fn finish(self) -> Solution {
+    fn finish(self) -> (Solution, Stats) {
         let game = self.game;
+        let mut stats = self.stats;
+        stats.work += game.n() as u64;
         let mut wins = Vec::with_capacity(game.n());
         let mut strategy = Vec::with_capacity(game.n());
         for v in game.stations() {
@@ -612,7 +793,7 @@ impl<'g> Solver<'g> {
                 self.node[v as usize].choice
             });
         }
-        Solution { arezou_wins: wins, strategy }
+        (Solution { arezou_wins: wins, strategy }, stats)
     }
 }
 

@@ -9,12 +9,13 @@
 //! - [`parse`]: the sample grader's input read straight into a [`Game`];
 //! - [`classic`]: the reference solver, repeated attractors, `O(n · m)`;
 //! - [`decremental`]: the default solver, the same rounds with the attractor maintained
-//!   decrementally (`O(n · m · log n)` worst case; linear on staircases and cascades, and
-//!   `Θ(n²)` but still fast on the worst family we know);
+//!   decrementally under a work budget (`O(n · m)` worst case, at most `1 + 1/8` times the
+//!   classic solver's work plus `O(n + m)`; linear on staircases, cascades and random graphs);
 //! - [`brute`]: a brute force straight from the rules for tiny railways;
 //! - [`verify`]: an independent `O(n + m)` check of an answer with both strategies;
 //! - [`output`]: the answer line and the strategy lines;
-//! - [`generator`]: reproducible generators for tests and benchmarks.
+//! - [`generator`]: reproducible generators for tests and benchmarks;
+//! - [`work`]: deterministic work counters, to compare solvers without timing them.
 //!
 //! [`run`] is the whole program: input bytes in, output bytes out.
 
@@ -26,6 +27,7 @@ pub mod generator;
 pub mod output;
 pub mod parse;
 pub mod verify;
+pub mod work;
 
 pub use game::{Game, GameError};
 pub use parse::parse;

@@ -1,6 +1,10 @@
-//! `cargo xtask gen toy-train FAMILY ...` (a generated railway on stdout) and
+//! `cargo xtask gen toy-train FAMILY ...` (a generated railway on stdout),
 //! `cargo xtask bench toy-train` (our release binary against the editorial's program on
-//! IOI-size inputs, staircases and a graph with a million stations).
+//! IOI-size inputs, staircases and a graph with a million stations) and
+//! `cargo xtask adversary toy-train` (a search for railways that make the default solver work
+//! harder than the classic one; see [`adversary`]).
+
+pub mod adversary;
 
 use std::path::{Path, PathBuf};
 
