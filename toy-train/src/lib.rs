@@ -14,7 +14,8 @@
 //! - [`brute`]: a brute force straight from the rules for tiny railways;
 //! - [`verify`]: an independent `O(n + m)` check of an answer with both strategies;
 //! - [`output`]: the answer line and the strategy lines;
-//! - [`generator`]: reproducible generators for tests and benchmarks;
+//! - [`generator`]: reproducible generators for tests and benchmarks, with [`gadget`] for the
+//!   families built by repeating a small gadget;
 //! - [`work`]: deterministic work counters, to compare solvers without timing them.
 //!
 //! [`run`] is the whole program: input bytes in, output bytes out.
@@ -22,6 +23,7 @@
 pub mod brute;
 pub mod classic;
 pub mod decremental;
+pub mod gadget;
 pub mod game;
 pub mod generator;
 pub mod output;

@@ -19,9 +19,10 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use engine::rng::SplitMix64;
+use toy_train::decremental::{self, Budget, Repairs};
+use toy_train::gadget::Gadget;
 use toy_train::generator::Instance;
-use toy_train::work::solve_with_work;
-use toy_train::{Game, Solver};
+use toy_train::{Game, classic};
 
 use crate::TaskResult;
 use crate::measure;
@@ -56,8 +57,8 @@ pub struct AdversaryArgs {
     #[arg(long, value_enum, default_value_t = Start::Random)]
     start: Start,
     /// The solver attacked; its work is divided by the classic solver's.
-    #[arg(long, value_enum, default_value_t)]
-    solver: Solver,
+    #[arg(long, value_enum, default_value_t = Attack::Default)]
+    attack: Attack,
     /// Copies of the best gadget in the railway written (chain mode) [default: --copies].
     #[arg(long)]
     write_copies: Option<usize>,
@@ -76,6 +77,26 @@ pub struct AdversaryArgs {
     /// Where to write the best railway found [default: target/adversary/toy-train-MODE-SEED.in].
     #[arg(long)]
     out: Option<PathBuf>,
+}
+
+/// The solver under attack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Attack {
+    /// The default solver, as `toy-train` runs it.
+    Default,
+    /// The decremental solver without its budget (the default before issue 8).
+    Unbounded,
+}
+
+impl Attack {
+    /// The attacked solver's work on `game`.
+    pub fn work(self, game: &Game) -> u64 {
+        let budget = match self {
+            Self::Default => Budget::DEFAULT,
+            Self::Unbounded => Budget::Unbounded,
+        };
+        decremental::solve_with(game, Repairs { budget, ..Repairs::default() }).1.work
+    }
 }
 
 /// Where a chain-mode restart starts.
@@ -121,8 +142,7 @@ pub fn run(args: &AdversaryArgs) -> TaskResult {
     let (score, found) = best.expect("at least one restart ran");
     let instance = found.instance(args.write_copies.unwrap_or(args.copies));
     let game = instance.to_game().map_err(|e| format!("the search built a bad railway: {e}"))?;
-    let (ours, ref_work) =
-        (solve_with_work(&game, args.solver).1.0, solve_with_work(&game, Solver::Reference).1.0);
+    let (ours, ref_work) = (args.attack.work(&game), classic::solve_with_work(&game).1.0);
     println!(
         "best: work ratio {score:.3} ({} stations, {} tracks; {ours} units against classic's \
          {ref_work})",
@@ -133,7 +153,7 @@ pub fn run(args: &AdversaryArgs) -> TaskResult {
     if let Candidate::Chain(_) = found {
         for copies in [args.copies / 4, args.copies, 4 * args.copies, 16 * args.copies] {
             let game = found.instance(copies).to_game().map_err(|e| e.to_string())?;
-            let ratio = work_ratio(&game, args.solver, args.input_weight);
+            let ratio = work_ratio(&game, args.attack, args.input_weight);
             println!("  {copies:>6} copies, {:>8} stations: work ratio {ratio:.3}", game.n());
         }
     }
@@ -204,9 +224,9 @@ fn simplify(args: &AdversaryArgs, annealed: f64, mut found: Candidate) -> (f64, 
 fn score(args: &AdversaryArgs, candidate: &Candidate) -> f64 {
     let ratio = |copies: usize| {
         let Ok(game) = candidate.instance(copies).to_game() else { return 0.0 };
-        let ratio = work_ratio(&game, args.solver, args.input_weight);
+        let ratio = work_ratio(&game, args.attack, args.input_weight);
         if args.quadratic {
-            let classic = solve_with_work(&game, Solver::Reference).1.0 as f64;
+            let classic = classic::solve_with_work(&game).1.0 as f64;
             let quadratic = (copies * (game.n() + game.m())) as f64 / 8.0;
             ratio * (classic / quadratic).min(1.0)
         } else {
@@ -224,10 +244,10 @@ fn score(args: &AdversaryArgs, candidate: &Candidate) -> f64 {
 
 /// The attacked solver's work over the classic solver's, both charged `input_weight` units
 /// per station and per track for reading the input.
-pub fn work_ratio(game: &Game, solver: Solver, input_weight: u64) -> f64 {
+pub fn work_ratio(game: &Game, attack: Attack, input_weight: u64) -> f64 {
     let input = (input_weight * (game.n() + game.m()) as u64) as f64;
-    let ours = solve_with_work(game, solver).1.0 as f64;
-    let reference = solve_with_work(game, Solver::Reference).1.0 as f64;
+    let ours = attack.work(game) as f64;
+    let reference = classic::solve_with_work(game).1.0 as f64;
     (input + ours) / (input + reference)
 }
 
@@ -242,28 +262,28 @@ impl Candidate {
     fn random(args: &AdversaryArgs, rng: &mut SplitMix64) -> Self {
         match args.mode {
             Mode::Free => Self::Free(Rail::random(args, rng)),
-            Mode::Chain => Self::Chain(Gadget::start(args, rng)),
+            Mode::Chain => Self::Chain(chain::start(args, rng)),
         }
     }
 
     fn mutate(&mut self, args: &AdversaryArgs, rng: &mut SplitMix64) {
         match self {
             Self::Free(rail) => rail.mutate(args, rng),
-            Self::Chain(gadget) => gadget.mutate(args, rng),
+            Self::Chain(gadget) => chain::mutate(gadget, args, rng),
         }
     }
 
     fn instance(&self, copies: usize) -> Instance {
         match self {
             Self::Free(rail) => rail.instance(),
-            Self::Chain(gadget) => gadget.instance(copies),
+            Self::Chain(gadget) => gadget.chain(copies),
         }
     }
 
     fn describe(&self) -> String {
         match self {
             Self::Free(rail) => rail.describe(),
-            Self::Chain(gadget) => gadget.describe(),
+            Self::Chain(gadget) => chain::describe(gadget),
         }
     }
 
@@ -288,21 +308,23 @@ impl Candidate {
                 }
             }
             Self::Chain(gadget) => {
-                if gadget.tail_per_copy > 0 {
+                if gadget.tail.per_copy > 0 {
                     let mut c = gadget.clone();
-                    c.tail_per_copy -= 1;
+                    c.tail.per_copy -= 1;
                     out.push(Self::Chain(c));
                 }
-                for u in 0..gadget.arezou.len() {
-                    if gadget.arezou.len() > 1 {
+                let g = gadget.stations.len();
+                for u in 0..g {
+                    if g > 1 {
                         let mut c = gadget.clone();
-                        c.remove_station(u);
+                        chain::remove_station(&mut c, u);
                         out.push(Self::Chain(c));
                     }
-                    for at in 0..gadget.succ[u].len() {
-                        if gadget.succ[u].len() > 1 {
+                    let len = gadget.stations[u].tracks.len();
+                    for at in 0..len {
+                        if len > 1 {
                             let mut c = gadget.clone();
-                            c.succ[u].remove(at);
+                            c.stations[u].tracks.remove(at);
                             out.push(Self::Chain(c));
                         }
                     }
@@ -472,253 +494,165 @@ impl Rail {
     }
 }
 
-/// Where a gadget's track leads: a station of the same copy, of the copy before (the ground
-/// for the first copy), or one of the two ground stations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Target {
-    Same(usize),
-    Previous(usize),
-    /// A station of the copy after (the home station for the last copy).
-    Next(usize),
-    /// A station of the first copy: every copy's track makes it a hub.
-    First(usize),
-    /// A station of the last copy.
-    Last(usize),
-    /// Ground 0: an Arezou station with only a self-loop and no charger (Borzou wins there).
-    Sink,
-    /// Ground 1: an Arezou charging station with only a self-loop (Arezou wins there).
-    Home,
-}
+/// Mutations of a gadget (the chain mode's candidate); `toy_train::gadget` builds the
+/// railway.
+mod chain {
+    use engine::rng::SplitMix64;
+    use toy_train::gadget::{Gadget, Link, Station, Tail};
 
-/// A gadget repeated along a chain, plus a tail of Borzou stations leading into station
-/// `tail_to` of the last copy.
-#[derive(Clone, Debug)]
-struct Gadget {
-    arezou: Vec<bool>,
-    charging: Vec<bool>,
-    succ: Vec<Vec<Target>>,
-    /// Tail length per copy (the tail has `copies * tail_per_copy` stations).
-    tail_per_copy: usize,
-    tail_to: usize,
-    /// The tail leads into the first copy instead of the last.
-    tail_at_first: bool,
-}
+    use super::{AdversaryArgs, Start};
 
-impl Gadget {
-    fn start(args: &AdversaryArgs, rng: &mut SplitMix64) -> Self {
-        use Target::{Next, Previous, Same};
+    /// The gadget a restart begins with.
+    pub fn start(args: &AdversaryArgs, rng: &mut SplitMix64) -> Gadget {
+        use Link::{Next, Previous, Same};
         let (x, c, y, p, q) = (0, 1, 2, 3, 4);
-        let (arezou, charging, succ) = match args.start {
-            Start::Random => return Self::random(args, rng),
-            Start::Staircase => (
-                vec![true, false],
-                vec![false, true],
-                vec![vec![Same(x), Same(c)], vec![Previous(x)]],
-            ),
-            Start::Cascade => (
-                vec![true, false, true],
-                vec![false, true, false],
-                vec![vec![Same(x), Same(c)], vec![Previous(x)], vec![Same(c), Next(y)]],
-            ),
-            Start::Detour => (
-                vec![true, false, true, true, true],
-                vec![false, true, false, false, false],
-                vec![
-                    vec![Same(x), Same(c)],
-                    vec![Previous(x)],
-                    vec![Same(c), Same(p)],
-                    vec![Same(q)],
-                    vec![Next(y)],
-                ],
-            ),
+        let table: &[(bool, bool, &[Link])] = match args.start {
+            Start::Random => return random(args, rng),
+            Start::Staircase => {
+                &[(true, false, &[Same(x), Same(c)]), (false, true, &[Previous(x)])]
+            }
+            Start::Cascade => &[
+                (true, false, &[Same(x), Same(c)]),
+                (false, true, &[Previous(x)]),
+                (true, false, &[Same(c), Next(y)]),
+            ],
+            Start::Detour => &[
+                (true, false, &[Same(x), Same(c)]),
+                (false, true, &[Previous(x)]),
+                (true, false, &[Same(c), Same(p)]),
+                (true, false, &[Same(q)]),
+                (true, false, &[Next(y)]),
+            ],
         };
-        let tail_per_copy = if args.start == Start::Staircase { 0 } else { 4 };
-        Self { arezou, charging, succ, tail_per_copy, tail_to: y, tail_at_first: true }
+        let per_copy = if args.start == Start::Staircase { 0 } else { 4 };
+        Gadget::from_table(table, Tail { per_copy, into: y, at_first: true })
     }
 
-    fn random(args: &AdversaryArgs, rng: &mut SplitMix64) -> Self {
+    fn random(args: &AdversaryArgs, rng: &mut SplitMix64) -> Gadget {
         let g = 2 + rng.below(args.stations.max(2) - 1);
-        let mut gadget = Self {
-            arezou: (0..g).map(|_| rng.chance(1, 2)).collect(),
-            charging: (0..g).map(|_| rng.chance(1, 4)).collect(),
-            succ: vec![Vec::new(); g],
-            tail_per_copy: rng.below(4),
-            tail_to: rng.below(g),
-            tail_at_first: rng.chance(1, 2),
+        let arezou: Vec<bool> = (0..g).map(|_| rng.chance(1, 2)).collect();
+        let charging: Vec<bool> = (0..g).map(|_| rng.chance(1, 4)).collect();
+        let tail = Tail { per_copy: rng.below(4), into: rng.below(g), at_first: rng.chance(1, 2) };
+        let mut gadget = Gadget {
+            stations: (0..g)
+                .map(|i| Station { arezou: arezou[i], charging: charging[i], tracks: Vec::new() })
+                .collect(),
+            tail,
         };
         for u in 0..g {
             let degree = 1 + rng.below(args.max_degree.min(3));
             for _ in 0..degree {
-                let t = gadget.random_target(rng);
-                if !gadget.succ[u].contains(&t) {
-                    gadget.succ[u].push(t);
+                let t = random_link(g, rng);
+                if !gadget.stations[u].tracks.contains(&t) {
+                    gadget.stations[u].tracks.push(t);
                 }
             }
         }
         gadget
     }
 
-    fn random_target(&self, rng: &mut SplitMix64) -> Target {
-        let g = self.arezou.len();
+    fn random_link(g: usize, rng: &mut SplitMix64) -> Link {
         match rng.below(12) {
-            0 => Target::Sink,
-            1 => Target::Home,
-            2..=4 => Target::Previous(rng.below(g)),
-            5 | 6 => Target::Next(rng.below(g)),
-            7 => Target::First(rng.below(g)),
-            8 => Target::Last(rng.below(g)),
-            _ => Target::Same(rng.below(g)),
+            0 => Link::Sink,
+            1 => Link::Home,
+            2..=4 => Link::Previous(rng.below(g)),
+            5 | 6 => Link::Next(rng.below(g)),
+            7 => Link::First(rng.below(g)),
+            8 => Link::Last(rng.below(g)),
+            _ => Link::Same(rng.below(g)),
         }
     }
 
-    fn mutate(&mut self, args: &AdversaryArgs, rng: &mut SplitMix64) {
-        let g = self.arezou.len();
+    /// One random change: an owner, a charger, a track added, removed, retargeted or moved in
+    /// its list, the tail, or a station added or removed.
+    pub fn mutate(gadget: &mut Gadget, args: &AdversaryArgs, rng: &mut SplitMix64) {
+        let g = gadget.stations.len();
         let u = rng.below(g);
         match rng.below(9) {
-            0 => self.arezou[u] = !self.arezou[u],
-            1 => self.charging[u] = !self.charging[u],
+            0 => gadget.stations[u].arezou = !gadget.stations[u].arezou,
+            1 => gadget.stations[u].charging = !gadget.stations[u].charging,
             2 => {
-                let t = self.random_target(rng);
-                if self.succ[u].len() < args.max_degree && !self.succ[u].contains(&t) {
-                    let at = rng.below(self.succ[u].len() + 1);
-                    self.succ[u].insert(at, t);
+                let t = random_link(g, rng);
+                let tracks = &mut gadget.stations[u].tracks;
+                if tracks.len() < args.max_degree && !tracks.contains(&t) {
+                    let at = rng.below(tracks.len() + 1);
+                    tracks.insert(at, t);
                 }
             }
             3 => {
-                if self.succ[u].len() > 1 {
-                    let at = rng.below(self.succ[u].len());
-                    self.succ[u].remove(at);
+                let tracks = &mut gadget.stations[u].tracks;
+                if tracks.len() > 1 {
+                    let at = rng.below(tracks.len());
+                    tracks.remove(at);
                 }
             }
             4 => {
-                let t = self.random_target(rng);
-                if !self.succ[u].contains(&t) {
-                    let at = rng.below(self.succ[u].len());
-                    self.succ[u][at] = t;
+                let t = random_link(g, rng);
+                let tracks = &mut gadget.stations[u].tracks;
+                if !tracks.contains(&t) {
+                    let at = rng.below(tracks.len());
+                    tracks[at] = t;
                 }
             }
             5 => {
-                let len = self.succ[u].len();
-                self.succ[u].swap(rng.below(len), rng.below(len));
+                let tracks = &mut gadget.stations[u].tracks;
+                let len = tracks.len();
+                tracks.swap(rng.below(len), rng.below(len));
             }
             6 => match rng.below(3) {
-                0 => self.tail_per_copy = rng.below(6),
-                1 => self.tail_to = rng.below(g),
-                _ => self.tail_at_first = !self.tail_at_first,
+                0 => gadget.tail.per_copy = rng.below(6),
+                1 => gadget.tail.into = rng.below(g),
+                _ => gadget.tail.at_first = !gadget.tail.at_first,
             },
             7 => {
                 if g < args.stations {
-                    self.arezou.push(rng.chance(1, 2));
-                    self.charging.push(rng.chance(1, 4));
-                    let t = self.random_target(rng);
-                    self.succ.push(vec![t]);
+                    let arezou = rng.chance(1, 2);
+                    let charging = rng.chance(1, 4);
+                    let t = random_link(g, rng);
+                    gadget.stations.push(Station { arezou, charging, tracks: vec![t] });
                     let from = rng.below(g);
-                    if self.succ[from].len() < args.max_degree {
-                        self.succ[from].push(Target::Same(g));
+                    if gadget.stations[from].tracks.len() < args.max_degree {
+                        gadget.stations[from].tracks.push(Link::Same(g));
                     }
                 }
             }
             _ => {
                 if g > 1 {
-                    self.remove_station(u);
+                    remove_station(gadget, u);
                 }
             }
         }
     }
 
-    fn remove_station(&mut self, gone: usize) {
-        self.arezou.remove(gone);
-        self.charging.remove(gone);
-        self.succ.remove(gone);
+    /// Removes station `gone` and every link to it; a station left without tracks leads to
+    /// the sink.
+    pub fn remove_station(gadget: &mut Gadget, gone: usize) {
+        gadget.stations.remove(gone);
         let shift = |i: usize| if i > gone { i - 1 } else { i };
-        for list in &mut self.succ {
-            list.retain(|t| {
-                let (Target::Same(i)
-                | Target::Previous(i)
-                | Target::Next(i)
-                | Target::First(i)
-                | Target::Last(i)) = *t
-                else {
-                    return true;
-                };
-                i != gone
-            });
-            for t in list.iter_mut() {
-                *t = match *t {
-                    Target::Same(i) => Target::Same(shift(i)),
-                    Target::Previous(i) => Target::Previous(shift(i)),
-                    Target::Next(i) => Target::Next(shift(i)),
-                    Target::First(i) => Target::First(shift(i)),
-                    Target::Last(i) => Target::Last(shift(i)),
-                    other => other,
-                };
+        for s in &mut gadget.stations {
+            s.tracks.retain(|t| t.station() != Some(gone));
+            for t in &mut s.tracks {
+                *t = t.map(shift);
             }
-            if list.is_empty() {
-                list.push(Target::Sink);
+            if s.tracks.is_empty() {
+                s.tracks.push(Link::Sink);
             }
         }
-        self.tail_to = shift(self.tail_to).min(self.arezou.len() - 1);
+        gadget.tail.into = shift(gadget.tail.into).min(gadget.stations.len() - 1);
     }
 
-    /// The railway with `copies` copies: the two ground stations, the copies in order, then
-    /// the tail.
-    fn instance(&self, copies: usize) -> Instance {
-        let g = self.arezou.len();
-        let copies = copies.max(1);
-        let station = |copy: usize, i: usize| (2 + copy * g + i) as u32;
-        let tail = copies * self.tail_per_copy;
-        let n = 2 + copies * g + tail;
-        let mut arezou = vec![true; n];
-        let mut charging = vec![false; n];
-        charging[1] = true;
-        let mut tracks = vec![(0, 0), (1, 1)];
-        for copy in 0..copies {
-            for i in 0..g {
-                let u = station(copy, i);
-                arezou[u as usize] = self.arezou[i];
-                charging[u as usize] = self.charging[i];
-                let mut heads: Vec<u32> = Vec::new();
-                for &t in &self.succ[i] {
-                    let v = match t {
-                        Target::Same(j) => station(copy, j),
-                        Target::Previous(j) if copy > 0 => station(copy - 1, j),
-                        Target::Previous(_) | Target::Sink => 0,
-                        Target::Next(j) if copy + 1 < copies => station(copy + 1, j),
-                        Target::Next(_) | Target::Home => 1,
-                        Target::First(j) => station(0, j),
-                        Target::Last(j) => station(copies - 1, j),
-                    };
-                    if !heads.contains(&v) {
-                        heads.push(v);
-                    }
-                }
-                tracks.extend(heads.into_iter().map(|v| (u, v)));
-            }
-        }
-        let first_tail = 2 + copies * g;
-        for j in 0..tail {
-            let u = (first_tail + j) as u32;
-            arezou[u as usize] = false;
-            let end = if self.tail_at_first { 0 } else { copies - 1 };
-            let v = if j == 0 { station(end, self.tail_to) } else { u - 1 };
-            tracks.push((u, v));
-        }
-        Instance { arezou, charging, tracks }
-    }
-
-    fn describe(&self) -> String {
+    /// The gadget as a table for `toy_train::gadget::Gadget::from_table`, with a comment per
+    /// station.
+    pub fn describe(gadget: &Gadget) -> String {
+        use std::fmt::Write as _;
+        let Tail { per_copy, into, at_first } = gadget.tail;
         let mut text = format!(
-            "  gadget of {} stations; ground: 0 = sink (A, self-loop), 1 = home (A*, self-loop); \
-             tail of {} Borzou stations per copy into station {} of the {} copy\n",
-            self.arezou.len(),
-            self.tail_per_copy,
-            self.tail_to,
-            if self.tail_at_first { "first" } else { "last" },
+            "  gadget of {} stations (ground: 0 sink, 1 home), tail {{ per_copy: {per_copy}, \
+             into: {into}, at_first: {at_first} }}\n",
+            gadget.stations.len()
         );
-        for u in 0..self.arezou.len() {
-            let owner = if self.arezou[u] { 'A' } else { 'B' };
-            let charger = if self.charging[u] { "*" } else { " " };
-            let _ = writeln!(text, "  {u:>3} {owner}{charger} -> {:?}", self.succ[u]);
+        for (u, s) in gadget.stations.iter().enumerate() {
+            let _ = writeln!(text, "    ({}, {}, &{:?}), // {u}", s.arezou, s.charging, s.tracks);
         }
         text
     }

@@ -1,0 +1,221 @@
+//! Railways built by repeating a small gadget along a chain: the shape of the staircase, the
+//! cascades and every adversarial family the search `cargo xtask adversary toy-train` found.
+//!
+//! A gadget is a few stations with their owners, chargers and tracks. Its tracks lead to a
+//! station of the same copy, of the copy before or after, of the first or last copy (which
+//! makes that station a hub every copy points at), or to one of two *ground* stations:
+//! station 0, the *sink* (Arezou's, a self-loop, no charger: Borzou wins there, so it leaves
+//! in the first round), and station 1, *home* (an Arezou charging station with a self-loop:
+//! Arezou wins there). The copy before the first is the sink, the copy after the last is home.
+//! Optionally a *tail* of Borzou stations, `t_1 → t_0`, `t_2 → t_1`, …, leads into one
+//! station of the first or last copy. Repeating the gadget `k` times gives a family that
+//! scales to any size with the same per-copy behaviour, which is how the search scores
+//! gadgets and how the generator builds the families it found.
+
+use crate::generator::Instance;
+
+/// Where a gadget's track leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// Station `i` of the same copy.
+    Same(usize),
+    /// Station `i` of the copy before (the sink, for the first copy).
+    Previous(usize),
+    /// Station `i` of the copy after (home, for the last copy).
+    Next(usize),
+    /// Station `i` of the first copy.
+    First(usize),
+    /// Station `i` of the last copy.
+    Last(usize),
+    /// The sink: ground station 0.
+    Sink,
+    /// Home: ground station 1.
+    Home,
+}
+
+impl Link {
+    /// The gadget station this link names, if any.
+    #[must_use]
+    pub fn station(self) -> Option<usize> {
+        match self {
+            Self::Same(i) | Self::Previous(i) | Self::Next(i) | Self::First(i) | Self::Last(i) => {
+                Some(i)
+            }
+            Self::Sink | Self::Home => None,
+        }
+    }
+
+    /// The same link with its station renamed by `f`.
+    #[must_use]
+    pub fn map(self, f: impl FnOnce(usize) -> usize) -> Self {
+        match self {
+            Self::Same(i) => Self::Same(f(i)),
+            Self::Previous(i) => Self::Previous(f(i)),
+            Self::Next(i) => Self::Next(f(i)),
+            Self::First(i) => Self::First(f(i)),
+            Self::Last(i) => Self::Last(f(i)),
+            other => other,
+        }
+    }
+}
+
+/// One station of a gadget.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Station {
+    /// Arezou owns it.
+    pub arezou: bool,
+    /// It charges.
+    pub charging: bool,
+    /// Its tracks, in order (the order matters to the solvers' repairs).
+    pub tracks: Vec<Link>,
+}
+
+/// A tail of Borzou stations hanging off the chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tail {
+    /// Tail stations per copy (the tail grows with the chain).
+    pub per_copy: usize,
+    /// The gadget station the tail leads into.
+    pub into: usize,
+    /// The tail leads into the first copy (otherwise into the last).
+    pub at_first: bool,
+}
+
+/// A gadget: its stations, each naming gadget stations `0..len`, and its tail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gadget {
+    /// The stations of one copy.
+    pub stations: Vec<Station>,
+    /// The tail.
+    pub tail: Tail,
+}
+
+impl Gadget {
+    /// A gadget from a table of `(arezou, charging, tracks)`, as the generator's families are
+    /// written down.
+    #[must_use]
+    pub fn from_table(table: &[(bool, bool, &[Link])], tail: Tail) -> Self {
+        let stations = table
+            .iter()
+            .map(|&(arezou, charging, tracks)| Station {
+                arezou,
+                charging,
+                tracks: tracks.to_vec(),
+            })
+            .collect();
+        Self { stations, tail }
+    }
+
+    /// Stations a copy takes, its tail share included.
+    #[must_use]
+    pub fn stations_per_copy(&self) -> usize {
+        self.stations.len() + self.tail.per_copy
+    }
+
+    /// The railway with `copies` copies: the two ground stations, the copies in order, then
+    /// the tail. Repeated heads of one station's tracks are dropped (a railway has no
+    /// duplicate tracks); every station keeps at least one track, since a link always names
+    /// some station. `O(copies · size of the gadget)`.
+    ///
+    /// # Panics
+    /// A link names a station the gadget does not have.
+    #[must_use]
+    pub fn chain(&self, copies: usize) -> Instance {
+        self.chain_padded(copies, 0)
+    }
+
+    /// [`Gadget::chain`] followed by `padding` Arezou charging stations with a self-loop each,
+    /// which change nothing but the station count (so that a family can have any `n`).
+    ///
+    /// # Panics
+    /// A link names a station the gadget does not have.
+    #[must_use]
+    pub fn chain_padded(&self, copies: usize, padding: usize) -> Instance {
+        let g = self.stations.len();
+        let copies = copies.max(1);
+        let station = |copy: usize, i: usize| {
+            assert!(i < g, "a link names station {i} of a gadget of {g}");
+            (2 + copy * g + i) as u32
+        };
+        let tail = copies * self.tail.per_copy;
+        let n = 2 + copies * g + tail + padding;
+        let mut arezou = vec![true; n];
+        let mut charging = vec![false; n];
+        charging[1] = true;
+        let mut tracks = vec![(0, 0), (1, 1)];
+        let mut heads: Vec<u32> = Vec::new();
+        for copy in 0..copies {
+            for (i, s) in self.stations.iter().enumerate() {
+                let u = station(copy, i);
+                arezou[u as usize] = s.arezou;
+                charging[u as usize] = s.charging;
+                heads.clear();
+                for &link in &s.tracks {
+                    let v = match link {
+                        Link::Same(j) => station(copy, j),
+                        Link::Previous(j) if copy > 0 => station(copy - 1, j),
+                        Link::Previous(_) | Link::Sink => 0,
+                        Link::Next(j) if copy + 1 < copies => station(copy + 1, j),
+                        Link::Next(_) | Link::Home => 1,
+                        Link::First(j) => station(0, j),
+                        Link::Last(j) => station(copies - 1, j),
+                    };
+                    if !heads.contains(&v) {
+                        heads.push(v);
+                    }
+                }
+                tracks.extend(heads.iter().map(|&v| (u, v)));
+            }
+        }
+        let first_tail = 2 + copies * g;
+        for j in 0..tail {
+            let u = (first_tail + j) as u32;
+            arezou[u as usize] = false;
+            let end = if self.tail.at_first { 0 } else { copies - 1 };
+            let v = if j == 0 { station(end, self.tail.into) } else { u - 1 };
+            tracks.push((u, v));
+        }
+        let first_padding = first_tail + tail;
+        charging[first_padding..].fill(true);
+        tracks.extend((first_padding as u32..n as u32).map(|u| (u, u)));
+        Instance { arezou, charging, tracks }
+    }
+
+    /// The railway with as many copies as fit in `n` stations, padded to exactly `n`.
+    ///
+    /// # Errors
+    /// `n` is too small for the ground and one copy.
+    pub fn chain_of_size(&self, n: usize) -> Result<Instance, String> {
+        let per_copy = self.stations_per_copy();
+        if n < 2 + per_copy {
+            return Err(format!("needs at least {} stations", 2 + per_copy));
+        }
+        let copies = (n - 2) / per_copy;
+        Ok(self.chain_padded(copies, n - 2 - copies * per_copy))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_staircase_step_makes_a_staircase() {
+        use Link::{Previous, Same};
+        let no_tail = Tail { per_copy: 0, into: 0, at_first: true };
+        let step: &[(bool, bool, &[Link])] =
+            &[(true, false, &[Same(0), Same(1)]), (false, true, &[Previous(0)])];
+        let inst = Gadget::from_table(step, no_tail).chain_of_size(11).unwrap();
+        // Ground, four steps (x, c), one padding station.
+        assert_eq!(inst.arezou.len(), 11);
+        assert_eq!(&inst.tracks[..5], &[(0, 0), (1, 1), (2, 2), (2, 3), (3, 0)]);
+        assert_eq!(inst.tracks[7], (5, 2), "c of copy 1 leads to x of copy 0");
+        assert_eq!(*inst.tracks.last().unwrap(), (10, 10));
+        let game = inst.to_game().unwrap();
+        let wins = crate::classic::solve(&game).arezou_wins;
+        assert_eq!(
+            wins,
+            [false, true, false, false, false, false, false, false, false, false, true]
+        );
+    }
+}
