@@ -181,7 +181,12 @@ fn fast_agrees_with_classic_on_every_family() {
                         Family::Staircase | Family::Line | Family::Cascade | Family::Detour
                     )
                 });
-                let game = game_of(&params);
+                let Ok(instance) = generate(&params) else {
+                    // A found family needs room for the ground and one copy of its gadget.
+                    assert!(n < 15 && family.gadget().is_some(), "{params:?}");
+                    continue;
+                };
+                let game = instance.to_game().expect("generated railways are valid games");
                 let (_, stats) = solve_checked(&game, &format!("{params:?}"));
                 for (total, s) in totals.iter_mut().zip(stats) {
                     add(total, s);
@@ -207,11 +212,55 @@ fn add(total: &mut decremental::Stats, s: decremental::Stats) {
     total.repaired += s.repaired;
     total.lifted += s.lifted;
     total.bumped += s.bumped;
+    total.called_off += s.called_off;
     total.moved += s.moved;
     total.failed += s.failed;
     total.reattracted += s.reattracted;
     total.rebuilt += s.rebuilt;
     total.work += s.work;
+}
+
+/// The adversarial families are what they claim: each makes the decremental solver without
+/// its budget do several times the classic solver's work (the old default's weakness, found
+/// by the search), while the default stays within its budget of the classic solver's work
+/// (checked by [`solve_checked`]) and answers the same.
+#[test]
+fn adversarial_families_defeat_only_the_unbudgeted_solver() {
+    let unbudgeted = Repairs { budget: Budget::Unbounded, ..Repairs::default() };
+    for (family, at_least) in [
+        (Family::StarDetour, 3.0),
+        (Family::Avalanche, 8.0),
+        (Family::AvalancheDeep, 10.0),
+        (Family::Recoil, 3.0),
+        (Family::Burst, 5.0),
+    ] {
+        let game = game_of(&GenParams::new(family, 2000, 0));
+        let (_, [default, ..]) = solve_checked(&game, &format!("{family} 2000"));
+        let classic = classic::solve_with_work(&game).1.0 as f64;
+        let old = decremental::solve_with(&game, unbudgeted).1.work as f64;
+        assert!(old >= at_least * classic, "{family}: {old} against classic's {classic}");
+        assert!(default.work as f64 <= 1.1 * classic, "{family}: {default:?}, classic {classic}");
+    }
+}
+
+/// Every family at the sizes the brute force takes, against it.
+#[test]
+fn every_family_agrees_with_the_rules_where_the_brute_force_reaches() {
+    let mut checked = 0;
+    for (family, _) in Family::ALL {
+        for n in 5..=brute::BRUTE_MAX_STATIONS {
+            for seed in 0..3 {
+                let mut params = GenParams::new(family, n, seed);
+                params.shuffle = seed == 2;
+                let Ok(instance) = generate(&params) else { continue };
+                let game = instance.to_game().expect("generated railways are valid games");
+                let want = brute::winners(&game).expect("small enough");
+                assert_eq!(check_all(&game, &format!("{params:?}")), want, "{params:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 200, "{checked}");
 }
 
 /// Denser, larger random railways with few chargers, where rounds cascade.
@@ -399,6 +448,11 @@ fn check_shape(family: Family, inst: &Instance) {
         | Family::Detour
         | Family::StarDetour => {
             assert!(chargers >= 1);
+        }
+        Family::Avalanche | Family::AvalancheDeep | Family::Recoil | Family::Burst => {
+            let gadget = family.gadget().expect("a found family has a gadget");
+            let want = gadget.chain_of_size(n).expect("the generator made one");
+            assert_eq!(*inst, want, "{family}");
         }
     }
     let mut tracks = inst.tracks.clone();

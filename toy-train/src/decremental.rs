@@ -132,6 +132,9 @@ pub struct Stats {
     pub lifted: usize,
     /// Stations repaired by moving them and what depends on them up the order.
     pub bumped: usize,
+    /// Bumps called off: the witness would have had to move (it depends on the station), or
+    /// (without a budget) the round's cap on the tracks bumps may look at was reached.
+    pub called_off: usize,
     /// Stations moved up the order along with a bumped one.
     pub moved: usize,
     /// Stations that lost their justification and went back to be re-attracted.
@@ -298,10 +301,11 @@ struct Solver<'g> {
     bump_budget: usize,
     /// Where the current round's repairs stop: the work counter may not pass it.
     limit: u64,
-    /// Work the budget grants once, up front: `n + m`, the cost of one more round. Without
-    /// it, the first repairs after round 0 could spend no more than the slack, too little
-    /// for a random graph whose first trap takes half the stations with it; with it, the
-    /// bound gains an additive `n + m`, which changes nothing asymptotically.
+    /// Work the budget grants once, up front: `(n + m) / 4`. Without it, the first repairs
+    /// after round 0 could spend no more than the slack, too little for a random graph whose
+    /// first trap takes half the stations with it (their repairs cost a tenth of a round);
+    /// with it, the bound gains an additive `(n + m) / 4`, which changes nothing
+    /// asymptotically and little even on inputs of two rounds.
     initial_credit: u64,
     /// `Σ (1 + in-degree)` over the stations not removed: what a from-scratch attractor
     /// reads at most besides its two passes over the stations.
@@ -346,7 +350,7 @@ impl<'g> Solver<'g> {
             by_rank: BinaryHeap::new(),
             bump_budget: 0,
             limit: u64::MAX,
-            initial_credit: (game.n() + game.m()) as u64,
+            initial_credit: (game.n() + game.m()) as u64 / 4,
             alive_cost: (game.n() + game.m()) as u64,
             repairs,
             stats: Stats::default(),
@@ -737,7 +741,11 @@ impl<'g> Solver<'g> {
         }
         planned.clear();
         (self.plan, self.planned, self.by_rank) = (plan, planned, by_rank);
-        if out_of_budget { Err(OutOfBudget) } else { Ok(ok) }
+        if out_of_budget {
+            return Err(OutOfBudget);
+        }
+        self.stats.called_off += usize::from(!ok);
+        Ok(ok)
     }
 
     /// Marks `v` failed and spreads the failure. `O(Σ in-degree)` of the stations failed.
