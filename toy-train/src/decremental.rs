@@ -17,12 +17,16 @@
 //! can be, in one of three ways:
 //!
 //! 1. any other successor still in `W` with a smaller rank becomes the witness, found with a
-//!    per-station scan pointer (such successors only ever disappear while the station keeps
-//!    its rank, so the pointer need not move back);
-//! 2. a *lift*: the station moves up the order to just below the lowest-ranked station that
-//!    depends on it (an Arezou station with it as witness, or a Borzou station with a track
-//!    to it), if a successor in `W` ranks below that. Every justification still points down
-//!    the order, so nothing else has to change;
+//!    per-station scan pointer (a successor the pointer has passed could only become usable
+//!    by moving down, which costs at most a repair chance, so the pointer never moves back);
+//! 2. a *lift*: the station takes a new rank between a new witness and the lowest-ranked
+//!    station that depends on it (an Arezou station with it as witness, or a Borzou station
+//!    with a track to it): just below that dependent, or a [`GAP`] above the witness if
+//!    nothing depends on it. If every successor ranks too high, one may *sink*: the Arezou
+//!    stations of its witness chain move down, each to a [`GAP`] above the next, which is
+//!    always allowed (whatever depends on a station ranks above it already) and creates no
+//!    cycle as long as the chain does not pass through the station being repaired. Every
+//!    justification still points down the order, so nothing else has to change;
 //! 3. a *bump*: the station takes its lowest-ranked successor in `W` as witness, ranks just
 //!    above it, and whatever depends on it moves up as far as needed, in order of rank (a
 //!    variant of Pearce and Kelly's dynamic topological ordering). Should the witness itself
@@ -108,6 +112,9 @@ const GAP: u64 = 1 << 32;
 const AREZOU: u8 = 4;
 /// Flag bit: the station charges.
 const CHARGING: u8 = 8;
+/// How far down a witness chain [`Solver::sink_below`] lowers stations: a few links cover the
+/// chains the search found, and the bound keeps a lift `O(degree)`.
+const SINK_DEPTH: usize = 8;
 
 /// Solves `game` with the decremental repeated-attractor algorithm described in the module
 /// documentation. Same answers as [`crate::classic::solve`] (the winning regions are unique);
@@ -128,8 +135,11 @@ pub struct Stats {
     pub rounds: usize,
     /// Stations whose lost witness was replaced by a successor of smaller rank.
     pub repaired: usize,
-    /// Stations repaired by moving them up the order instead (see the module documentation).
+    /// Stations repaired by taking a new witness and a new rank between it and their dependents.
     pub lifted: usize,
+    /// Stations moved down the order, to just above their witness, so that a lift could use
+    /// them.
+    pub sunk: usize,
     /// Stations repaired by moving them and what depends on them up the order.
     pub bumped: usize,
     /// Bumps called off: the witness would have had to move (it depends on the station), or
@@ -159,13 +169,16 @@ pub struct Repairs {
     pub lift: bool,
     /// Bumps: move a station and what depends on it up the order.
     pub bump: bool,
+    /// Sinking: lifts may move a successor down its witness chain to make it usable, and put
+    /// a station nothing depends on just above its witness rather than at the top.
+    pub sink: bool,
     /// How much work the repairs may do before a round is recomputed from scratch.
     pub budget: Budget,
 }
 
 impl Default for Repairs {
     fn default() -> Self {
-        Self { lift: true, bump: true, budget: Budget::DEFAULT }
+        Self { lift: true, bump: true, sink: true, budget: Budget::DEFAULT }
     }
 }
 
@@ -180,9 +193,10 @@ pub enum Budget {
         /// The slack, in thousandths of the classic solver's work.
         per_mille: u32,
     },
-    /// Repair every round however long it takes, bumps capped at `n + m` tracks a round
-    /// (the solver before budgets; `O(n · m · log n)` worst case, and slower than the
-    /// classic solver on the `adversary-*` families). For comparisons and tests.
+    /// Repair every round however long it takes (with bumps capped at `n + m` tracks a
+    /// round, as always): `O(n · m · log n)` worst case. Without sinking, this is the solver
+    /// before issue 8, many times slower than the classic solver on the families the
+    /// adversarial search found. For comparisons and tests.
     Unbounded,
 }
 
@@ -296,8 +310,10 @@ struct Solver<'g> {
     plan: Vec<u64>,
     planned: Vec<u32>,
     by_rank: BinaryHeap<Reverse<(u64, u32)>>,
-    /// Unbounded budget only: tracks [`Solver::bump`] may still look at this round, so that
-    /// a round stays `O((n + m) log n)` however many bumps are tried.
+    /// Scratch for [`Solver::sink_below`]: a witness chain.
+    chain: Vec<u32>,
+    /// Tracks [`Solver::bump`] may still look at this round, so that a round stays
+    /// `O((n + m) log n)` however many bumps are tried (and called off).
     bump_budget: usize,
     /// Where the current round's repairs stop: the work counter may not pass it.
     limit: u64,
@@ -348,6 +364,7 @@ impl<'g> Solver<'g> {
             plan: Vec::new(),
             planned: Vec::new(),
             by_rank: BinaryHeap::new(),
+            chain: Vec::new(),
             bump_budget: 0,
             limit: u64::MAX,
             initial_credit: (game.n() + game.m()) as u64 / 4,
@@ -555,10 +572,9 @@ impl<'g> Solver<'g> {
     /// The work counter passed the round's limit: the round must be recomputed.
     fn repair(&mut self) -> Result<(), OutOfBudget> {
         let game = self.game;
-        self.bump_budget = match self.repairs.budget {
-            Budget::Unbounded => game.n() + game.m(),
-            Budget::Slack { .. } => usize::MAX,
-        };
+        // Bumps that are called off are pure waste, so whatever the budget allows, they may
+        // look at no more than `n + m` tracks a round.
+        self.bump_budget = game.n() + game.m();
         while let Some(v) = self.candidates.pop() {
             if self.stats.work > self.limit {
                 return Err(OutOfBudget);
@@ -601,11 +617,15 @@ impl<'g> Solver<'g> {
         Ok(())
     }
 
-    /// The second way to repair `v`: move it up the order, to just below the lowest rank of
-    /// the stations that depend on it (Arezou stations with `v` as witness, Borzou stations
-    /// with a track to `v`), if some successor in `W` ranks below that. Every justification
-    /// still points down the order, so nothing else changes. Returns whether it worked.
-    /// `O(deg(v) + in-degree(v))`.
+    /// The second way to repair `v`: re-rank it between a new witness and the stations that
+    /// depend on it (Arezou stations with `v` as witness, Borzou stations with a track to
+    /// `v`), if some successor in `W` ranks low enough for that, possibly after *sinking* it
+    /// (see [`Solver::sink_below`]). Every justification still points down the order, so
+    /// nothing else changes. `v` takes the rank just below its lowest dependent, as high as it
+    /// may go, so that a chain whose stations each move below the one before (the cascade)
+    /// uses up one rank a round; if nothing depends on `v`, it takes the lowest such
+    /// successor and ranks a [`GAP`] above it, low enough to serve as a witness later.
+    /// Returns whether it worked. `O(deg(v) · SINK_DEPTH + in-degree(v))`.
     ///
     /// A chain of stations that each switch to the next one as the round's charger goes (the
     /// cascade) would otherwise fail, with everything hanging off it, every round.
@@ -623,29 +643,139 @@ impl<'g> Solver<'g> {
                 ceiling = ceiling.min(node.rank);
             }
         }
-        let rank = if ceiling == u64::MAX { self.next_rank } else { ceiling - 1 };
+        // `v` must rank strictly between its witness and its dependents; `v` itself is still
+        // in `W` and must not be its own witness. Whatever depends on `v` ranks at least
+        // `ceiling`, so no cycle can form otherwise.
         let succ = game.succ(v);
-        // `v` itself is still in `W`: it must not be its own witness. Whatever depends on `v`
-        // ranks at least `ceiling`, above `rank`, so no cycle can form otherwise.
+        if !self.repairs.sink {
+            return self.lift_to_the_top(v, ceiling);
+        }
+        let lowest = succ
+            .iter()
+            .enumerate()
+            .filter(|&(_, &w)| w != v && self.state(w) == GOOD)
+            .map(|(k, &w)| (self.node[w as usize].rank, k))
+            .min();
+        let (witness_rank, k) = match lowest {
+            Some((rank, k)) if rank.saturating_add(1) < ceiling => (rank, k),
+            _ => {
+                let Some((k, rank)) = self.sink_below(v, ceiling) else { return false };
+                (rank, k)
+            }
+        };
+        let rank = if ceiling == u64::MAX { witness_rank.saturating_add(GAP) } else { ceiling - 1 };
+        debug_assert!(witness_rank < rank && rank < ceiling);
+        if rank >= self.next_rank {
+            // New stations of `W` must keep ranking above every station.
+            if rank > u64::MAX - 2 * GAP {
+                self.renumber();
+                return self.lift(v);
+            }
+            self.next_rank = rank + GAP;
+        }
+        let node = &mut self.node[v as usize];
+        node.rank = rank;
+        node.choice = succ[k];
+        // The scan resumes at the witness: entries before it may have become usable, which
+        // only costs a repair chance.
+        node.ptr = k as u32;
+        true
+    }
+
+    /// [`Solver::lift`] without sinking, as the solver lifted before the adversarial families
+    /// were found (kept to show what they do to it): the first successor ranking below
+    /// `ceiling - 1` becomes the witness, and a station nothing depends on goes to the top.
+    fn lift_to_the_top(&mut self, v: u32, ceiling: u64) -> bool {
+        let rank = if ceiling == u64::MAX { self.next_rank } else { ceiling - 1 };
+        let succ = self.game.succ(v);
         let usable = |w: u32| w != v && self.state(w) == GOOD && self.node[w as usize].rank < rank;
         let Some(k) = succ.iter().position(|&w| usable(w)) else {
             return false;
         };
         if ceiling == u64::MAX {
-            // Nothing depends on `v`: it goes to the top like a newly attracted station.
             if self.next_rank > u64::MAX - GAP {
                 self.renumber();
                 return self.lift(v);
             }
             self.next_rank += GAP;
         }
-        // Entries before `k` fail the test for the new rank too, and ranks only grow (`v`
-        // itself, the one exception, is skipped in every scan anyway).
         let node = &mut self.node[v as usize];
         node.rank = rank;
         node.choice = succ[k];
         node.ptr = k as u32;
         true
+    }
+
+    /// A successor of `v` that can *sink* so that `v` fits between it and `ceiling`: the
+    /// Arezou stations of its witness chain, up to [`SINK_DEPTH`] of them, move down to
+    /// [`GAP`]s above the station below the chain, one above the other (or closer, spread
+    /// evenly, where the room below `ceiling` is short), which leaves room between them for
+    /// later moves. Moving a station down never breaks a
+    /// justification (whatever depends on it ranks above its old rank). No cycle forms: a
+    /// chain through `v` is refused, and a chain that reached `v` beyond the depth would end
+    /// at a station depending on one of `v`'s dependents, ranked above `ceiling`, so no
+    /// station of it could move below `ceiling`. Sinks the first successor that fits and
+    /// returns its index and new rank. `O(deg(v) · SINK_DEPTH)`.
+    ///
+    /// A chain that grows at its far end every round (the `avalanche` families) gets its new
+    /// link ranked by the breadth-first order of the attractor, often just above the station
+    /// that now needs it; without sinking, the station could only be bumped, moving the chain
+    /// and all that hangs off it, and the bump was often called off.
+    fn sink_below(&mut self, v: u32, ceiling: u64) -> Option<(usize, u64)> {
+        let succ = self.game.succ(v);
+        let mut chain = std::mem::take(&mut self.chain);
+        let mut found = None;
+        for (k, &w) in succ.iter().enumerate() {
+            if w == v || self.state(w) != GOOD {
+                continue;
+            }
+            chain.clear();
+            let Some(base) = self.witness_chain(v, w, &mut chain) else { continue };
+            self.stats.work += chain.len() as u64 + 1;
+            // `chain.len() + 1` slots of equal width between `base` and `ceiling`: the chain's
+            // stations from its far end, then `v`.
+            let Some(room) = ceiling.checked_sub(base) else { continue };
+            let step = (room / (chain.len() as u64 + 2)).min(GAP);
+            if step == 0 {
+                continue;
+            }
+            for (i, &x) in chain.iter().rev().enumerate() {
+                let node = &mut self.node[x as usize];
+                node.rank = node.rank.min(base + step * (i as u64 + 1));
+            }
+            self.stats.sunk += chain.len();
+            found = Some((k, self.node[w as usize].rank));
+            break;
+        }
+        self.chain = chain;
+        found
+    }
+
+    /// The witness chain from `w` that [`Solver::sink_below`] may lower: `w` and its
+    /// successive witnesses while they are Arezou stations of `W` justified by a witness of
+    /// smaller rank, at most [`SINK_DEPTH`] of them, into `chain`; returns the rank of the
+    /// station below the last, or `None` if the chain passes through `v` or `w` cannot sink.
+    fn witness_chain(&self, v: u32, w: u32, chain: &mut Vec<u32>) -> Option<u64> {
+        let mut x = w;
+        loop {
+            let b = self.st[x as usize];
+            let node = &self.node[x as usize];
+            let below = node.choice;
+            let sinkable = b & (STATE | AREZOU | CHARGING) == GOOD | AREZOU
+                && self.state(below) == GOOD
+                && self.node[below as usize].rank < node.rank;
+            if !sinkable {
+                return (!chain.is_empty()).then_some(node.rank);
+            }
+            if below == v {
+                return None;
+            }
+            chain.push(x);
+            if chain.len() == SINK_DEPTH {
+                return Some(self.node[below as usize].rank);
+            }
+            x = below;
+        }
     }
 
     /// The third way to repair `v`: take the successor `w` in `W` of lowest rank as witness,
@@ -713,10 +843,16 @@ impl<'g> Solver<'g> {
                 if planned_rank == 0 {
                     // A planned station costs a heap push and pop and four more random
                     // accesses (its plan, its rank read and written, the list of plans):
-                    // charged here, as measured against the classic solver's units.
+                    // charged here, as measured against the classic solver's units. The
+                    // limit is checked here too, so that a station with many dependents
+                    // cannot take the work far past it in one step.
                     self.stats.work += (4 + 2 * heap_op(by_rank.len() + 1)) as u64;
                     planned.push(p);
                     by_rank.push(Reverse((node.rank, p)));
+                    if self.stats.work > self.limit {
+                        (ok, out_of_budget) = (false, true);
+                        break 'plan;
+                    }
                 }
             }
         }

@@ -197,10 +197,10 @@ impl Gadget {
 
 /// The gadgets of the generator's adversarial families, as the search found them (simplified:
 /// no station or track can be dropped without losing a tenth of the score). Each was found by
-/// `cargo xtask adversary toy-train --mode chain --attack unbounded OPTIONS` against the
-/// decremental solver without its budget (the default before issue 8); the options are
-/// given with each. What the unbudgeted solver does on each is measured by the tests
-/// (`tests/tests/toy_train.rs`) with its statistics.
+/// `cargo xtask adversary toy-train --mode chain --attack old OPTIONS` against the decremental
+/// solver as it was before issue 8 (no sinking, no budget; figures below are for that
+/// solver, "unbudgeted"); the options are given with each. The tests check that it still
+/// does several times the classic solver's work on each, and that the default does not.
 pub mod found {
     use super::{Gadget, Link, Tail};
     use Link::{First, Last, Next, Previous, Same, Sink};

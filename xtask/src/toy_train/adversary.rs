@@ -84,18 +84,22 @@ pub struct AdversaryArgs {
 pub enum Attack {
     /// The default solver, as `toy-train` runs it.
     Default,
-    /// The decremental solver without its budget (the default before issue 8).
+    /// The default's repairs without its budget.
     Unbounded,
+    /// The decremental solver before issue 8: no sinking, no budget (the found families were
+    /// found against it).
+    Old,
 }
 
 impl Attack {
     /// The attacked solver's work on `game`.
     pub fn work(self, game: &Game) -> u64 {
-        let budget = match self {
-            Self::Default => Budget::DEFAULT,
-            Self::Unbounded => Budget::Unbounded,
+        let repairs = match self {
+            Self::Default => Repairs::default(),
+            Self::Unbounded => Repairs { budget: Budget::Unbounded, ..Repairs::default() },
+            Self::Old => Repairs { sink: false, budget: Budget::Unbounded, ..Repairs::default() },
         };
-        decremental::solve_with(game, Repairs { budget, ..Repairs::default() }).1.work
+        decremental::solve_with(game, repairs).1.work
     }
 }
 
