@@ -223,6 +223,7 @@ fn add(total: &mut decremental::Stats, s: decremental::Stats) {
     total.failed += s.failed;
     total.reattracted += s.reattracted;
     total.rebuilt += s.rebuilt;
+    total.renumbered += s.renumbered;
     total.work += s.work;
 }
 

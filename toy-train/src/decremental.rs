@@ -23,10 +23,13 @@
 //!    station that depends on it (an Arezou station with it as witness, or a Borzou station
 //!    with a track to it): just below that dependent, or a [`GAP`] above the witness if
 //!    nothing depends on it. If every successor ranks too high, one may *sink*: the Arezou
-//!    stations of its witness chain move down, each to a [`GAP`] above the next, which is
-//!    always allowed (whatever depends on a station ranks above it already) and creates no
-//!    cycle as long as the chain does not pass through the station being repaired. Every
-//!    justification still points down the order, so nothing else has to change;
+//!    stations of its witness chain move down to the ranks just below the station's new
+//!    one, which is always allowed (whatever depends on a station ranks above it already)
+//!    and creates no cycle as long as the chain does not pass through the station being
+//!    repaired. Every justification still points down the order, so nothing else changes.
+//!    (A chain that grows below its last link every round, as in the `detour` and the
+//!    search's families, thus uses up one rank a link; spreading the chain over the room
+//!    would halve the room every round and run out within forty rounds);
 //! 3. a *bump*: the station takes its lowest-ranked successor in `W` as witness, ranks just
 //!    above it, and whatever depends on it moves up as far as needed, in order of rank (a
 //!    variant of Pearce and Kelly's dynamic topological ordering). Should the witness itself
@@ -153,6 +156,8 @@ pub struct Stats {
     pub reattracted: usize,
     /// Rounds whose repairs ran out of budget and were recomputed from scratch instead.
     pub rebuilt: usize,
+    /// Times the ranks ran out of room at the top and were renumbered.
+    pub renumbered: usize,
     /// Work units spent (see [`crate::work`]).
     pub work: u64,
     /// What the classic solver spends on the same rounds, as estimated for the budget (an
@@ -407,6 +412,8 @@ impl<'g> Solver<'g> {
         let mut good: Vec<u32> = (0..self.st.len() as u32)
             .filter(|&v| self.state(v) == GOOD && self.node[v as usize].rank > 0)
             .collect();
+        self.stats.renumbered += 1;
+        self.stats.work += (self.st.len() + good.len() * heap_op(good.len())) as u64;
         good.sort_unstable_by_key(|&v| self.node[v as usize].rank);
         for (i, &v) in good.iter().enumerate() {
             self.node[v as usize].rank = (i as u64 + 1) * GAP;
@@ -707,10 +714,9 @@ impl<'g> Solver<'g> {
     }
 
     /// A successor of `v` that can *sink* so that `v` fits between it and `ceiling`: the
-    /// Arezou stations of its witness chain, up to [`SINK_DEPTH`] of them, move down to
-    /// [`GAP`]s above the station below the chain, one above the other (or closer, spread
-    /// evenly, where the room below `ceiling` is short), which leaves room between them for
-    /// later moves. Moving a station down never breaks a
+    /// Arezou stations of its witness chain, up to [`SINK_DEPTH`] of them, move down to the
+    /// ranks just below `v`'s new one, `ceiling - 1`, one apart, if the station below the
+    /// chain ranks lower still. Moving a station down never breaks a
     /// justification (whatever depends on it ranks above its old rank). No cycle forms: a
     /// chain through `v` is refused, and a chain that reached `v` beyond the depth would end
     /// at a station depending on one of `v`'s dependents, ranked above `ceiling`, so no
@@ -732,16 +738,16 @@ impl<'g> Solver<'g> {
             chain.clear();
             let Some(base) = self.witness_chain(v, w, &mut chain) else { continue };
             self.stats.work += chain.len() as u64 + 1;
-            // `chain.len() + 1` slots of equal width between `base` and `ceiling`: the chain's
-            // stations from its far end, then `v`.
-            let Some(room) = ceiling.checked_sub(base) else { continue };
-            let step = (room / (chain.len() as u64 + 2)).min(GAP);
-            if step == 0 {
+            // The chain's stations take the ranks just below `v`'s, `ceiling - 1`, one apart:
+            // a chain that keeps growing below the last one (the star detour) then uses up its
+            // room one rank a link, not half of it a round.
+            let len = chain.len() as u64;
+            if ceiling.saturating_sub(base) <= len + 1 {
                 continue;
             }
-            for (i, &x) in chain.iter().rev().enumerate() {
+            for (i, &x) in chain.iter().enumerate() {
                 let node = &mut self.node[x as usize];
-                node.rank = node.rank.min(base + step * (i as u64 + 1));
+                node.rank = node.rank.min(ceiling - 2 - i as u64);
             }
             self.stats.sunk += chain.len();
             found = Some((k, self.node[w as usize].rank));
