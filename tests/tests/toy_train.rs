@@ -240,6 +240,7 @@ fn adversarial_families_defeat_only_the_old_solver() {
         (Family::AvalancheDeep, 10.0, 0.5),
         (Family::Recoil, 3.0, 0.5),
         (Family::Burst, 5.0, 1.1),
+        (Family::Reroute, 1.2, 0.5),
     ] {
         let game = game_of(&GenParams::new(family, 2000, 0));
         let (_, [default, .., old]) = solve_checked(&game, &format!("{family} 2000"));
@@ -458,7 +459,11 @@ fn check_shape(family: Family, inst: &Instance) {
         | Family::StarDetour => {
             assert!(chargers >= 1);
         }
-        Family::Avalanche | Family::AvalancheDeep | Family::Recoil | Family::Burst => {
+        Family::Avalanche
+        | Family::AvalancheDeep
+        | Family::Recoil
+        | Family::Burst
+        | Family::Reroute => {
             let gadget = family.gadget().expect("a found family has a gadget");
             let want = gadget.chain_of_size(n).expect("the generator made one");
             assert_eq!(*inst, want, "{family}");

@@ -118,6 +118,10 @@ const CHARGING: u8 = 8;
 /// How far down a witness chain [`Solver::sink_below`] lowers stations: a few links cover the
 /// chains the search found, and the bound keeps a lift `O(degree)`.
 const SINK_DEPTH: usize = 8;
+/// How many other successors of its successors [`Solver::sink_below`] may try as new witnesses
+/// for them: enough for the families the search found, and a bound that keeps a lift
+/// `O(degree)`.
+const SINK_WALKS: usize = 16;
 
 /// Solves `game` with the decremental repeated-attractor algorithm described in the module
 /// documentation. Same answers as [`crate::classic::solve`] (the winning regions are unique);
@@ -714,9 +718,9 @@ impl<'g> Solver<'g> {
     }
 
     /// A successor of `v` that can *sink* so that `v` fits between it and `ceiling`: the
-    /// Arezou stations of its witness chain, up to [`SINK_DEPTH`] of them, move down to the
-    /// ranks just below `v`'s new one, `ceiling - 1`, one apart, if the station below the
-    /// chain ranks lower still. Moving a station down never breaks a
+    /// stations of its witness chain (see [`Solver::witness_chain`]), up to [`SINK_DEPTH`] of
+    /// them, move down to the ranks just below `v`'s new one, `ceiling - 1`, one apart, if
+    /// what the chain rests on ranks lower still. Moving a station down never breaks a
     /// justification (whatever depends on it ranks above its old rank). No cycle forms: a
     /// chain through `v` is refused, and a chain that reached `v` beyond the depth would end
     /// at a station depending on one of `v`'s dependents, ranked above `ceiling`, so no
@@ -728,52 +732,105 @@ impl<'g> Solver<'g> {
     /// that now needs it; without sinking, the station could only be bumped, moving the chain
     /// and all that hangs off it, and the bump was often called off.
     fn sink_below(&mut self, v: u32, ceiling: u64) -> Option<(usize, u64)> {
-        let succ = self.game.succ(v);
+        let game = self.game;
+        let succ = game.succ(v);
         let mut chain = std::mem::take(&mut self.chain);
         let mut found = None;
-        for (k, &w) in succ.iter().enumerate() {
+        let mut walks = SINK_WALKS;
+        'successors: for (k, &w) in succ.iter().enumerate() {
             if w == v || self.state(w) != GOOD {
                 continue;
             }
+            // `w` with its own witness chain.
             chain.clear();
-            let Some(base) = self.witness_chain(v, w, &mut chain) else { continue };
-            self.stats.work += chain.len() as u64 + 1;
-            // The chain's stations take the ranks just below `v`'s, `ceiling - 1`, one apart:
-            // a chain that keeps growing below the last one (the star detour) then uses up its
-            // room one rank a link, not half of it a round.
-            let len = chain.len() as u64;
-            if ceiling.saturating_sub(base) <= len + 1 {
+            let own = self.witness_chain([v, v], w, &mut chain);
+            if own.is_some_and(|base| self.place_chain(&chain, base, ceiling)) {
+                found = Some((k, self.node[w as usize].rank));
+                break;
+            }
+            // `w` re-witnessed: an Arezou station of `W` may switch to another successor
+            // whose chain fits below it (the chain may pass through neither `v` nor `w`).
+            if self.st[w as usize] & (STATE | AREZOU | CHARGING) != GOOD | AREZOU {
                 continue;
             }
-            for (i, &x) in chain.iter().enumerate() {
-                let node = &mut self.node[x as usize];
-                node.rank = node.rank.min(ceiling - 2 - i as u64);
+            for (k2, &w2) in game.succ(w).iter().enumerate() {
+                if walks == 0 {
+                    break 'successors;
+                }
+                walks -= 1;
+                if w2 == v || w2 == w || self.state(w2) != GOOD {
+                    continue;
+                }
+                chain.clear();
+                chain.push(w);
+                let Some(base) = self.witness_chain([v, w], w2, &mut chain) else { continue };
+                if self.place_chain(&chain, base, ceiling) {
+                    let node = &mut self.node[w as usize];
+                    node.choice = w2;
+                    node.ptr = k2 as u32;
+                    found = Some((k, node.rank));
+                    break 'successors;
+                }
             }
-            self.stats.sunk += chain.len();
-            found = Some((k, self.node[w as usize].rank));
-            break;
         }
         self.chain = chain;
         found
     }
 
-    /// The witness chain from `w` that [`Solver::sink_below`] may lower: `w` and its
-    /// successive witnesses while they are Arezou stations of `W` justified by a witness of
-    /// smaller rank, at most [`SINK_DEPTH`] of them, into `chain`; returns the rank of the
-    /// station below the last, or `None` if the chain passes through `v` or `w` cannot sink.
-    fn witness_chain(&self, v: u32, w: u32, chain: &mut Vec<u32>) -> Option<u64> {
+    /// Lowers the stations of `chain`, which rests on a station of rank `base`, to the ranks
+    /// just below `ceiling - 1`, one apart (never raising one), if they fit above `base`.
+    /// Returns whether they did.
+    fn place_chain(&mut self, chain: &[u32], base: u64, ceiling: u64) -> bool {
+        // A chain that keeps growing below the last one (the star detour) thus uses up its
+        // room one rank a link, not half of it a round as spreading it out would.
+        let len = chain.len() as u64;
+        self.stats.work += len + 1;
+        if ceiling.saturating_sub(base) <= len + 1 {
+            return false;
+        }
+        for (i, &x) in chain.iter().enumerate() {
+            let node = &mut self.node[x as usize];
+            node.rank = node.rank.min(ceiling - 2 - i as u64);
+        }
+        self.stats.sunk += chain.len();
+        true
+    }
+
+    /// The chain from `w` that [`Solver::sink_below`] may lower, appended to `chain` until it
+    /// holds at most [`SINK_DEPTH`] stations of `W`: an Arezou station continues with its
+    /// witness, if that ranks below it; a Borzou station with one track continues with its
+    /// successor; a Borzou station with more tracks ends the chain, just above the highest
+    /// of its successors. Returns the rank the last station must stay above (`w`'s own, if
+    /// `w` cannot sink and `chain` already holds a station that will rest on it), or `None`
+    /// if the chain would pass through a station of `forbidden` or nothing can sink.
+    /// `O(SINK_DEPTH + deg)` of the last station.
+    fn witness_chain(&mut self, forbidden: [u32; 2], w: u32, chain: &mut Vec<u32>) -> Option<u64> {
+        let game = self.game;
         let mut x = w;
         loop {
             let b = self.st[x as usize];
             let node = &self.node[x as usize];
-            let below = node.choice;
-            let sinkable = b & (STATE | AREZOU | CHARGING) == GOOD | AREZOU
-                && self.state(below) == GOOD
-                && self.node[below as usize].rank < node.rank;
-            if !sinkable {
+            if b & (STATE | CHARGING) != GOOD {
                 return (!chain.is_empty()).then_some(node.rank);
             }
-            if below == v {
+            let succ = game.succ(x);
+            let below = if b & AREZOU != 0 {
+                node.choice
+            } else if let [only] = succ {
+                *only
+            } else {
+                // Every successor of a Borzou station of `W` is in `W`, below it.
+                self.stats.work += succ.len() as u64;
+                if forbidden.iter().any(|f| succ.contains(f)) {
+                    return None;
+                }
+                chain.push(x);
+                return succ.iter().map(|&s| self.node[s as usize].rank).max();
+            };
+            if self.state(below) != GOOD || self.node[below as usize].rank >= node.rank {
+                return (!chain.is_empty()).then_some(node.rank);
+            }
+            if forbidden.contains(&below) {
                 return None;
             }
             chain.push(x);

@@ -289,13 +289,42 @@ pub mod found {
         Gadget::from_table(table, Tail { per_copy: 0, into: 5, at_first: false })
     }
 
+    /// `reroute`: found against the default itself, after the four above had been dealt
+    /// with (by `--attack default` at commit 1b37d65, whose lifts could sink a successor's
+    /// witness chain but not give the successor another witness). A staircase (stations 0
+    /// and 1, the charger owned by Borzou) drives one round per copy; stations 2 to 5 form a
+    /// cycle without a charger, left through station 4's track to the next copy's charger or
+    /// station 5's track to the next copy's station 2. When the charger goes, station 4 must
+    /// leave through station 5, and station 5 must switch from its own copy's station 2 (which
+    /// depends on station 4) to the next copy's. That default failed and re-derived every
+    /// copy behind the round's every round, spending its budget on rebuilds: 1.06 times the
+    /// classic solver's work, and its unbudgeted version 1.33.
+    /// Options: `--start detour --stations 10 --copies 128 --iterations 2500 --restarts 2
+    /// --seed 52 --quadratic --attack default`.
+    #[must_use]
+    pub fn reroute() -> Gadget {
+        let table: &[(bool, bool, &[Link])] = &[
+            (true, false, &[Previous(1), Same(0)]),
+            (false, true, &[Same(0)]),
+            (true, false, &[Same(3)]),
+            (false, false, &[Same(4)]),
+            (true, false, &[Same(5), Next(1)]),
+            (true, false, &[Next(2), Same(2)]),
+        ];
+        Gadget::from_table(table, Tail { per_copy: 0, into: 2, at_first: true })
+    }
+
     #[cfg(test)]
     mod tests {
         #[test]
         fn the_tables_name_only_their_own_stations() {
-            for gadget in
-                [super::avalanche(), super::avalanche_deep(), super::recoil(), super::burst()]
-            {
+            for gadget in [
+                super::avalanche(),
+                super::avalanche_deep(),
+                super::recoil(),
+                super::burst(),
+                super::reroute(),
+            ] {
                 let g = gadget.stations.len();
                 assert!(gadget.tail.into < g);
                 for s in &gadget.stations {

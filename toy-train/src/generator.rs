@@ -1,7 +1,7 @@
 //! Reproducible input generators: random railways, the six subtask shapes of the original,
 //! the staircase that makes repeated attractors take about `n / 2` rounds, the cascades built
 //! on it against the decremental solver's repairs, and the adversarial families: the star
-//! detour, built by hand, and four found by `cargo xtask adversary toy-train` (built from
+//! detour, built by hand, and five found by `cargo xtask adversary toy-train` (built from
 //! their gadgets, [`crate::gadget::found`]). A seed fixes the output forever (the generator
 //! is [`engine::rng::SplitMix64`]).
 
@@ -127,11 +127,14 @@ pub enum Family {
     /// Found by the adversarial search: two rounds, the second failing most of the railway
     /// at once ([`crate::gadget::found::burst`]).
     Burst,
+    /// Found by the adversarial search against the default solver itself: a successor must
+    /// change its witness before it can serve ([`crate::gadget::found::reroute`]).
+    Reroute,
 }
 
 impl Family {
     /// Every family with its command-line name.
-    pub const ALL: [(Self, &'static str); 14] = [
+    pub const ALL: [(Self, &'static str); 15] = [
         (Self::Random, "random"),
         (Self::Line, "line"),
         (Self::Small, "small"),
@@ -146,6 +149,7 @@ impl Family {
         (Self::AvalancheDeep, "avalanche-deep"),
         (Self::Recoil, "recoil"),
         (Self::Burst, "burst"),
+        (Self::Reroute, "reroute"),
     ];
 
     /// The families found by the adversarial search, with their gadgets.
@@ -157,6 +161,7 @@ impl Family {
             Self::AvalancheDeep => Some(found::avalanche_deep()),
             Self::Recoil => Some(found::recoil()),
             Self::Burst => Some(found::burst()),
+            Self::Reroute => Some(found::reroute()),
             _ => None,
         }
     }
@@ -285,7 +290,11 @@ pub fn generate(params: &GenParams) -> Result<Instance, GenError> {
         Family::Cascade => cascade(n, 1, TailShape::Path).map_err(|r| fail(&r))?,
         Family::Detour => cascade(n, 3, TailShape::Path).map_err(|r| fail(&r))?,
         Family::StarDetour => cascade(n, 3, TailShape::Star).map_err(|r| fail(&r))?,
-        Family::Avalanche | Family::AvalancheDeep | Family::Recoil | Family::Burst => {
+        Family::Avalanche
+        | Family::AvalancheDeep
+        | Family::Recoil
+        | Family::Burst
+        | Family::Reroute => {
             let gadget = params.family.gadget().expect("a found family has a gadget");
             gadget.chain_of_size(n).map_err(|r| fail(&r))?
         }
