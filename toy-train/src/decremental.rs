@@ -1,39 +1,46 @@
 //! The default solver: repeated attractors kept up to date decrementally, so a round costs
-//! what it touches near the removed stations instead of a rescan of the whole graph.
+//! what it touches near the removed stations instead of a rescan of the whole graph, under a
+//! work budget that keeps it within a few percent of the classic solver on any input.
 //!
 //! # Idea
 //!
 //! The classic algorithm (see [`crate::classic`]) recomputes Arezou's attractor
 //! `W = Attr_A(R ∩ G)` from scratch every round although removing Borzou's region `L` only
 //! shrinks it near `L`. Here every station of `W` keeps a *justification* and a *rank*, its
-//! place in an order of `W` (charging stations have rank 0):
+//! place in an order of `W` (charging stations have rank 0; ranks need not be distinct):
 //!
 //! - an Arezou station points at a *witness*, a successor in `W` of smaller rank;
 //! - a Borzou station has all its successors in `W`, each of smaller rank.
 //!
 //! Ranks make the justifications well-founded, so every station of `W` really can be forced
-//! to a charging station. Stations get ranks, spaced [`GAP`] apart, in the order they join
-//! `W`. When `L` leaves the game, an Arezou station whose witness is gone is repaired if it
-//! can be, in one of three ways:
+//! to a charging station. Stations get ranks, spaced `GAP` (2³²) apart, in the order they
+//! join `W`. When `L` leaves the game, an Arezou station whose witness is gone is repaired if
+//! it can be, in one of three ways:
 //!
 //! 1. any other successor still in `W` with a smaller rank becomes the witness, found with a
 //!    per-station scan pointer (a successor the pointer has passed could only become usable
 //!    by moving down, which costs at most a repair chance, so the pointer never moves back);
 //! 2. a *lift*: the station takes a new rank between a new witness and the lowest-ranked
 //!    station that depends on it (an Arezou station with it as witness, or a Borzou station
-//!    with a track to it): just below that dependent, or a [`GAP`] above the witness if
-//!    nothing depends on it. If every successor ranks too high, one may *sink*: the Arezou
-//!    stations of its witness chain move down to the ranks just below the station's new
-//!    one, which is always allowed (whatever depends on a station ranks above it already)
-//!    and creates no cycle as long as the chain does not pass through the station being
-//!    repaired. Every justification still points down the order, so nothing else changes.
-//!    (A chain that grows below its last link every round, as in the `detour` and the
-//!    search's families, thus uses up one rank a link; spreading the chain over the room
-//!    would halve the room every round and run out within forty rounds);
+//!    with a track to it): just below that dependent, or `GAP` above the witness if nothing
+//!    depends on it. If every successor ranks too high, one may *sink* first: the stations
+//!    of its witness chain (Arezou stations followed to their witness, Borzou stations with
+//!    one track to it, a Borzou station with more tracks ending the chain; at most
+//!    `SINK_DEPTH` = 8) move down to the ranks just below the station's new one, one apart;
+//!    the successor may also take another witness whose chain fits (at most `SINK_WALKS` =
+//!    16 tries a lift). Moving a station down is always allowed, since whatever depends on
+//!    it ranks above it already, and no cycle forms as long as the chain passes neither
+//!    through the station being repaired nor through the successor: anything depending on
+//!    them ranks above the room the chain must fit in. Every justification still points
+//!    down the order, so nothing else changes. (A chain that grows below its last link every
+//!    round, as in the `detour` and the search's families, uses up one rank a link this way;
+//!    spreading it over the room would halve the room every round and exhaust it within
+//!    forty rounds.)
 //! 3. a *bump*: the station takes its lowest-ranked successor in `W` as witness, ranks just
 //!    above it, and whatever depends on it moves up as far as needed, in order of rank (a
 //!    variant of Pearce and Kelly's dynamic topological ordering). Should the witness itself
-//!    have to move, it depends on the station and the bump is called off.
+//!    have to move, it depends on the station and the bump is called off. Bumps may look at
+//!    no more than `n + m` tracks a round.
 //!
 //! Only when all three fail does the station *fail*, and with it every Borzou predecessor
 //! and every Arezou predecessor whose witness it was and which cannot be repaired in turn.
@@ -48,50 +55,60 @@
 //!
 //! # Budget: never much more work than the classic solver
 //!
-//! Repairs are heuristics, and an adversary can defeat them: the search of
-//! `cargo xtask adversary toy-train` finds railways on which repairing costs `Θ(n)` a round
-//! with a large constant, or fails and re-derives most of `W` every round, up to twenty times
-//! the classic solver's work. So every step counts *work units* ([`crate::work`]: a station
+//! Repairs are heuristics, and an adversary can defeat them: `cargo xtask adversary
+//! toy-train` found railways on which the solver without a budget (and without sinking)
+//! moved `Θ(n)` stations a round by bumps, or failed and re-derived most of `W` every round,
+//! up to 28 times the classic solver's work; sinking deals with those, but the next search
+//! may find something else. So every step counts *work units* ([`crate::work`]: a station
 //! visited, an adjacency entry read, a heap operation by its logarithm), and the solver keeps
 //! a *yardstick* `Y`, what the classic solver spends on the same rounds:
 //!
-//! - round 0 and the removal of each round's `L` are done exactly as the classic solver does
-//!   them, and count in `Y` as they are;
-//! - each later round adds `C = 2n + Σ (1 + in-degree)` over the stations not removed, the
+//! - round 0 (the first attractor) and, each round, the removal of `L` and the choice of
+//!   Borzou's moves in the trap are done exactly as the classic solver does them, and count
+//!   in `Y` as they are;
+//! - each later round adds `C = 2n + Σ (1 + in-degree)` over the stations not removed: the
 //!   most a from-scratch attractor on them costs (two passes over the stations, and a visit
-//!   with its predecessor list for each station it attracts).
+//!   with its predecessor list for each station it attracts), and at least what the classic
+//!   solver's round costs on them, less the stations of this round's trap.
 //!
-//! With the slack `β` of [`Budget::Slack`] (1/8 by default), a round's repairs may run until
-//! the work counter reaches `(1 + β) · Y − C`; past that, the round is abandoned and the
-//! attractor recomputed from scratch, fresh ranks and all (a *rebuild*, which costs at most
-//! `C`). Hence, by induction over the rounds, the work `T` so far always satisfies
-//! `T ≤ (1 + β) · Y + d` (`d`: the largest single step, `O(n)`), and `Y` exceeds the classic
-//! solver's work by at most `n + m` (it counts the stations of each trap as if attracted,
-//! and every station is in a trap at most once). So the default does at most
-//! `(1 + β)` times the classic solver's work plus `O(n + m)`: `O(n · m)` in the worst case.
-//! Rounds that repair cheaply save the difference, which later rounds may spend; a rebuild
+//! With the slack `β` of [`Budget::Slack`] (1/16 by default) and a one-off credit
+//! `K = (n + m) / 4`, a round's repairs may run until the work counter `T` reaches
+//! `(1 + β) · Y + K − C`; past that, the round is abandoned and the attractor recomputed
+//! from scratch, fresh ranks and all (a *rebuild*, which costs at most `C`). The limit is
+//! checked after every step, and a step is at most one station's lift, failure, attraction
+//! or planned move: `O(d)` units for the largest degree `d`. By induction over the rounds,
+//! then, `T ≤ (1 + β) · Y + K + O(d)` at all times: a round that finishes its repairs stays
+//! below its limit, and a round that is abandoned stops within a step of it and adds at most
+//! `C` for the rebuild, which its limit reserved. And `Y` exceeds the classic solver's work
+//! by at most `n + m`, since it counts each trap's stations as if attracted, and every
+//! station is in a trap at most once. So:
+//!
+//! > **the default's work is at most `1 + β` times the classic solver's, plus `O(n + m)`:
+//! > `O(n · m)` time in the worst case.**
+//!
+//! Rounds that repair cheaply save the difference, which later rounds may spend. A rebuild
 //! also re-ranks `W` in breadth-first order, which undoes whatever rank layout an adversary
-//! had built up, so after one rebuild most adversarial families repair cheaply again.
+//! had built up; after one rebuild most adversarial families repair cheaply again.
 //!
 //! # Cost
 //!
 //! A repaired round costs `O(Σ deg)` over the stations it removes, the stations it tries to
-//! lift or bump (once a station a round) or fails, and the pointer steps of repairs (a
-//! pointer crosses each track at most once between two attractions, lifts or bumps of its
-//! station; stations moved along by a bump keep theirs, which only costs repair chances),
-//! plus `O(k log k)` for the `k` tracks its bumps look at. Staircases cost `O(1)` a round
-//! (one station fails and is removed); a station that loses one witness among many charging
-//! successors repairs in `O(1)` amortised; a chain whose head switches to the next link every
-//! round (the `cascade` generator family) is lifted in `O(1)` a round. Worst case, by the
-//! budget: `O(n · m)` time, at most `1 + β` times the classic solver's work units plus
-//! `O(n + m)`. Space: `O(n)` besides the game (25 bytes a station, 8 more once a bump is
-//! tried, plus queues).
+//! lift (`O(deg · SINK_DEPTH)` with the sinking) or bump, once a station a round, or fails,
+//! and the pointer steps of repairs (a pointer crosses each track at most once between two
+//! attractions or lifts of its station), plus `O(k log k)` for the `k ≤ n + m` tracks its
+//! bumps look at. Staircases cost `O(1)` a round (one station fails and is removed); a
+//! station that loses one witness among many charging successors repairs in `O(1)`
+//! amortised; a chain whose head switches to the next link every round (the cascades, and
+//! all the search's families but `burst`) is lifted and sunk in `O(1)` a round. Worst case,
+//! by the budget: `O(n · m)` time, at most `1 + β` times the classic solver's work plus
+//! `O(n + m)`. Space: `O(n)` besides the game (a state byte and a 32-byte record a station,
+//! 8 more once a bump is tried, plus queues).
 //!
 //! # Layout
 //!
 //! The searches jump around the graph, so each station's working data sits in one record
 //! and its state and flags in one byte: a visit costs one or two cache misses instead of one
-//! per array.
+//! per array. A rebuild's passes over the stations read and write only the state bytes.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -127,7 +144,7 @@ const SINK_WALKS: usize = 16;
 /// documentation. Same answers as [`crate::classic::solve`] (the winning regions are unique);
 /// the strategies may differ but are equally valid.
 ///
-/// Time: `O(n · m)` worst case, at most `1 + 1/8` times the classic solver's work plus
+/// Time: `O(n · m)` worst case, at most `1 + 1/16` times the classic solver's work plus
 /// `O(n + m)`; `O(n + m)` plus the work near each round's removals in practice (see the
 /// module documentation). Space: `O(n)` besides the game.
 #[must_use]
@@ -296,7 +313,7 @@ struct Solver<'g> {
     /// State bits and flags, per station.
     st: Vec<u8>,
     node: Vec<Node>,
-    /// Above every rank in use; new stations of `W` get it, then it grows by [`GAP`].
+    /// Above every rank in use; new stations of `W` get it, then it grows by `GAP`.
     next_rank: u64,
     /// Where ranks start again at every [`Solver::rebuild`].
     first_rank: u64,
@@ -635,7 +652,7 @@ impl<'g> Solver<'g> {
     /// nothing else changes. `v` takes the rank just below its lowest dependent, as high as it
     /// may go, so that a chain whose stations each move below the one before (the cascade)
     /// uses up one rank a round; if nothing depends on `v`, it takes the lowest such
-    /// successor and ranks a [`GAP`] above it, low enough to serve as a witness later.
+    /// successor and ranks `GAP` above it, low enough to serve as a witness later.
     /// Returns whether it worked. `O(deg(v) · SINK_DEPTH + in-degree(v))`.
     ///
     /// A chain of stations that each switch to the next one as the round's charger goes (the
@@ -990,6 +1007,9 @@ impl<'g> Solver<'g> {
     fn reattract(&mut self) -> Result<(), OutOfBudget> {
         let game = self.game;
         for i in 0..self.failed.len() {
+            if self.stats.work > self.limit {
+                return Err(OutOfBudget);
+            }
             let v = self.failed[i];
             self.stats.work += 1;
             if self.st[v as usize] & (STATE | AREZOU) == FAILED | AREZOU {

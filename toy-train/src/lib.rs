@@ -9,8 +9,9 @@
 //! - [`parse`]: the sample grader's input read straight into a [`Game`];
 //! - [`classic`]: the reference solver, repeated attractors, `O(n · m)`;
 //! - [`decremental`]: the default solver, the same rounds with the attractor maintained
-//!   decrementally under a work budget (`O(n · m)` worst case, at most `1 + 1/8` times the
-//!   classic solver's work plus `O(n + m)`; linear on staircases, cascades and random graphs);
+//!   decrementally under a work budget (`O(n · m)` worst case, at most `1 + 1/16` times the
+//!   classic solver's work plus `O(n + m)`; linear on staircases, cascades, random graphs and
+//!   the adversarial families found so far);
 //! - [`brute`]: a brute force straight from the rules for tiny railways;
 //! - [`verify`]: an independent `O(n + m)` check of an answer with both strategies;
 //! - [`output`]: the answer line and the strategy lines;
