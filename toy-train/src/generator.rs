@@ -1,7 +1,7 @@
 //! Reproducible input generators: random railways, the six subtask shapes of the original,
 //! the staircase that makes repeated attractors take about `n / 2` rounds, the cascades built
 //! on it against the decremental solver's repairs, and the adversarial families: the star
-//! detour, built by hand, and five found by `cargo xtask adversary toy-train` (built from
+//! detour, built by hand, and six found by `cargo xtask adversary toy-train` (built from
 //! their gadgets, [`crate::gadget::found`]). A seed fixes the output forever (the generator
 //! is [`engine::rng::SplitMix64`]).
 
@@ -130,11 +130,14 @@ pub enum Family {
     /// Found by the adversarial search against the default solver itself: a successor must
     /// change its witness before it can serve ([`crate::gadget::found::reroute`]).
     Reroute,
+    /// Found by the adversarial search against the default solver: one round in which a
+    /// whole chain must relay to its next link ([`crate::gadget::found::relay`]).
+    Relay,
 }
 
 impl Family {
     /// Every family with its command-line name.
-    pub const ALL: [(Self, &'static str); 15] = [
+    pub const ALL: [(Self, &'static str); 16] = [
         (Self::Random, "random"),
         (Self::Line, "line"),
         (Self::Small, "small"),
@@ -150,6 +153,7 @@ impl Family {
         (Self::Recoil, "recoil"),
         (Self::Burst, "burst"),
         (Self::Reroute, "reroute"),
+        (Self::Relay, "relay"),
     ];
 
     /// The families found by the adversarial search, with their gadgets.
@@ -162,6 +166,7 @@ impl Family {
             Self::Recoil => Some(found::recoil()),
             Self::Burst => Some(found::burst()),
             Self::Reroute => Some(found::reroute()),
+            Self::Relay => Some(found::relay()),
             _ => None,
         }
     }
@@ -294,7 +299,8 @@ pub fn generate(params: &GenParams) -> Result<Instance, GenError> {
         | Family::AvalancheDeep
         | Family::Recoil
         | Family::Burst
-        | Family::Reroute => {
+        | Family::Reroute
+        | Family::Relay => {
             let gadget = params.family.gadget().expect("a found family has a gadget");
             gadget.chain_of_size(n).map_err(|r| fail(&r))?
         }
