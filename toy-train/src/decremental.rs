@@ -101,7 +101,7 @@
 //! amortised; a chain whose head switches to the next link every round (the cascades, and
 //! all the search's families but `burst`) is lifted and sunk in `O(1)` a round. Worst case,
 //! by the budget: `O(n · m)` time, at most `1 + β` times the classic solver's work plus
-//! `O(n + m)`. Space: `O(n)` besides the game (a state byte and a 32-byte record a station,
+//! `O(n + m)`. Space: `O(n)` besides the game (a state byte and a 24-byte record a station,
 //! 8 more once a bump is tried, plus queues).
 //!
 //! # Layout
@@ -285,26 +285,25 @@ pub(crate) fn solve_from_rank(game: &Game, first_rank: u64, repairs: Repairs) ->
     s.finish()
 }
 
-/// One station's working data: 32 bytes, so that no record straddles two cache lines.
+/// One station's working data, 24 bytes: a random graph with millions of stations spends
+/// its time on cache misses, so the fields an owner does not need hold what the other does.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     /// The station's place in the order of `W` (0 for charging stations); only compared.
     rank: u64,
     /// Arezou: tracks into stations not removed. Borzou, while `FAILED`: tracks into
-    /// stations not (re-)attracted yet, if `stamp` is the solver's current epoch; otherwise
+    /// stations not (re-)attracted yet, if `mark` is the solver's current epoch; otherwise
     /// all of his tracks (a rebuild thus resets every count without visiting a station).
     count: u32,
-    /// Borzou: the epoch in which `count` was last set.
-    stamp: u32,
-    /// The number of tracks out of the station.
-    degree: u32,
     /// Arezou in `W`: the witness. Borzou removed: his strategy's successor.
     choice: u32,
-    /// Arezou in `W`: where in its successor list the repair scan resumes.
+    /// Arezou in `W`: where in its successor list the repair scan resumes. Borzou: the
+    /// number of his tracks, which a stale `count` stands for.
     ptr: u32,
-    /// The last round in which a lift or bump of the station was tried: once a round is
-    /// enough, and it keeps a round's cost bounded.
-    tried: u32,
+    /// Arezou: the last round in which a lift or bump of the station was tried (once a round
+    /// is enough, and it keeps a round's cost bounded). Borzou: the epoch in which `count`
+    /// was last set.
+    mark: u32,
 }
 
 /// The solver's working state.
@@ -370,12 +369,13 @@ impl<'g> Solver<'g> {
             game,
             st,
             // Arezou's count, the tracks into stations not removed, starts at her out-degree;
-            // Borzou's is stale (stamp 0, epoch 1 from the first rebuild on).
+            // Borzou's is stale (mark 0, epoch 1 from the first rebuild on), standing for his degree.
             node: game
                 .stations()
                 .map(|v| {
                     let degree = game.succ(v).len() as u32;
-                    Node { count: degree, degree, ..Node::default() }
+                    let ptr = if game.arezou(v) { 0 } else { degree };
+                    Node { count: degree, ptr, ..Node::default() }
                 })
                 .collect(),
             next_rank: first_rank.max(GAP),
@@ -417,11 +417,14 @@ impl<'g> Solver<'g> {
         if self.next_rank > u64::MAX - GAP {
             self.renumber();
         }
+        let arezou = self.st[v as usize] & AREZOU != 0;
         self.set_state(v, GOOD);
         let node = &mut self.node[v as usize];
         node.rank = self.next_rank;
         node.choice = witness;
-        node.ptr = 0;
+        if arezou {
+            node.ptr = 0;
+        }
         self.next_rank += GAP;
         self.queue.push(v);
     }
@@ -468,9 +471,9 @@ impl<'g> Solver<'g> {
                     self.attract(p, u);
                 } else {
                     let node = &mut self.node[p as usize];
-                    if node.stamp != self.epoch {
-                        node.stamp = self.epoch;
-                        node.count = node.degree;
+                    if node.mark != self.epoch {
+                        node.mark = self.epoch;
+                        node.count = node.ptr;
                     }
                     node.count -= 1;
                     if node.count == 0 {
@@ -630,8 +633,8 @@ impl<'g> Solver<'g> {
                     let round = self.stats.rounds as u32;
                     let node = &mut self.node[v as usize];
                     node.ptr = succ.len() as u32;
-                    let fresh = node.tried != round;
-                    node.tried = round;
+                    let fresh = node.mark != round;
+                    node.mark = round;
                     if fresh && self.repairs.lift && self.lift(v) {
                         self.stats.lifted += 1;
                     } else if fresh && self.repairs.bump && self.bump(v)? {
@@ -985,7 +988,7 @@ impl<'g> Solver<'g> {
                     (GOOD, _) if b & CHARGING != 0 => {}
                     (GOOD, false) => {
                         node.count = 1;
-                        node.stamp = self.epoch;
+                        node.mark = self.epoch;
                         self.set_state(p, FAILED);
                         self.failed.push(p);
                         self.stack.push(p);
