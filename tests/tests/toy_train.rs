@@ -224,6 +224,7 @@ fn add(total: &mut decremental::Stats, s: decremental::Stats) {
     total.reattracted += s.reattracted;
     total.rebuilt += s.rebuilt;
     total.renumbered += s.renumbered;
+    total.projected += s.projected;
     total.work += s.work;
 }
 
@@ -242,10 +243,14 @@ fn adversarial_families_defeat_only_the_old_solver() {
         (Family::Recoil, 3.0, 0.5),
         (Family::Burst, 5.0, 1.1),
         (Family::Reroute, 1.2, 0.5),
-        (Family::Relay, 0.9, 1.2),
+        (Family::Relay, 0.9, 1.05),
     ] {
         let game = game_of(&GenParams::new(family, 2000, 0));
         let (_, [default, .., old]) = solve_checked(&game, &format!("{family} 2000"));
+        if family == Family::Relay {
+            // The repairs' cost so far, extrapolated, gives the round up early.
+            assert!(default.projected == 1 && default.rebuilt == 1, "{default:?}");
+        }
         let classic = classic::solve_with_work(&game).1.0 as f64;
         let (old, default) = (old.work as f64 / classic, default.work as f64 / classic);
         assert!(old >= at_least, "{family}: the old solver's work is {old} times classic's");

@@ -74,8 +74,10 @@
 //! With the slack `β` of [`Budget::Slack`] (1/16 by default) and a one-off credit
 //! `K = (n + m) / 4`, a round's repairs may run until the work counter `T` reaches
 //! `(1 + β) · Y + K − C`; past that, the round is abandoned and the attractor recomputed
-//! from scratch, fresh ranks and all (a *rebuild*, which costs at most `C`). The limit is
-//! checked after every step, and a step is at most one station's lift, failure, attraction
+//! from scratch, fresh ranks and all (a *rebuild*, which costs at most `C`). (Every 64
+//! candidates the repairs' cost so far is also extrapolated to the candidates still waiting,
+//! and the round given up at once if that passes the limit: the slack is then not spent on
+//! a round that was never going to fit.) The limit is checked after every step, and a step is at most one station's lift, failure, attraction
 //! or planned move: `O(d)` units for the largest degree `d`. By induction over the rounds,
 //! then, `T ≤ (1 + β) · Y + K + O(d)` at all times: a round that finishes its repairs stays
 //! below its limit, and a round that is abandoned stops within a step of it and adds at most
@@ -135,6 +137,9 @@ const CHARGING: u8 = 8;
 /// How far down a witness chain [`Solver::sink_below`] lowers stations: a few links cover the
 /// chains the search found, and the bound keeps a lift `O(degree)`.
 const SINK_DEPTH: usize = 8;
+/// How often [`Solver::repair`] extrapolates its cost so far to the candidates left, to give
+/// up early on a round it cannot finish within budget.
+const PROJECT_EVERY: u64 = 64;
 /// How many other successors of its successors [`Solver::sink_below`] may try as new witnesses
 /// for them: enough for the families the search found, and a bound that keeps a lift
 /// `O(degree)`.
@@ -179,6 +184,9 @@ pub struct Stats {
     pub rebuilt: usize,
     /// Times the ranks ran out of room at the top and were renumbered.
     pub renumbered: usize,
+    /// Rounds given up early, their repairs extrapolated past the budget (counted in
+    /// `rebuilt` too).
+    pub projected: usize,
     /// Work units spent (see [`crate::work`]).
     pub work: u64,
     /// What the classic solver spends on the same rounds, as estimated for the budget (an
@@ -606,9 +614,24 @@ impl<'g> Solver<'g> {
         // Bumps that are called off are pure waste, so whatever the budget allows, they may
         // look at no more than `n + m` tracks a round.
         self.bump_budget = game.n() + game.m();
+        let start = self.stats.work;
+        let mut done = 0u64;
         while let Some(v) = self.candidates.pop() {
             if self.stats.work > self.limit {
                 return Err(OutOfBudget);
+            }
+            done += 1;
+            if done.is_multiple_of(PROJECT_EVERY) {
+                // The repairs so far, extrapolated to the candidates still waiting: if that
+                // already passes the limit, give up now rather than when the budget is spent
+                // (a rebuild costs the same either way). Only a heuristic: it can give up on
+                // repairs that would have fitted, which costs no more than the classic round.
+                let per_candidate = (self.stats.work - start) / done;
+                let waiting = self.candidates.len() as u64;
+                if self.stats.work + per_candidate * waiting > self.limit {
+                    self.stats.projected += 1;
+                    return Err(OutOfBudget);
+                }
             }
             self.stats.work += 1;
             if self.state(v) != GOOD {

@@ -319,8 +319,10 @@ pub mod found {
     /// solver's work). A chain of Arezou stations, each with a charger of its own that leads
     /// to the sink: the first round takes every charger, and every station of the chain must
     /// relay to the next, one lift each. Repairing costs as much as a rebuild, so the budget
-    /// gives up part way and rebuilds: 1.12 times the classic solver's work (the slack and
-    /// the one-off credit spent), in less time than the classic solver takes.
+    /// gave up part way and rebuilt: 1.12 times the classic solver's work (the slack and the
+    /// one-off credit spent). Since then the repairs' cost so far is extrapolated to the
+    /// candidates left every 64 candidates, and the round is given up as soon as that passes
+    /// the limit: 1.00 times the classic solver's work.
     /// Options: `--start detour --stations 8 --copies 64 --iterations 5000 --restarts 2
     /// --seed 64 --attack default` (without `--quadratic`).
     #[must_use]
