@@ -1,7 +1,7 @@
 //! Reproducible input generators: random railways, the six subtask shapes of the original,
 //! the staircase that makes repeated attractors take about `n / 2` rounds, the cascades built
 //! on it against the decremental solver's repairs, and the adversarial families: the star
-//! detour, built by hand, and six found by `cargo xtask adversary toy-train` (built from
+//! detour, built by hand, and seven found by `cargo xtask adversary toy-train` (built from
 //! their gadgets, [`crate::gadget::found`]). A seed fixes the output forever (the generator
 //! is [`engine::rng::SplitMix64`]).
 
@@ -133,11 +133,15 @@ pub enum Family {
     /// Found by the adversarial search against the default solver: one round in which a
     /// whole chain must relay to its next link ([`crate::gadget::found::relay`]).
     Relay,
+    /// Found by the adversarial search against the default solver: rounds whose repairs
+    /// cost less than a rebuild but more than the budget's slack
+    /// ([`crate::gadget::found::undertow`]).
+    Undertow,
 }
 
 impl Family {
     /// Every family with its command-line name.
-    pub const ALL: [(Self, &'static str); 16] = [
+    pub const ALL: [(Self, &'static str); 17] = [
         (Self::Random, "random"),
         (Self::Line, "line"),
         (Self::Small, "small"),
@@ -154,6 +158,7 @@ impl Family {
         (Self::Burst, "burst"),
         (Self::Reroute, "reroute"),
         (Self::Relay, "relay"),
+        (Self::Undertow, "undertow"),
     ];
 
     /// The families found by the adversarial search, with their gadgets.
@@ -167,6 +172,7 @@ impl Family {
             Self::Burst => Some(found::burst()),
             Self::Reroute => Some(found::reroute()),
             Self::Relay => Some(found::relay()),
+            Self::Undertow => Some(found::undertow()),
             _ => None,
         }
     }
@@ -300,7 +306,8 @@ pub fn generate(params: &GenParams) -> Result<Instance, GenError> {
         | Family::Recoil
         | Family::Burst
         | Family::Reroute
-        | Family::Relay => {
+        | Family::Relay
+        | Family::Undertow => {
             let gadget = params.family.gadget().expect("a found family has a gadget");
             gadget.chain_of_size(n).map_err(|r| fail(&r))?
         }

@@ -18,7 +18,7 @@ use crate::measure::{self, BenchArgs, Contender};
 pub struct GenArgs {
     /// The shape: random, line, small, arezou, borzou, one-charger (the six subtasks, random
     /// standing for the last), staircase, cascade, detour, or the adversarial families
-    /// star-detour, avalanche, avalanche-deep, recoil, burst, reroute and relay.
+    /// star-detour, avalanche, avalanche-deep, recoil, burst, reroute, relay and undertow.
     #[arg(value_parser = parse_family)]
     family: Family,
     /// Number of stations.
