@@ -116,7 +116,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::Solution;
-use crate::game::Game;
+use crate::game::{self, Game};
 use crate::work::heap_op;
 
 /// The state bits of a station's byte.
@@ -130,10 +130,12 @@ const DEAD: u8 = 2;
 /// The spacing of the ranks handed out as stations join `W`: room for lifts in between
 /// (a lift takes the rank just below a dependent's, so a gap holds billions of them).
 const GAP: u64 = 1 << 32;
-/// Flag bit: Arezou owns the station.
-const AREZOU: u8 = 4;
-/// Flag bit: the station charges.
-const CHARGING: u8 = 8;
+/// The game's flag bits sit above the two state bits of a station's byte.
+const FLAG_SHIFT: u32 = STATE.count_ones();
+/// Flag bit: Arezou owns the station ([`game::AREZOU`] moved above the state bits).
+const AREZOU: u8 = game::AREZOU << FLAG_SHIFT;
+/// Flag bit: the station charges ([`game::CHARGING`] moved above the state bits).
+const CHARGING: u8 = game::CHARGING << FLAG_SHIFT;
 /// How far down a witness chain [`Solver::sink_below`] lowers stations: a few links cover the
 /// chains the search found, and the bound keeps a lift `O(degree)`.
 const SINK_DEPTH: usize = 8;

@@ -201,25 +201,35 @@ impl FromStr for Family {
     }
 }
 
-/// What to generate.
+/// What to generate (with the `cli` feature, also the arguments of `cargo xtask gen toy-train`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct GenParams {
-    /// The shape.
+    /// The shape: random, line, small, arezou, borzou, one-charger (the six subtasks, random
+    /// standing for the last), staircase, cascade, detour, or the adversarial families
+    /// star-detour, avalanche, avalanche-deep, recoil, burst, reroute, relay and undertow.
+    #[cfg_attr(feature = "cli", arg(value_parser = <Family as FromStr>::from_str))]
     pub family: Family,
     /// Number of stations.
+    #[cfg_attr(feature = "cli", arg(long, short = 'n', default_value_t = 10))]
     pub n: usize,
     /// Number of tracks; `None` picks the family's default (`4n`, at most `n²`, for the
     /// random shapes). `line`, the cascades and the adversarial families ignore it: their
     /// shape fixes `m`.
+    #[cfg_attr(feature = "cli", arg(long, short = 'm'))]
     pub m: Option<usize>,
     /// The seed; the same parameters give the same instance forever.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
     pub seed: u64,
     /// Chance per mille that Arezou owns a station (random shapes; default 500).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub arezou_per_mille: Option<u64>,
     /// Chance per mille that a station charges (random shapes; default 100). With a positive
     /// chance at least one station charges, as the original requires.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub charging_per_mille: Option<u64>,
     /// Rename the stations at random and shuffle the tracks.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub shuffle: bool,
 }
 

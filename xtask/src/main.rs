@@ -65,7 +65,7 @@ enum GenProblem {
     /// hero-battle batches.
     HeroBattle(hero_battle::GenArgs),
     /// toy-train graphs.
-    ToyTrain(toy_train::GenArgs),
+    ToyTrain(::toy_train::generator::GenParams),
     /// card-duel files.
     CardDuel(card_duel::GenArgs),
 }

@@ -13,55 +13,9 @@ use toy_train::generator::{Family, GenParams, generate};
 use crate::TaskResult;
 use crate::measure::{self, BenchArgs, Contender};
 
-/// Generator options for toy-train.
-#[derive(Clone, Debug, clap::Args)]
-pub struct GenArgs {
-    /// The shape: random, line, small, arezou, borzou, one-charger (the six subtasks, random
-    /// standing for the last), staircase, cascade, detour, or the adversarial families
-    /// star-detour, avalanche, avalanche-deep, recoil, burst, reroute, relay and undertow.
-    #[arg(value_parser = parse_family)]
-    family: Family,
-    /// Number of stations.
-    #[arg(long, short = 'n', default_value_t = 10)]
-    n: usize,
-    /// Number of tracks [default: about 4n; line and the cascades fix their own].
-    #[arg(long, short = 'm')]
-    m: Option<usize>,
-    /// The seed: the same arguments always give the same file.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Chance per mille that Arezou owns a station [default: 500].
-    #[arg(long)]
-    arezou_per_mille: Option<u64>,
-    /// Chance per mille that a station charges [default: 100].
-    #[arg(long)]
-    charging_per_mille: Option<u64>,
-    /// Rename the stations at random and shuffle the tracks.
-    #[arg(long)]
-    shuffle: bool,
-}
-
-fn parse_family(s: &str) -> Result<Family, String> {
-    s.parse()
-}
-
-impl GenArgs {
-    fn params(&self) -> GenParams {
-        GenParams {
-            family: self.family,
-            n: self.n,
-            m: self.m,
-            seed: self.seed,
-            arezou_per_mille: self.arezou_per_mille,
-            charging_per_mille: self.charging_per_mille,
-            shuffle: self.shuffle,
-        }
-    }
-}
-
 /// Writes a generated toy-train input to stdout.
-pub fn gen_to_stdout(args: &GenArgs) -> TaskResult {
-    let instance = generate(&args.params()).map_err(|e| e.to_string())?;
+pub fn gen_to_stdout(params: &GenParams) -> TaskResult {
+    let instance = generate(params).map_err(|e| e.to_string())?;
     engine::cli::write_stdout(&instance.to_text()).map_err(|e| format!("cannot write: {e}"))
 }
 
