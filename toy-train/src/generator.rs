@@ -1,5 +1,6 @@
 //! Reproducible input generators: random railways, the six subtask shapes of the original,
-//! the staircase that makes repeated attractors take about `n / 2` rounds, the cascades built
+//! the staircase that makes repeated attractors take one round a step (about `n / 2.2`
+//! rounds, a tenth of the stations forming the charging block), the cascades built
 //! on it against the decremental solver's repairs, and the adversarial families: the star
 //! detour, built by hand, and seven found by `cargo xtask adversary toy-train` (built from
 //! their gadgets, [`crate::gadget::found`]). A seed fixes the output forever (the generator
