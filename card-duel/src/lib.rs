@@ -7,6 +7,9 @@
 //!   memoized expectiminimax; slow, for tests and for checking.
 //! - [`explain`]: E's first actions and their values, for `--explain`.
 //! - [`generate`]: official-size and all-position files and position families, fixed seeds.
+//! - [`judge`]: the problem as the judge sees it (limits, the official checker's rule,
+//!   generation, shrink moves, the exhaustive enumeration), behind the binary's `check`,
+//!   `validate` and `stress`.
 //! - [`parse`] reads the judge's format; [`rules`] holds the pieces both solvers share.
 //!
 //! [`run`] is what the binary calls: judge input in, one probability per line out.
@@ -22,6 +25,7 @@
 
 pub mod explain;
 pub mod generate;
+pub mod judge;
 pub mod parse;
 mod pings;
 pub mod reference;

@@ -1,13 +1,21 @@
-//! The card-duel binary: judge input in (a file or stdin), one probability per line out.
+//! The card-duel binary: judge input in (a file or stdin), one probability per line out; and
+//! the judge's subcommands `check`, `validate` and `stress` on [`card_duel::judge::Judge`].
 
+use card_duel::judge::Judge;
 use card_duel::{Options, Solver};
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use engine::cli::{BatchArgs, exit_with_error, finish};
+use engine::judge::cli::{
+    CheckArgs, StressArgs, ValidateArgs, parse_args, run_check, run_stress, run_validate,
+};
 
 /// Exact solver for card-duel (THUPC 2021 "狗蛋和二五仔"): E's winning probability per case.
+/// The subcommands judge another program.
 #[derive(Parser)]
-#[command(name = "card-duel", version)]
+#[command(name = "card-duel", version, args_conflicts_with_subcommands = true)]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     #[command(flatten)]
     batch: BatchArgs,
     /// For each case, print E's best first action after his draw and the value of every
@@ -22,8 +30,39 @@ struct Args {
     solver: Solver,
 }
 
+#[derive(Subcommand)]
+enum Command {
+    /// Judge a contestant's OUTPUT for INPUT as the official checker does: each answer within
+    /// an absolute error of 1e-6. Exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail
+    /// (testlib).
+    Check(CheckArgs),
+    /// Is FILE a valid input? Original limits: 1 <= T <= 351,493, 3 <= O <= 5, HP 1..=20,
+    /// boards of at most 4 minions of HP 1 or 2, hands 0..=3; extended: T and O as our
+    /// solver takes them. Exit 0 valid, 3 invalid (testlib).
+    Validate(ValidateArgs),
+    /// Run COMMAND on generated inputs (or every position of one O) until it fails, then
+    /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble.
+    Stress(StressArgs),
+}
+
+/// What `--exhaustive BOUND` means for this problem, in `stress --help`.
+const EXHAUSTIVE_HELP: &str = "Instead of generated inputs, every one of the 1,440,000 \
+    positions of O = BOUND, in files of 351,493 cases as the official data (5 files, the last \
+    of 34,028), by E's HP, the teacher's HP, the boards, then the hands; runs to the end \
+    unless --time or --runs is given";
+
 fn main() {
-    let args = Args::parse();
+    let args: Args = parse_args(EXHAUSTIVE_HELP);
+    // One judge for the whole command: it keeps the value tables it builds.
+    let judge = Judge::new();
+    match &args.command {
+        Some(Command::Check(check)) => std::process::exit(run_check(&judge, check)),
+        Some(Command::Validate(validate)) => std::process::exit(run_validate(&judge, validate)),
+        Some(Command::Stress(stress)) => {
+            std::process::exit(run_stress(&judge, stress, "card-duel"));
+        }
+        None => {}
+    }
     let input = args.batch.read_input().unwrap_or_else(|e| exit_with_error(&e));
     let options = Options {
         solver: args.solver,

@@ -9,6 +9,8 @@
 //! - [`compare`]: reading a contestant's output: lines and tokens with their line numbers,
 //!   quoting, the strict decimal grammar, absolute-error comparison.
 //! - [`moves`]: building blocks of shrink moves (drop chunks, drop one, lower a number).
+//! - [`corrupt`](mod@corrupt): corrupting a valid input, for the property tests that parsers and
+//!   validators never panic.
 //! - [`problem`]: the [`Problem`] trait each problem crate implements (parse and validate
 //!   under [`Limits`], generate, solve, judge, shrink moves), and [`check`] built on it.
 //! - [`run`] (Unix): running a child with a wall time limit, bounded output, its exit status
@@ -22,6 +24,7 @@
 //! Only `sys` (private) holds `unsafe` code: `waitid`, `wait4` and `killpg` through libc.
 
 pub mod compare;
+pub mod corrupt;
 pub mod moves;
 pub mod problem;
 pub mod protocol;

@@ -647,23 +647,8 @@ mod tests {
             noise in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
         ) {
             let mut rng = SplitMix64::new(seed);
-            let mut bytes = render(&Judge, &Judge.generate(&mut rng, level, Limits::Original));
-            for (at, how, byte) in edits {
-                let at = at % (bytes.len() + 1);
-                match how {
-                    0 => bytes.insert(at, byte),
-                    1 if at < bytes.len() => { bytes.remove(at); }
-                    2 if at < bytes.len() => bytes[at] = byte,
-                    3 => bytes.insert(at, b"0123456789 \n-"[usize::from(byte) % 13]),
-                    4 => bytes.truncate(at),
-                    5 if at < bytes.len() => bytes[at] = b'0' + byte % 10,
-                    _ => {
-                        let tail = bytes.split_off(at);
-                        bytes.extend_from_slice(b" 99");
-                        bytes.extend(tail);
-                    }
-                }
-            }
+            let valid = render(&Judge, &Judge.generate(&mut rng, level, Limits::Original));
+            let bytes = engine::judge::corrupt::corrupt(valid, &edits, b" 99");
             for bytes in [bytes, noise] {
                 for limits in [Limits::Original, Limits::Extended] {
                     if let Ok(input) = Judge.parse(&bytes, limits) {

@@ -1,12 +1,11 @@
 //! The hero-battle binary: judge input in (a file or stdin), one verdict per case out; and the
 //! judge's subcommands `check`, `validate` and `stress` on [`hero_battle::judge::Judge`].
 
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 use engine::cli::{BatchArgs, exit_with_error, finish};
 use engine::judge::cli::{
-    CheckArgs, StressArgs, ValidateArgs, run_check, run_stress, run_validate,
+    CheckArgs, StressArgs, ValidateArgs, parse_args, run_check, run_stress, run_validate,
 };
-use engine::judge::protocol::EXIT_FAIL;
 use hero_battle::judge::Judge;
 use hero_battle::{Options, Solver};
 
@@ -48,25 +47,8 @@ const EXHAUSTIVE_HELP: &str = "Instead of generated inputs, every case whose twe
     are all in 1..=BOUND, by largest number then lexicographically, 40 cases a file; runs to \
     the end unless --time or --runs is given (BOUND 2: 103 files, 3: 13,287)";
 
-fn parse() -> Args {
-    let command = Args::command().mut_subcommand("stress", |stress| {
-        stress.mut_arg("exhaustive", |a| a.help(EXHAUSTIVE_HELP))
-    });
-    let parsed = command.try_get_matches().and_then(|m| Args::from_arg_matches(&m));
-    parsed.unwrap_or_else(|e| {
-        // A checker's usage error must not exit 2, which testlib reads as a presentation
-        // error: it is a judge failure.
-        let checking = std::env::args_os().nth(1).is_some_and(|a| a == "check");
-        if checking && e.use_stderr() {
-            let _ = e.print();
-            std::process::exit(EXIT_FAIL);
-        }
-        e.exit()
-    })
-}
-
 fn main() {
-    let args = parse();
+    let args: Args = parse_args(EXHAUSTIVE_HELP);
     match &args.command {
         Some(Command::Check(check)) => std::process::exit(run_check(&Judge, check)),
         Some(Command::Validate(validate)) => std::process::exit(run_validate(&Judge, validate)),

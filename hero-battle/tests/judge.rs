@@ -13,6 +13,7 @@ use std::time::Duration;
 use engine::judge::{Limits, Problem, Program, RunOptions, VerdictKind, trial};
 use hero_battle::judge::Judge;
 use hero_battle::rules::Case;
+use tests::Ran;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_hero-battle");
 
@@ -20,34 +21,16 @@ const SAMPLE: &str = "4\n10 10 10 10 3 3 3 3 3 3 3 3\n5 5 30 30 7 2 2 7 1 1 1 1\
                       30 30 5 5 1 1 1 1 7 2 2 7\n12 7 9 15 4 2 3 5 2 6 4 1\n";
 const SAMPLE_OUT: &str = "It depends\nBob wins\nAlice wins\nBob wins\n";
 
-/// A fresh folder for one test, in the system's temporary folder.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hero-battle-judge-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
-    dir
+    tests::scratch_dir("hero-battle-judge", name)
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("the scratch folder is writable");
-    path.display().to_string()
-}
-
-/// Exit code, stdout and stderr of one run of the binary.
-struct Ran {
-    code: i32,
-    stdout: String,
-    stderr: String,
+    tests::write_file(dir, name, text)
 }
 
 fn hero(args: &[&str], stdin: &[u8]) -> Ran {
-    let out = tests::run_binary(BINARY, args, stdin);
-    Ran {
-        code: out.status.code().expect("the binary exits by itself"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    Ran::of(&tests::run_binary(BINARY, args, stdin))
 }
 
 #[test]

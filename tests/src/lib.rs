@@ -10,7 +10,8 @@
 //! an input fails it too. `cargo xtask snapshot` regenerates them; plain `cargo test` fails
 //! on any difference.
 //!
-//! It also runs a problem's binary for the crates' own CLI tests ([`run_binary`]).
+//! It also serves the crates' own CLI tests: running a binary ([`run_binary`], [`Ran`]) and
+//! scratch folders for the files and scripts they write ([`scratch_dir`], [`write_file`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -222,4 +223,57 @@ pub fn assert_rejects(program: &str, args: &[&str], input: &[u8], message: &str)
     assert_eq!(output.status.code(), Some(2), "{program} {args:?} on {input:?}: {stderr}");
     assert!(output.stdout.is_empty(), "{program} printed on stdout for a bad input");
     assert_eq!(stderr, format!("{message}\n"), "{program} {args:?} on {input:?}");
+}
+
+/// Exit code, stdout and stderr of one run of a binary, as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ran {
+    /// The exit code.
+    pub code: i32,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl Ran {
+    /// The text form of a finished process.
+    ///
+    /// # Panics
+    /// When the process was killed by a signal: the binaries under test exit by themselves.
+    #[must_use]
+    pub fn of(output: &std::process::Output) -> Self {
+        Self {
+            code: output.status.code().expect("the binary exits by itself"),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+}
+
+/// A fresh, empty folder for one test in the system's temporary folder, named
+/// `PREFIX-PID-NAME` so that concurrent tests and test runs never share one.
+///
+/// # Panics
+/// When the temporary folder is not writable.
+#[must_use]
+pub fn scratch_dir(prefix: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
+    dir
+}
+
+/// Writes `text` to `dir/name` and returns the path as text. The file is written aside and
+/// renamed into place, so a program another test runs never reads half of it.
+///
+/// # Panics
+/// When the folder is not writable.
+#[must_use]
+pub fn write_file(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    let aside = dir.join(format!(".{name}.tmp"));
+    std::fs::write(&aside, text).expect("the scratch folder is writable");
+    std::fs::rename(&aside, &path).expect("the scratch folder is writable");
+    path.display().to_string()
 }

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use crate::Solution;
 use crate::game::Game;
+use crate::work::{Meter, NoMeter, Work};
 
 /// Solves `game` by repeated attractors. Each round, on the stations `G` still undecided:
 ///
@@ -23,7 +24,22 @@ use crate::game::Game;
 /// `n / 2` rounds. Space: `O(n)` besides the game.
 #[must_use]
 pub fn solve(game: &Game) -> Solution {
+    solve_metered(game, &mut NoMeter)
+}
+
+/// [`solve`], also returning the work it did (see [`crate::work`]): the yardstick the default
+/// solver's budget and the adversarial search measure against. Same complexity.
+#[must_use]
+pub fn solve_with_work(game: &Game) -> (Solution, Work) {
+    let mut work = Work::default();
+    let solution = solve_metered(game, &mut work);
+    (solution, work)
+}
+
+/// [`solve`] with every station visit and adjacency entry read counted in `meter`.
+fn solve_metered(game: &Game, meter: &mut impl Meter) -> Solution {
     let n = game.n();
+    meter.add(n);
     let mut alive = vec![true; n];
     // Tracks into alive stations, kept up to date as stations are removed.
     let mut alive_out: Vec<u32> = game.stations().map(|v| game.succ(v).len() as u32).collect();
@@ -33,6 +49,7 @@ pub fn solve(game: &Game) -> Solution {
     let mut queue = VecDeque::new();
     loop {
         // 1. Arezou's attractor to the charging stations, from scratch.
+        meter.add(n);
         for v in game.stations() {
             let i = v as usize;
             in_w[i] = alive[i] && game.charging(v);
@@ -42,6 +59,7 @@ pub fn solve(game: &Game) -> Solution {
             }
         }
         while let Some(u) = queue.pop_front() {
+            meter.add(1 + game.pred(u).len());
             for &p in game.pred(u) {
                 let pi = p as usize;
                 if !alive[pi] || in_w[pi] {
@@ -58,6 +76,7 @@ pub fn solve(game: &Game) -> Solution {
             }
         }
         // 2. The trap; Borzou stays inside it.
+        meter.add(n);
         let trap: Vec<u32> =
             game.stations().filter(|&v| alive[v as usize] && !in_w[v as usize]).collect();
         if trap.is_empty() {
@@ -65,6 +84,7 @@ pub fn solve(game: &Game) -> Solution {
         }
         for &v in &trap {
             if !game.arezou(v) {
+                meter.add(game.succ(v).len());
                 let stay = game.succ(v).iter().find(|&&w| alive[w as usize] && !in_w[w as usize]);
                 choice[v as usize] = *stay.unwrap_or(&choice[v as usize]);
             }
@@ -75,6 +95,7 @@ pub fn solve(game: &Game) -> Solution {
             queue.push_back(v);
         }
         while let Some(u) = queue.pop_front() {
+            meter.add(1 + game.pred(u).len());
             for &p in game.pred(u) {
                 let pi = p as usize;
                 if !alive[pi] {

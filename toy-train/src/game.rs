@@ -8,9 +8,9 @@ pub const MAX_STATIONS: u64 = 100_000_000;
 pub const MAX_TRACKS: u64 = 1_000_000_000;
 
 /// Bit set in a station's flags when Arezou owns it.
-const AREZOU: u8 = 1;
+pub(crate) const AREZOU: u8 = 1;
 /// Bit set in a station's flags when it is a charging station.
-const CHARGING: u8 = 2;
+pub(crate) const CHARGING: u8 = 2;
 
 /// A player of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

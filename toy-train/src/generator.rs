@@ -1,7 +1,10 @@
 //! Reproducible input generators: random railways, the six subtask shapes of the original,
-//! the staircase that makes repeated attractors take about `n / 2` rounds, and two cascades,
-//! one of them the worst case we know for the decremental solver. A seed fixes the output forever
-//! (the generator is [`engine::rng::SplitMix64`]).
+//! the staircase that makes repeated attractors take one round a step (about `n / 2.2`
+//! rounds, a tenth of the stations forming the charging block), the cascades built
+//! on it against the decremental solver's repairs, and the adversarial families: the star
+//! detour, built by hand, and seven found by `cargo xtask adversary toy-train` (built from
+//! their gadgets, [`crate::gadget::found`]). A seed fixes the output forever (the generator
+//! is [`engine::rng::SplitMix64`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -102,14 +105,44 @@ pub enum Family {
     Cascade,
     /// The cascade with each link `y_i → y_(i+1)` made a detour of three tracks
     /// `y_i → p_i → q_i → y_(i+1)`: the next link now ranks above what depends on the head,
-    /// so the head fails and the chain and tail are re-attracted every round, `Θ(n²)` work
-    /// for the decremental solver, like the classic one. Its worst case as far as we know.
+    /// so the head cannot be lifted and every round's bump moves the chain behind it,
+    /// `Θ(n²)` work for the decremental solver, though far less than the classic solver's.
     Detour,
+    /// The detour with its tail made a star, every `t_j → y_1`: a path's stations are ranked
+    /// in breadth-first layers and stay above the chain once moved, but a star's all rank
+    /// just above `y_1`, so every round's bump (see [`crate::decremental`]) must move the
+    /// whole star again, `Θ(n)` heap operations a round. Built by hand, against the bumps:
+    /// the decremental solver without its budget does five times the classic solver's work
+    /// on it (1.2 s against 0.18 s at 16,000 stations).
+    StarDetour,
+    /// Found by the adversarial search: two hub stations every copy may move to, whose
+    /// justifications run through a chain across the copies (see
+    /// [`crate::gadget::found::avalanche`]).
+    Avalanche,
+    /// Found by the adversarial search: the worst it found against the unbudgeted solver
+    /// ([`crate::gadget::found::avalanche_deep`]).
+    AvalancheDeep,
+    /// Found by the adversarial search: bumps that explore the chain above them and are
+    /// called off ([`crate::gadget::found::recoil`]).
+    Recoil,
+    /// Found by the adversarial search: two rounds, the second failing most of the railway
+    /// at once ([`crate::gadget::found::burst`]).
+    Burst,
+    /// Found by the adversarial search against the default solver itself: a successor must
+    /// change its witness before it can serve ([`crate::gadget::found::reroute`]).
+    Reroute,
+    /// Found by the adversarial search against the default solver: one round in which a
+    /// whole chain must relay to its next link ([`crate::gadget::found::relay`]).
+    Relay,
+    /// Found by the adversarial search against the default solver: rounds whose repairs
+    /// cost less than a rebuild but more than the budget's slack
+    /// ([`crate::gadget::found::undertow`]).
+    Undertow,
 }
 
 impl Family {
     /// Every family with its command-line name.
-    pub const ALL: [(Self, &'static str); 9] = [
+    pub const ALL: [(Self, &'static str); 17] = [
         (Self::Random, "random"),
         (Self::Line, "line"),
         (Self::Small, "small"),
@@ -119,7 +152,31 @@ impl Family {
         (Self::Staircase, "staircase"),
         (Self::Cascade, "cascade"),
         (Self::Detour, "detour"),
+        (Self::StarDetour, "star-detour"),
+        (Self::Avalanche, "avalanche"),
+        (Self::AvalancheDeep, "avalanche-deep"),
+        (Self::Recoil, "recoil"),
+        (Self::Burst, "burst"),
+        (Self::Reroute, "reroute"),
+        (Self::Relay, "relay"),
+        (Self::Undertow, "undertow"),
     ];
+
+    /// The families found by the adversarial search, with their gadgets.
+    #[must_use]
+    pub fn gadget(self) -> Option<crate::gadget::Gadget> {
+        use crate::gadget::found;
+        match self {
+            Self::Avalanche => Some(found::avalanche()),
+            Self::AvalancheDeep => Some(found::avalanche_deep()),
+            Self::Recoil => Some(found::recoil()),
+            Self::Burst => Some(found::burst()),
+            Self::Reroute => Some(found::reroute()),
+            Self::Relay => Some(found::relay()),
+            Self::Undertow => Some(found::undertow()),
+            _ => None,
+        }
+    }
 
     /// The command-line name.
     #[must_use]
@@ -145,24 +202,35 @@ impl FromStr for Family {
     }
 }
 
-/// What to generate.
+/// What to generate (with the `cli` feature, also the arguments of `cargo xtask gen toy-train`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct GenParams {
-    /// The shape.
+    /// The shape: random, line, small, arezou, borzou, one-charger (the six subtasks, random
+    /// standing for the last), staircase, cascade, detour, or the adversarial families
+    /// star-detour, avalanche, avalanche-deep, recoil, burst, reroute, relay and undertow.
+    #[cfg_attr(feature = "cli", arg(value_parser = <Family as FromStr>::from_str))]
     pub family: Family,
     /// Number of stations.
+    #[cfg_attr(feature = "cli", arg(long, short = 'n', default_value_t = 10))]
     pub n: usize,
     /// Number of tracks; `None` picks the family's default (`4n`, at most `n²`, for the
-    /// random shapes). `line` and `cascade` ignore it: their shape fixes `m`.
+    /// random shapes). `line`, the cascades and the adversarial families ignore it: their
+    /// shape fixes `m`.
+    #[cfg_attr(feature = "cli", arg(long, short = 'm'))]
     pub m: Option<usize>,
     /// The seed; the same parameters give the same instance forever.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
     pub seed: u64,
     /// Chance per mille that Arezou owns a station (random shapes; default 500).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub arezou_per_mille: Option<u64>,
     /// Chance per mille that a station charges (random shapes; default 100). With a positive
     /// chance at least one station charges, as the original requires.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub charging_per_mille: Option<u64>,
     /// Rename the stations at random and shuffle the tracks.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub shuffle: bool,
 }
 
@@ -241,8 +309,19 @@ pub fn generate(params: &GenParams) -> Result<Instance, GenError> {
         }
         Family::Line => line(&mut rng, n, arezou_pm, charging_pm),
         Family::Staircase => staircase(n, params.m).map_err(|r| fail(&r))?,
-        Family::Cascade => cascade(n, 1).map_err(|r| fail(&r))?,
-        Family::Detour => cascade(n, 3).map_err(|r| fail(&r))?,
+        Family::Cascade => cascade(n, 1, TailShape::Path).map_err(|r| fail(&r))?,
+        Family::Detour => cascade(n, 3, TailShape::Path).map_err(|r| fail(&r))?,
+        Family::StarDetour => cascade(n, 3, TailShape::Star).map_err(|r| fail(&r))?,
+        Family::Avalanche
+        | Family::AvalancheDeep
+        | Family::Recoil
+        | Family::Burst
+        | Family::Reroute
+        | Family::Relay
+        | Family::Undertow => {
+            let gadget = params.family.gadget().expect("a found family has a gadget");
+            gadget.chain_of_size(n).map_err(|r| fail(&r))?
+        }
     };
     Ok(if params.shuffle { instance.shuffled(&mut rng) } else { instance })
 }
@@ -371,13 +450,22 @@ fn push_step(
     charging[c as usize] = true;
 }
 
+/// How the Borzou stations `t_1..t_s` of a cascade hang off its first link `y_1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TailShape {
+    /// A path: `t_1 → y_1` and `t_j → t_(j-1)`.
+    Path,
+    /// A star: `t_j → y_1` for every `j`.
+    Star,
+}
+
 /// The cascade: a staircase of `k` steps (numbered as in [`staircase`]), Arezou stations
 /// `y_1..y_k` with tracks `y_i → c_i` and a link from `y_i` to `y_(i+1)`, and a tail
-/// `t_1..t_s` of Borzou stations with `t_1 → y_1` and `t_j → t_(j-1)`. A link is one track
+/// `t_1..t_s` of Borzou stations leading to `y_1`, as a path or a star. A link is one track
 /// (`link = 1`, `k ≈ n / 6`) or a detour `y_i → p_i → q_i → y_(i+1)` through two more Arezou
 /// stations (`link = 3`, `k ≈ n / 14`). In round `i` the charger `c_i` goes and `y_i` must
 /// switch to its link, and so must everything that leads through it.
-fn cascade(n: usize, link: usize) -> Result<Instance, String> {
+fn cascade(n: usize, link: usize, tail: TailShape) -> Result<Instance, String> {
     if n < 5 {
         return Err("a cascade needs at least 5 stations".into());
     }
@@ -408,7 +496,8 @@ fn cascade(n: usize, link: usize) -> Result<Instance, String> {
     }
     for j in 1..=s {
         arezou[t(j) as usize] = false;
-        tracks.push((t(j), if j == 1 { y(1) } else { t(j - 1) }));
+        let to = if j == 1 || tail == TailShape::Star { y(1) } else { t(j - 1) };
+        tracks.push((t(j), to));
     }
     Ok(Instance { arezou, charging, tracks })
 }
@@ -445,8 +534,9 @@ mod tests {
         assert_eq!((inst.arezou.len(), inst.tracks.len()), (1000, 4000));
         assert!(staircase(100, Some(50)).is_err());
         for n in [5, 10, 30, 301] {
-            assert_eq!(cascade(n, 1).unwrap().arezou.len(), n);
-            assert_eq!(cascade(n, 3).unwrap().arezou.len(), n);
+            for (link, tail) in [(1, TailShape::Path), (3, TailShape::Path), (3, TailShape::Star)] {
+                assert_eq!(cascade(n, link, tail).unwrap().arezou.len(), n);
+            }
         }
     }
 }

@@ -9,12 +9,17 @@
 //! - [`parse`](mod@parse): the sample grader's input read straight into a [`Game`];
 //! - [`classic`]: the reference solver, repeated attractors, `O(n · m)`;
 //! - [`decremental`]: the default solver, the same rounds with the attractor maintained
-//!   decrementally (`O(n · m · log n)` worst case; linear on staircases and cascades, and
-//!   `Θ(n²)` but still fast on the worst family we know);
+//!   decrementally under a work budget (`O(n · m)` worst case, at most `1 + 1/16` times the
+//!   classic solver's work plus `O(n + m)`; linear on staircases, cascades, random graphs and
+//!   the adversarial families found so far);
 //! - [`brute`]: a brute force straight from the rules for tiny railways;
 //! - [`verify`](mod@verify): an independent `O(n + m)` check of an answer with both strategies;
 //! - [`output`]: the answer line and the strategy lines; [`dot`]: a Graphviz picture;
-//! - [`generator`]: reproducible generators for tests and benchmarks.
+//! - [`generator`]: reproducible generators for tests and benchmarks, with [`gadget`] for the
+//!   families built by repeating a small gadget;
+//! - [`work`]: deterministic work counters, to compare solvers without timing them;
+//! - [`judge`](mod@judge): the problem as the judge sees it (limits, subtasks, checker,
+//!   generation, shrink moves), behind the binary's `check`, `validate` and `stress`.
 //!
 //! [`run`] is the whole program: input bytes in, output bytes out.
 //!
@@ -29,11 +34,14 @@ pub mod brute;
 pub mod classic;
 pub mod decremental;
 pub mod dot;
+pub mod gadget;
 pub mod game;
 pub mod generator;
+pub mod judge;
 pub mod output;
 pub mod parse;
 pub mod verify;
+pub mod work;
 
 pub use game::{Game, GameError, Player};
 pub use parse::parse;

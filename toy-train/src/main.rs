@@ -1,16 +1,33 @@
 //! The toy-train binary: reads the sample grader's input (a file or stdin), prints the answer
-//! line, and on request the strategies and a verification line.
+//! line, and on request the strategies and a verification line. Subcommands judge a user's
+//! program: `check` (a checker), `validate` (a validator) and `stress` (a stress loop that
+//! shrinks what it finds).
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use engine::cli::{exit_with_error, finish, read_input};
+use engine::judge::cli::{
+    CheckArgs, StressArgs, ValidateArgs, parse_args, run_check, run_stress, run_validate,
+};
+use toy_train::judge::Judge;
 use toy_train::{Options, Solver};
 
 /// Who wins the toy train game from each station (IOI 2017, Toy Train).
+///
+/// Without a subcommand, solves FILE (or stdin) and prints the answer line.
 #[derive(Parser)]
-#[command(name = "toy-train", version)]
+#[command(name = "toy-train", version, args_conflicts_with_subcommands = true)]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    solve: SolveArgs,
+}
+
+/// Solving: the answer line, and what else to print.
+#[derive(clap::Args)]
+struct SolveArgs {
     /// Input in the sample grader's format; standard input when absent.
     file: Option<PathBuf>,
     /// After the answer line, print one line `s t` per station: the switch at s points to t.
@@ -32,15 +49,44 @@ struct Args {
     solver: Solver,
 }
 
+/// Judging a user's program.
+#[derive(Subcommand)]
+enum Command {
+    /// Judge a contestant's OUTPUT for INPUT as IOI 2017 did (CMS white-diff: tokens, white
+    /// space ignored): exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail (testlib).
+    Check(CheckArgs),
+    /// Check that a file is a valid input under the limits and name the original subtasks
+    /// it belongs to: exit 0 valid, 3 invalid with the rule broken and its place.
+    Validate(ValidateArgs),
+    /// Run COMMAND on generated railways (tiny ones first) until its output is judged wrong,
+    /// then shrink that railway to a 1-minimal one and report it with our strategies and a
+    /// picture: exit 0 no failure, 1 a failure (saved), 2 trouble.
+    Stress(StressArgs),
+}
+
+/// What `--exhaustive BOUND` means for this problem, in `stress --help`.
+const EXHAUSTIVE_HELP: &str = "Instead of generated inputs, every railway of up to BOUND \
+    stations (1..=4) without duplicate tracks, by number of stations; runs to the end unless \
+    --time or --runs is given (BOUND 2: 110 railways, 3: 19,318, 4: 12,169,318)";
+
 fn main() {
-    let args = Args::parse();
-    let input = read_input(args.file.as_deref()).unwrap_or_else(|e| exit_with_error(&e));
+    let args: Args = parse_args(EXHAUSTIVE_HELP);
+    match args.command {
+        Some(Command::Check(check)) => std::process::exit(run_check(&Judge, &check)),
+        Some(Command::Validate(validate)) => std::process::exit(run_validate(&Judge, &validate)),
+        Some(Command::Stress(stress)) => {
+            std::process::exit(run_stress(&Judge, &stress, "toy-train"))
+        }
+        None => {}
+    }
+    let solve = args.solve;
+    let input = read_input(solve.file.as_deref()).unwrap_or_else(|e| exit_with_error(&e));
     let options = Options {
-        solver: args.solver,
-        strategy: args.strategy,
-        verify: args.verify,
-        stats: args.stats,
-        dot: args.dot,
+        solver: solve.solver,
+        strategy: solve.strategy,
+        verify: solve.verify,
+        stats: solve.stats,
+        dot: solve.dot,
     };
     finish(toy_train::run(&input, &options))
 }

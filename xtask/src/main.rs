@@ -4,6 +4,8 @@
 //! - `cargo xtask gen PROBLEM FAMILY ...`: write a generated input to stdout.
 //! - `cargo xtask bench PROBLEM [--peers DIR]`: time our release binaries against the seed
 //!   editorials' programs on the same generated inputs.
+//! - `cargo xtask adversary PROBLEM ...`: search for inputs that make a solver work harder
+//!   than the reference.
 
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "xtask reports to the terminal")]
 #![allow(unreachable_pub, reason = "a binary: `pub` marks what a module offers its siblings")]
@@ -43,6 +45,11 @@ enum Task {
         #[command(subcommand)]
         problem: BenchProblem,
     },
+    /// Search for inputs on which a solver works harder than the reference.
+    Adversary {
+        #[command(subcommand)]
+        problem: AdversaryProblem,
+    },
     /// (Internal) run a command on an input, print its wall time and peak memory.
     #[command(hide = true)]
     MeasureChild {
@@ -58,9 +65,15 @@ enum GenProblem {
     /// hero-battle batches.
     HeroBattle(hero_battle::GenArgs),
     /// toy-train graphs.
-    ToyTrain(toy_train::GenArgs),
+    ToyTrain(::toy_train::generator::GenParams),
     /// card-duel files.
     CardDuel(card_duel::GenArgs),
+}
+
+#[derive(Subcommand)]
+enum AdversaryProblem {
+    /// toy-train railways, scored by work counters against the classic solver.
+    ToyTrain(toy_train::adversary::AdversaryArgs),
 }
 
 #[derive(Subcommand)]
@@ -81,6 +94,9 @@ fn main() -> ExitCode {
             GenProblem::ToyTrain(args) => toy_train::gen_to_stdout(&args),
             GenProblem::CardDuel(args) => card_duel::gen_to_stdout(&args),
         },
+        Task::Adversary { problem: AdversaryProblem::ToyTrain(args) } => {
+            toy_train::adversary::run(&args)
+        }
         Task::MeasureChild { input, output, command } => {
             measure::measure_child(&input, &output, &command)
         }

@@ -1,6 +1,10 @@
-//! `cargo xtask gen toy-train FAMILY ...` (a generated railway on stdout) and
+//! `cargo xtask gen toy-train FAMILY ...` (a generated railway on stdout),
 //! `cargo xtask bench toy-train` (our release binary against the editorial's program on
-//! IOI-size inputs, staircases and a graph with a million stations).
+//! IOI-size inputs, staircases and a graph with a million stations) and
+//! `cargo xtask adversary toy-train` (a search for railways that make the default solver work
+//! harder than the classic one; see [`adversary`]).
+
+pub mod adversary;
 
 use std::path::{Path, PathBuf};
 
@@ -9,124 +13,156 @@ use toy_train::generator::{Family, GenParams, generate};
 use crate::TaskResult;
 use crate::measure::{self, BenchArgs, Contender};
 
-/// Generator options for toy-train.
-#[derive(Clone, Debug, clap::Args)]
-pub struct GenArgs {
-    /// The shape: random, line, small, arezou, borzou, one-charger (the six subtasks, random
-    /// standing for the last), staircase, cascade, or detour.
-    #[arg(value_parser = parse_family)]
-    family: Family,
-    /// Number of stations.
-    #[arg(long, short = 'n', default_value_t = 10)]
-    n: usize,
-    /// Number of tracks [default: about 4n; line and the cascades fix their own].
-    #[arg(long, short = 'm')]
-    m: Option<usize>,
-    /// The seed: the same arguments always give the same file.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Chance per mille that Arezou owns a station [default: 500].
-    #[arg(long)]
-    arezou_per_mille: Option<u64>,
-    /// Chance per mille that a station charges [default: 100].
-    #[arg(long)]
-    charging_per_mille: Option<u64>,
-    /// Rename the stations at random and shuffle the tracks.
-    #[arg(long)]
-    shuffle: bool,
+/// Writes a generated toy-train input to stdout.
+pub fn gen_to_stdout(params: &GenParams) -> TaskResult {
+    let instance = generate(params).map_err(|e| e.to_string())?;
+    engine::cli::write_stdout(&instance.to_text()).map_err(|e| format!("cannot write: {e}"))
 }
 
-fn parse_family(s: &str) -> Result<Family, String> {
-    s.parse()
+/// The seed peer a case is timed against: the editorial's program with arrays for 20,000
+/// stations, the same built for 2,000,000 (it copies whole arrays every round, so it is slow
+/// on small inputs), or none where it would take hours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Peer {
+    Small,
+    Big,
+    None,
 }
 
-impl GenArgs {
-    fn params(&self) -> GenParams {
-        GenParams {
-            family: self.family,
-            n: self.n,
-            m: self.m,
-            seed: self.seed,
-            arezou_per_mille: self.arezou_per_mille,
-            charging_per_mille: self.charging_per_mille,
-            shuffle: self.shuffle,
+impl Peer {
+    fn binary(self) -> Option<&'static str> {
+        match self {
+            Self::Small => Some("toy-train-seed"),
+            Self::Big => Some("toy-train-seed-big"),
+            Self::None => None,
         }
     }
 }
 
-/// Writes a generated toy-train input to stdout.
-pub fn gen_to_stdout(args: &GenArgs) -> TaskResult {
-    let instance = generate(&args.params()).map_err(|e| e.to_string())?;
-    engine::cli::write_stdout(&instance.to_text()).map_err(|e| format!("cannot write: {e}"))
+/// One benchmark input: a family at a size, the peer to time beside ours, whether to time our
+/// classic solver too (not where it takes hours), and whether `--quick` keeps it.
+#[derive(Clone, Copy, Debug)]
+struct Case {
+    family: Family,
+    n: usize,
+    m: Option<usize>,
+    peer: Peer,
+    classic: bool,
+    quick: bool,
 }
 
-/// The seed peer for up to 20,000 stations, and the one for up to 2,000,000.
-const SEED: Option<&str> = Some("toy-train-seed");
-const SEED_BIG: Option<&str> = Some("toy-train-seed-big");
-/// IOI-size track count.
+/// IOI-size track count for the random shapes.
 const IOI_M: Option<usize> = Some(20_000);
 
-/// One benchmark input: title, file under `target/bench/`, family, `n`, `m`, the seed peer to
-/// time beside ours (none where it would take minutes), whether to time our classic solver
-/// too, and whether `--quick` keeps it.
-type Case =
-    (&'static str, &'static str, Family, usize, Option<usize>, Option<&'static str>, bool, bool);
+/// Every family at IOI size (`n = 5,000`, `m ≤ 20,000`) and at `n = 16,000` (within the
+/// small peer's arrays), then the million-station inputs.
+fn cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (family, _) in Family::ALL {
+        if family == Family::Small {
+            continue; // Subtask 2 has at most 15 stations: nothing to time.
+        }
+        let random =
+            matches!(family, Family::Random | Family::Arezou | Family::Borzou | Family::OneCharger);
+        for (n, m, quick) in [(5_000, IOI_M, true), (16_000, None, false)] {
+            let m = if random { m } else { None };
+            cases.push(Case { family, n, m, peer: Peer::Small, classic: true, quick });
+        }
+    }
+    let big =
+        |family, m, peer, classic| Case { family, n: 1_000_000, m, peer, classic, quick: false };
+    cases.push(big(Family::Staircase, None, Peer::None, false));
+    cases.push(big(Family::Random, Some(5_000_000), Peer::Big, true));
+    cases
+}
 
-#[rustfmt::skip]
-const CASES: [Case; 12] = [
-    ("IOI size, random", "tt-ioi-random.in", Family::Random, 5_000, IOI_M, SEED, true, true),
-    ("IOI size, line (subtask 1)", "tt-ioi-line.in", Family::Line, 5_000, None, SEED, true, true),
-    ("IOI size, Arezou only (subtask 3)", "tt-ioi-arezou.in", Family::Arezou, 5_000, IOI_M, SEED, true, true),
-    ("IOI size, Borzou only (subtask 4)", "tt-ioi-borzou.in", Family::Borzou, 5_000, IOI_M, SEED, true, true),
-    ("IOI size, one charger (subtask 5)", "tt-ioi-one-charger.in", Family::OneCharger, 5_000, IOI_M, SEED, true, true),
-    ("IOI size, staircase", "tt-ioi-staircase.in", Family::Staircase, 5_000, IOI_M, SEED, true, true),
-    ("IOI size, cascade", "tt-ioi-cascade.in", Family::Cascade, 5_000, None, SEED, true, true),
-    ("IOI size, detour (our worst case)", "tt-ioi-detour.in", Family::Detour, 5_000, None, SEED, true, true),
-    ("staircase, 20,000 stations", "tt-staircase-20k.in", Family::Staircase, 20_000, None, SEED, true, true),
-    ("detour, 20,000 stations (our worst case)", "tt-detour-20k.in", Family::Detour, 20_000, None, SEED, true, true),
-    ("staircase, 1,000,000 stations", "tt-staircase-1m.in", Family::Staircase, 1_000_000, None, None, false, false),
-    ("random, 1,000,000 stations, 5,000,000 tracks", "tt-random-1m.in", Family::Random, 1_000_000, Some(5_000_000), SEED_BIG, true, false),
-];
-
-/// Benchmarks toy-train: each input is timed for our default solver (and sometimes the
-/// classic one) against `toy-train-seed` (arrays for 20,000 stations) or
-/// `toy-train-seed-big` (2,000,000), input reading included; the table gives medians,
-/// speed-ups over the first contender and peak memory.
+/// Benchmarks toy-train: each input is timed for our default solver, our classic solver and
+/// the editorial's program, input reading included; each comparison prints medians, speed-ups
+/// over the first contender and peak memory, and a summary table at the end gives the
+/// default's time against the classic solver's and the editorial's.
 pub fn bench(args: &BenchArgs) -> TaskResult {
     let ours = measure::build_release("toy-train")?;
     let peers = measure::peers(args);
-    for &(title, file, family, n, m, seed_peer, classic, quick) in &CASES {
-        if args.quick && !quick {
+    let mut rows = Vec::new();
+    for case in cases() {
+        if args.quick && !case.quick {
             continue;
         }
-        let mut params = GenParams::new(family, n, 1);
-        params.m = m;
-        let input = write_case(file, &params)?;
+        let mut params = GenParams::new(case.family, case.n, 1);
+        params.m = case.m;
+        let file = format!("tt-{}-{}.in", case.family, case.n);
+        let (input, m) = write_case(&file, &params)?;
         let mut contenders = Vec::new();
-        if let (Some(dir), Some(peer)) = (&peers, seed_peer) {
+        let peer = peers.as_ref().zip(case.peer.binary());
+        if let Some((dir, peer)) = peer {
             contenders.push(Contender::new(peer, &dir.join(peer), &[]));
         }
         contenders.push(Contender::new("ours", &ours, &[]));
-        if classic {
+        if case.classic {
             contenders.push(Contender::new(
                 "ours --solver classic",
                 &ours,
                 &["--solver", "classic"],
             ));
         }
-        measure::compare(title, &input, &contenders, args.runs)?;
+        let title = format!("{}, n = {}, m = {m}", case.family, case.n);
+        let medians = measure::compare(&title, &input, &contenders, args.runs)?;
+        let offset = usize::from(peer.is_some());
+        let ms = |s: &measure::Sample| s.wall.as_secs_f64() * 1e3;
+        rows.push(Row {
+            title,
+            peer: peer.map(|_| ms(&medians[0])),
+            ours: ms(&medians[offset]),
+            ours_mb: medians[offset].max_rss_kib as f64 / 1024.0,
+            classic: case.classic.then(|| ms(&medians[offset + 1])),
+        });
     }
+    print_summary(&rows);
     Ok(())
 }
 
-/// Writes a case's input unless an identical file is already there.
-fn write_case(file: &str, params: &GenParams) -> Result<PathBuf, String> {
-    let text = generate(params).map_err(|e| e.to_string())?.to_text();
+/// One line of the summary: medians in milliseconds.
+struct Row {
+    title: String,
+    peer: Option<f64>,
+    ours: f64,
+    ours_mb: f64,
+    classic: Option<f64>,
+}
+
+/// The summary as a Markdown table: the default against classic (above 1.10 fails the bar)
+/// and against the editorial's program (above 1.00 fails it).
+fn print_summary(rows: &[Row]) {
+    let cell = |x: Option<f64>| x.map_or("-".to_owned(), |x| format!("{x:.1} ms"));
+    let ratio = |x: Option<f64>, y: f64| x.map_or("-".to_owned(), |x| format!("{:.2}", y / x));
+    println!(
+        "\n| input | editorial | classic | default | default / classic | default / editorial |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for r in rows {
+        println!(
+            "| {} | {} | {} | {:.1} ms ({:.0} MB) | {} | {} |",
+            r.title,
+            cell(r.peer),
+            cell(r.classic),
+            r.ours,
+            r.ours_mb,
+            ratio(r.classic, r.ours),
+            ratio(r.peer, r.ours),
+        );
+    }
+}
+
+/// Writes a case's input unless an identical file is already there; returns the path and the
+/// number of tracks.
+fn write_case(file: &str, params: &GenParams) -> Result<(PathBuf, usize), String> {
+    let instance = generate(params).map_err(|e| e.to_string())?;
+    let text = instance.to_text();
     let path = measure::bench_dir()?.join(file);
     if same_file_contents(&path, &text) {
-        return Ok(path);
+        return Ok((path, instance.tracks.len()));
     }
-    measure::write_input(file, &text)
+    Ok((measure::write_input(file, &text)?, instance.tracks.len()))
 }
 
 fn same_file_contents(path: &Path, text: &[u8]) -> bool {

@@ -27,6 +27,26 @@ pub const EXIT_FOUND: i32 = 1;
 /// `stress`'s exit code for trouble: the command cannot run, bad options, a bug of ours.
 pub const EXIT_TROUBLE: i32 = 2;
 
+/// Parses a problem binary's command line, `A` being its clap arguments with the judge's
+/// subcommands: `stress --exhaustive` gets `exhaustive_help` (what BOUND means for this
+/// problem), and a usage error of `check` exits 3, a judge failure. clap's own usage errors
+/// exit 2, which testlib reads as a presentation error of the contestant.
+#[must_use]
+pub fn parse_args<A: clap::Parser>(exhaustive_help: &'static str) -> A {
+    let command = A::command().mut_subcommand("stress", |stress| {
+        stress.mut_arg("exhaustive", |a| a.help(exhaustive_help))
+    });
+    let parsed = command.try_get_matches().and_then(|m| A::from_arg_matches(&m));
+    parsed.unwrap_or_else(|e| {
+        let checking = std::env::args_os().nth(1).is_some_and(|a| a == "check");
+        if checking && e.use_stderr() {
+            let _ = e.print();
+            std::process::exit(EXIT_FAIL);
+        }
+        e.exit()
+    })
+}
+
 /// Parses a duration: seconds (`10`, `1.5`) or with a unit (`1500ms`, `2s`, `1m`).
 ///
 /// # Errors

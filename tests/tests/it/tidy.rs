@@ -130,7 +130,7 @@ fn no_test_expects_a_panic() {
 /// would silently never be regenerated.
 #[test]
 fn every_data_suite_has_a_snapshot_test() {
-    let tests: String = std::fs::read_dir(root().join("tests").join("tests"))
+    let tests: String = std::fs::read_dir(root().join("tests").join("tests").join("it"))
         .unwrap()
         .flatten()
         .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())

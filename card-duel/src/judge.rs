@@ -1,0 +1,1086 @@
+//! card-duel as the judge sees it: [`Judge`] implements [`engine::judge::Problem`], which
+//! gives the binary its `check`, `validate` and `stress` subcommands.
+//!
+//! - **Limits.** `original`: the contest's, as its statement and validator state them:
+//!   `1 <= T <= 351,493`, `3 <= O <= 5`, HP `1..=20`, at most 4 minions a board, each of HP 1
+//!   or 2, hands `0..=3`. `extended`: what the solver accepts, `0 <= T <= MAX_CASES` and
+//!   `1 <= O <= MAX_OPS`, the other fields alike. Numbers are separated by any white space
+//!   (the official validator tolerates `\r` and repeated blanks too); the validator's messages
+//!   name the rule and its line and column, e.g. `line 1, column 3: expected O in 3..=5,
+//!   found "6"`.
+//! - **Checker.** The official checker's rule (THUPC 2021's `chk.cpp`): the output is read
+//!   as whitespace-separated tokens whatever its lines, one number a case, each accepted when
+//!   `|found - expected| <= 1e-6` computed in doubles, with no slack. The jury's answer file
+//!   holds the official solution's rendering with 9 decimals, and that rendering, not the
+//!   exact value, is what the official checker compares with; so our own answer is our value
+//!   printed with 9 decimals and read back. A token that is not a number in the strict
+//!   decimal grammar (`[-+]?D+(.D+)?([eE][-+]?D+)?`) is a presentation error, and so are
+//!   missing and extra answers ("Output too short." and "Output too long." in `chk.cpp`).
+//!   Where we differ: `chk.cpp` reads with C's `%lf`, which also takes `nan`, `inf`, hex
+//!   floats, `1.` and `.5`; those are presentation errors here (`nan` and `inf` were wrong
+//!   answers there, and a correct value printed in hex or as `.5` was accepted).
+//! - **Generation** ([`Judge::generate`]), by level, 40 cases a file at first: tiny positions
+//!   (HP up to 3, boards of at most two minions, hands often full), HP up to 4 (each of HP
+//!   1, 2, 3 and 4 is a threshold of the rules), both kept won at once by face attacks one
+//!   time in four only; then the families of [`generate`](crate::generate) (SmallHp, Edge,
+//!   Uniform, Heavy), a mix of them in files of 1,000 cases, and last files of 10,000 mixed
+//!   cases or of 351,493 distinct positions (the official data's shape). O is drawn from
+//!   `3..=5` under the original limits; under the extended ones mostly from the edges 1, 2,
+//!   3, 5 and 20.
+//! - **Shrinking** ([`Judge::shrink`]): drop half the cases, then quarters and so on; drop
+//!   one case; lower O; then, case by case, lower E's or the teacher's HP (to 1, then by half
+//!   the distance, a quarter, ..., by one), remove one minion (a 1-HP or a 2-HP one), lower a
+//!   2-HP minion to 1, lower a hand (to 0, then by one). The driver's result is 1-minimal
+//!   under all of these, the issue's one-step moves among them.
+//! - **Exhaustive** ([`Judge::exhaustive`]): the bound is O; every one of the 1,440,000
+//!   positions of that O in [`StartKey`] rank order (E's HP, the teacher's HP, E's board, the
+//!   teacher's board, E's hand, the teacher's hand), in files of the official 351,493 cases,
+//!   the last one shorter: 5 files.
+//! - **Proof** ([`Judge::explain`]): `--explain`'s text for the (small) failing input, its
+//!   first 64 cases when it has more.
+//!
+//! Our answers come from the fast solver, with tables restricted to the file's reach: a few
+//! milliseconds for small HP, up to half a second for a file that reaches nearly every
+//! position. A stress run or a shrink asks for many files, so the whole table of an O is
+//! built once (about half a second, 11.5 MB kept) when it pays: for the second file of that
+//! O with an HP above [`SMALL_FILE_HP`], at once for a file of more than
+//! [`WHOLE_TABLE_CASES`] such cases, and for any file from the [`WHOLE_TABLE_FILES`]-th of
+//! that O on; every later file of that O is answered by lookups. A `check`, which solves one
+//! file, never pays for the whole table, and a bug that shows in a stress run's first small
+//! files is reported without waiting for it.
+
+use std::fmt;
+use std::fmt::Write as _;
+use std::ops::RangeInclusive;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use engine::input::{Input, InputError};
+use engine::judge::compare::{Tokens, absolute_close, decimal, quote};
+use engine::judge::problem::Invalid;
+use engine::judge::{Limits, Problem, Verdict, moves};
+use engine::rng::SplitMix64;
+
+use crate::generate::{Family, OFFICIAL_CASES, distinct_positions};
+use crate::parse::{self, MAX_CASES};
+use crate::rules::{Board, FACE_DAMAGE, MAX_HAND, MAX_HP, MAX_MINIONS, MAX_OPS, Position};
+use crate::tables::{Reach, StartKey, Tables};
+use crate::{explain, write_probability};
+
+/// The official checker's tolerance: an answer is accepted within this absolute error.
+pub const TOLERANCE: f64 = 1e-6;
+
+/// The values of O the contest allows.
+pub const ORIGINAL_OPS: RangeInclusive<u8> = 3..=5;
+
+/// Files whose HPs are all at most this cost a few milliseconds with value tables
+/// restricted to their reach; a larger HP may cost up to half a second, as much as the whole
+/// table of its O (see the module notes).
+pub const SMALL_FILE_HP: u8 = 8;
+
+/// A file of more cases than this with an HP above [`SMALL_FILE_HP`] reaches nearly every
+/// position, so it gets the whole table of its O at once.
+pub const WHOLE_TABLE_CASES: usize = 1000;
+
+/// From this many files of one O on, whatever their HP, the whole table of that O is built
+/// and kept: by then the files to come are likely to cost more than it.
+pub const WHOLE_TABLE_FILES: u32 = 16;
+
+/// Most cases whose `--explain` text a report shows.
+const EXPLAINED_CASES: usize = 64;
+
+/// One input file: O and the positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestFile {
+    /// Hero powers plus plays allowed a turn, for every case of the file.
+    pub ops: u8,
+    /// The cases.
+    pub positions: Vec<Position>,
+}
+
+/// card-duel for the judge (see the module notes). Its input is a [`TestFile`], its answer
+/// one probability per case as the jury's file holds it (9 decimals, read back).
+///
+/// It keeps the whole value table of each O it has needed for a large file, so that a stress
+/// run builds each table once; a `Judge` is meant to live as long as the command.
+#[derive(Default)]
+pub struct Judge {
+    /// The whole table of each O (index O), once files have needed it.
+    full: [OnceLock<Tables>; MAX_OPS as usize + 1],
+    /// Files solved so far of each O.
+    files: [AtomicU32; MAX_OPS as usize + 1],
+    /// Files solved so far of each O with an HP above [`SMALL_FILE_HP`].
+    large_files: [AtomicU32; MAX_OPS as usize + 1],
+}
+
+impl fmt::Debug for Judge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kept: Vec<usize> =
+            (0..self.full.len()).filter(|&o| self.full[o].get().is_some()).collect();
+        f.debug_struct("Judge").field("whole_tables_of_o", &kept).finish()
+    }
+}
+
+/// The case counts `limits` allow.
+fn case_counts(limits: Limits) -> RangeInclusive<usize> {
+    match limits {
+        Limits::Original => 1..=OFFICIAL_CASES,
+        Limits::Extended => 0..=MAX_CASES as usize,
+    }
+}
+
+/// The values of O `limits` allow.
+fn ops_range(limits: Limits) -> RangeInclusive<u8> {
+    match limits {
+        Limits::Original => ORIGINAL_OPS,
+        Limits::Extended => 1..=MAX_OPS,
+    }
+}
+
+/// `n cases` (or `1 case`).
+fn cases_text(n: usize) -> String {
+    if n == 1 { "1 case".to_owned() } else { format!("{n} cases") }
+}
+
+/// `p` as the jury's answer file holds it: printed with 9 decimals and read back, as the
+/// official checker reads it. `O(1)`.
+fn printed(p: f64) -> f64 {
+    let mut text = Vec::with_capacity(16);
+    write_probability(&mut text, p);
+    // `D.DDDDDDDDD\n` is the integer n of its ten digits over 10^9, and `n / 1e9` in doubles
+    // is the exact quotient correctly rounded, as reading the text is: the same double,
+    // without a float parse (an official-size file has 351,493 of them).
+    if let [whole, b'.', fraction @ .., b'\n'] = text.as_slice()
+        && fraction.len() == 9
+        && whole.is_ascii_digit()
+        && fraction.iter().all(u8::is_ascii_digit)
+    {
+        let n =
+            std::iter::once(whole).chain(fraction).fold(0_u64, |n, d| n * 10 + u64::from(d - b'0'));
+        return n as f64 / 1e9;
+    }
+    let text = std::str::from_utf8(&text).expect("a printed probability is ASCII");
+    text.trim_end().parse().expect("a printed probability reads back")
+}
+
+/// Appends `value` (below 100) in decimal.
+fn push_small(out: &mut Vec<u8>, value: u8) {
+    debug_assert!(value < 100, "{value} has more than two digits");
+    if value >= 10 {
+        out.push(b'0' + value / 10);
+    }
+    out.push(b'0' + value % 10);
+}
+
+/// Appends a board line: the count, then each minion's HP, 1-HP ones first.
+fn push_board(out: &mut Vec<u8>, board: Board) {
+    push_small(out, board.len());
+    for _ in 0..board.ones {
+        out.extend_from_slice(b" 1");
+    }
+    for _ in 0..board.twos {
+        out.extend_from_slice(b" 2");
+    }
+    out.push(b'\n');
+}
+
+/// A token for a message: as it is when short, else cut to its first 40 characters.
+fn shown(token: &[u8]) -> String {
+    match std::str::from_utf8(token) {
+        Ok(text) if text.len() <= 40 => text.to_owned(),
+        _ => quote(token),
+    }
+}
+
+/// An absolute error for a message: every digit near the tolerance, three far from it.
+fn error_text(error: f64) -> String {
+    match error {
+        0.0 => "0".to_owned(),
+        _ if error < 1e-5 => format!("{error:e}"),
+        _ => format!("{error:.2e}"),
+    }
+}
+
+/// Why `board` is not a board, if it is not: more than [`MAX_MINIONS`] minions.
+fn check_board(board: Board, whose: &str, case: usize) -> Result<(), Invalid> {
+    let count = u16::from(board.ones) + u16::from(board.twos);
+    if count > u16::from(MAX_MINIONS) {
+        return Err(Invalid(format!(
+            "case {case}: {whose} board holds {count} minions, more than {MAX_MINIONS}"
+        )));
+    }
+    Ok(())
+}
+
+/// Why `p` (case `case`, 1-based) breaks the rules every limits share, if it does.
+fn check_position(p: &Position, case: usize) -> Result<(), Invalid> {
+    for (hp, whose) in [(p.e_hp, "E's HP"), (p.teacher_hp, "the teacher's HP")] {
+        if !(1..=MAX_HP).contains(&hp) {
+            return Err(Invalid(format!("case {case}: {whose} {hp} is outside 1..={MAX_HP}")));
+        }
+    }
+    check_board(p.teacher_board, "the teacher's", case)?;
+    check_board(p.e_board, "E's", case)?;
+    for (hand, whose) in [(p.teacher_hand, "the teacher's"), (p.e_hand, "E's")] {
+        if hand > MAX_HAND {
+            return Err(Invalid(format!(
+                "case {case}: {whose} hand of {hand} cards is outside 0..={MAX_HAND}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A board of at most `most` minions, each of HP 1 or 2.
+fn board_up_to(rng: &mut SplitMix64, most: u8) -> Board {
+    let count = rng.range(0, u64::from(most)) as u8;
+    let ones = rng.range(0, u64::from(count)) as u8;
+    Board { ones, twos: count - ones }
+}
+
+/// A hand: full half the time (the draw then does nothing), else any size.
+fn hand(rng: &mut SplitMix64) -> u8 {
+    if rng.chance(1, 2) { MAX_HAND } else { rng.range(0, u64::from(MAX_HAND)) as u8 }
+}
+
+/// A position with both HPs in `1..=hp` and boards of at most `minions` minions.
+fn small_position(rng: &mut SplitMix64, hp: u8, minions: u8) -> Position {
+    let (e_hp, teacher_hp) = (rng.range(1, u64::from(hp)) as u8, rng.range(1, u64::from(hp)) as u8);
+    let (e_board, teacher_board) = (board_up_to(rng, minions), board_up_to(rng, minions));
+    let (e_hand, teacher_hand) = (hand(rng), hand(rng));
+    Position { e_hp, teacher_hp, e_board, teacher_board, e_hand, teacher_hand }
+}
+
+/// Whether E wins `p` at once by face attacks (the teacher has at most 3 HP per minion of
+/// E's, all ready).
+fn won_at_once(p: &Position) -> bool {
+    u16::from(p.teacher_hp) <= u16::from(FACE_DAMAGE) * u16::from(p.e_board.len())
+}
+
+/// A small position that face attacks do not decide at once, but one time in four: with
+/// small HP most positions where E has a minion would be such wins, which every program
+/// gets right.
+fn small_open_position(rng: &mut SplitMix64, hp: u8, minions: u8) -> Position {
+    loop {
+        let p = small_position(rng, hp, minions);
+        if !won_at_once(&p) || rng.chance(1, 4) {
+            return p;
+        }
+    }
+}
+
+/// Levels whose cases are drawn one way each; the levels above mix them.
+const DRAWS: usize = 6;
+
+/// One position drawn the way level `level` (`0..DRAWS`) draws them.
+fn draw(rng: &mut SplitMix64, level: usize) -> Position {
+    match level {
+        0 => small_open_position(rng, 3, 2),
+        1 => small_open_position(rng, 4, MAX_MINIONS),
+        2 => Family::SmallHp.draw(rng),
+        3 => Family::Edge.draw(rng),
+        4 => Family::Uniform.draw(rng),
+        5 => Family::Heavy.draw(rng),
+        _ => unreachable!("levels of single draws are 0..{DRAWS}"),
+    }
+}
+
+/// Cases of a file of single draws, and of the two mixed levels.
+const SMALL_FILE: usize = 40;
+const MIXED_FILE: usize = 1000;
+const LARGE_FILE: usize = 10_000;
+
+impl Judge {
+    /// A judge with no table built yet.
+    #[must_use]
+    pub fn new() -> Judge {
+        Judge::default()
+    }
+
+    /// The whole value table of `input`'s O when it exists or is worth building now (see the
+    /// module notes); `None` for a file that gets tables of its own reach.
+    fn whole_table(&self, input: &TestFile) -> Option<&Tables> {
+        let o = usize::from(input.ops);
+        if let Some(tables) = self.full[o].get() {
+            return Some(tables);
+        }
+        let files = self.files[o].fetch_add(1, Ordering::Relaxed) + 1;
+        let large = input.positions.iter().any(|p| p.e_hp.max(p.teacher_hp) > SMALL_FILE_HP);
+        let large_files = self.large_files[o].fetch_add(u32::from(large), Ordering::Relaxed);
+        let worth = files >= WHOLE_TABLE_FILES
+            || (large && (large_files > 0 || input.positions.len() > WHOLE_TABLE_CASES));
+        worth.then(|| self.full[o].get_or_init(|| Tables::build(input.ops, Reach::all())))
+    }
+
+    /// O for a generated file under `limits`: any of 3, 4 and 5 (all edges of the original
+    /// range), or under the extended limits mostly an edge of what the solver takes.
+    fn draw_ops(rng: &mut SplitMix64, limits: Limits) -> u8 {
+        match limits {
+            Limits::Original => rng.range(3, 5) as u8,
+            Limits::Extended => {
+                const EDGES: [u8; 5] = [1, 2, 3, 5, MAX_OPS];
+                if rng.chance(3, 4) {
+                    EDGES[rng.below(EDGES.len())]
+                } else {
+                    rng.range(1, u64::from(MAX_OPS)) as u8
+                }
+            }
+        }
+    }
+
+    /// How many cases a file of `most` holds: `most` mostly (many cases a file save process
+    /// starts), fewer now and then; under the extended limits rarely none.
+    fn file_cases(rng: &mut SplitMix64, most: usize, limits: Limits) -> usize {
+        if limits == Limits::Extended && rng.chance(1, 64) {
+            return 0;
+        }
+        if rng.chance(3, 4) { most } else { rng.below(most) + 1 }
+    }
+}
+
+impl Problem for Judge {
+    type Input = TestFile;
+    type Answer = Vec<f64>;
+    const LEVELS: u32 = DRAWS as u32 + 2;
+
+    fn name(&self) -> &'static str {
+        "card-duel"
+    }
+
+    /// Reads `T O` and the positions with the solver's parser, `T` and `O` within `limits`.
+    /// `O(input)`.
+    fn parse(&self, bytes: &[u8], limits: Limits) -> Result<TestFile, InputError> {
+        let mut input = Input::new(bytes);
+        let count: usize = input.uint("the number of cases T", case_counts(limits))?;
+        let ops: u8 = input.uint("O", ops_range(limits))?;
+        // At least 12 bytes a case: a huge announced T fails at the end of the input instead
+        // of reserving memory it never fills.
+        let mut positions = Vec::with_capacity(count.min(bytes.len() / 12 + 1));
+        for _ in 0..count {
+            positions.push(parse::position(&mut input)?);
+        }
+        let after = if count == 0 { "the header".to_owned() } else { format!("case {count}") };
+        input.finish(&after)?;
+        Ok(TestFile { ops, positions })
+    }
+
+    fn validate(&self, input: &TestFile, limits: Limits) -> Result<(), Invalid> {
+        let counts = case_counts(limits);
+        if !counts.contains(&input.positions.len()) {
+            return Err(Invalid(format!(
+                "T = {} is outside {}..={}",
+                input.positions.len(),
+                counts.start(),
+                counts.end()
+            )));
+        }
+        let ops = ops_range(limits);
+        if !ops.contains(&input.ops) {
+            return Err(Invalid(format!(
+                "O = {} is outside {}..={}",
+                input.ops,
+                ops.start(),
+                ops.end()
+            )));
+        }
+        for (i, p) in input.positions.iter().enumerate() {
+            check_position(p, i + 1)?;
+        }
+        Ok(())
+    }
+
+    /// The bytes [`write_input`](crate::write_input) writes, built without the formatter: an
+    /// official-size file is 351,493 cases of small numbers. `O(cases)`.
+    fn render(&self, input: &TestFile, out: &mut Vec<u8>) {
+        out.reserve(16 + 24 * input.positions.len());
+        out.extend_from_slice(format!("{} {}\n", input.positions.len(), input.ops).as_bytes());
+        for p in &input.positions {
+            push_small(out, p.e_hp);
+            out.push(b' ');
+            push_small(out, p.teacher_hp);
+            out.push(b'\n');
+            push_board(out, p.teacher_board);
+            push_board(out, p.e_board);
+            push_small(out, p.teacher_hand);
+            out.push(b' ');
+            push_small(out, p.e_hand);
+            out.push(b'\n');
+        }
+    }
+
+    fn cases(&self, input: &TestFile) -> usize {
+        input.positions.len()
+    }
+
+    /// O plus, for each case, one and every HP and hand size on the table: each move lowers
+    /// it.
+    fn size(&self, input: &TestFile) -> u64 {
+        let case = |p: &Position| {
+            1 + u64::from(p.total_hp()) + u64::from(p.e_hand) + u64::from(p.teacher_hand)
+        };
+        u64::from(input.ops) + input.positions.iter().map(case).sum::<u64>()
+    }
+
+    /// Level 0: HP up to 3, boards of at most two minions, hands full half the time; 1: HP
+    /// up to 4, any boards; 2 to 5: the SmallHp, Edge, Uniform and Heavy families, 40 cases a
+    /// file; 6: 1,000 cases, each from any of those; 7: 10,000 such cases, or (one file in
+    /// two) 351,493 distinct positions drawn uniformly, as the official files are.
+    fn generate(&self, rng: &mut SplitMix64, level: u32, limits: Limits) -> TestFile {
+        let ops = Self::draw_ops(rng, limits);
+        let level = level as usize;
+        let mixed = |rng: &mut SplitMix64, count: usize| -> Vec<Position> {
+            (0..count)
+                .map(|_| {
+                    let level = rng.below(DRAWS);
+                    draw(rng, level)
+                })
+                .collect()
+        };
+        let positions = match level {
+            _ if level < DRAWS => {
+                let count = Self::file_cases(rng, SMALL_FILE, limits);
+                (0..count).map(|_| draw(rng, level)).collect()
+            }
+            DRAWS => {
+                let count = Self::file_cases(rng, MIXED_FILE, limits);
+                mixed(rng, count)
+            }
+            _ => {
+                if rng.chance(1, 2) {
+                    distinct_positions(OFFICIAL_CASES, rng.next_u64())
+                } else {
+                    let count = Self::file_cases(rng, LARGE_FILE, limits);
+                    mixed(rng, count)
+                }
+            }
+        };
+        TestFile { ops, positions }
+    }
+
+    /// The fast solver's values, printed with 9 decimals and read back (see the module
+    /// notes). A lookup a case once the file's O has its whole table, else one
+    /// [`Tables::build`] over the file's reach.
+    fn solve(&self, input: &TestFile) -> Vec<f64> {
+        if input.positions.is_empty() {
+            return Vec::new();
+        }
+        let values = match self.whole_table(input) {
+            Some(tables) => input
+                .positions
+                .iter()
+                .map(|p| tables.value(p).expect("a whole table holds every position"))
+                .collect(),
+            None => crate::solve(input.ops, &input.positions),
+        };
+        values.into_iter().map(printed).collect()
+    }
+
+    fn render_answer(&self, _input: &TestFile, answer: &Vec<f64>, out: &mut Vec<u8>) {
+        for &p in answer {
+            write_probability(out, p);
+        }
+    }
+
+    /// A jury's answer: one number a case in the strict decimal grammar, any white space
+    /// between them.
+    fn parse_answer(&self, input: &TestFile, bytes: &[u8]) -> Result<Vec<f64>, String> {
+        let cases = input.positions.len();
+        let mut answers = Vec::with_capacity(cases);
+        for (token, line) in Tokens::new(bytes) {
+            if answers.len() == cases {
+                return Err(format!(
+                    "line {line}: {} after the last of {}",
+                    quote(token),
+                    cases_text(cases)
+                ));
+            }
+            let value = decimal(token)
+                .ok_or_else(|| format!("line {line}: {} is not a number", quote(token)))?;
+            answers.push(value);
+        }
+        if answers.len() < cases {
+            return Err(format!("{} numbers for {}", answers.len(), cases_text(cases)));
+        }
+        Ok(answers)
+    }
+
+    /// The official checker's rule (module notes). The message of an accepted output gives
+    /// the largest error seen. `O(output)`.
+    fn judge(&self, input: &TestFile, answer: &Vec<f64>, output: &[u8]) -> Verdict {
+        assert_eq!(answer.len(), input.positions.len(), "an answer holds one number a case");
+        let mut tokens = Tokens::new(output);
+        let mut largest = 0.0_f64;
+        for (i, &expected) in answer.iter().enumerate() {
+            let case = i + 1;
+            let Some((token, line)) = tokens.next() else {
+                return Verdict::presentation_error(format!(
+                    "case {case}: expected {expected:.9}, found end of output"
+                ));
+            };
+            let Some(found) = decimal(token) else {
+                return Verdict::presentation_error(format!(
+                    "case {case}: expected {expected:.9}, found {} (line {line}), which is not \
+                     a number",
+                    quote(token)
+                ));
+            };
+            if !absolute_close(expected, found, TOLERANCE) {
+                return Verdict::wrong_answer(format!(
+                    "case {case}: expected {expected:.9}, found {} (line {line}), absolute \
+                     error {} > {TOLERANCE:e}",
+                    shown(token),
+                    error_text((found - expected).abs())
+                ));
+            }
+            largest = largest.max((found - expected).abs());
+        }
+        if let Some((extra, line)) = tokens.next() {
+            return Verdict::presentation_error(format!(
+                "extra output after {} answers: {} on line {line}",
+                answer.len(),
+                quote(extra)
+            ));
+        }
+        Verdict::ok(format!(
+            "{}, largest absolute error {}",
+            cases_text(answer.len()),
+            error_text(largest)
+        ))
+    }
+
+    /// Drop half the cases, a quarter, ... (ddmin's chunks); drop each case; lower O; then
+    /// for each case in order: lower E's HP, then the teacher's (to 1, then by half the
+    /// distance, ..., by one); for the teacher's board, then E's: remove a 1-HP minion,
+    /// remove a 2-HP minion, lower a 2-HP minion to 1; lower the teacher's hand, then E's (to
+    /// 0, then by one).
+    fn shrink(&self, input: &TestFile) -> impl Iterator<Item = TestFile> {
+        let with = move |positions: Vec<Position>| TestFile { ops: input.ops, positions };
+        let ops = moves::lower(u64::from(input.ops), 1).map(move |ops| TestFile {
+            ops: u8::try_from(ops).expect("lowered from a u8"),
+            positions: input.positions.clone(),
+        });
+        let cases = (0..input.positions.len()).flat_map(move |i| {
+            let p = input.positions[i];
+            let changed = move |q: Position| {
+                let mut next = input.clone();
+                next.positions[i] = q;
+                next
+            };
+            let lower_hp = |hp: u8| moves::lower(u64::from(hp), 1).map(|v| v as u8);
+            let e_hp = lower_hp(p.e_hp).map(move |e_hp| Position { e_hp, ..p });
+            let teacher_hp =
+                lower_hp(p.teacher_hp).map(move |teacher_hp| Position { teacher_hp, ..p });
+            let boards = [true, false].into_iter().flat_map(move |teacher| {
+                let board = if teacher { p.teacher_board } else { p.e_board };
+                let smaller = [
+                    (board.ones > 0).then(|| Board { ones: board.ones - 1, ..board }),
+                    (board.twos > 0).then(|| Board { twos: board.twos - 1, ..board }),
+                    (board.twos > 0).then(|| Board { ones: board.ones + 1, twos: board.twos - 1 }),
+                ];
+                smaller.into_iter().flatten().map(move |b| {
+                    if teacher {
+                        Position { teacher_board: b, ..p }
+                    } else {
+                        Position { e_board: b, ..p }
+                    }
+                })
+            });
+            let lower_hand = |hand: u8| moves::lower(u64::from(hand), 0).map(|v| v as u8);
+            let teacher_hand =
+                lower_hand(p.teacher_hand).map(move |teacher_hand| Position { teacher_hand, ..p });
+            let e_hand = lower_hand(p.e_hand).map(move |e_hand| Position { e_hand, ..p });
+            e_hp.chain(teacher_hp).chain(boards).chain(teacher_hand).chain(e_hand).map(changed)
+        });
+        moves::drop_chunks(&input.positions)
+            .map(with)
+            .chain(moves::drop_each(&input.positions).map(with))
+            .chain(ops)
+            .chain(cases)
+    }
+
+    /// `--explain`'s text for the first 64 cases: E's best first action and the value of
+    /// each legal one.
+    fn explain(&self, input: &TestFile) -> Option<String> {
+        let shown = &input.positions[..input.positions.len().min(EXPLAINED_CASES)];
+        if shown.is_empty() {
+            return None;
+        }
+        let mut out = Vec::new();
+        explain::render(&explain::explain(input.ops, shown), &mut out);
+        let mut text = String::from_utf8(out).expect("explanations are ASCII");
+        if shown.len() < input.positions.len() {
+            let _ =
+                writeln!(text, "(the first {} of {} cases)", shown.len(), input.positions.len());
+        }
+        Some(text)
+    }
+
+    /// `bound` is O: every position of that O, in files of the official size.
+    fn exhaustive_len(&self, bound: u64, limits: Limits) -> Result<u64, Invalid> {
+        let ops = ops_range(limits);
+        if !(u64::from(*ops.start())..=u64::from(*ops.end())).contains(&bound) {
+            return Err(Invalid(format!(
+                "the bound is O, in {}..={} under the {limits} limits; found {bound}",
+                ops.start(),
+                ops.end()
+            )));
+        }
+        Ok(StartKey::CARDINALITY.div_ceil(OFFICIAL_CASES) as u64)
+    }
+
+    /// File `index`: the positions of ranks `351,493 * index ..` in [`StartKey`] order.
+    /// `O(351,493)`.
+    fn exhaustive(&self, bound: u64, index: u64, limits: Limits) -> Option<TestFile> {
+        let files = self.exhaustive_len(bound, limits).ok()?;
+        if index >= files {
+            return None;
+        }
+        let first = usize::try_from(index).ok()? * OFFICIAL_CASES;
+        let end = (first + OFFICIAL_CASES).min(StartKey::CARDINALITY);
+        Some(TestFile {
+            ops: u8::try_from(bound).expect("exhaustive_len checked the bound"),
+            positions: (first..end).map(|rank| StartKey::unrank(rank).position()).collect(),
+        })
+    }
+
+    /// The case count, O and the range of the players' HP.
+    fn summary(&self, input: &TestFile) -> String {
+        let hps = input.positions.iter().flat_map(|p| [p.e_hp, p.teacher_hp]);
+        let (low, high) = hps.fold((u8::MAX, 0), |(lo, hi), hp| (lo.min(hp), hi.max(hp)));
+        let mut text = format!("{}, O = {}", cases_text(input.positions.len()), input.ops);
+        if !input.positions.is_empty() {
+            let _ = write!(text, ", HP {low}..={high}");
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use engine::judge::problem::render;
+    use engine::judge::{VerdictKind, check};
+
+    use crate::Reference;
+
+    use super::*;
+
+    /// E's HP, the teacher's, the teacher's board and E's as `(ones, twos)`, the teacher's
+    /// hand and E's: the input's order.
+    fn position(
+        e_hp: u8,
+        teacher_hp: u8,
+        teacher_board: (u8, u8),
+        e_board: (u8, u8),
+        hands: (u8, u8),
+    ) -> Position {
+        let board = |(ones, twos)| Board { ones, twos };
+        Position {
+            e_hp,
+            teacher_hp,
+            e_board: board(e_board),
+            teacher_board: board(teacher_board),
+            e_hand: hands.1,
+            teacher_hand: hands.0,
+        }
+    }
+
+    /// Four cases worth 0.5 (sample 1's position), 0.047132701 (sample 2's, O = 3), exactly
+    /// 0 (E at 1 HP must act and the teacher's minions survive the pings) and exactly 1 (a
+    /// face attack kills).
+    const FOUR: &str = "4 3\n1 1\n0\n0\n0 1\n5 14\n1 1\n1 1\n1 0\n1 4\n2 2 2\n0\n0 0\n\
+                        3 3\n0\n1 1\n0 0\n";
+
+    #[test]
+    fn generated_inputs_are_valid_and_round_trip_at_every_level() {
+        let mut rng = SplitMix64::new(11);
+        for level in 0..Judge::LEVELS {
+            let draws = if level < 6 { 30 } else { 2 };
+            for limits in [Limits::Original, Limits::Extended] {
+                for _ in 0..draws {
+                    let input = Judge::new().generate(&mut rng, level, limits);
+                    Judge::new().validate(&input, limits).unwrap();
+                    let again = Judge::new().parse(&render(&Judge::new(), &input), limits);
+                    assert_eq!(again.as_ref(), Ok(&input));
+                }
+            }
+        }
+    }
+
+    /// The first levels reach what the issue names: HP 1 and 2, empty and small boards, 1-HP
+    /// and 2-HP minions, full hands, every O of the contest, and answers of every kind; the
+    /// reference solver agrees with our answers on the first.
+    #[test]
+    fn small_levels_reach_the_small_positions_and_our_answers_pass() {
+        let judge = Judge::new();
+        let mut rng = SplitMix64::new(3);
+        let mut ops = HashSet::new();
+        let mut positions = Vec::new();
+        let mut references: Vec<Reference> = (0..=5).map(Reference::new).collect();
+        for level in 0..3 {
+            for _ in 0..20 {
+                let input = judge.generate(&mut rng, level, Limits::Original);
+                // A judge a file, so that every file gets tables of its own reach.
+                let answer = Judge::new().solve(&input);
+                if level == 0 {
+                    // The rules played literally agree, to the 9 decimals printed.
+                    let reference = &mut references[usize::from(input.ops)];
+                    for (p, &value) in input.positions.iter().zip(&answer) {
+                        let exact = reference.value(p);
+                        assert!((exact - value).abs() <= 5.000_001e-10, "{p:?}: {exact} {value}");
+                    }
+                }
+                let mut output = Vec::new();
+                judge.render_answer(&input, &answer, &mut output);
+                assert!(judge.judge(&input, &answer, &output).is_ok());
+                ops.insert(input.ops);
+                positions.extend(input.positions.into_iter().zip(answer));
+            }
+        }
+        assert_eq!(ops, HashSet::from([3, 4, 5]));
+        let count =
+            |f: &dyn Fn(&(Position, f64)) -> bool| positions.iter().filter(|p| f(p)).count();
+        assert!(positions.len() > 1500, "{} cases", positions.len());
+        assert!(count(&|(p, _)| p.e_hp == 1) > 200);
+        assert!(count(&|(p, _)| p.teacher_hp == 2) > 200);
+        assert!(count(&|(p, _)| p.e_board.is_empty() && p.teacher_board.is_empty()) > 100);
+        assert!(count(&|(p, _)| p.e_board.ones > 0 && p.teacher_board.twos > 0) > 100);
+        assert!(count(&|(p, _)| p.e_board.len() == MAX_MINIONS) > 20);
+        assert!(count(&|(p, _)| p.e_hand == MAX_HAND && p.teacher_hand == MAX_HAND) > 200);
+        assert!(count(&|(_, v)| *v == 1.0) > 200);
+        assert!(count(&|(_, v)| *v > 0.0 && *v < 1.0) > 500);
+        assert!(count(&|(_, v)| *v < 0.5) > 200, "the teacher is favoured often enough");
+    }
+
+    #[test]
+    fn printed_values_read_back_as_the_text_does() {
+        let mut rng = SplitMix64::new(9);
+        let mut values: Vec<f64> =
+            (0..100_000).map(|_| rng.next_u64() as f64 / 2f64.powi(64)).collect();
+        values.extend([0.0, 1.0, 0.5, 0.041_879_441, 0.000_000_000_5, 0.999_999_999_5]);
+        values.extend((0..1000).map(|i| (f64::from(i) + 0.5) / 1e9));
+        for p in values {
+            let text = format!("{p:.9}");
+            assert_eq!(printed(p).to_bits(), text.parse::<f64>().unwrap().to_bits(), "{text}");
+        }
+    }
+
+    #[test]
+    fn rendering_is_the_solvers_input_format() {
+        let mut rng = SplitMix64::new(4);
+        for level in 0..Judge::LEVELS - 1 {
+            let input = Judge::new().generate(&mut rng, level, Limits::Extended);
+            let text = crate::write_input(input.ops, &input.positions);
+            assert_eq!(render(&Judge::new(), &input), text.into_bytes());
+        }
+    }
+
+    #[test]
+    fn our_answers_are_the_jury_files_nine_decimals() {
+        let judge = Judge::new();
+        let input = judge.parse(FOUR.as_bytes(), Limits::Original).unwrap();
+        let answer = judge.solve(&input);
+        assert_eq!(answer, [0.5, 0.047_132_701, 0.0, 1.0]);
+        let mut output = Vec::new();
+        judge.render_answer(&input, &answer, &mut output);
+        assert_eq!(output, b"0.500000000\n0.047132701\n0.000000000\n1.000000000\n");
+        assert_eq!(judge.summary(&input), "4 cases, O = 3, HP 1..=14");
+    }
+
+    #[test]
+    fn one_file_gets_tables_of_its_reach_and_a_second_large_one_the_whole_table() {
+        let judge = Judge::new();
+        let input = judge.parse(FOUR.as_bytes(), Limits::Original).unwrap();
+        let of_reach = judge.solve(&input);
+        assert_eq!(format!("{judge:?}"), "Judge { whole_tables_of_o: [] }");
+        let whole = judge.solve(&input);
+        assert_eq!(format!("{judge:?}"), "Judge { whole_tables_of_o: [3] }");
+        assert_eq!(whole, of_reach);
+        // Small files of another O only count until the sixteenth.
+        let small = TestFile { ops: 4, positions: input.positions[..1].to_vec() };
+        for _ in 1..WHOLE_TABLE_FILES {
+            assert_eq!(judge.solve(&small), [0.5]);
+        }
+        assert_eq!(format!("{judge:?}"), "Judge { whole_tables_of_o: [3] }");
+    }
+
+    #[test]
+    fn the_checker_is_the_official_rule() {
+        let judge = Judge::new();
+        let input = judge.parse(FOUR.as_bytes(), Limits::Original).unwrap();
+        let answer = judge.solve(&input);
+        let verdict = |output: &str| judge.judge(&input, &answer, output.as_bytes());
+        let ok = |output: &str| {
+            let v = verdict(output);
+            assert!(v.is_ok(), "{output:?}: {v}");
+            v.message
+        };
+        assert_eq!(ok("0.5\n0.047132701\n0\n1\n"), "4 cases, largest absolute error 0");
+        // Tokens, whatever the lines; 1e-6 exactly is accepted (0.000001 - 0 is the double
+        // 1e-6), and so is -0.000001 on an exact 0.
+        assert_eq!(ok("0.5 0.047132 0.000001 1"), "4 cases, largest absolute error 1e-6");
+        ok("0.5 0.0471327 -0.000001 +1.000000e0");
+        // In doubles, 0.499999 is 9.99999999973e-7 from 0.5 but 0.500001 is
+        // 1.0000000000288e-6 from it: the first is accepted, the second is not, as chk.cpp's
+        // fabs(out - ans) <= 1e-6 decides.
+        ok("0.499999 0.047132701 0 1");
+        assert_eq!(
+            verdict("0.500001 0.047132701 0 1").to_string(),
+            "wrong answer: case 1: expected 0.500000000, found 0.500001 (line 1), absolute error \
+             1.0000000000287557e-6 > 1e-6"
+        );
+        // The next double above 1e-6 is just above the tolerance.
+        let above = "0.5 0.047132701 0.0000010000000000000002 1";
+        assert_eq!(verdict(above).kind, VerdictKind::WrongAnswer);
+        assert_eq!(
+            verdict("0.5\n0.047132701\n0\n0.99\n").to_string(),
+            "wrong answer: case 4: expected 1.000000000, found 0.99 (line 4), absolute error \
+             1.00e-2 > 1e-6"
+        );
+        for (output, message) in [
+            (
+                "0.5\n0.047132701\nnan\n1\n",
+                r#"case 3: expected 0.000000000, found "nan" (line 3), which is not a number"#,
+            ),
+            (
+                "0.5 inf 0 1",
+                r#"case 2: expected 0.047132701, found "inf" (line 1), which is not a number"#,
+            ),
+            (
+                "0x1p-1 0 0 1",
+                r#"case 1: expected 0.500000000, found "0x1p-1" (line 1), which is not a number"#,
+            ),
+            (
+                ".5 0 0 1",
+                r#"case 1: expected 0.500000000, found ".5" (line 1), which is not a number"#,
+            ),
+            (
+                "0,5 0 0 1",
+                r#"case 1: expected 0.500000000, found "0,5" (line 1), which is not a number"#,
+            ),
+            ("0.5\n0.047132701\n0\n", "case 4: expected 1.000000000, found end of output"),
+            ("", "case 1: expected 0.500000000, found end of output"),
+            ("0.5\n0.047132701\n0\n1\n1\n", r#"extra output after 4 answers: "1" on line 5"#),
+        ] {
+            let v = verdict(output);
+            assert_eq!(v.kind, VerdictKind::PresentationError, "{output:?}: {v}");
+            assert_eq!(v.message, message);
+        }
+    }
+
+    #[test]
+    fn check_reads_the_jury_answer_and_checks_it_against_ours() {
+        let run = |output: &str, answer: Option<&str>| {
+            check(
+                // A judge a check, as the binary runs them: none builds a whole table.
+                &Judge::new(),
+                FOUR.as_bytes(),
+                output.as_bytes(),
+                answer.map(str::as_bytes),
+                Limits::Original,
+                true,
+            )
+            .to_string()
+        };
+        let right = "0.500000000\n0.047132701\n0.000000000\n1.000000000\n";
+        assert_eq!(run(right, Some(right)), "ok: 4 cases, largest absolute error 0");
+        // The jury's rendering is what is compared with, within 1e-6 of ours.
+        assert_eq!(
+            run("0.5000015 0.047132701 0 1", Some("0.5000006 0.047132701 0 1")),
+            "ok: 4 cases, largest absolute error 8.999999999703689e-7"
+        );
+        assert_eq!(run(right, Some("0.5 0.047132701 0")), "fail: answer: 3 numbers for 4 cases");
+        assert_eq!(
+            run(right, Some("0.5 0.047132701 0 1 0")),
+            r#"fail: answer: line 1: "0" after the last of 4 cases"#
+        );
+        assert_eq!(
+            run(right, Some("0.5 0.047132701 zero 1")),
+            r#"fail: answer: line 1: "zero" is not a number"#
+        );
+        assert_eq!(
+            run(right, Some("0.5 0.05 0 1")),
+            "fail: the answer file disagrees with ours: case 2: expected 0.047132701, found \
+             0.05 (line 1), absolute error 2.87e-3 > 1e-6"
+        );
+    }
+
+    #[test]
+    fn validate_names_the_case_and_the_rule() {
+        let judge = Judge::new();
+        let mut input = judge.parse(FOUR.as_bytes(), Limits::Original).unwrap();
+        assert_eq!(judge.validate(&input, Limits::Original), Ok(()));
+        let invalid = |input: &TestFile, limits| judge.validate(input, limits).unwrap_err().0;
+        input.ops = 6;
+        assert_eq!(invalid(&input, Limits::Original), "O = 6 is outside 3..=5");
+        assert_eq!(judge.validate(&input, Limits::Extended), Ok(()));
+        input.ops = 21;
+        assert_eq!(invalid(&input, Limits::Extended), "O = 21 is outside 1..=20");
+        input.ops = 3;
+        input.positions[2].teacher_hp = 21;
+        assert_eq!(
+            invalid(&input, Limits::Extended),
+            "case 3: the teacher's HP 21 is outside 1..=20"
+        );
+        input.positions[2].teacher_hp = 4;
+        input.positions[1].e_board = Board { ones: 3, twos: 2 };
+        assert_eq!(
+            invalid(&input, Limits::Original),
+            "case 2: E's board holds 5 minions, more than 4"
+        );
+        input.positions[1].e_board = Board::EMPTY;
+        input.positions[3].teacher_hand = 4;
+        assert_eq!(
+            invalid(&input, Limits::Original),
+            "case 4: the teacher's hand of 4 cards is outside 0..=3"
+        );
+        let empty = TestFile { ops: 3, positions: Vec::new() };
+        assert_eq!(invalid(&empty, Limits::Original), "T = 0 is outside 1..=351493");
+        assert_eq!(judge.validate(&empty, Limits::Extended), Ok(()));
+    }
+
+    #[test]
+    fn every_shrink_move_lowers_the_size_and_the_one_step_moves_are_there() {
+        let judge = Judge::new();
+        let input = TestFile {
+            ops: 5,
+            positions: vec![
+                position(20, 3, (1, 2), (0, 4), (3, 1)),
+                position(1, 1, (0, 0), (0, 0), (0, 0)),
+                position(2, 9, (4, 0), (1, 1), (0, 3)),
+            ],
+        };
+        let size = judge.size(&input);
+        let moves: Vec<TestFile> = judge.shrink(&input).collect();
+        assert!(moves.iter().all(|m| judge.size(m) < size));
+        assert!(moves.iter().all(|m| judge.validate(m, Limits::Extended).is_ok()));
+        // The issue's one-step moves, and lowering O by one.
+        let mut expected = Vec::new();
+        for i in 0..input.positions.len() {
+            let mut dropped = input.clone();
+            dropped.positions.remove(i);
+            expected.push(dropped);
+        }
+        expected.push(TestFile { ops: 4, ..input.clone() });
+        for (i, &p) in input.positions.iter().enumerate() {
+            let mut changes = Vec::new();
+            if p.e_hp > 1 {
+                changes.push(Position { e_hp: p.e_hp - 1, ..p });
+            }
+            if p.teacher_hp > 1 {
+                changes.push(Position { teacher_hp: p.teacher_hp - 1, ..p });
+            }
+            for teacher in [true, false] {
+                let b = if teacher { p.teacher_board } else { p.e_board };
+                let mut boards = Vec::new();
+                if b.ones > 0 {
+                    boards.push(Board { ones: b.ones - 1, ..b });
+                }
+                if b.twos > 0 {
+                    boards.push(Board { twos: b.twos - 1, ..b });
+                    boards.push(Board { ones: b.ones + 1, twos: b.twos - 1 });
+                }
+                for b in boards {
+                    changes.push(if teacher {
+                        Position { teacher_board: b, ..p }
+                    } else {
+                        Position { e_board: b, ..p }
+                    });
+                }
+            }
+            if p.teacher_hand > 0 {
+                changes.push(Position { teacher_hand: p.teacher_hand - 1, ..p });
+            }
+            if p.e_hand > 0 {
+                changes.push(Position { e_hand: p.e_hand - 1, ..p });
+            }
+            for q in changes {
+                let mut changed = input.clone();
+                changed.positions[i] = q;
+                expected.push(changed);
+            }
+        }
+        for m in &expected {
+            assert!(moves.contains(m), "{m:?}");
+        }
+        // Bigger steps come first: the first HP move of case 1 lowers E's 20 HP to 1.
+        let first = moves.iter().position(|m| m.positions.len() == 3 && m.ops == 5).unwrap();
+        assert_eq!(moves[first].positions[0].e_hp, 1);
+        // Beside them, only the bigger steps: O 5 to 1 and 3; HP 20 to 1, 11, 16 and 18; 3
+        // to 1; 9 to 1, 5 and 7; hands of 3 to 0.
+        assert_eq!(moves.len(), expected.len() + 12);
+    }
+
+    #[test]
+    fn the_exhaustive_files_hold_every_position_once_in_official_sizes() {
+        let judge = Judge::new();
+        assert_eq!(judge.exhaustive_len(5, Limits::Original), Ok(5));
+        assert_eq!(judge.exhaustive_len(1, Limits::Extended), Ok(5));
+        assert_eq!(
+            judge.exhaustive_len(2, Limits::Original).unwrap_err().0,
+            "the bound is O, in 3..=5 under the original limits; found 2"
+        );
+        assert!(judge.exhaustive_len(21, Limits::Extended).is_err());
+        let mut seen = vec![false; StartKey::CARDINALITY];
+        for index in 0..5 {
+            let file = judge.exhaustive(4, index, Limits::Original).unwrap();
+            assert_eq!(file.ops, 4);
+            let expected = if index < 4 { OFFICIAL_CASES } else { 34_028 };
+            assert_eq!(file.positions.len(), expected);
+            for p in &file.positions {
+                let rank = StartKey::of(p).rank();
+                assert!(!seen[rank], "{p:?} twice");
+                seen[rank] = true;
+            }
+            if index == 4 {
+                assert_eq!(judge.validate(&file, Limits::Original), Ok(()));
+            }
+        }
+        assert!(seen.iter().all(|&s| s), "every position once");
+        assert_eq!(judge.exhaustive(4, 5, Limits::Original), None);
+        let first = judge.exhaustive(3, 0, Limits::Original).unwrap().positions[0];
+        assert_eq!(first, position(1, 1, (0, 0), (0, 0), (0, 0)));
+    }
+
+    #[test]
+    fn the_proof_is_the_explained_output() {
+        let judge = Judge::new();
+        let input = judge.parse(b"1 5\n1 1\n0\n0\n0 1\n", Limits::Original).unwrap();
+        assert_eq!(
+            judge.explain(&input).unwrap(),
+            "case 1: 0.500000000\n  best: play a card\n  hero power: 0.000000000\n  play a \
+             card: 0.500000000\n"
+        );
+        let many = TestFile { ops: 3, positions: vec![input.positions[0]; 65] };
+        let proof = judge.explain(&many).unwrap();
+        assert!(proof.ends_with("\n(the first 64 of 65 cases)\n"), "{proof}");
+        assert_eq!(judge.explain(&TestFile { ops: 3, positions: Vec::new() }), None);
+    }
+
+    proptest::proptest! {
+        /// Mutated valid inputs and random bytes: parsing and validating under both limits
+        /// never panic, and whatever parses is valid and renders back to an equal input.
+        #[test]
+        fn parse_and_validate_never_panic(
+            seed: u64,
+            level in 0..6u32,
+            edits in proptest::collection::vec((0..4096usize, 0..8u8, proptest::num::u8::ANY), 0..6),
+            noise in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
+        ) {
+            let judge = Judge::new();
+            let mut rng = SplitMix64::new(seed);
+            let valid = render(&judge, &judge.generate(&mut rng, level, Limits::Original));
+            let bytes = engine::judge::corrupt::corrupt(valid, &edits, b" 2");
+            for bytes in [bytes, noise] {
+                for limits in [Limits::Original, Limits::Extended] {
+                    if let Ok(input) = judge.parse(&bytes, limits) {
+                        proptest::prop_assert!(judge.validate(&input, limits).is_ok());
+                        let again = judge.parse(&render(&judge, &input), limits);
+                        proptest::prop_assert_eq!(again.as_ref(), Ok(&input));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,882 @@
+//! toy-train as the judge sees it: [`Judge`] implements [`engine::judge::Problem`], which
+//! gives the binary its `check`, `validate` and `stress` subcommands.
+//!
+//! - **Limits.** `original`: IOI 2017's, `1 <= n <= 5,000`, `n <= m <= 20,000`, no
+//!   duplicate track, at least one charging station, a track out of every station.
+//!   `extended`: exactly what [`parse`](crate::parse()) accepts (`n` up to 10^8, `m` up to
+//!   10^9, duplicates and railways without chargers allowed). Messages name the rule and its
+//!   line and column, e.g. `line 6, column 1: track 3 (1 -> 0) repeats track 1`.
+//! - **Subtasks.** A valid input's summary names the original subtasks it belongs to
+//!   ([`subtasks`]): 1 line, 2 `n <= 15`, 3 Arezou's only, 4 Borzou's only, 5 one charger,
+//!   6 no further constraints.
+//! - **Checker.** CMS's white-diff as IOI ran it: the output's tokens against the answer's,
+//!   white space ignored. A token other than `0` or `1` is a presentation error, and so is a
+//!   missing or an extra token; otherwise a differing token is a wrong answer naming the
+//!   first station that differs, e.g. `station 3: expected 1, found 0`. `O(output + n)`.
+//! - **Generation** ([`Judge::generate`]): tiny railways first (1 to 6 stations, the shapes
+//!   where wrong ideas fail), then up to 15 stations, then the generator's families at up to
+//!   100, 1,000 and 5,000 stations.
+//! - **Shrinking** ([`Judge::shrink`]), in four groups, each from halves down to single
+//!   items: drop stations (with every station this leaves without a track, so candidates
+//!   stay valid; a single station's drop is then the plain one-step drop, with its tracks
+//!   and renumbered, whenever that is valid); bypass a station whose only track leads
+//!   elsewhere (its predecessors lead there instead); drop tracks (each station keeping
+//!   one, so a single track's drop is the plain one whenever that is valid); clear charging
+//!   flags. The driver's result is therefore 1-minimal under the issue's one-step moves
+//!   (drop a station, drop a track, clear a charging flag), and under bypasses too.
+//! - **Exhaustive** ([`Judge::exhaustive`]): every railway of up to `bound` stations
+//!   (`1..=4`) without duplicate tracks, smallest first: 19,318 railways up to 3 stations.
+//! - **Proof** ([`Judge::explain`]): our strategies station by station, the verifier's line
+//!   and a Graphviz DOT picture of the railway.
+
+mod generate;
+mod moves;
+mod railway;
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use engine::input::{Input, InputError};
+use engine::judge::compare::{Tokens, quote};
+use engine::judge::problem::Invalid;
+use engine::judge::{Limits, Problem, Verdict};
+use engine::rng::SplitMix64;
+
+pub use railway::Railway;
+
+use crate::game::{MAX_STATIONS, MAX_TRACKS};
+use crate::{Solution, Solver, dot, output, solve, verify};
+
+/// Most stations under the original limits.
+pub const ORIGINAL_MAX_STATIONS: u64 = 5_000;
+/// Most tracks under the original limits.
+pub const ORIGINAL_MAX_TRACKS: u64 = 20_000;
+
+/// Railways with more stations than this get no DOT picture in a report: nobody follows
+/// the arrows of a bigger one by eye.
+const DOT_MAX_STATIONS: usize = 60;
+
+/// The largest bound of the exhaustive enumeration: 4 stations already make 12,150,000
+/// railways, 5 would make 28 billion.
+pub const EXHAUSTIVE_MAX_STATIONS: u64 = 4;
+
+/// How many railways of exactly `n` stations the exhaustive enumeration holds: owners, then
+/// charger sets (not empty under the original limits), then a non-empty set of heads for
+/// each station.
+fn exhaustive_count(n: usize, limits: Limits) -> u64 {
+    let subsets = 1u64 << n;
+    let chargers = match limits {
+        Limits::Original => subsets - 1,
+        Limits::Extended => subsets,
+    };
+    subsets * chargers * (subsets - 1).pow(n as u32)
+}
+
+/// toy-train for the judge (see the module notes). Its input is a [`Railway`], its answer
+/// whether Arezou wins from each station.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Judge;
+
+/// `(most stations, most tracks)` under `limits`.
+fn bounds(limits: Limits) -> (u64, u64) {
+    match limits {
+        Limits::Original => (ORIGINAL_MAX_STATIONS, ORIGINAL_MAX_TRACKS),
+        Limits::Extended => (MAX_STATIONS, MAX_TRACKS),
+    }
+}
+
+/// The original subtasks: number and what it asks of the input.
+pub const SUBTASKS: [(u8, &str); 6] = [
+    (1, "every track is u -> u or u -> u + 1"),
+    (2, "n <= 15"),
+    (3, "Arezou owns every station"),
+    (4, "Borzou owns every station"),
+    (5, "exactly one charging station"),
+    (6, "no further constraints"),
+];
+
+/// The original subtasks `railway` belongs to, in increasing order (6 always among them).
+///
+/// # Errors
+/// The railway breaks the original limits, so it belongs to none.
+pub fn subtasks(railway: &Railway) -> Result<Vec<u8>, Invalid> {
+    validate(railway, Limits::Original)?;
+    let line = railway.tracks.iter().all(|&(u, v)| v == u || v == u + 1);
+    let holds = [
+        line,
+        railway.n() <= 15,
+        railway.arezou.iter().all(|&a| a),
+        railway.arezou.iter().all(|&a| !a),
+        railway.chargers() == 1,
+        true,
+    ];
+    Ok(SUBTASKS.iter().zip(holds).filter(|(_, holds)| *holds).map(|((k, _), _)| *k).collect())
+}
+
+/// Checks a railway against `limits`; the message names the first rule broken and where.
+/// `O(n + m)`, plus `O(m)` expected for the duplicate check under the original limits.
+///
+/// # Errors
+/// The first rule broken.
+pub fn validate(railway: &Railway, limits: Limits) -> Result<(), Invalid> {
+    let (max_n, max_m) = bounds(limits);
+    let (n, m) = (railway.n(), railway.m());
+    if !(1..=max_n).contains(&(n as u64)) {
+        return Err(Invalid(format!("n = {n} is outside 1..={max_n}")));
+    }
+    if !(n as u64..=max_m).contains(&(m as u64)) {
+        return Err(Invalid(format!("m = {m} is outside {n}..={max_m}")));
+    }
+    if railway.charging.len() != n {
+        return Err(Invalid(format!(
+            "{n} owner flags but {} charger flags",
+            railway.charging.len()
+        )));
+    }
+    if limits == Limits::Original && railway.chargers() == 0 {
+        return Err(Invalid("no charging station".to_owned()));
+    }
+    let mut has_track = vec![false; n];
+    let mut seen = (limits == Limits::Original).then(|| HashMap::with_capacity(m));
+    for (i, &(u, v)) in railway.tracks.iter().enumerate() {
+        if u as usize >= n || v as usize >= n {
+            return Err(Invalid(format!("track {i} ({u} -> {v}) leaves the stations 0..{n}")));
+        }
+        if let Some(earlier) = seen.as_mut().and_then(|seen| seen.insert((u, v), i)) {
+            return Err(Invalid(format!("track {i} ({u} -> {v}) repeats track {earlier}")));
+        }
+        has_track[u as usize] = true;
+    }
+    match has_track.iter().position(|&t| !t) {
+        Some(s) => Err(Invalid(format!("station {s} has no outgoing track"))),
+        None => Ok(()),
+    }
+}
+
+/// The byte offset where the next token starts (past white space) from `offset`.
+fn token_start(bytes: &[u8], offset: usize) -> usize {
+    offset + bytes[offset..].iter().take_while(|b| b.is_ascii_whitespace()).count()
+}
+
+/// The byte offset of the `index`-th token at or after `from`. `O(bytes scanned)`; errors
+/// only.
+fn nth_token(bytes: &[u8], from: usize, index: usize) -> usize {
+    let mut input = Input::new(&bytes[from..]);
+    for _ in 0..index {
+        input.next_token();
+    }
+    from + input.next_token().map_or(input.offset(), |t| t.offset)
+}
+
+/// Reads a 0/1 flag; the error names it as `a[i]` or `r[i]`, as the solver's parser does.
+fn flag(input: &mut Input<'_>, what: &str, i: usize) -> Result<bool, InputError> {
+    match input.uint(what, 0u8..=1) {
+        Ok(x) => Ok(x == 1),
+        Err(e) => Err(rename(e, what, &format!("{what}[{i}]"))),
+    }
+}
+
+/// Reads a station index in `0..=last`; the error names it as `u[i]` or `v[i]`.
+fn station(input: &mut Input<'_>, side: &str, i: usize, last: u64) -> Result<u32, InputError> {
+    match input.uint("station", 0..=last) {
+        Ok(x) => Ok(x as u32),
+        Err(e) => Err(rename(e, "station", &format!("station {side}[{i}] of track {i}"))),
+    }
+}
+
+/// The hot path names numbers generically to avoid formatting; on an error, say exactly
+/// which number was wrong.
+#[cold]
+fn rename(mut err: InputError, generic: &str, exact: &str) -> InputError {
+    err.message =
+        err.message.replacen(&format!("expected {generic} "), &format!("expected {exact} "), 1);
+    err
+}
+
+/// `1` or `0`.
+fn bit(b: bool) -> char {
+    if b { '1' } else { '0' }
+}
+
+/// `1 station`, `n stations`.
+fn stations_text(n: usize) -> String {
+    if n == 1 { "1 station".to_owned() } else { format!("{n} stations") }
+}
+
+impl Judge {
+    /// The verified solution of `railway` by the default solver: a failed verification is a
+    /// bug of ours, never the input's fault, so it panics with the verifier's reason.
+    fn solution(railway: &Railway) -> (Solution, verify::Verified) {
+        let game = railway.to_game().expect("a valid railway is a game");
+        let solution = solve(&game, Solver::Fast);
+        let verified = verify(&game, &solution)
+            .unwrap_or_else(|e| panic!("our solution fails its certificate check: {e}"));
+        (solution, verified)
+    }
+}
+
+impl Problem for Judge {
+    type Input = Railway;
+    /// Whether Arezou wins from each station.
+    type Answer = Vec<bool>;
+    const LEVELS: u32 = generate::LEVELS;
+
+    fn name(&self) -> &'static str {
+        "toy-train"
+    }
+
+    /// Reads the sample grader's format with the solver's tokenizer and messages, checking
+    /// `limits` as it goes. Under the extended limits it accepts exactly what
+    /// [`parse`](crate::parse()) accepts, with the same messages. `O(input + n + m)`; it
+    /// allocates no more than the input's length could describe.
+    fn parse(&self, bytes: &[u8], limits: Limits) -> Result<Railway, InputError> {
+        let (max_n, max_m) = bounds(limits);
+        let mut input = Input::new(bytes);
+        let n = input.uint("the number of stations n", 1..=max_n)? as usize;
+        let m = input.uint("the number of tracks m (at least one per station)", n as u64..=max_m)?
+            as usize;
+        let rest = bytes.len() - input.offset();
+        let flags_start = input.offset();
+        let mut arezou = Vec::with_capacity(n.min(rest / 2 + 1));
+        for i in 0..n {
+            arezou.push(flag(&mut input, "owner flag a", i)?);
+        }
+        let chargers_start = token_start(bytes, input.offset());
+        let mut charging = Vec::with_capacity(n);
+        for i in 0..n {
+            charging.push(flag(&mut input, "charger flag r", i)?);
+        }
+        if limits == Limits::Original && !charging.contains(&true) {
+            return Err(input.error_at(
+                chargers_start,
+                "expected at least one charging station (some r[i] = 1), found none",
+            ));
+        }
+        let last = n as u64 - 1;
+        let rest = bytes.len() - input.offset();
+        let mut tracks = Vec::with_capacity(m.min(rest / 4 + 1));
+        let mut has_track = vec![false; n];
+        let mut seen = (limits == Limits::Original).then(|| HashMap::with_capacity(m));
+        for i in 0..m {
+            let start = token_start(bytes, input.offset());
+            let u = station(&mut input, "u", i, last)?;
+            let v = station(&mut input, "v", i, last)?;
+            if let Some(earlier) = seen.as_mut().and_then(|seen| seen.insert((u, v), i)) {
+                return Err(input
+                    .error_at(start, format!("track {i} ({u} -> {v}) repeats track {earlier}")));
+            }
+            has_track[u as usize] = true;
+            tracks.push((u, v));
+        }
+        input.finish("the m tracks")?;
+        if let Some(s) = has_track.iter().position(|&t| !t) {
+            return Err(input.error_at(
+                nth_token(bytes, flags_start, s),
+                format!("expected a track leaving station {s}, found none among the {m} tracks"),
+            ));
+        }
+        Ok(Railway { arezou, charging, tracks })
+    }
+
+    fn validate(&self, input: &Railway, limits: Limits) -> Result<(), Invalid> {
+        validate(input, limits)
+    }
+
+    fn render(&self, input: &Railway, out: &mut Vec<u8>) {
+        input.render(out);
+    }
+
+    fn cases(&self, _input: &Railway) -> usize {
+        1
+    }
+
+    /// Stations plus tracks plus charging stations: every shrink move lowers one of them and
+    /// raises none.
+    fn size(&self, input: &Railway) -> u64 {
+        (input.n() + input.m() + input.chargers()) as u64
+    }
+
+    /// Level 0: 1 to 3 stations; 1: up to 6; 2: 4 to 10 (tiny shapes: cycles, self-loops,
+    /// lines, dense and sparse graphs, one owner or both, one charger, all or some); 3: up to
+    /// 15 stations, tiny shapes or families; 4 to 6: the families at up to 100, 1,000 and the
+    /// limit (5,000 stations and 20,000 tracks, or 20,000 stations under the extended
+    /// limits); 7: any of those.
+    fn generate(&self, rng: &mut SplitMix64, level: u32, limits: Limits) -> Railway {
+        generate::railway(rng, level, limits)
+    }
+
+    /// The default solver's answer, its certificate checked by [`verify()`]. `O(n + m)` for
+    /// the check, plus the solver's time.
+    fn solve(&self, input: &Railway) -> Vec<bool> {
+        Self::solution(input).0.arezou_wins
+    }
+
+    fn render_answer(&self, _input: &Railway, answer: &Vec<bool>, out: &mut Vec<u8>) {
+        output::push_answer_line(out, answer);
+    }
+
+    /// A jury's answer: exactly `n` tokens, each `0` or `1`, white space free.
+    fn parse_answer(&self, input: &Railway, bytes: &[u8]) -> Result<Vec<bool>, String> {
+        let n = input.n();
+        let mut answer = Vec::with_capacity(n);
+        for (token, line) in Tokens::new(bytes) {
+            if answer.len() == n {
+                return Err(format!("line {line}: {} after the last of {n} answers", quote(token)));
+            }
+            answer.push(match token {
+                b"0" => false,
+                b"1" => true,
+                _ => {
+                    return Err(format!(
+                        "line {line}: station {}: expected 0 or 1, found {}",
+                        answer.len(),
+                        quote(token)
+                    ));
+                }
+            });
+        }
+        if answer.len() < n {
+            return Err(format!("{} answers for {}", answer.len(), stations_text(n)));
+        }
+        Ok(answer)
+    }
+
+    /// White-diff on tokens: the output must be `n` tokens `0`/`1` (else presentation
+    /// error, naming the first bad or missing token, or the first extra one); then the first
+    /// station whose token differs is a wrong answer, with how many differ in all.
+    fn judge(&self, input: &Railway, answer: &Vec<bool>, output: &[u8]) -> Verdict {
+        let n = input.n();
+        assert_eq!(answer.len(), n, "an answer holds one bit per station");
+        let mut tokens = Tokens::new(output);
+        // The first station that differs: (station, expected, found).
+        let mut first_wrong = None;
+        let mut wrong = 0usize;
+        for (s, &want) in answer.iter().enumerate() {
+            let Some((token, line)) = tokens.next() else {
+                return Verdict::presentation_error(format!(
+                    "station {s}: expected {}, found end of output after {} of {n} answers",
+                    bit(want),
+                    s
+                ));
+            };
+            let got = match token {
+                b"0" => false,
+                b"1" => true,
+                _ => {
+                    return Verdict::presentation_error(format!(
+                        "station {s}: expected {}, found {} on line {line}, which is not 0 or 1",
+                        bit(want),
+                        quote(token)
+                    ));
+                }
+            };
+            if got != want {
+                wrong += 1;
+                first_wrong.get_or_insert((s, want, got));
+            }
+        }
+        if let Some((extra, line)) = tokens.next() {
+            return Verdict::presentation_error(format!(
+                "extra output after the {n} answers: {} on line {line}",
+                quote(extra)
+            ));
+        }
+        match first_wrong {
+            None => Verdict::ok(stations_text(n)),
+            Some((s, want, got)) => {
+                let more =
+                    if wrong > 1 { format!(" ({wrong} stations differ)") } else { String::new() };
+                Verdict::wrong_answer(format!(
+                    "station {s}: expected {}, found {}{more}",
+                    bit(want),
+                    bit(got)
+                ))
+            }
+        }
+    }
+
+    /// See the module notes: station chunks, bypasses, track chunks, charger chunks, the
+    /// single moves last in each group. The plan costs `O(n + m)`, each candidate `O(n + m)`
+    /// when the driver asks for it, and skipping moves nothing.
+    fn shrink(&self, input: &Railway) -> impl Iterator<Item = Railway> {
+        moves::Moves::new(input)
+    }
+
+    /// `bound` is the largest number of stations, `1..=4`: every railway of up to `bound`
+    /// stations without duplicate tracks, with at least one charger under the original
+    /// limits (2, 108, 19,208 and 12,150,000 railways of 1, 2, 3 and 4 stations; any number
+    /// of chargers under the extended limits).
+    fn exhaustive_len(&self, bound: u64, limits: Limits) -> Result<u64, Invalid> {
+        if !(1..=EXHAUSTIVE_MAX_STATIONS).contains(&bound) {
+            return Err(Invalid(format!(
+                "the bound is the largest number of stations, in 1..={EXHAUSTIVE_MAX_STATIONS}; \
+                 found {bound}"
+            )));
+        }
+        Ok((1..=bound as usize).map(|n| exhaustive_count(n, limits)).sum())
+    }
+
+    /// Railway `index` of the enumeration: by number of stations, then in mixed radix over
+    /// each station's set of tracks (the most significant digits), the charger set and the
+    /// owners. `O(n²)`.
+    fn exhaustive(&self, bound: u64, index: u64, limits: Limits) -> Option<Railway> {
+        if self.exhaustive_len(bound, limits).ok()? <= index {
+            return None;
+        }
+        let mut rest = index;
+        let n = (1..=bound as usize).find(|&n| {
+            let count = exhaustive_count(n, limits);
+            if rest < count {
+                return true;
+            }
+            rest -= count;
+            false
+        })?;
+        let subsets = 1u64 << n;
+        let mut digit = |radix: u64| {
+            let d = rest % radix;
+            rest /= radix;
+            d
+        };
+        let arezou: Vec<bool> = {
+            let mask = digit(subsets);
+            (0..n).map(|s| mask >> s & 1 == 1).collect()
+        };
+        let charging: Vec<bool> = {
+            let mask = match limits {
+                Limits::Original => digit(subsets - 1) + 1,
+                Limits::Extended => digit(subsets),
+            };
+            (0..n).map(|s| mask >> s & 1 == 1).collect()
+        };
+        let mut tracks = Vec::new();
+        for u in 0..n as u32 {
+            let heads = digit(subsets - 1) + 1;
+            tracks.extend((0..n as u32).filter(|&v| heads >> v & 1 == 1).map(|v| (u, v)));
+        }
+        Some(Railway { arezou, charging, tracks })
+    }
+
+    /// Who wins where, our strategy at each station, the verifier's line, and a Graphviz
+    /// DOT picture (for railways of at most 60 stations).
+    fn explain(&self, input: &Railway) -> Option<String> {
+        let (solution, verified) = Self::solution(input);
+        let game = input.to_game().expect("a valid railway is a game");
+        let mut text = String::new();
+        let list = |wins: bool| {
+            let s: Vec<String> = (0..input.n())
+                .filter(|&s| solution.arezou_wins[s] == wins)
+                .map(|s| s.to_string())
+                .collect();
+            if s.is_empty() { "none".to_owned() } else { s.join(" ") }
+        };
+        let _ = writeln!(text, "Arezou wins from {}; Borzou from {}", list(true), list(false));
+        for s in game.stations() {
+            let i = s as usize;
+            let owner = if input.arezou[i] { "Arezou's" } else { "Borzou's" };
+            let charging = if input.charging[i] { ", charging" } else { "" };
+            let winner = if solution.arezou_wins[i] { "Arezou" } else { "Borzou" };
+            let how = if input.arezou[i] == solution.arezou_wins[i] {
+                format!("switch set along {s} -> {}", solution.strategy[i])
+            } else {
+                format!("every track stays in {winner}'s region")
+            };
+            let _ = writeln!(text, "station {s} ({owner}{charging}): {winner} wins; {how}");
+        }
+        let _ = writeln!(text, "{verified}");
+        if input.n() <= DOT_MAX_STATIONS {
+            text.push_str("Graphviz picture (render with `dot -Tsvg`):\n");
+            text.push_str(&dot::render(&game, &solution));
+        } else {
+            let _ = writeln!(
+                text,
+                "(no picture for {} stations; `toy-train --dot FILE` draws one)",
+                input.n()
+            );
+        }
+        Some(text)
+    }
+
+    /// Stations, tracks, chargers, and the original subtasks the railway belongs to (or the
+    /// original limit it breaks).
+    fn summary(&self, input: &Railway) -> String {
+        let sizes = format!(
+            "{}, {} tracks, {} charging",
+            stations_text(input.n()),
+            input.m(),
+            input.chargers()
+        );
+        match subtasks(input) {
+            Ok(list) => {
+                let named: Vec<String> = list
+                    .iter()
+                    .map(|&k| format!("{k} ({})", SUBTASKS[usize::from(k) - 1].1))
+                    .collect();
+                format!("{sizes}; original subtasks: {}", named.join(", "))
+            }
+            Err(e) => format!("{sizes}; in no original subtask ({e})"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use engine::judge::problem::render;
+    use engine::judge::{VerdictKind, check};
+
+    use super::*;
+
+    const SAMPLE: &[u8] = b"2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1\n";
+
+    fn error(text: &str, limits: Limits) -> String {
+        Judge.parse(text.as_bytes(), limits).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn generated_inputs_are_valid_and_round_trip_at_every_level() {
+        let mut rng = SplitMix64::new(17);
+        for limits in [Limits::Original, Limits::Extended] {
+            for level in 0..Judge::LEVELS {
+                let runs = if level >= 5 { 4 } else { 60 };
+                for _ in 0..runs {
+                    let input = Judge.generate(&mut rng, level, limits);
+                    validate(&input, limits).unwrap();
+                    assert_eq!(Judge.parse(&render(&Judge, &input), limits).unwrap(), input);
+                }
+            }
+        }
+    }
+
+    /// The tiny levels reach the shapes the issue names, and every original subtask.
+    #[test]
+    fn tiny_levels_reach_the_edge_shapes() {
+        let mut rng = SplitMix64::new(3);
+        let inputs: Vec<Railway> =
+            (0..300).map(|i| Judge.generate(&mut rng, i % 2, Limits::Original)).collect();
+        let count = |p: &dyn Fn(&Railway) -> bool| inputs.iter().filter(|r| p(r)).count();
+        let only_self_loop =
+            |r: &Railway, s: u32| r.tracks.iter().filter(|t| t.0 == s).all(|t| t.1 == s);
+        assert!(count(&|r| r.n() == 1) >= 10);
+        assert!(count(&|r| r.tracks.iter().any(|t| t.0 == t.1)) >= 100);
+        assert!(count(&|r| (0..r.n() as u32).any(|s| only_self_loop(r, s))) >= 100);
+        assert!(
+            count(&|r| r.n() >= 3
+                && (0..r.n() as u32).all(|s| r.tracks.contains(&(s, (s + 1) % r.n() as u32))))
+                >= 20,
+            "cycles"
+        );
+        assert!(
+            count(&|r| r.tracks.windows(2).any(|w| w[0].0 > w[1].0)) >= 20,
+            "tracks out of order"
+        );
+        for k in 1..=6 {
+            assert!(count(&|r| subtasks(r).unwrap().contains(&k)) >= 20, "subtask {k}");
+        }
+        let answers: Vec<Vec<bool>> = inputs.iter().map(|r| Judge.solve(r)).collect();
+        assert!(answers.iter().filter(|a| a.iter().all(|&w| w)).count() >= 30);
+        assert!(answers.iter().filter(|a| a.iter().all(|&w| !w)).count() >= 30);
+        assert!(answers.iter().filter(|a| a.contains(&true) && a.contains(&false)).count() >= 30);
+    }
+
+    #[test]
+    fn extended_inputs_bring_duplicates_and_railways_without_chargers() {
+        let mut rng = SplitMix64::new(5);
+        let inputs: Vec<Railway> =
+            (0..200).map(|i| Judge.generate(&mut rng, i % 3, Limits::Extended)).collect();
+        assert!(inputs.iter().filter(|r| r.chargers() == 0).count() >= 5);
+        assert!(inputs.iter().filter(|r| validate(r, Limits::Original).is_err()).count() >= 20);
+    }
+
+    #[test]
+    fn the_original_limits_name_each_rule_with_its_place() {
+        let original = Limits::Original;
+        assert_eq!(
+            error("2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n0 1\n", original),
+            "line 7, column 1: track 3 (0 -> 1) repeats track 1"
+        );
+        assert!(Judge.parse(b"2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n0 1\n", Limits::Extended).is_ok());
+        assert_eq!(
+            error("2 2\n0 1\n0  0\n0 0\n1 1\n", original),
+            "line 3, column 1: expected at least one charging station (some r[i] = 1), found none"
+        );
+        assert_eq!(
+            error("5001 5001\n", original),
+            r#"line 1, column 1: expected the number of stations n in 1..=5000, found "5001""#
+        );
+        assert_eq!(
+            error("3 20001\n", original),
+            "line 1, column 3: expected the number of tracks m (at least one per station) in \
+             3..=20000, found \"20001\""
+        );
+        assert_eq!(
+            error("3 2\n", original),
+            "line 1, column 3: expected the number of tracks m (at least one per station) in \
+             3..=20000, found \"2\""
+        );
+        assert_eq!(
+            error("2 2\n0 1\n1 0\n0 0\n0 1\n", original),
+            "line 2, column 3: expected a track leaving station 1, found none among the 2 tracks"
+        );
+        assert_eq!(
+            error("1 1\n0\n1\n0 0\n0 0\n", original),
+            r#"line 5, column 1: expected end of input after the m tracks, found "0""#
+        );
+    }
+
+    #[test]
+    fn validate_names_the_rule_broken() {
+        let sample = Judge.parse(SAMPLE, Limits::Original).unwrap();
+        assert_eq!(validate(&sample, Limits::Original), Ok(()));
+        let mut twice = sample.clone();
+        twice.tracks.push((1, 0));
+        assert_eq!(
+            validate(&twice, Limits::Original).unwrap_err().0,
+            "track 4 (1 -> 0) repeats track 2"
+        );
+        assert_eq!(validate(&twice, Limits::Extended), Ok(()));
+        let dark = sample.without_chargers(&[0]);
+        assert_eq!(validate(&dark, Limits::Original).unwrap_err().0, "no charging station");
+        assert_eq!(validate(&dark, Limits::Extended), Ok(()));
+        let few = Railway { tracks: vec![(0, 0)], ..sample.clone() };
+        assert_eq!(
+            validate(&few, Limits::Extended).unwrap_err().0,
+            "m = 1 is outside 2..=1000000000"
+        );
+        let stranded = Railway { tracks: vec![(0, 0), (0, 1), (0, 1)], ..sample.clone() };
+        assert_eq!(
+            validate(&stranded, Limits::Extended).unwrap_err().0,
+            "station 1 has no outgoing track"
+        );
+        let outside = Railway { tracks: vec![(0, 0), (1, 2)], ..sample.clone() };
+        assert_eq!(
+            validate(&outside, Limits::Extended).unwrap_err().0,
+            "track 1 (1 -> 2) leaves the stations 0..2"
+        );
+        let empty = Railway { arezou: vec![], charging: vec![], tracks: vec![] };
+        assert_eq!(
+            validate(&empty, Limits::Extended).unwrap_err().0,
+            "n = 0 is outside 1..=100000000"
+        );
+        let big = Railway {
+            arezou: vec![true; 5001],
+            charging: vec![true; 5001],
+            tracks: (0..5001).map(|s| (s, s)).collect(),
+        };
+        assert_eq!(validate(&big, Limits::Original).unwrap_err().0, "n = 5001 is outside 1..=5000");
+        assert_eq!(validate(&big, Limits::Extended), Ok(()));
+    }
+
+    /// Under the extended limits the judge reads exactly what the solver reads, with the same
+    /// messages: every data file of the test suite, errors included.
+    #[test]
+    fn extended_parsing_is_the_solvers() {
+        let mut compared = 0;
+        for file in ::tests::suite("toy-train") {
+            let ours = Judge.parse(&file.input, Limits::Extended);
+            match crate::parse(&file.input) {
+                Ok(game) => {
+                    let railway = ours.unwrap_or_else(|e| panic!("{}: {e}", file.name));
+                    assert_eq!(railway.to_game().unwrap(), game, "{}", file.name);
+                }
+                Err(e) => assert_eq!(ours, Err(e), "{}", file.name),
+            }
+            compared += 1;
+        }
+        assert!(compared >= 20);
+    }
+
+    #[test]
+    fn subtasks_follow_the_statement() {
+        let suite = ::tests::suite("toy-train");
+        for file in &suite {
+            let Some(k) = file.name.strip_prefix("subtask").and_then(|n| n[..1].parse::<u8>().ok())
+            else {
+                continue;
+            };
+            let railway = Judge.parse(&file.input, Limits::Original).unwrap();
+            assert!(subtasks(&railway).unwrap().contains(&k), "{}", file.name);
+        }
+        let sample = Judge.parse(SAMPLE, Limits::Original).unwrap();
+        assert_eq!(subtasks(&sample), Ok(vec![2, 5, 6]));
+        assert_eq!(
+            Judge.summary(&sample),
+            "2 stations, 4 tracks, 1 charging; original subtasks: 2 (n <= 15), 5 (exactly one \
+             charging station), 6 (no further constraints)"
+        );
+        let line = Railway {
+            arezou: vec![true; 2],
+            charging: vec![true; 2],
+            tracks: vec![(0, 1), (1, 1)],
+        };
+        assert_eq!(subtasks(&line), Ok(vec![1, 2, 3, 6]));
+        let borzou = Railway { arezou: vec![false; 2], ..line.clone() };
+        assert_eq!(subtasks(&borzou), Ok(vec![1, 2, 4, 6]));
+        let back = Railway { tracks: vec![(0, 1), (1, 0)], ..borzou };
+        assert_eq!(subtasks(&back), Ok(vec![2, 4, 6]));
+        let dark = line.without_chargers(&[0, 1]);
+        assert_eq!(
+            Judge.summary(&dark),
+            "2 stations, 2 tracks, 0 charging; in no original subtask (no charging station)"
+        );
+    }
+
+    #[test]
+    fn the_checker_compares_tokens_as_white_diff() {
+        let judge =
+            |output: &str| check(&Judge, SAMPLE, output.as_bytes(), None, Limits::Original, true);
+        assert_eq!(judge("1 1\n").to_string(), "ok: 2 stations");
+        assert_eq!(judge("  1\n\n1").to_string(), "ok: 2 stations", "white space is free");
+        assert_eq!(judge("1 0\n").to_string(), "wrong answer: station 1: expected 1, found 0");
+        assert_eq!(
+            judge("0 0\n").to_string(),
+            "wrong answer: station 0: expected 1, found 0 (2 stations differ)"
+        );
+        for (output, message) in [
+            ("1\n", "station 1: expected 1, found end of output after 1 of 2 answers"),
+            ("", "station 0: expected 1, found end of output after 0 of 2 answers"),
+            ("1 1 0\n", r#"extra output after the 2 answers: "0" on line 1"#),
+            ("1\n1\n\nx\n", r#"extra output after the 2 answers: "x" on line 4"#),
+            ("1 yes\n", r#"station 1: expected 1, found "yes" on line 1, which is not 0 or 1"#),
+            ("0 2\n", r#"station 1: expected 1, found "2" on line 1, which is not 0 or 1"#),
+            ("01 1\n", r#"station 0: expected 1, found "01" on line 1, which is not 0 or 1"#),
+            ("1,1\n", r#"station 0: expected 1, found "1,1" on line 1, which is not 0 or 1"#),
+        ] {
+            let verdict = judge(output);
+            assert_eq!(verdict.kind, VerdictKind::PresentationError, "{output:?}: {verdict}");
+            assert_eq!(verdict.message, message);
+        }
+    }
+
+    #[test]
+    fn jury_answers_are_read_strictly() {
+        let sample = Judge.parse(SAMPLE, Limits::Original).unwrap();
+        assert_eq!(Judge.parse_answer(&sample, b"1\n1\n"), Ok(vec![true, true]));
+        assert_eq!(
+            Judge.parse_answer(&sample, b"1 one\n").unwrap_err(),
+            r#"line 1: station 1: expected 0 or 1, found "one""#
+        );
+        assert_eq!(Judge.parse_answer(&sample, b"1\n").unwrap_err(), "1 answers for 2 stations");
+        assert_eq!(
+            Judge.parse_answer(&sample, b"1 1\n1\n").unwrap_err(),
+            r#"line 2: "1" after the last of 2 answers"#
+        );
+        let verdict = check(&Judge, SAMPLE, b"1 1", Some(b"1 0"), Limits::Original, true);
+        assert_eq!(
+            verdict.to_string(),
+            "fail: the answer file disagrees with ours: station 1: expected 1, found 0"
+        );
+        let verdict = check(&Judge, b"2 4\n", b"1 1", None, Limits::Original, true);
+        assert_eq!(
+            verdict.to_string(),
+            "fail: input: line 1, column 4: expected owner flag a[0] in 0..=1, found end of input"
+        );
+    }
+
+    /// The moves lower the size, end with every one-step move the issue names (drop a
+    /// station, with its tracks, renumbered; drop a track; clear a charging flag) whenever
+    /// that move gives a valid railway, and keep every candidate that could be valid valid.
+    #[test]
+    fn shrink_moves_shrink_and_cover_the_one_step_moves() {
+        let mut rng = SplitMix64::new(9);
+        for level in [0, 1, 2, 3, 4] {
+            for _ in 0..20 {
+                let input = Judge.generate(&mut rng, level, Limits::Original);
+                let size = Judge.size(&input);
+                let moves: Vec<Railway> = Judge.shrink(&input).collect();
+                assert!(moves.iter().all(|m| Judge.size(m) < size));
+                // Station and track chunks never strand a station.
+                assert!(moves.iter().all(|m| m.n() == 0 || validate(m, Limits::Extended).is_ok()));
+                let mut one_step = Vec::new();
+                for s in 0..input.n() {
+                    let mut dropped = vec![false; input.n()];
+                    dropped[s] = true;
+                    one_step.push(input.without_stations(&dropped));
+                }
+                for t in 0..input.m() {
+                    let mut next = input.clone();
+                    next.tracks.remove(t);
+                    one_step.push(next);
+                }
+                for s in 0..input.n() as u32 {
+                    if input.charging[s as usize] {
+                        one_step.push(input.without_chargers(&[s]));
+                    }
+                }
+                for step in one_step {
+                    if validate(&step, Limits::Original).is_ok() {
+                        assert!(moves.contains(&step), "{input:?}: {step:?} is missing");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_exhaustive_enumeration_lists_every_small_railway_once() {
+        for limits in [Limits::Original, Limits::Extended] {
+            let total = Judge.exhaustive_len(3, limits).unwrap();
+            let all: Vec<Railway> =
+                (0..total).map(|i| Judge.exhaustive(3, i, limits).unwrap()).collect();
+            assert!(all.iter().all(|r| validate(r, limits).is_ok()));
+            assert!(all.windows(2).all(|w| w[0].n() <= w[1].n()), "by number of stations");
+            let distinct: std::collections::HashSet<&Railway> = all.iter().collect();
+            assert_eq!(distinct.len(), all.len());
+            assert_eq!(Judge.exhaustive(3, total, limits), None);
+        }
+        assert_eq!(Judge.exhaustive_len(3, Limits::Original), Ok(2 + 108 + 19_208));
+        assert_eq!(Judge.exhaustive_len(3, Limits::Extended), Ok(4 + 144 + 21_952));
+        assert_eq!(Judge.exhaustive_len(4, Limits::Original), Ok(2 + 108 + 19_208 + 12_150_000));
+        assert!(Judge.exhaustive_len(0, Limits::Original).is_err());
+        assert!(Judge.exhaustive_len(5, Limits::Original).is_err());
+        let first = Judge.exhaustive(1, 0, Limits::Original).unwrap();
+        assert_eq!(render(&Judge, &first), b"1 1\n0\n1\n0 0\n");
+    }
+
+    #[test]
+    fn the_proof_shows_strategies_the_verifier_and_a_picture() {
+        let sample = Judge.parse(SAMPLE, Limits::Original).unwrap();
+        let proof = Judge.explain(&sample).unwrap();
+        let lines: Vec<&str> = proof.lines().collect();
+        assert_eq!(lines[0], "Arezou wins from 0 1; Borzou from none");
+        assert_eq!(
+            lines[1],
+            "station 0 (Borzou's, charging): Arezou wins; every track stays in Arezou's region"
+        );
+        assert_eq!(lines[2], "station 1 (Arezou's): Arezou wins; switch set along 1 -> 0");
+        assert!(lines[3].starts_with("verified: Arezou wins from 2 stations"), "{proof}");
+        assert_eq!(lines[4], "Graphviz picture (render with `dot -Tsvg`):");
+        assert!(proof.contains("digraph railway {\n") && proof.ends_with("}\n"));
+    }
+
+    proptest::proptest! {
+        /// Mutated valid inputs and random bytes: parsing and validating under both limits
+        /// never panic, whatever parses is valid and renders back to an equal railway, and
+        /// under the extended limits the judge and the solver agree.
+        #[test]
+        fn parse_and_validate_never_panic(
+            seed: u64,
+            level in 0..4u32,
+            edits in proptest::collection::vec((0..4096usize, 0..8u8, proptest::num::u8::ANY), 0..6),
+            noise in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
+        ) {
+            let mut rng = SplitMix64::new(seed);
+            let valid = render(&Judge, &Judge.generate(&mut rng, level, Limits::Original));
+            let bytes = engine::judge::corrupt::corrupt(valid, &edits, b" 1");
+            for bytes in [bytes, noise] {
+                for limits in [Limits::Original, Limits::Extended] {
+                    let parsed = Judge.parse(&bytes, limits);
+                    if let Ok(input) = &parsed {
+                        proptest::prop_assert!(validate(input, limits).is_ok());
+                        let again = Judge.parse(&render(&Judge, input), limits);
+                        proptest::prop_assert_eq!(again.as_ref(), Ok(input));
+                        let _ = Judge.summary(input);
+                    }
+                    if limits == Limits::Extended {
+                        let solver = crate::parse(&bytes).map(|_| ());
+                        proptest::prop_assert_eq!(parsed.map(|_| ()), solver);
+                    }
+                }
+            }
+        }
+    }
+}

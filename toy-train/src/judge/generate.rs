@@ -1,0 +1,180 @@
+//! Railways for the stress loop, by size level: tiny shapes first, where most wrong ideas
+//! already fail (self-loops, a single charger, stations whose only track is a self-loop,
+//! one owner only, cycles with and without chargers, lines, dense little graphs), then the
+//! generator's families ([`Family::ALL`], so families added later come in by themselves) at
+//! growing sizes up to the limits.
+
+use std::ops::RangeInclusive;
+
+use engine::judge::Limits;
+use engine::rng::SplitMix64;
+
+use super::railway::Railway;
+use super::{bounds, validate};
+use crate::generator::{Family, GenParams, generate as family_instance};
+
+/// Size levels: 0 to 2 tiny shapes (up to 3, 6, 10 stations), 3 up to 15 stations (the
+/// original's subtask 2), 4 to 6 the families at up to 100, 1,000 and the limit, 7 a mix.
+pub(crate) const LEVELS: u32 = 8;
+
+/// How many draws a level gets before falling back to a tiny shape, which is always valid.
+const ATTEMPTS: usize = 8;
+
+/// A railway valid under `limits`, drawn the way `level` draws them.
+pub(crate) fn railway(rng: &mut SplitMix64, level: u32, limits: Limits) -> Railway {
+    let level = if level + 1 >= LEVELS { rng.below(LEVELS as usize - 1) as u32 } else { level };
+    for _ in 0..ATTEMPTS {
+        let drawn = match level {
+            0 => Some(tiny(rng, 1..=3, limits)),
+            1 => Some(tiny(rng, 1..=6, limits)),
+            2 => Some(tiny(rng, 4..=10, limits)),
+            3 if rng.chance(1, 2) => Some(tiny(rng, 7..=15, limits)),
+            3 => family(rng, 3..=15, limits),
+            4 => family(rng, 16..=100, limits),
+            5 => family(rng, 101..=1000, limits),
+            _ => {
+                let top = match limits {
+                    Limits::Original => bounds(limits).0 as usize,
+                    Limits::Extended => 20_000,
+                };
+                family(rng, 1001..=top, limits)
+            }
+        };
+        if let Some(railway) = drawn.filter(|r| validate(r, limits).is_ok()) {
+            return railway;
+        }
+    }
+    tiny(rng, 1..=6, limits)
+}
+
+/// A uniform size in `sizes`.
+fn size(rng: &mut SplitMix64, sizes: &RangeInclusive<usize>) -> usize {
+    rng.range(*sizes.start() as u64, *sizes.end() as u64) as usize
+}
+
+/// A tiny railway of one of five shapes, with owners all Arezou's, all Borzou's or mixed,
+/// and one charger, all, none (extended limits only) or some. Every station gets a track.
+/// Tracks are listed by tail (heads now and then shuffled), and now and then in any order,
+/// as the format allows; under the extended limits a track is now and then repeated.
+fn tiny(rng: &mut SplitMix64, sizes: RangeInclusive<usize>, limits: Limits) -> Railway {
+    let n = size(rng, &sizes);
+    let arezou: Vec<bool> = match rng.below(4) {
+        0 => vec![true; n],
+        1 => vec![false; n],
+        _ => (0..n).map(|_| rng.chance(1, 2)).collect(),
+    };
+    let mut charging: Vec<bool> = match rng.below(6) {
+        0 => {
+            let one = rng.below(n);
+            (0..n).map(|s| s == one).collect()
+        }
+        1 => vec![true; n],
+        2 if limits == Limits::Extended => vec![false; n],
+        _ => (0..n).map(|_| rng.chance(1, 3)).collect(),
+    };
+    if limits == Limits::Original && !charging.contains(&true) {
+        charging[rng.below(n)] = true;
+    }
+    let mut heads = vec![vec![false; n]; n];
+    match rng.below(5) {
+        // A cycle through every station, and now and then a chord.
+        0 => {
+            for (u, row) in heads.iter_mut().enumerate() {
+                row[(u + 1) % n] = true;
+                if rng.chance(1, 4) {
+                    row[rng.below(n)] = true;
+                }
+            }
+        }
+        // Half the stations have a self-loop as their only track, the others random tracks.
+        1 => {
+            for (u, row) in heads.iter_mut().enumerate() {
+                if rng.chance(1, 2) {
+                    row[u] = true;
+                } else {
+                    row.iter_mut().for_each(|h| *h = rng.chance(1, 3));
+                }
+            }
+        }
+        // Subtask 1's line: u -> u, u -> u + 1 or both.
+        2 => {
+            for (u, row) in heads.iter_mut().enumerate() {
+                let kind = if u + 1 == n { 0 } else { rng.below(3) };
+                row[u] = kind != 1;
+                if kind != 0 {
+                    row[u + 1] = true;
+                }
+            }
+        }
+        // Dense: every track with chance one half.
+        3 => heads.iter_mut().flatten().for_each(|h| *h = rng.chance(1, 2)),
+        // Sparse: one to three random heads a station.
+        _ => {
+            for row in &mut heads {
+                for _ in 0..=rng.below(3) {
+                    row[rng.below(n)] = true;
+                }
+            }
+        }
+    }
+    let mut tracks = Vec::new();
+    for (u, row) in heads.iter_mut().enumerate() {
+        if !row.contains(&true) {
+            row[rng.below(n)] = true;
+        }
+        let mut out: Vec<(u32, u32)> =
+            (0..n).filter(|&v| row[v]).map(|v| (u as u32, v as u32)).collect();
+        if rng.chance(1, 3) {
+            rng.shuffle(&mut out);
+        }
+        tracks.extend(out);
+    }
+    if rng.chance(1, 4) {
+        rng.shuffle(&mut tracks);
+    }
+    let mut railway = Railway { arezou, charging, tracks };
+    if limits == Limits::Extended && rng.chance(1, 4) {
+        repeat_a_track(rng, &mut railway);
+    }
+    railway
+}
+
+/// Repeats a random track right after itself (extended limits: duplicates allowed).
+fn repeat_a_track(rng: &mut SplitMix64, railway: &mut Railway) {
+    let i = rng.below(railway.m());
+    let track = railway.tracks[i];
+    railway.tracks.insert(i + 1, track);
+}
+
+/// A railway of a random family of the generator with `n` in `sizes`, random `m` (half the
+/// time), owner and charger chances (half the time each), shuffled half the time. `None`
+/// when the family has no railway of the drawn size.
+fn family(rng: &mut SplitMix64, sizes: RangeInclusive<usize>, limits: Limits) -> Option<Railway> {
+    let (family, _) = Family::ALL[rng.below(Family::ALL.len())];
+    let n = size(rng, &sizes);
+    let most_tracks = (bounds(limits).1 as usize).min(n.saturating_mul(n)).min(6 * n);
+    let mut params = GenParams::new(family, n, rng.next_u64());
+    if rng.chance(1, 2) {
+        params.m = Some(rng.range(n as u64, most_tracks as u64) as usize);
+    }
+    if rng.chance(1, 2) {
+        params.arezou_per_mille = Some(rng.range(0, 1000));
+    }
+    if rng.chance(1, 2) {
+        params.charging_per_mille = Some(rng.range(1, 300));
+    }
+    params.shuffle = rng.chance(1, 2);
+    let instance = family_instance(&params)
+        .or_else(|_| family_instance(&GenParams { m: None, ..params }))
+        .ok()?;
+    let mut railway = Railway::from(instance);
+    if limits == Limits::Extended {
+        if rng.chance(1, 8) {
+            railway.charging.fill(false);
+        }
+        if rng.chance(1, 4) {
+            repeat_a_track(rng, &mut railway);
+        }
+    }
+    Some(railway)
+}

@@ -1,0 +1,291 @@
+//! [`Railway`]: an input as the judge handles it (owners, chargers and tracks in input
+//! order), its rendering in the sample grader's format, and the edits shrink moves are made
+//! of (drop stations and renumber, drop tracks, clear charging flags).
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use crate::game::{Game, GameError};
+use crate::generator::Instance;
+use crate::output::push_uint;
+
+/// A railway exactly as its input file lists it: the stations' flags and the tracks in file
+/// order (so rendering and parsing give each other back).
+///
+/// Space: `2n + 8m` bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Railway {
+    /// `a[i]`: Arezou owns station `i`.
+    pub arezou: Vec<bool>,
+    /// `r[i]`: station `i` charges.
+    pub charging: Vec<bool>,
+    /// Tracks `(u, v)` in file order.
+    pub tracks: Vec<(u32, u32)>,
+}
+
+impl From<Instance> for Railway {
+    fn from(instance: Instance) -> Self {
+        Self { arezou: instance.arezou, charging: instance.charging, tracks: instance.tracks }
+    }
+}
+
+impl Railway {
+    /// Number of stations.
+    #[must_use]
+    pub fn n(&self) -> usize {
+        self.arezou.len()
+    }
+
+    /// Number of tracks.
+    #[must_use]
+    pub fn m(&self) -> usize {
+        self.tracks.len()
+    }
+
+    /// Number of charging stations.
+    #[must_use]
+    pub fn chargers(&self) -> usize {
+        self.charging.iter().filter(|&&r| r).count()
+    }
+
+    /// The game the solvers take. `O(n + m)`.
+    ///
+    /// # Errors
+    /// As [`Game::new`]: never for a railway the judge's validator accepts.
+    pub fn to_game(&self) -> Result<Game, GameError> {
+        Game::new(&self.arezou, &self.charging, &self.tracks)
+    }
+
+    /// Appends the sample grader's format: `n m`, the owner flags, the charger flags, one
+    /// track a line. `O(n + m)`.
+    pub fn render(&self, out: &mut Vec<u8>) {
+        out.reserve(4 * self.n() + 12 * self.m() + 24);
+        push_uint(out, self.n() as u64);
+        out.push(b' ');
+        push_uint(out, self.m() as u64);
+        out.push(b'\n');
+        for flags in [&self.arezou, &self.charging] {
+            for (i, &f) in flags.iter().enumerate() {
+                if i > 0 {
+                    out.push(b' ');
+                }
+                out.push(if f { b'1' } else { b'0' });
+            }
+            out.push(b'\n');
+        }
+        for &(u, v) in &self.tracks {
+            push_uint(out, u64::from(u));
+            out.push(b' ');
+            push_uint(out, u64::from(v));
+            out.push(b'\n');
+        }
+    }
+
+    /// The railway without the stations marked in `dropped` and the tracks touching them;
+    /// the others are renumbered in order. `O(n + m)`.
+    #[must_use]
+    pub fn without_stations(&self, dropped: &[bool]) -> Self {
+        assert_eq!(dropped.len(), self.n(), "one mark a station");
+        let mut name = Vec::with_capacity(self.n());
+        let mut next = 0u32;
+        for &d in dropped {
+            name.push(next);
+            next += u32::from(!d);
+        }
+        let keep = |s: usize| !dropped[s];
+        let flags = |v: &[bool]| -> Vec<bool> {
+            v.iter().enumerate().filter(|&(s, _)| keep(s)).map(|(_, &f)| f).collect()
+        };
+        Self {
+            arezou: flags(&self.arezou),
+            charging: flags(&self.charging),
+            tracks: self
+                .tracks
+                .iter()
+                .filter(|&&(u, v)| keep(u as usize) && keep(v as usize))
+                .map(|&(u, v)| (name[u as usize], name[v as usize]))
+                .collect(),
+        }
+    }
+
+    /// The railway without the stations in `range`, and then without every station left
+    /// with no track out (repeatedly, as dropping one can strand its predecessors), so the
+    /// result keeps a track out of every station whenever `self` does. `O(n + m)`.
+    #[must_use]
+    pub fn without_stations_closed(&self, range: Range<usize>) -> Self {
+        let n = self.n();
+        let mut dropped = vec![false; n];
+        dropped[range].fill(true);
+        // Tracks out of each station that still lead to a kept station.
+        let mut live = vec![0u32; n];
+        // Predecessors by head in CSR form, one entry a track.
+        let mut start = vec![0u32; n + 1];
+        for &(u, v) in &self.tracks {
+            if !dropped[v as usize] {
+                live[u as usize] += 1;
+            }
+            start[v as usize + 1] += 1;
+        }
+        for i in 1..=n {
+            start[i] += start[i - 1];
+        }
+        let mut fill = start[..n].to_vec();
+        let mut pred = vec![0u32; self.m()];
+        for &(u, v) in &self.tracks {
+            pred[fill[v as usize] as usize] = u;
+            fill[v as usize] += 1;
+        }
+        let mut stranded: Vec<u32> =
+            (0..n as u32).filter(|&s| !dropped[s as usize] && live[s as usize] == 0).collect();
+        for &s in &stranded {
+            dropped[s as usize] = true;
+        }
+        while let Some(x) = stranded.pop() {
+            for &u in &pred[start[x as usize] as usize..start[x as usize + 1] as usize] {
+                if !dropped[u as usize] {
+                    // This track was counted: `x` was kept when the counts were made.
+                    live[u as usize] -= 1;
+                    if live[u as usize] == 0 {
+                        dropped[u as usize] = true;
+                        stranded.push(u);
+                    }
+                }
+            }
+        }
+        self.without_stations(&dropped)
+    }
+
+    /// The railway without the tracks in `range`, except that a station whose every track
+    /// lies in `range` keeps the first of them, so no station is left without a track out.
+    /// `O(n + m)`.
+    #[must_use]
+    pub fn without_tracks(&self, range: Range<usize>) -> Self {
+        let mut outside = vec![false; self.n()];
+        for (i, &(u, _)) in self.tracks.iter().enumerate() {
+            if !range.contains(&i) {
+                outside[u as usize] = true;
+            }
+        }
+        let mut tracks = Vec::with_capacity(self.m());
+        for (i, &(u, v)) in self.tracks.iter().enumerate() {
+            if !range.contains(&i) {
+                tracks.push((u, v));
+            } else if !outside[u as usize] {
+                // The first track of `u` in the range, kept; later ones are dropped.
+                outside[u as usize] = true;
+                tracks.push((u, v));
+            }
+        }
+        Self { arezou: self.arezou.clone(), charging: self.charging.clone(), tracks }
+    }
+
+    /// The railway without station `s`, whose only track `s -> t` (with `t != s`) it
+    /// bypasses: every track into `s` now leads to `t` (unless that track already exists),
+    /// and the stations after `s` are renumbered. Every station keeps a track out. `O(n + m)`.
+    #[must_use]
+    pub fn bypassing(&self, s: u32) -> Self {
+        let mut out = self.tracks.iter().filter(|&&(u, _)| u == s);
+        let &(_, t) = out.next().expect("a bypassed station has a track");
+        assert!(out.next().is_none() && t != s, "station {s} has one track, to another station");
+        // Tracks `u -> t` that exist already, among the stations leading into `s`.
+        let into_s: HashSet<u32> =
+            self.tracks.iter().filter(|&&(_, v)| v == s).map(|&(u, _)| u).collect();
+        let mut to_t: HashSet<u32> = self
+            .tracks
+            .iter()
+            .filter(|&&(u, v)| v == t && into_s.contains(&u))
+            .map(|&(u, _)| u)
+            .collect();
+        let mut tracks = Vec::with_capacity(self.m());
+        for &(u, v) in &self.tracks {
+            if u == s {
+                continue;
+            }
+            if v != s {
+                tracks.push((u, v));
+            } else if to_t.insert(u) {
+                tracks.push((u, t));
+            }
+        }
+        let mut dropped = vec![false; self.n()];
+        dropped[s as usize] = true;
+        Self { arezou: self.arezou.clone(), charging: self.charging.clone(), tracks }
+            .without_stations(&dropped)
+    }
+
+    /// The railway with the charging flags of `stations` cleared.
+    #[must_use]
+    pub fn without_chargers(&self, stations: &[u32]) -> Self {
+        let mut next = self.clone();
+        for &s in stations {
+            next.charging[s as usize] = false;
+        }
+        next
+    }
+}
+
+/// Index ranges splitting `0..len` into chunks of `len / 2`, then `len / 4`, ... down to
+/// single items: ddmin's complements, big first, ending with each item alone. About `2 len`
+/// ranges.
+pub(crate) fn chunks(len: usize) -> impl Iterator<Item = Range<usize>> {
+    std::iter::successors((len > 0).then_some((len / 2).max(1)), |&k| (k > 1).then_some(k / 2))
+        .flat_map(move |k| (0..len.div_ceil(k)).map(move |c| c * k..((c + 1) * k).min(len)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn railway(arezou: &[u8], charging: &[u8], tracks: &[(u32, u32)]) -> Railway {
+        Railway {
+            arezou: arezou.iter().map(|&a| a == 1).collect(),
+            charging: charging.iter().map(|&r| r == 1).collect(),
+            tracks: tracks.to_vec(),
+        }
+    }
+
+    #[test]
+    fn renders_the_grader_format() {
+        let r = railway(&[0, 1], &[1, 0], &[(0, 0), (0, 1), (1, 0), (1, 1)]);
+        let mut out = Vec::new();
+        r.render(&mut out);
+        assert_eq!(out, b"2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1\n");
+    }
+
+    #[test]
+    fn chunks_halve_down_to_single_items() {
+        let got: Vec<Range<usize>> = chunks(5).collect();
+        assert_eq!(got, [0..2, 2..4, 4..5, 0..1, 1..2, 2..3, 3..4, 4..5]);
+        assert_eq!(chunks(1).map(|r| (r.start, r.end)).collect::<Vec<_>>(), [(0, 1)]);
+        assert_eq!(chunks(0).count(), 0);
+    }
+
+    #[test]
+    fn dropping_stations_renumbers_and_strands_predecessors() {
+        // 0 -> 1 -> 2 -> 2, 3 -> 0, 3 -> 3.
+        let r = railway(&[1, 0, 1, 0], &[0, 1, 0, 1], &[(0, 1), (1, 2), (2, 2), (3, 0), (3, 3)]);
+        let plain = r.without_stations(&[false, false, true, false]);
+        assert_eq!(plain, railway(&[1, 0, 0], &[0, 1, 1], &[(0, 1), (2, 0), (2, 2)]));
+        // Without 2, station 1 has no track, then 0 neither; 3 keeps its self-loop.
+        let closed = r.without_stations_closed(2..3);
+        assert_eq!(closed, railway(&[0], &[1], &[(0, 0)]));
+    }
+
+    #[test]
+    fn dropping_tracks_keeps_one_per_station() {
+        let r = railway(&[1, 1], &[1, 0], &[(0, 0), (0, 1), (1, 0), (1, 1)]);
+        assert_eq!(r.without_tracks(1..3).tracks, [(0, 0), (1, 1)]);
+        assert_eq!(r.without_tracks(0..4).tracks, [(0, 0), (1, 0)]);
+        assert_eq!(r.without_chargers(&[0]).chargers(), 0);
+    }
+
+    #[test]
+    fn bypassing_a_station_redirects_its_predecessors() {
+        // 0 -> 1 -> 2, 0 -> 2, 2 -> 1, 2 -> 2: bypass 1 (its one track goes to 2).
+        let r = railway(&[1, 0, 1], &[0, 1, 0], &[(0, 1), (0, 2), (1, 2), (2, 1), (2, 2)]);
+        // 0 -> 1 would repeat 0 -> 2, so it goes; 2 -> 1 becomes 2 -> 2, which exists.
+        assert_eq!(r.bypassing(1), railway(&[1, 1], &[0, 0], &[(0, 1), (1, 1)]));
+        let chain = railway(&[1, 1, 1], &[1, 0, 0], &[(0, 1), (1, 2), (2, 0)]);
+        assert_eq!(chain.bypassing(2), railway(&[1, 1], &[1, 0], &[(0, 1), (1, 0)]));
+    }
+}
