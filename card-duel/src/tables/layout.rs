@@ -197,6 +197,12 @@ impl LayerLayout {
         }
     }
 
+    /// Whether the `n` cells of `pair` from mover HP `a0` are all reached.
+    pub(super) fn reaches(&self, pair: usize, a0: u8, n: usize) -> bool {
+        let cells = bits_between(i32::from(a0), i32::from(a0) + n as i32 - 1);
+        self.reached[pair] & cells == cells
+    }
+
     /// Values of the whole layer.
     pub(super) fn len(&self) -> usize {
         *self.starts.last().expect("a layout is built before it is used")

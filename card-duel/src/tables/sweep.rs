@@ -270,6 +270,11 @@ impl<'a> Layer<'a> {
             let layer = self.below(drop - 1);
             for (diagonal, c) in cells.iter().enumerate() {
                 let Some(Cells { a0, open, .. }) = *c else { continue };
+                // Won cells read nothing, and their targets need not be reached.
+                if open == 0 {
+                    continue;
+                }
+                debug_assert!(layer.layout.reaches(usize::from(next), a0, open), "reach is closed");
                 let block = self.layout.block(diagonal, pair);
                 let at = block.at(0, a0) - unit.first;
                 let from = layer.layout.block(diagonal, usize::from(next)).at(0, a0);
@@ -315,13 +320,15 @@ impl<'a> Layer<'a> {
                     continue;
                 }
                 let first = first as u8;
+                let cells = (last + 1 - i32::from(first)) as usize;
                 for (term, o) in terms.iter_mut().zip(outcomes) {
-                    let target = below.layout.block(diagonal, usize::from(o.pair));
-                    *term = Term { p: o.p, start: target.at(0, first - o.mover_loss) };
+                    let (target, a) = (usize::from(o.pair), first - o.mover_loss);
+                    debug_assert!(below.layout.reaches(target, a, cells), "reach is closed");
+                    let start = below.layout.block(diagonal, target).at(0, a);
+                    *term = Term { p: o.p, start };
                 }
                 let block = self.layout.block(diagonal, pair);
                 let out = block.at(1, first) - unit.first;
-                let cells = (last + 1 - i32::from(first)) as usize;
                 let sums = Sums { out, cells, cell: block.cell() };
                 match width {
                     2 => play_sums::<G>(unit.values, sums, &below.values, terms, win),
