@@ -126,6 +126,28 @@ fn no_test_expects_a_panic() {
     assert!(offenders.is_empty(), "#[{attribute}] in {offenders:?}");
 }
 
+/// Unsafe code stays where ARCHITECTURE.md says it is, each spot with its reason.
+#[test]
+fn unsafe_code_is_confined() {
+    let allowed =
+        ["engine/src/judge/sys.rs", "card-duel/src/tables/sweep.rs", "xtask/src/measure.rs"];
+    let attribute = ["allow(", "unsafe_code"].concat();
+    let root = root();
+    let mut found = Vec::new();
+    for file in workspace_rust_files() {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        if text.contains(&attribute) {
+            let path = file.strip_prefix(&root).unwrap_or(&file).display().to_string();
+            assert!(allowed.contains(&path.as_str()), "{path} allows unsafe code");
+            found.push(path);
+        }
+    }
+    found.sort();
+    let mut expected = allowed.map(str::to_owned).to_vec();
+    expected.sort();
+    assert_eq!(found, expected, "the files that allow unsafe code");
+}
+
 /// xtask regenerates the tests named `snapshot_*`, so a suite whose test is named otherwise
 /// would silently never be regenerated.
 #[test]
