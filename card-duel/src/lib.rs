@@ -190,6 +190,22 @@ pub struct Options {
     pub driver: DriverOptions,
 }
 
+/// Solves `bytes` with `solver` and writes one probability a line: the count of cases and
+/// the bytes.
+fn probabilities<S>(
+    solver: &S,
+    bytes: &[u8],
+    driver: &DriverOptions,
+) -> Result<(usize, Vec<u8>), RunError>
+where
+    S: BatchSolver<Format = InputFormat, Answer = f64>,
+{
+    let (batch, out) = driver::solve_and_write(solver, bytes, driver, |b, i, out| {
+        write_probability(out, b.answers[i]);
+    })?;
+    Ok((batch.cases.len(), out))
+}
+
 /// Solves a whole input in the judge's format and renders the output: one probability per
 /// line with 9 decimals, or the explanations.
 ///
@@ -205,22 +221,9 @@ pub fn run(bytes: &[u8], options: &Options) -> Result<Output, RunError> {
             })?;
         (batch.cases.len(), out)
     } else {
-        let write = |p: f64, out: &mut Vec<u8>| write_probability(out, p);
         match options.solver {
-            Solver::Fast => {
-                let (batch, out) =
-                    driver::solve_and_write(&CardDuel, bytes, driver, |b, i, out| {
-                        write(b.answers[i], out);
-                    })?;
-                (batch.cases.len(), out)
-            }
-            Solver::Reference => {
-                let (batch, out) =
-                    driver::solve_and_write(&CardDuelReference, bytes, driver, |b, i, out| {
-                        write(b.answers[i], out);
-                    })?;
-                (batch.cases.len(), out)
-            }
+            Solver::Fast => probabilities(&CardDuel, bytes, driver)?,
+            Solver::Reference => probabilities(&CardDuelReference, bytes, driver)?,
         }
     };
     let mut stderr = String::new();
