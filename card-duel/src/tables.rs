@@ -60,6 +60,8 @@ use crate::rules::{
     Position,
 };
 use crate::shapes::PAIR_INFO;
+use layout::LayerLayout;
+use rayon::prelude::*;
 use slots::Slots;
 use sweep::{Layer, LayerValues};
 
@@ -111,16 +113,28 @@ impl Tables {
         let mut explained = vec![Vec::new(); probes.len()];
         let mut ring: [LayerValues; RING] = Default::default();
         let mut ends = Vec::new();
+        // Every layer's values are allocated at the largest layer's length, once: a layer
+        // that grew into a fresh allocation would have the kernel fault in and zero its
+        // pages again (the layers grow with `t` up to the middle of the sweep).
+        let most = (0..=usize::from(reach.max_total()))
+            .into_par_iter()
+            .map_init(LayerLayout::default, |layout, t| {
+                layout.build(t, &reach, &slots, 1);
+                layout.len()
+            })
+            .max()
+            .unwrap_or(0);
         for t in 0..=usize::from(reach.max_total()) {
             let mut current = std::mem::take(&mut ring[t % RING]);
             current.layout.build(t, &reach, &slots, chunks);
             let len = current.layout.len();
-            if current.values.len() < len {
-                // A fresh zeroed allocation, not a resize: the kernel zeroes its pages as the
-                // phases first touch them, on every thread, instead of one thread writing
-                // zeros now. The old values are never read again.
-                current.values = vec![0.0; len];
+            if current.values.is_empty() {
+                // A fresh zeroed allocation: the kernel zeroes its pages as the phases first
+                // touch them, on every thread, instead of one thread writing zeros now; pages
+                // beyond what the layers of this slot use are never touched.
+                current.values = vec![0.0; most];
             }
+            assert!(len <= current.values.len(), "no layer is longer than the longest");
             {
                 let below: [Option<&LayerValues>; MAX_DROP] =
                     std::array::from_fn(|k| (t > k).then(|| &ring[(t - k - 1) % RING]));
