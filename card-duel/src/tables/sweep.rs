@@ -343,15 +343,17 @@ impl<'a> Layer<'a> {
     /// Phase 2, the table: every turn start of this layer (each hand before the draw) is the
     /// best operation of its cell with O plays left and the hand after the draw. The table
     /// is split by mover HP, the leading field of its ranks, and the pieces filled in
-    /// parallel.
+    /// parallel, each from the runs of the pairs where turns start.
     fn turn_starts(&self, values: &[f64], table: &mut [f64]) {
         let ops = self.slots.ops;
         let per_hp = StartKey::CARDINALITY / usize::from(MAX_HP);
+        let starts: Vec<(&Run, (u8, u8))> = (self.layout.runs.iter())
+            .filter_map(|run| Some((run, PAIR_INFO[usize::from(run.pair)].start?)))
+            .collect();
         table.par_chunks_mut(per_hp).enumerate().for_each(|(hp, table)| {
             let a = hp as u8 + 1;
-            for run in &self.layout.runs {
+            for &(run, (mover_board, other_board)) in &starts {
                 let pair = usize::from(run.pair);
-                let Some((mover_board, other_board)) = PAIR_INFO[pair].start else { continue };
                 if !(run.a0..run.a0 + run.len).contains(&a) {
                     continue;
                 }
