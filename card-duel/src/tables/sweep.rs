@@ -231,30 +231,46 @@ impl<'a> Layer<'a> {
             }
             let dying =
                 (usize::from(HERO_POWER_COST) + 1).saturating_sub(usize::from(a0)).min(open);
+            // The rows that gain a card (hand below MAX_HAND) read consecutive rows of one
+            // diagonal below, so each cell copies them at once; the full hand's row reads
+            // another diagonal.
+            let mut gaining: Option<(usize, Subplane)> = None;
+            let mut gaining_rows = 0;
+            let mut full = None;
             for (row, s) in self.slots.of_diagonal(diagonal).enumerate() {
-                let lanes = row * G..(row + 1) * G;
                 if s.left == 0 {
-                    for cell in dst.chunks_exact_mut(width) {
-                        cell[lanes.clone()].fill(ILLEGAL);
-                    }
+                    fill_cells::<G>(dst, row * G, width, open, ILLEGAL);
                     continue;
                 }
-                for cell in dst.chunks_exact_mut(width).take(dying) {
-                    cell[lanes.clone()].fill(0.0);
+                fill_cells::<G>(dst, row * G, width, dying, 0.0);
+                if s.hand < usize::from(MAX_HAND) {
+                    gaining.get_or_insert((row, s));
+                    gaining_rows += 1;
+                } else {
+                    full = Some((row, s));
                 }
-                if dying < open {
-                    let below = self.below(usize::from(HERO_POWER_COST) - 1);
-                    let to = Subplane {
-                        left: s.left - 1,
-                        hand: (s.hand + 1).min(usize::from(MAX_HAND)),
-                    };
+            }
+            if dying < open {
+                let below = self.below(usize::from(HERO_POWER_COST) - 1);
+                let a = a0 + dying as u8 - HERO_POWER_COST;
+                let dst = &mut dst[dying * width..];
+                let cells = open - dying;
+                if let Some((row, s)) = gaining {
+                    let to = Subplane { left: s.left - 1, hand: s.hand + 1 };
                     let source = below.layout.block(to.diagonal(), pair);
-                    let from = source.at(to.row(), a0 + dying as u8 - HERO_POWER_COST);
-                    let sources = below.values[from..].chunks(source.cell());
-                    for (cell, src) in dst.chunks_exact_mut(width).skip(dying).zip(sources) {
-                        let slots: &[f64; G] = src.first_chunk().expect("a stored cell");
-                        *cell[lanes.clone()].first_chunk_mut().expect("a row") = *slots;
+                    let src = &below.values[source.at(to.row(), a)..];
+                    let (at, stride) = (row * G, source.cell());
+                    match gaining_rows {
+                        1 => copy_cells::<G>(dst, at, width, src, stride, cells),
+                        2 => copy_cells::<{ 2 * G }>(dst, at, width, src, stride, cells),
+                        _ => copy_cells::<{ 3 * G }>(dst, at, width, src, stride, cells),
                     }
+                }
+                if let Some((row, s)) = full {
+                    let to = Subplane { left: s.left - 1, hand: s.hand };
+                    let source = below.layout.block(to.diagonal(), pair);
+                    let src = &below.values[source.at(to.row(), a)..];
+                    copy_cells::<G>(dst, row * G, width, src, source.cell(), cells);
                 }
             }
         }
@@ -393,13 +409,19 @@ impl<'a> Layer<'a> {
                 for a in run.a0..run.a0 + run.open {
                     let b = run.heroes - a;
                     // The other player, with `other` cards, draws, and has O plays left.
-                    for other in 0..G {
+                    let starts: [&[f64; G]; G] = std::array::from_fn(|other| {
                         let drawn = (other + 1).min(usize::from(MAX_HAND));
                         let at = layout.slot(Slots::effective(b, ops, drawn), next, b);
-                        let start = &values[at..at + G];
-                        for hand in 0..HAND_SIZES {
-                            ends[block.at(hand, a) - chunk.ends.start + other] =
-                                1.0 - start[other_class(hand)];
+                        values[at..].first_chunk().expect("a turn start is stored")
+                    });
+                    // The cell's rows (hands) side by side, each the classes of the other's.
+                    let cell: &mut [f64; HAND_SIZES * G] = ends
+                        [block.at(0, a) - chunk.ends.start..]
+                        .first_chunk_mut()
+                        .expect("a cell's end-of-turn values");
+                    for hand in 0..HAND_SIZES {
+                        for (other, start) in starts.iter().enumerate() {
+                            cell[hand * G + other] = 1.0 - start[other_class(hand)];
                         }
                     }
                 }
@@ -422,13 +444,19 @@ impl<'a> Layer<'a> {
                 let block = self.layout.block(diagonal, pair);
                 let width = block.cell();
                 let at = block.at(0, a0) - unit.first;
-                // A cell's rows are consecutive hands, and so are its end-of-turn values.
+                let dst = &mut unit.values[at..at + open * width];
+                // A cell's rows are consecutive hands, and so are its end-of-turn values: with
+                // every hand the cells are one piece, as are their end-of-turn values.
                 let from = end_block.at(Slots::first_hand(diagonal), a0);
-                let sources = ends[from..].chunks(end_block.cell());
-                for (cell, end) in
-                    unit.values[at..at + open * width].chunks_exact_mut(width).zip(sources)
-                {
-                    max_into(cell, &end[..width]);
+                let stride = end_block.cell();
+                match width / G {
+                    1 => max_cells::<G>(dst, &ends[from..], stride),
+                    2 => max_cells::<{ 2 * G }>(dst, &ends[from..], stride),
+                    3 => max_cells::<{ 3 * G }>(dst, &ends[from..], stride),
+                    _ => {
+                        debug_assert_eq!(width, stride, "every hand: the cells' widths agree");
+                        max_into(dst, &ends[from..from + open * width]);
+                    }
                 }
             }
         }
@@ -577,6 +605,42 @@ fn play_tile<const T: usize, const C: usize>(
     for (c, tile) in tile.iter().enumerate() {
         let to = sums.out + offset + c * sums.cell;
         max_into(&mut out[to..to + T], tile);
+    }
+}
+
+/// Fills lanes `at..at + L` of the first `cells` cells of `dst` (cells `width` apart) with
+/// `value`.
+#[inline(always)]
+fn fill_cells<const L: usize>(dst: &mut [f64], at: usize, width: usize, cells: usize, value: f64) {
+    for cell in dst.chunks_exact_mut(width).take(cells) {
+        *cell[at..].first_chunk_mut::<L>().expect("lanes within a cell") = [value; L];
+    }
+}
+
+/// Copies `L` lanes of each of `cells` cells of `src` (`stride` apart, from its start) to lanes
+/// `at..at + L` of the cells of `dst` (`width` apart).
+#[inline(always)]
+fn copy_cells<const L: usize>(
+    dst: &mut [f64],
+    at: usize,
+    width: usize,
+    src: &[f64],
+    stride: usize,
+    cells: usize,
+) {
+    for (cell, from) in dst.chunks_exact_mut(width).take(cells).zip(src.chunks(stride)) {
+        let from: &[f64; L] = from.first_chunk().expect("a stored cell");
+        *cell[at..].first_chunk_mut().expect("lanes within a cell") = *from;
+    }
+}
+
+/// [`max_into`] of each cell of `dst` (`L` lanes a cell) from the first `L` lanes of the
+/// cells of `src`, `stride` apart.
+#[inline(always)]
+fn max_cells<const L: usize>(dst: &mut [f64], src: &[f64], stride: usize) {
+    for (cell, from) in dst.chunks_exact_mut(L).zip(src.chunks(stride)) {
+        let from: &[f64; L] = from.first_chunk().expect("a stored cell");
+        max_into(cell, from);
     }
 }
 
