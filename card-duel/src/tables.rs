@@ -118,15 +118,17 @@ impl Tables {
         // pages again (the layers grow with `t` up to the middle of the sweep).
         let most = (0..=usize::from(reach.max_total()))
             .into_par_iter()
-            .map_init(LayerLayout::default, |layout, t| {
-                layout.build(t, &reach, &slots, 1);
-                layout.len()
-            })
+            .map(|t| LayerLayout::values_len(t, &reach, &slots))
             .max()
             .unwrap_or(0);
-        for t in 0..=usize::from(reach.max_total()) {
+        // The layout of the next layer, built while this one is filled (the layers' layouts
+        // depend on the reach alone); the ring's oldest layout is reused for it.
+        let max_total = usize::from(reach.max_total());
+        let mut next = LayerLayout::default();
+        next.build(0, &reach, &slots, chunks);
+        for t in 0..=max_total {
             let mut current = std::mem::take(&mut ring[t % RING]);
-            current.layout.build(t, &reach, &slots, chunks);
+            std::mem::swap(&mut current.layout, &mut next);
             let len = current.layout.len();
             if current.values.is_empty() {
                 // A fresh zeroed allocation: the kernel zeroes its pages as the phases first
@@ -134,6 +136,7 @@ impl Tables {
                 // beyond what the layers of this slot use are never touched.
                 current.values = vec![0.0; most];
             }
+            debug_assert_eq!(len, LayerLayout::values_len(t, &reach, &slots), "its length");
             assert!(len <= current.values.len(), "no layer is longer than the longest");
             {
                 let below: [Option<&LayerValues>; MAX_DROP] =
@@ -144,7 +147,15 @@ impl Tables {
                         *out = actions;
                     }
                 }
-                layer.fill(&mut current.values[..len], &mut values, &mut ends);
+                let layer_values = &mut current.values[..len];
+                if t < max_total {
+                    rayon::join(
+                        || layer.fill(layer_values, &mut values, &mut ends),
+                        || next.build(t + 1, &reach, &slots, chunks),
+                    );
+                } else {
+                    layer.fill(layer_values, &mut values, &mut ends);
+                }
             }
             ring[t % RING] = current;
         }
