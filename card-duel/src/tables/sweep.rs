@@ -161,11 +161,19 @@ impl<'a> Layer<'a> {
 
     /// Phase 1 (`Starts`) or 3 (`Others`, with the end-of-turn values `ends`) of `unit`.
     #[inline(always)]
+    /// Run by run, so that a run's values are still in the core's cache when phase 3 ends
+    /// its turns and copies its saturated cells: those read and write only the run's cells,
+    /// and the best operations of the other runs read only the layers below.
     fn phase(&self, unit: &mut Unit<'_>, pairs: Pairs, ends: &[f64], terms: &mut Vec<Term>) {
-        self.best_operations(unit, pairs, terms);
-        if pairs == Pairs::Others {
-            self.end_turns(unit, ends);
-            self.saturate(unit);
+        for run in self.runs(unit) {
+            let info = &PAIR_INFO[usize::from(run.pair)];
+            if info.start.is_some() == (pairs == Pairs::Starts) {
+                self.best_operations(unit, run, terms);
+            }
+            if pairs == Pairs::Others {
+                self.end_turns(unit, run, ends);
+                self.saturate(unit, run);
+            }
         }
     }
 
@@ -189,19 +197,13 @@ impl<'a> Layer<'a> {
     }
 
     /// Writes the best operation's value (end of turn excluded) of every computed cell of
-    /// `pairs` in `unit`; won cells get 1. Run by run: the attacks and hero powers, reading
-    /// each target pair's values from one end to the other, then the plays.
+    /// `run`; won cells get 1: the attacks and hero powers, reading each target pair's values
+    /// from one end to the other, then the plays.
     #[inline(always)]
-    fn best_operations(&self, unit: &mut Unit<'_>, pairs: Pairs, terms: &mut Vec<Term>) {
-        let wanted = |run: &&Run| {
-            let starts = PAIR_INFO[usize::from(run.pair)].start.is_some();
-            starts == (pairs == Pairs::Starts)
-        };
-        for run in self.runs(unit).iter().filter(wanted) {
-            self.attacks(unit, run);
-            if PAIR_INFO[usize::from(run.pair)].can_play {
-                self.plays(unit, run, terms);
-            }
+    fn best_operations(&self, unit: &mut Unit<'_>, run: &Run, terms: &mut Vec<Term>) {
+        self.attacks(unit, run);
+        if PAIR_INFO[usize::from(run.pair)].can_play {
+            self.plays(unit, run, terms);
         }
     }
 
@@ -429,66 +431,60 @@ impl<'a> Layer<'a> {
         });
     }
 
-    /// Phase 3, the end of the turn: every open computed cell of `unit` takes the better of
+    /// Phase 3, the end of the turn: every open computed cell of `run` takes the better of
     /// its best operation and ending the turn. Cells won by face attacks are 1 already.
     #[inline(always)]
-    fn end_turns(&self, unit: &mut Unit<'_>, ends: &[f64]) {
-        for run in self.runs(unit) {
-            let pair = usize::from(run.pair);
-            let end_block = self.layout.end_block(pair);
-            for diagonal in 0..self.slots.diagonals() {
-                let Some(Cells { a0, open, .. }) = self.computed(diagonal, run) else { continue };
-                if open == 0 {
-                    continue;
-                }
-                let block = self.layout.block(diagonal, pair);
-                let width = block.cell();
-                let at = block.at(0, a0) - unit.first;
-                let dst = &mut unit.values[at..at + open * width];
-                // A cell's rows are consecutive hands, and so are its end-of-turn values: with
-                // every hand the cells are one piece, as are their end-of-turn values.
-                let from = end_block.at(Slots::first_hand(diagonal), a0);
-                let stride = end_block.cell();
-                match width / G {
-                    1 => max_cells::<G>(dst, &ends[from..], stride),
-                    2 => max_cells::<{ 2 * G }>(dst, &ends[from..], stride),
-                    3 => max_cells::<{ 3 * G }>(dst, &ends[from..], stride),
-                    _ => {
-                        debug_assert_eq!(width, stride, "every hand: the cells' widths agree");
-                        max_into(dst, &ends[from..from + open * width]);
-                    }
+    fn end_turns(&self, unit: &mut Unit<'_>, run: &Run, ends: &[f64]) {
+        let pair = usize::from(run.pair);
+        let end_block = self.layout.end_block(pair);
+        for diagonal in 0..self.slots.diagonals() {
+            let Some(Cells { a0, open, .. }) = self.computed(diagonal, run) else { continue };
+            if open == 0 {
+                continue;
+            }
+            let block = self.layout.block(diagonal, pair);
+            let width = block.cell();
+            let at = block.at(0, a0) - unit.first;
+            let dst = &mut unit.values[at..at + open * width];
+            // A cell's rows are consecutive hands, and so are its end-of-turn values: with
+            // every hand the cells are one piece, as are their end-of-turn values.
+            let from = end_block.at(Slots::first_hand(diagonal), a0);
+            let stride = end_block.cell();
+            match width / G {
+                1 => max_cells::<G>(dst, &ends[from..], stride),
+                2 => max_cells::<{ 2 * G }>(dst, &ends[from..], stride),
+                3 => max_cells::<{ 3 * G }>(dst, &ends[from..], stride),
+                _ => {
+                    debug_assert_eq!(width, stride, "every hand: the cells' widths agree");
+                    max_into(dst, &ends[from..from + open * width]);
                 }
             }
         }
     }
 
-    /// Phase 3, last: in each diagonal, the saturated cells stored below the computed ones
-    /// get the values of their effective subplanes, which have fewer plays left and are
-    /// finished; plays from the lowest computed cells of the layers above read them. A
-    /// saturated cell `a` reads diagonal `a + 2` (plays left `a - 1 + hand`), whose rows
-    /// start at hand 0 and cover the copy's hands, so the copy is one contiguous piece.
+    /// Phase 3, last for `run`: in each diagonal, the saturated cells stored below the
+    /// computed ones get the values of their effective subplanes, which have fewer plays left
+    /// and are finished (the same cells, ended above); plays from the lowest computed cells of
+    /// the layers above read them. A saturated cell `a` reads diagonal `a + 2` (plays left
+    /// `a - 1 + hand`), whose rows start at hand 0 and cover the copy's hands, so the copy is
+    /// one contiguous piece.
     #[inline(always)]
-    fn saturate(&self, unit: &mut Unit<'_>) {
-        for run in self.runs(unit) {
-            let pair = usize::from(run.pair);
-            let run_bits = bits_between(i32::from(run.a0), i32::from(run.a0 + run.len) - 1);
-            for diagonal in 0..self.slots.diagonals() {
-                let (lo, _) = self.slots.computed(diagonal);
-                let mut copies = run_bits & bits_between(lo - SATURATED_BELOW, lo - 1);
-                let block = self.layout.block(diagonal, pair);
-                while copies != 0 {
-                    let a = copies.trailing_zeros() as u8;
-                    copies &= copies - 1;
-                    // Hand 0 with `a - 1` plays left: the first row of diagonal `a + 2`.
-                    let from = Subplane { left: usize::from(a) - 1, hand: 0 };
-                    debug_assert!(
-                        from.diagonal() < diagonal,
-                        "a saturated slot has fewer plays left"
-                    );
-                    let src = self.layout.slot(from, pair, a) - unit.first;
-                    let dst = block.at(0, a) - unit.first;
-                    unit.values.copy_within(src..src + block.cell(), dst);
-                }
+    fn saturate(&self, unit: &mut Unit<'_>, run: &Run) {
+        let pair = usize::from(run.pair);
+        let run_bits = bits_between(i32::from(run.a0), i32::from(run.a0 + run.len) - 1);
+        for diagonal in 0..self.slots.diagonals() {
+            let (lo, _) = self.slots.computed(diagonal);
+            let mut copies = run_bits & bits_between(lo - SATURATED_BELOW, lo - 1);
+            let block = self.layout.block(diagonal, pair);
+            while copies != 0 {
+                let a = copies.trailing_zeros() as u8;
+                copies &= copies - 1;
+                // Hand 0 with `a - 1` plays left: the first row of diagonal `a + 2`.
+                let from = Subplane { left: usize::from(a) - 1, hand: 0 };
+                debug_assert!(from.diagonal() < diagonal, "a saturated slot has fewer plays left");
+                let src = self.layout.slot(from, pair, a) - unit.first;
+                let dst = block.at(0, a) - unit.first;
+                unit.values.copy_within(src..src + block.cell(), dst);
             }
         }
     }
