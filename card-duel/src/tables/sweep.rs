@@ -484,7 +484,13 @@ impl<'a> Layer<'a> {
                 debug_assert!(from.diagonal() < diagonal, "a saturated slot has fewer plays left");
                 let src = self.layout.slot(from, pair, a) - unit.first;
                 let dst = block.at(0, a) - unit.first;
-                unit.values.copy_within(src..src + block.cell(), dst);
+                match block.cell() / G {
+                    1 => copy_cell::<G>(unit.values, src, dst),
+                    2 => copy_cell::<{ 2 * G }>(unit.values, src, dst),
+                    3 => copy_cell::<{ 3 * G }>(unit.values, src, dst),
+                    HAND_SIZES => copy_cell::<{ HAND_SIZES * G }>(unit.values, src, dst),
+                    rows => unreachable!("a cell of {rows} rows"),
+                }
             }
         }
     }
@@ -628,6 +634,13 @@ fn copy_cells<const L: usize>(
         let from: &[f64; L] = from.first_chunk().expect("a stored cell");
         *cell[at..].first_chunk_mut().expect("lanes within a cell") = *from;
     }
+}
+
+/// Copies the `L` values at `src` to `dst`, within one slice.
+#[inline(always)]
+fn copy_cell<const L: usize>(values: &mut [f64], src: usize, dst: usize) {
+    let from: [f64; L] = *values[src..].first_chunk().expect("a stored cell");
+    *values[dst..].first_chunk_mut().expect("a stored cell") = from;
 }
 
 /// [`max_into`] of each cell of `dst` (`L` lanes a cell) from the first `L` lanes of the
