@@ -19,8 +19,10 @@
 //! is ready, the only ones a turn starts in, from the finished layers below; (2) the
 //! turn-start values of layer `t`, read off those cells, and each open cell's value of ending
 //! the turn (`1 - V` of the swapped position); (3) every other cell's best operation, then
-//! every cell takes the better of its best operation and ending the turn. Phases 1 and 3 run
-//! in parallel over chunks of board pairs. Only five layers are alive at once.
+//! every cell takes the better of its best operation and ending the turn (run by run, while a
+//! run's values are in the cache). Phases 1 and 3 run in parallel over chunks of board pairs,
+//! and the next layer's layout is built meanwhile. Only five layers are alive at once, each
+//! allocated once at the largest layer's length.
 //!
 //! Only cells a file can reach are computed ([`Reach`]): HP and the total HP on the table
 //! only fall, so a position reaches a box of HP pairs (and its mirror, for the other player's
