@@ -19,8 +19,10 @@
 //! is ready, the only ones a turn starts in, from the finished layers below; (2) the
 //! turn-start values of layer `t`, read off those cells, and each open cell's value of ending
 //! the turn (`1 - V` of the swapped position); (3) every other cell's best operation, then
-//! every cell takes the better of its best operation and ending the turn. Phases 1 and 3 run
-//! in parallel over chunks of board pairs. Only five layers are alive at once.
+//! every cell takes the better of its best operation and ending the turn (run by run, while a
+//! run's values are in the cache). Phases 1 and 3 run in parallel over chunks of board pairs,
+//! and the next layer's layout is built meanwhile. Only five layers are alive at once, each
+//! allocated once at the largest layer's length.
 //!
 //! Only cells a file can reach are computed ([`Reach`]): HP and the total HP on the table
 //! only fall, so a position reaches a box of HP pairs (and its mirror, for the other player's
@@ -60,6 +62,8 @@ use crate::rules::{
     Position,
 };
 use crate::shapes::PAIR_INFO;
+use layout::LayerLayout;
+use rayon::prelude::*;
 use slots::Slots;
 use sweep::{Layer, LayerValues};
 
@@ -111,16 +115,31 @@ impl Tables {
         let mut explained = vec![Vec::new(); probes.len()];
         let mut ring: [LayerValues; RING] = Default::default();
         let mut ends = Vec::new();
-        for t in 0..=usize::from(reach.max_total()) {
+        // Every layer's values are allocated at the largest layer's length, once: a layer
+        // that grew into a fresh allocation would have the kernel fault in and zero its
+        // pages again (the layers grow with `t` up to the middle of the sweep).
+        let most = (0..=usize::from(reach.max_total()))
+            .into_par_iter()
+            .map(|t| LayerLayout::values_len(t, &reach, &slots))
+            .max()
+            .unwrap_or(0);
+        // The layout of the next layer, built while this one is filled (the layers' layouts
+        // depend on the reach alone); the ring's oldest layout is reused for it.
+        let max_total = usize::from(reach.max_total());
+        let mut next = LayerLayout::default();
+        next.build(0, &reach, &slots, chunks);
+        for t in 0..=max_total {
             let mut current = std::mem::take(&mut ring[t % RING]);
-            current.layout.build(t, &reach, &slots, chunks);
+            std::mem::swap(&mut current.layout, &mut next);
             let len = current.layout.len();
-            if current.values.len() < len {
-                // A fresh zeroed allocation, not a resize: the kernel zeroes its pages as the
-                // phases first touch them, on every thread, instead of one thread writing
-                // zeros now. The old values are never read again.
-                current.values = vec![0.0; len];
+            if current.values.is_empty() {
+                // A fresh zeroed allocation: the kernel zeroes its pages as the phases first
+                // touch them, on every thread, instead of one thread writing zeros now; pages
+                // beyond what the layers of this slot use are never touched.
+                current.values = vec![0.0; most];
             }
+            debug_assert_eq!(len, LayerLayout::values_len(t, &reach, &slots), "its length");
+            assert!(len <= current.values.len(), "no layer is longer than the longest");
             {
                 let below: [Option<&LayerValues>; MAX_DROP] =
                     std::array::from_fn(|k| (t > k).then(|| &ring[(t - k - 1) % RING]));
@@ -130,7 +149,15 @@ impl Tables {
                         *out = actions;
                     }
                 }
-                layer.fill(&mut current.values[..len], &mut values, &mut ends);
+                let layer_values = &mut current.values[..len];
+                if t < max_total {
+                    rayon::join(
+                        || layer.fill(layer_values, &mut values, &mut ends),
+                        || next.build(t + 1, &reach, &slots, chunks),
+                    );
+                } else {
+                    layer.fill(layer_values, &mut values, &mut ends);
+                }
             }
             ring[t % RING] = current;
         }

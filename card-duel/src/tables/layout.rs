@@ -106,16 +106,10 @@ impl LayerLayout {
         self.t = t;
         self.reached.clear();
         self.runs.clear();
-        let max = i32::from(MAX_HP);
         let mut cells = 0;
         for (pair, info) in PAIR_INFO.iter().enumerate() {
             let heroes = t as i32 - i32::from(info.hp);
-            let mut word = 0;
-            if heroes >= 2 {
-                // Both players have 1..=MAX_HP: a in heroes - MAX_HP..=heroes - 1.
-                let valid = bits_between((heroes - max).max(1), (heroes - 1).min(max));
-                word = reach.layer_word(t, pair, heroes as u8) & valid;
-            }
+            let word = reached_word(t, pair, reach);
             self.reached.push(word);
             cells += word.count_ones() as usize;
             // Cells where the other player has at most `lethal` HP are won: those with
@@ -151,6 +145,9 @@ impl LayerLayout {
         let mut next = 0;
         for (pair, &word) in self.reached.iter().enumerate() {
             self.starts.push(next);
+            if word == 0 {
+                continue;
+            }
             for (diagonal, &window) in windows.iter().enumerate() {
                 if let Some((block, len)) = block_of(word & window, slots.width(diagonal), next) {
                     self.blocks[pair * diagonals + diagonal] = block;
@@ -172,6 +169,27 @@ impl LayerLayout {
         self.end_starts.push(next);
 
         self.split_chunks(cells, chunks.max(1));
+    }
+
+    /// The number of values layer `t` stores ([`LayerLayout::len`] once built), without
+    /// laying it out. `O(pairs * diagonals)`.
+    pub(super) fn values_len(t: usize, reach: &Reach, slots: &Slots) -> usize {
+        let windows: Vec<(u32, usize)> = (0..slots.diagonals())
+            .map(|diagonal| {
+                let (lo, hi) = slots.stored(diagonal);
+                (bits_between(lo, hi), slots.width(diagonal))
+            })
+            .collect();
+        (0..PAIRS)
+            .map(|pair| reached_word(t, pair, reach))
+            .filter(|&word| word != 0)
+            .map(|word| {
+                (windows.iter())
+                    .filter_map(|&(window, width)| block_of(word & window, width, 0))
+                    .map(|(_, len)| len)
+                    .sum::<usize>()
+            })
+            .sum()
     }
 
     /// Splits the runs into `chunks` ranges of whole pairs with about `cells / chunks` cells.
@@ -233,6 +251,19 @@ impl LayerLayout {
     }
 }
 
+/// The cells of `pair` that layer `t` stores: bit `a` for mover HP `a` when reached (both
+/// players with HP in `1..=MAX_HP`).
+fn reached_word(t: usize, pair: usize, reach: &Reach) -> u32 {
+    let heroes = t as i32 - i32::from(PAIR_INFO[pair].hp);
+    if heroes < 2 {
+        return 0;
+    }
+    // Both players have 1..=MAX_HP: a in heroes - MAX_HP..=heroes - 1.
+    let max = i32::from(MAX_HP);
+    let valid = bits_between((heroes - max).max(1), (heroes - 1).min(max));
+    reach.layer_word(t, pair, heroes as u8) & valid
+}
+
 /// The block of a pair whose stored cells are the bits of `word`, with `rows` rows, placed at
 /// `next`, and its length; `None` when it stores no cell.
 fn block_of(word: u32, rows: usize, next: usize) -> Option<(Block, usize)> {
@@ -263,6 +294,7 @@ mod tests {
             let mut cells = 0;
             for t in 0..=usize::from(reach.max_total()) {
                 layout.build(t, &reach, &slots, 3);
+                assert_eq!(LayerLayout::values_len(t, &reach, &slots), layout.len());
                 let mut in_runs = 0;
                 for run in &layout.runs {
                     let info = &PAIR_INFO[usize::from(run.pair)];

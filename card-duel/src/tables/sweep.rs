@@ -161,11 +161,19 @@ impl<'a> Layer<'a> {
 
     /// Phase 1 (`Starts`) or 3 (`Others`, with the end-of-turn values `ends`) of `unit`.
     #[inline(always)]
+    /// Run by run, so that a run's values are still in the core's cache when phase 3 ends
+    /// its turns and copies its saturated cells: those read and write only the run's cells,
+    /// and the best operations of the other runs read only the layers below.
     fn phase(&self, unit: &mut Unit<'_>, pairs: Pairs, ends: &[f64], terms: &mut Vec<Term>) {
-        self.best_operations(unit, pairs, terms);
-        if pairs == Pairs::Others {
-            self.end_turns(unit, ends);
-            self.saturate(unit);
+        for run in self.runs(unit) {
+            let info = &PAIR_INFO[usize::from(run.pair)];
+            if info.start.is_some() == (pairs == Pairs::Starts) {
+                self.best_operations(unit, run, terms);
+            }
+            if pairs == Pairs::Others {
+                self.end_turns(unit, run, ends);
+                self.saturate(unit, run);
+            }
         }
     }
 
@@ -189,19 +197,13 @@ impl<'a> Layer<'a> {
     }
 
     /// Writes the best operation's value (end of turn excluded) of every computed cell of
-    /// `pairs` in `unit`; won cells get 1. Run by run: the attacks and hero powers, reading
-    /// each target pair's values from one end to the other, then the plays.
+    /// `run`; won cells get 1: the attacks and hero powers, reading each target pair's values
+    /// from one end to the other, then the plays.
     #[inline(always)]
-    fn best_operations(&self, unit: &mut Unit<'_>, pairs: Pairs, terms: &mut Vec<Term>) {
-        let wanted = |run: &&Run| {
-            let starts = PAIR_INFO[usize::from(run.pair)].start.is_some();
-            starts == (pairs == Pairs::Starts)
-        };
-        for run in self.runs(unit).iter().filter(wanted) {
-            self.attacks(unit, run);
-            if PAIR_INFO[usize::from(run.pair)].can_play {
-                self.plays(unit, run, terms);
-            }
+    fn best_operations(&self, unit: &mut Unit<'_>, run: &Run, terms: &mut Vec<Term>) {
+        self.attacks(unit, run);
+        if PAIR_INFO[usize::from(run.pair)].can_play {
+            self.plays(unit, run, terms);
         }
     }
 
@@ -231,30 +233,46 @@ impl<'a> Layer<'a> {
             }
             let dying =
                 (usize::from(HERO_POWER_COST) + 1).saturating_sub(usize::from(a0)).min(open);
+            // The rows that gain a card (hand below MAX_HAND) read consecutive rows of one
+            // diagonal below, so each cell copies them at once; the full hand's row reads
+            // another diagonal.
+            let mut gaining: Option<(usize, Subplane)> = None;
+            let mut gaining_rows = 0;
+            let mut full = None;
             for (row, s) in self.slots.of_diagonal(diagonal).enumerate() {
-                let lanes = row * G..(row + 1) * G;
                 if s.left == 0 {
-                    for cell in dst.chunks_exact_mut(width) {
-                        cell[lanes.clone()].fill(ILLEGAL);
-                    }
+                    fill_cells::<G>(dst, row * G, width, open, ILLEGAL);
                     continue;
                 }
-                for cell in dst.chunks_exact_mut(width).take(dying) {
-                    cell[lanes.clone()].fill(0.0);
+                fill_cells::<G>(dst, row * G, width, dying, 0.0);
+                if s.hand < usize::from(MAX_HAND) {
+                    gaining.get_or_insert((row, s));
+                    gaining_rows += 1;
+                } else {
+                    full = Some((row, s));
                 }
-                if dying < open {
-                    let below = self.below(usize::from(HERO_POWER_COST) - 1);
-                    let to = Subplane {
-                        left: s.left - 1,
-                        hand: (s.hand + 1).min(usize::from(MAX_HAND)),
-                    };
+            }
+            if dying < open {
+                let below = self.below(usize::from(HERO_POWER_COST) - 1);
+                let a = a0 + dying as u8 - HERO_POWER_COST;
+                let dst = &mut dst[dying * width..];
+                let cells = open - dying;
+                if let Some((row, s)) = gaining {
+                    let to = Subplane { left: s.left - 1, hand: s.hand + 1 };
                     let source = below.layout.block(to.diagonal(), pair);
-                    let from = source.at(to.row(), a0 + dying as u8 - HERO_POWER_COST);
-                    let sources = below.values[from..].chunks(source.cell());
-                    for (cell, src) in dst.chunks_exact_mut(width).skip(dying).zip(sources) {
-                        let slots: &[f64; G] = src.first_chunk().expect("a stored cell");
-                        *cell[lanes.clone()].first_chunk_mut().expect("a row") = *slots;
+                    let src = &below.values[source.at(to.row(), a)..];
+                    let (at, stride) = (row * G, source.cell());
+                    match gaining_rows {
+                        1 => copy_cells::<G>(dst, at, width, src, stride, cells),
+                        2 => copy_cells::<{ 2 * G }>(dst, at, width, src, stride, cells),
+                        _ => copy_cells::<{ 3 * G }>(dst, at, width, src, stride, cells),
                     }
+                }
+                if let Some((row, s)) = full {
+                    let to = Subplane { left: s.left - 1, hand: s.hand };
+                    let source = below.layout.block(to.diagonal(), pair);
+                    let src = &below.values[source.at(to.row(), a)..];
+                    copy_cells::<G>(dst, row * G, width, src, source.cell(), cells);
                 }
             }
         }
@@ -343,15 +361,17 @@ impl<'a> Layer<'a> {
     /// Phase 2, the table: every turn start of this layer (each hand before the draw) is the
     /// best operation of its cell with O plays left and the hand after the draw. The table
     /// is split by mover HP, the leading field of its ranks, and the pieces filled in
-    /// parallel.
+    /// parallel, each from the runs of the pairs where turns start.
     fn turn_starts(&self, values: &[f64], table: &mut [f64]) {
         let ops = self.slots.ops;
         let per_hp = StartKey::CARDINALITY / usize::from(MAX_HP);
+        let starts: Vec<(&Run, (u8, u8))> = (self.layout.runs.iter())
+            .filter_map(|run| Some((run, PAIR_INFO[usize::from(run.pair)].start?)))
+            .collect();
         table.par_chunks_mut(per_hp).enumerate().for_each(|(hp, table)| {
             let a = hp as u8 + 1;
-            for run in &self.layout.runs {
+            for &(run, (mover_board, other_board)) in &starts {
                 let pair = usize::from(run.pair);
-                let Some((mover_board, other_board)) = PAIR_INFO[pair].start else { continue };
                 if !(run.a0..run.a0 + run.len).contains(&a) {
                     continue;
                 }
@@ -391,13 +411,19 @@ impl<'a> Layer<'a> {
                 for a in run.a0..run.a0 + run.open {
                     let b = run.heroes - a;
                     // The other player, with `other` cards, draws, and has O plays left.
-                    for other in 0..G {
+                    let starts: [&[f64; G]; G] = std::array::from_fn(|other| {
                         let drawn = (other + 1).min(usize::from(MAX_HAND));
                         let at = layout.slot(Slots::effective(b, ops, drawn), next, b);
-                        let start = &values[at..at + G];
-                        for hand in 0..HAND_SIZES {
-                            ends[block.at(hand, a) - chunk.ends.start + other] =
-                                1.0 - start[other_class(hand)];
+                        values[at..].first_chunk().expect("a turn start is stored")
+                    });
+                    // The cell's rows (hands) side by side, each the classes of the other's.
+                    let cell: &mut [f64; HAND_SIZES * G] = ends
+                        [block.at(0, a) - chunk.ends.start..]
+                        .first_chunk_mut()
+                        .expect("a cell's end-of-turn values");
+                    for hand in 0..HAND_SIZES {
+                        for (other, start) in starts.iter().enumerate() {
+                            cell[hand * G + other] = 1.0 - start[other_class(hand)];
                         }
                     }
                 }
@@ -405,59 +431,65 @@ impl<'a> Layer<'a> {
         });
     }
 
-    /// Phase 3, the end of the turn: every open computed cell of `unit` takes the better of
+    /// Phase 3, the end of the turn: every open computed cell of `run` takes the better of
     /// its best operation and ending the turn. Cells won by face attacks are 1 already.
     #[inline(always)]
-    fn end_turns(&self, unit: &mut Unit<'_>, ends: &[f64]) {
-        for run in self.runs(unit) {
-            let pair = usize::from(run.pair);
-            let end_block = self.layout.end_block(pair);
-            for diagonal in 0..self.slots.diagonals() {
-                let Some(Cells { a0, open, .. }) = self.computed(diagonal, run) else { continue };
-                if open == 0 {
-                    continue;
-                }
-                let block = self.layout.block(diagonal, pair);
-                let width = block.cell();
-                let at = block.at(0, a0) - unit.first;
-                // A cell's rows are consecutive hands, and so are its end-of-turn values.
-                let from = end_block.at(Slots::first_hand(diagonal), a0);
-                let sources = ends[from..].chunks(end_block.cell());
-                for (cell, end) in
-                    unit.values[at..at + open * width].chunks_exact_mut(width).zip(sources)
-                {
-                    max_into(cell, &end[..width]);
+    fn end_turns(&self, unit: &mut Unit<'_>, run: &Run, ends: &[f64]) {
+        let pair = usize::from(run.pair);
+        let end_block = self.layout.end_block(pair);
+        for diagonal in 0..self.slots.diagonals() {
+            let Some(Cells { a0, open, .. }) = self.computed(diagonal, run) else { continue };
+            if open == 0 {
+                continue;
+            }
+            let block = self.layout.block(diagonal, pair);
+            let width = block.cell();
+            let at = block.at(0, a0) - unit.first;
+            let dst = &mut unit.values[at..at + open * width];
+            // A cell's rows are consecutive hands, and so are its end-of-turn values: with
+            // every hand the cells are one piece, as are their end-of-turn values.
+            let from = end_block.at(Slots::first_hand(diagonal), a0);
+            let stride = end_block.cell();
+            match width / G {
+                1 => max_cells::<G>(dst, &ends[from..], stride),
+                2 => max_cells::<{ 2 * G }>(dst, &ends[from..], stride),
+                3 => max_cells::<{ 3 * G }>(dst, &ends[from..], stride),
+                _ => {
+                    debug_assert_eq!(width, stride, "every hand: the cells' widths agree");
+                    max_into(dst, &ends[from..from + open * width]);
                 }
             }
         }
     }
 
-    /// Phase 3, last: in each diagonal, the saturated cells stored below the computed ones
-    /// get the values of their effective subplanes, which have fewer plays left and are
-    /// finished; plays from the lowest computed cells of the layers above read them. A
-    /// saturated cell `a` reads diagonal `a + 2` (plays left `a - 1 + hand`), whose rows
-    /// start at hand 0 and cover the copy's hands, so the copy is one contiguous piece.
+    /// Phase 3, last for `run`: in each diagonal, the saturated cells stored below the
+    /// computed ones get the values of their effective subplanes, which have fewer plays left
+    /// and are finished (the same cells, ended above); plays from the lowest computed cells of
+    /// the layers above read them. A saturated cell `a` reads diagonal `a + 2` (plays left
+    /// `a - 1 + hand`), whose rows start at hand 0 and cover the copy's hands, so the copy is
+    /// one contiguous piece.
     #[inline(always)]
-    fn saturate(&self, unit: &mut Unit<'_>) {
-        for run in self.runs(unit) {
-            let pair = usize::from(run.pair);
-            let run_bits = bits_between(i32::from(run.a0), i32::from(run.a0 + run.len) - 1);
-            for diagonal in 0..self.slots.diagonals() {
-                let (lo, _) = self.slots.computed(diagonal);
-                let mut copies = run_bits & bits_between(lo - SATURATED_BELOW, lo - 1);
-                let block = self.layout.block(diagonal, pair);
-                while copies != 0 {
-                    let a = copies.trailing_zeros() as u8;
-                    copies &= copies - 1;
-                    // Hand 0 with `a - 1` plays left: the first row of diagonal `a + 2`.
-                    let from = Subplane { left: usize::from(a) - 1, hand: 0 };
-                    debug_assert!(
-                        from.diagonal() < diagonal,
-                        "a saturated slot has fewer plays left"
-                    );
-                    let src = self.layout.slot(from, pair, a) - unit.first;
-                    let dst = block.at(0, a) - unit.first;
-                    unit.values.copy_within(src..src + block.cell(), dst);
+    fn saturate(&self, unit: &mut Unit<'_>, run: &Run) {
+        let pair = usize::from(run.pair);
+        let run_bits = bits_between(i32::from(run.a0), i32::from(run.a0 + run.len) - 1);
+        for diagonal in 0..self.slots.diagonals() {
+            let (lo, _) = self.slots.computed(diagonal);
+            let mut copies = run_bits & bits_between(lo - SATURATED_BELOW, lo - 1);
+            let block = self.layout.block(diagonal, pair);
+            while copies != 0 {
+                let a = copies.trailing_zeros() as u8;
+                copies &= copies - 1;
+                // Hand 0 with `a - 1` plays left: the first row of diagonal `a + 2`.
+                let from = Subplane { left: usize::from(a) - 1, hand: 0 };
+                debug_assert!(from.diagonal() < diagonal, "a saturated slot has fewer plays left");
+                let src = self.layout.slot(from, pair, a) - unit.first;
+                let dst = block.at(0, a) - unit.first;
+                match block.cell() / G {
+                    1 => copy_cell::<G>(unit.values, src, dst),
+                    2 => copy_cell::<{ 2 * G }>(unit.values, src, dst),
+                    3 => copy_cell::<{ 3 * G }>(unit.values, src, dst),
+                    HAND_SIZES => copy_cell::<{ HAND_SIZES * G }>(unit.values, src, dst),
+                    rows => unreachable!("a cell of {rows} rows"),
                 }
             }
         }
@@ -575,6 +607,49 @@ fn play_tile<const T: usize, const C: usize>(
     for (c, tile) in tile.iter().enumerate() {
         let to = sums.out + offset + c * sums.cell;
         max_into(&mut out[to..to + T], tile);
+    }
+}
+
+/// Fills lanes `at..at + L` of the first `cells` cells of `dst` (cells `width` apart) with
+/// `value`.
+#[inline(always)]
+fn fill_cells<const L: usize>(dst: &mut [f64], at: usize, width: usize, cells: usize, value: f64) {
+    for cell in dst.chunks_exact_mut(width).take(cells) {
+        *cell[at..].first_chunk_mut::<L>().expect("lanes within a cell") = [value; L];
+    }
+}
+
+/// Copies `L` lanes of each of `cells` cells of `src` (`stride` apart, from its start) to lanes
+/// `at..at + L` of the cells of `dst` (`width` apart).
+#[inline(always)]
+fn copy_cells<const L: usize>(
+    dst: &mut [f64],
+    at: usize,
+    width: usize,
+    src: &[f64],
+    stride: usize,
+    cells: usize,
+) {
+    for (cell, from) in dst.chunks_exact_mut(width).take(cells).zip(src.chunks(stride)) {
+        let from: &[f64; L] = from.first_chunk().expect("a stored cell");
+        *cell[at..].first_chunk_mut().expect("lanes within a cell") = *from;
+    }
+}
+
+/// Copies the `L` values at `src` to `dst`, within one slice.
+#[inline(always)]
+fn copy_cell<const L: usize>(values: &mut [f64], src: usize, dst: usize) {
+    let from: [f64; L] = *values[src..].first_chunk().expect("a stored cell");
+    *values[dst..].first_chunk_mut().expect("a stored cell") = from;
+}
+
+/// [`max_into`] of each cell of `dst` (`L` lanes a cell) from the first `L` lanes of the
+/// cells of `src`, `stride` apart.
+#[inline(always)]
+fn max_cells<const L: usize>(dst: &mut [f64], src: &[f64], stride: usize) {
+    for (cell, from) in dst.chunks_exact_mut(L).zip(src.chunks(stride)) {
+        let from: &[f64; L] = from.first_chunk().expect("a stored cell");
+        max_into(cell, from);
     }
 }
 
