@@ -118,14 +118,14 @@ impl Tables {
         // Every layer's values are allocated at the largest layer's length, once: a layer
         // that grew into a fresh allocation would have the kernel fault in and zero its
         // pages again (the layers grow with `t` up to the middle of the sweep).
-        let most = (0..=usize::from(reach.max_total()))
+        let max_total = usize::from(reach.max_total());
+        let most = (0..=max_total)
             .into_par_iter()
             .map(|t| LayerLayout::values_len(t, &reach, &slots))
             .max()
             .unwrap_or(0);
         // The layout of the next layer, built while this one is filled (the layers' layouts
         // depend on the reach alone); the ring's oldest layout is reused for it.
-        let max_total = usize::from(reach.max_total());
         let mut next = LayerLayout::default();
         next.build(0, &reach, &slots, chunks);
         for t in 0..=max_total {

@@ -91,18 +91,7 @@ fn check_gives_every_testlib_verdict_and_names_the_case() {
             r#"presentation error: extra output after 4 answers: "1" on line 5"#,
         ),
     ];
-    for (output, code, message) in cases {
-        let output = write(&dir, "out", output);
-        for with_answer in [false, true] {
-            let mut args = vec!["check", &input, &output];
-            if with_answer {
-                args.push(&answer);
-            }
-            let ran = duel(&args, b"");
-            assert_eq!((ran.code, ran.stderr.trim_end()), (code, message), "{args:?}");
-            assert!(ran.stdout.is_empty());
-        }
-    }
+    tests::assert_check_verdicts(BINARY, &dir, &input, &answer, &cases);
 }
 
 #[test]

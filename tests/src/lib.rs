@@ -277,3 +277,31 @@ pub fn write_file(dir: &Path, name: &str, text: &str) -> String {
     std::fs::rename(&aside, &path).expect("the scratch folder is writable");
     path.display().to_string()
 }
+
+/// Runs `program check INPUT OUTPUT`, then the same with `ANSWER` (the file `answer`), for
+/// each `(output, code, message)` of `cases` (the output written to `dir/out`), and asserts
+/// the exit code, the one line on stderr and an empty stdout: a checker judges alike with
+/// our answer and with the jury's.
+///
+/// # Panics
+/// When a run differs.
+pub fn assert_check_verdicts(
+    program: &str,
+    dir: &Path,
+    input: &str,
+    answer: &str,
+    cases: &[(&str, i32, &str)],
+) {
+    for &(output, code, message) in cases {
+        let output = write_file(dir, "out", output);
+        for with_answer in [false, true] {
+            let mut args = vec!["check", input, &output];
+            if with_answer {
+                args.push(answer);
+            }
+            let ran = Ran::of(&run_binary(program, &args, b""));
+            assert_eq!((ran.code, ran.stderr.trim_end()), (code, message), "{args:?}");
+            assert!(ran.stdout.is_empty(), "testlib says nothing on stdout");
+        }
+    }
+}

@@ -29,26 +29,8 @@ impl Instance {
     /// The input text in the sample grader's format. `O(n + m)`.
     #[must_use]
     pub fn to_text(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(4 * self.arezou.len() + 16 * self.tracks.len() + 32);
-        push_uint(&mut out, self.arezou.len() as u64);
-        out.push(b' ');
-        push_uint(&mut out, self.tracks.len() as u64);
-        out.push(b'\n');
-        for flags in [&self.arezou, &self.charging] {
-            for (i, &f) in flags.iter().enumerate() {
-                if i > 0 {
-                    out.push(b' ');
-                }
-                out.push(if f { b'1' } else { b'0' });
-            }
-            out.push(b'\n');
-        }
-        for &(u, v) in &self.tracks {
-            push_uint(&mut out, u64::from(u));
-            out.push(b' ');
-            push_uint(&mut out, u64::from(v));
-            out.push(b'\n');
-        }
+        let mut out = Vec::new();
+        write_railway(&mut out, &self.arezou, &self.charging, &self.tracks);
         out
     }
 
@@ -77,6 +59,36 @@ impl Instance {
             self.tracks.iter().map(|&(u, v)| (name[u as usize], name[v as usize])).collect();
         rng.shuffle(&mut tracks);
         Self { arezou, charging, tracks }
+    }
+}
+
+/// Appends a railway in the sample grader's format: `n m`, the owner flags, the charger
+/// flags, one track a line. `O(n + m)`.
+pub(crate) fn write_railway(
+    out: &mut Vec<u8>,
+    arezou: &[bool],
+    charging: &[bool],
+    tracks: &[(u32, u32)],
+) {
+    out.reserve(4 * arezou.len() + 12 * tracks.len() + 24);
+    push_uint(out, arezou.len() as u64);
+    out.push(b' ');
+    push_uint(out, tracks.len() as u64);
+    out.push(b'\n');
+    for flags in [arezou, charging] {
+        for (i, &f) in flags.iter().enumerate() {
+            if i > 0 {
+                out.push(b' ');
+            }
+            out.push(if f { b'1' } else { b'0' });
+        }
+        out.push(b'\n');
+    }
+    for &(u, v) in tracks {
+        push_uint(out, u64::from(u));
+        out.push(b' ');
+        push_uint(out, u64::from(v));
+        out.push(b'\n');
     }
 }
 

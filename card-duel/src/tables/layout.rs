@@ -135,12 +135,7 @@ impl LayerLayout {
         self.diagonals = diagonals;
         self.blocks.clear();
         self.blocks.resize(diagonals * PAIRS, Block::default());
-        let windows: Vec<u32> = (0..diagonals)
-            .map(|diagonal| {
-                let (lo, hi) = slots.stored(diagonal);
-                bits_between(lo, hi)
-            })
-            .collect();
+        let windows = windows(slots);
         self.starts.clear();
         let mut next = 0;
         for (pair, &word) in self.reached.iter().enumerate() {
@@ -148,8 +143,8 @@ impl LayerLayout {
             if word == 0 {
                 continue;
             }
-            for (diagonal, &window) in windows.iter().enumerate() {
-                if let Some((block, len)) = block_of(word & window, slots.width(diagonal), next) {
+            for (diagonal, &(window, width)) in windows.iter().enumerate() {
+                if let Some((block, len)) = block_of(word & window, width, next) {
                     self.blocks[pair * diagonals + diagonal] = block;
                     next += len;
                 }
@@ -174,12 +169,7 @@ impl LayerLayout {
     /// The number of values layer `t` stores ([`LayerLayout::len`] once built), without
     /// laying it out. `O(pairs * diagonals)`.
     pub(super) fn values_len(t: usize, reach: &Reach, slots: &Slots) -> usize {
-        let windows: Vec<(u32, usize)> = (0..slots.diagonals())
-            .map(|diagonal| {
-                let (lo, hi) = slots.stored(diagonal);
-                (bits_between(lo, hi), slots.width(diagonal))
-            })
-            .collect();
+        let windows = windows(slots);
         (0..PAIRS)
             .map(|pair| reached_word(t, pair, reach))
             .filter(|&word| word != 0)
@@ -249,6 +239,16 @@ impl LayerLayout {
     pub(super) fn end_len(&self) -> usize {
         *self.end_starts.last().expect("a layout is built before it is used")
     }
+}
+
+/// For each diagonal of `slots`, the mover HP it stores (bit `a` for HP `a`) and its rows.
+fn windows(slots: &Slots) -> Vec<(u32, usize)> {
+    (0..slots.diagonals())
+        .map(|diagonal| {
+            let (lo, hi) = slots.stored(diagonal);
+            (bits_between(lo, hi), slots.width(diagonal))
+        })
+        .collect()
 }
 
 /// The cells of `pair` that layer `t` stores: bit `a` for mover HP `a` when reached (both

@@ -6,8 +6,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::game::{Game, GameError};
-use crate::generator::Instance;
-use crate::output::push_uint;
+use crate::generator::{Instance, write_railway};
 
 /// A railway exactly as its input file lists it: the stations' flags and the tracks in file
 /// order (so rendering and parsing give each other back).
@@ -59,26 +58,7 @@ impl Railway {
     /// Appends the sample grader's format: `n m`, the owner flags, the charger flags, one
     /// track a line. `O(n + m)`.
     pub fn render(&self, out: &mut Vec<u8>) {
-        out.reserve(4 * self.n() + 12 * self.m() + 24);
-        push_uint(out, self.n() as u64);
-        out.push(b' ');
-        push_uint(out, self.m() as u64);
-        out.push(b'\n');
-        for flags in [&self.arezou, &self.charging] {
-            for (i, &f) in flags.iter().enumerate() {
-                if i > 0 {
-                    out.push(b' ');
-                }
-                out.push(if f { b'1' } else { b'0' });
-            }
-            out.push(b'\n');
-        }
-        for &(u, v) in &self.tracks {
-            push_uint(out, u64::from(u));
-            out.push(b' ');
-            push_uint(out, u64::from(v));
-            out.push(b'\n');
-        }
+        write_railway(out, &self.arezou, &self.charging, &self.tracks);
     }
 
     /// The railway without the stations marked in `dropped` and the tracks touching them;
