@@ -36,7 +36,7 @@ pub mod tables;
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use engine::driver::{self, BatchSolver, Format};
+use engine::driver::{self, BatchSolver, Format, Steps};
 use engine::input::{Input, InputError};
 use engine::{DriverOptions, Output, RunError};
 
@@ -190,20 +190,20 @@ pub struct Options {
     pub driver: DriverOptions,
 }
 
-/// Solves `bytes` with `solver` and writes one probability a line: the count of cases and
-/// the bytes.
+/// Solves `bytes` with `solver` and writes one probability a line: the count of cases, the
+/// bytes and the driver's steps.
 fn probabilities<S>(
     solver: &S,
     bytes: &[u8],
     driver: &DriverOptions,
-) -> Result<(usize, Vec<u8>), RunError>
+) -> Result<(usize, Vec<u8>, Steps), RunError>
 where
     S: BatchSolver<Format = InputFormat, Answer = f64>,
 {
-    let (batch, out) = driver::solve_and_write(solver, bytes, driver, |b, i, out| {
+    let written = driver::solve_and_write(solver, bytes, driver, |b, i, out| {
         write_probability(out, b.answers[i]);
     })?;
-    Ok((batch.cases.len(), out))
+    Ok((written.batch.cases.len(), written.bytes, written.steps))
 }
 
 /// Solves a whole input in the judge's format and renders the output: one probability per
@@ -214,12 +214,11 @@ where
 pub fn run(bytes: &[u8], options: &Options) -> Result<Output, RunError> {
     let started = Instant::now();
     let driver = &options.driver;
-    let (cases, out) = if options.explain {
-        let (batch, out) =
-            driver::solve_and_write(&CardDuelExplain, bytes, driver, |b, i, out| {
-                explain::write(i, &b.answers[i], out);
-            })?;
-        (batch.cases.len(), out)
+    let (cases, out, steps) = if options.explain {
+        let written = driver::solve_and_write(&CardDuelExplain, bytes, driver, |b, i, out| {
+            explain::write(i, &b.answers[i], out);
+        })?;
+        (written.batch.cases.len(), written.bytes, written.steps)
     } else {
         match options.solver {
             Solver::Fast => probabilities(&CardDuel, bytes, driver)?,
@@ -229,7 +228,7 @@ pub fn run(bytes: &[u8], options: &Options) -> Result<Output, RunError> {
     let mut stderr = String::new();
     if options.stats {
         let ms = started.elapsed().as_secs_f64() * 1e3;
-        let _ = writeln!(stderr, "{cases} positions in {ms:.3} ms");
+        let _ = writeln!(stderr, "{cases} positions in {ms:.3} ms ({steps})");
     }
     Ok(Output { stdout: out, stderr })
 }

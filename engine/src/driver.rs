@@ -20,9 +20,11 @@
 
 mod split;
 
+use std::fmt;
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -159,7 +161,46 @@ pub fn solve_input<S: BatchSolver>(
     bytes: &[u8],
     options: &DriverOptions,
 ) -> Result<BatchOf<S>, RunError> {
-    Ok(solve_and_write(solver, bytes, options, |_, _, _| {})?.0)
+    Ok(solve_and_write(solver, bytes, options, |_, _, _| {})?.batch)
+}
+
+/// A batch solved and written by [`solve_and_write`], with the time each step took.
+#[derive(Debug)]
+pub struct Written<B> {
+    /// The parsed cases and their answers.
+    pub batch: B,
+    /// The answers' bytes, in input order.
+    pub bytes: Vec<u8>,
+    /// Wall time of each step.
+    pub steps: Steps,
+}
+
+/// Wall time of each step of [`solve_and_write`], for `--stats`: where a run spends its time
+/// and which steps the threads share.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Steps {
+    /// Parsing the header and every case.
+    pub parse: Duration,
+    /// The solver's per-file work ([`BatchSolver::prepare`]).
+    pub prepare: Duration,
+    /// Solving the cases.
+    pub solve: Duration,
+    /// Writing the answers.
+    pub write: Duration,
+}
+
+impl fmt::Display for Steps {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        write!(
+            f,
+            "parse {:.3} ms, prepare {:.3} ms, solve {:.3} ms, write {:.3} ms",
+            ms(self.parse),
+            ms(self.prepare),
+            ms(self.solve),
+            ms(self.write)
+        )
+    }
 }
 
 /// [`solve_input`], then each answer written by `write(batch, index, out)` (which appends
@@ -174,15 +215,18 @@ pub fn solve_and_write<S: BatchSolver>(
     bytes: &[u8],
     options: &DriverOptions,
     write: impl Fn(&BatchOf<S>, usize, &mut Vec<u8>) + Sync,
-) -> Result<(BatchOf<S>, Vec<u8>), RunError> {
+) -> Result<Written<BatchOf<S>>, RunError> {
     let threads = options.threads.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| RunError::Threads { threads, reason: e.to_string() })?;
     pool.install(|| {
+        let started = Instant::now();
         let (header, cases) = split::parse(solver.format(), bytes)?;
+        let parsed = Instant::now();
         let shared = solver.prepare(&header, &cases);
+        let prepared = Instant::now();
         let progress = Progress::new(cases.len(), options.progress);
         let answers = std::thread::scope(|scope| {
             if progress.enabled {
@@ -192,9 +236,16 @@ pub fn solve_and_write<S: BatchSolver>(
             progress.finished.store(true, Ordering::Release);
             answers
         });
+        let solved = Instant::now();
         let batch = Batch { header, cases, answers };
-        let written = write_ordered(batch.answers.len(), |i, out| write(&batch, i, out));
-        Ok((batch, written))
+        let bytes = write_ordered(batch.answers.len(), |i, out| write(&batch, i, out));
+        let steps = Steps {
+            parse: parsed - started,
+            prepare: prepared - parsed,
+            solve: solved - prepared,
+            write: solved.elapsed(),
+        };
+        Ok(Written { batch, bytes, steps })
     })
 }
 
@@ -286,9 +337,9 @@ struct Progress {
 impl Progress {
     /// Wait this long before drawing: short batches never show a bar.
     #[cfg(feature = "cli")]
-    const DELAY: std::time::Duration = std::time::Duration::from_secs(1);
+    const DELAY: Duration = Duration::from_secs(1);
     #[cfg(feature = "cli")]
-    const TICK: std::time::Duration = std::time::Duration::from_millis(50);
+    const TICK: Duration = Duration::from_millis(50);
 
     fn new(total: usize, wanted: bool) -> Self {
         // The bar needs indicatif, which only the binaries' `cli` feature brings.
@@ -304,7 +355,7 @@ impl Progress {
 
     #[cfg(feature = "cli")]
     fn draw(&self) {
-        let start = std::time::Instant::now();
+        let start = Instant::now();
         let mut bar: Option<indicatif::ProgressBar> = None;
         while !self.finished.load(Ordering::Acquire) {
             std::thread::sleep(Self::TICK);
@@ -455,7 +506,7 @@ mod tests {
             let write = |batch: &Batch<u64, Vec<u64>, (u64, u64)>, i: usize, out: &mut Vec<u8>| {
                 out.extend_from_slice(format!("{}\n", batch.answers[i].0).as_bytes());
             };
-            solve_and_write(&Sum, text.as_bytes(), &options, write).unwrap().1
+            solve_and_write(&Sum, text.as_bytes(), &options, write).unwrap().bytes
         };
         let one = written(1);
         assert_eq!(one.iter().filter(|&&b| b == b'\n').count(), 5000);

@@ -240,13 +240,14 @@ pub fn run(input: &[u8], options: &Options) -> Result<Output, RunError> {
     let solver =
         HeroBattle { solver: options.solver, explain: options.explain, stats: options.stats };
     let started = Instant::now();
-    let (batch, stdout) =
+    let written =
         engine::driver::solve_and_write(&solver, input, &options.driver, |batch, i, out| {
             write_report(&batch.answers[i], out);
         })?;
-    let mut output = Output { stdout, stderr: stats_lines(&batch) };
+    let mut output = Output { stdout: written.bytes, stderr: stats_lines(&written.batch) };
     if options.stats {
-        let _ = writeln!(output.stderr, "total: {:.3} ms", started.elapsed().as_secs_f64() * 1e3);
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        let _ = writeln!(output.stderr, "total: {ms:.3} ms ({})", written.steps);
     }
     Ok(output)
 }

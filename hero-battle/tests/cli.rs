@@ -86,5 +86,6 @@ fn stats_go_to_stderr() {
     let log = String::from_utf8_lossy(&out.stderr);
     assert_eq!(log.lines().filter(|l| l.starts_with("case ")).count(), 4);
     assert!(log.contains("total: "));
+    assert!(log.contains("(parse ") && log.contains(" ms, write "), "the driver's steps: {log}");
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 4);
 }
