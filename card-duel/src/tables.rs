@@ -53,6 +53,8 @@ mod sweep;
 
 use std::sync::LazyLock;
 
+use engine::memory::HugeZeroed;
+
 pub use key::StartKey;
 pub use reach::Reach;
 
@@ -71,7 +73,7 @@ use sweep::{Layer, LayerValues};
 #[derive(Debug)]
 pub struct Tables {
     reach: Reach,
-    values: Vec<f64>,
+    values: HugeZeroed,
 }
 
 impl Tables {
@@ -111,7 +113,7 @@ impl Tables {
         let slots = Slots::new(ops, reach.max_hp());
         let threads = rayon::current_num_threads();
         let chunks = if threads == 1 { 1 } else { threads * CHUNKS_PER_THREAD };
-        let mut values = vec![0.0; StartKey::CARDINALITY];
+        let mut values = HugeZeroed::new(StartKey::CARDINALITY);
         let mut explained = vec![Vec::new(); probes.len()];
         let mut ring: [LayerValues; RING] = Default::default();
         let mut ends = Vec::new();
@@ -135,8 +137,9 @@ impl Tables {
             if current.values.is_empty() {
                 // A fresh zeroed allocation: the kernel zeroes its pages as the phases first
                 // touch them, on every thread, instead of one thread writing zeros now; pages
-                // beyond what the layers of this slot use are never touched.
-                current.values = vec![0.0; most];
+                // beyond what the layers of this slot use are never touched. Huge pages, as
+                // plays read the layer below at scattered places.
+                current.values = HugeZeroed::new(most);
             }
             debug_assert_eq!(len, LayerLayout::values_len(t, &reach, &slots), "its length");
             assert!(len <= current.values.len(), "no layer is longer than the longest");
@@ -169,6 +172,34 @@ impl Tables {
     #[must_use]
     pub fn value(&self, position: &Position) -> Option<f64> {
         self.reach.contains(position).then(|| self.values[StartKey::of(position).rank()])
+    }
+
+    /// [`Tables::value`] of every position, in order, on the current rayon pool: `None` if
+    /// any is outside the reach. A file's positions read the table at random places, so the
+    /// reads are made in small groups whose places are computed first: the group's reads
+    /// then wait on memory together rather than one after another. `O(positions)`.
+    #[must_use]
+    pub fn values(&self, positions: &[Position]) -> Option<Vec<f64>> {
+        const GROUP: usize = 32;
+        let mut out = vec![0.0; positions.len()];
+        let all_reached = out.par_chunks_mut(1 << 12).zip(positions.par_chunks(1 << 12)).all(
+            |(out, positions)| {
+                out.chunks_mut(GROUP).zip(positions.chunks(GROUP)).all(|(out, group)| {
+                    let mut ranks = [0; GROUP];
+                    for (rank, p) in ranks.iter_mut().zip(group) {
+                        if !self.reach.contains(p) {
+                            return false;
+                        }
+                        *rank = StartKey::of(p).rank();
+                    }
+                    for (value, &rank) in out.iter_mut().zip(&ranks) {
+                        *value = self.values[rank];
+                    }
+                    true
+                })
+            },
+        );
+        all_reached.then_some(out)
     }
 }
 

@@ -33,7 +33,12 @@ impl BatchArgs {
     /// # Errors
     /// The file or stdin cannot be read; the message names the file.
     pub fn read_input(&self) -> Result<Vec<u8>, ReadError> {
-        read_input(self.file.as_deref())
+        let threads = self.threads.map(usize::from).unwrap_or_else(default_threads);
+        match self.file.as_deref() {
+            Some(path) => read_file(path, threads)
+                .map_err(|source| ReadError { name: path.display().to_string(), source }),
+            None => read_input(None),
+        }
     }
 }
 
@@ -62,6 +67,56 @@ pub fn read_input(file: Option<&Path>) -> Result<Vec<u8>, ReadError> {
             Ok(bytes)
         }
     }
+}
+
+/// The worker threads rayon starts by default: `RAYON_NUM_THREADS` when it is a positive
+/// number, else the machine's parallelism.
+fn default_threads() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
+
+/// Reads all of the file at `path`, a large regular file in `threads` pieces at once: copying
+/// tens of megabytes out of the page cache, and faulting in the buffer they land in, is work
+/// the batch's threads can share. A file that changes size while it is read is read again
+/// from the start, sequentially.
+///
+/// # Errors
+/// The file cannot be opened or read.
+pub fn read_file(path: &Path, threads: usize) -> io::Result<Vec<u8>> {
+    /// Files smaller than this are read on one thread: a thread would cost more than it saves.
+    const PARALLEL_FROM: u64 = 1 << 22;
+    let file = std::fs::File::open(path)?;
+    let metadata = file.metadata()?;
+    #[cfg(unix)]
+    if threads > 1 && metadata.is_file() && metadata.len() >= PARALLEL_FROM {
+        use std::os::unix::fs::FileExt as _;
+        let len = usize::try_from(metadata.len()).map_err(io::Error::other)?;
+        let mut bytes = vec![0; len];
+        let piece = len.div_ceil(threads);
+        let read_all = std::thread::scope(|scope| {
+            let readers: Vec<_> = (bytes.chunks_mut(piece).enumerate())
+                .map(|(i, chunk)| {
+                    let file = &file;
+                    scope.spawn(move || file.read_exact_at(chunk, (i * piece) as u64))
+                })
+                .collect();
+            readers.into_iter().all(|reader| reader.join().is_ok_and(|read| read.is_ok()))
+        });
+        // Nothing may follow what the metadata promised; a file that shrank or grew meanwhile
+        // is read again, as a whole.
+        let mut probe = [0];
+        if read_all && file.read_at(&mut probe, metadata.len())? == 0 {
+            return Ok(bytes);
+        }
+    }
+    let _ = (threads, metadata);
+    let mut bytes = Vec::new();
+    (&file).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Writes `bytes` to stdout in one go. A closed pipe (`| head`) is not an error.
@@ -102,5 +157,38 @@ pub fn finish(result: Result<Output, RunError>) -> ! {
             std::process::exit(0)
         }
         Err(e) => exit_with(e.exit_code(), &e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_read_in_pieces_is_the_file() {
+        let dir = std::env::temp_dir().join(format!("engine-read-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for len in [0, 1, 1000, (1 << 22) - 1, 1 << 22, (1 << 22) + 12_345] {
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state as u8
+                })
+                .collect();
+            let path = dir.join(format!("{len}.in"));
+            std::fs::write(&path, &bytes).unwrap();
+            for threads in [1, 2, 3, 8] {
+                assert!(
+                    read_file(&path, threads).unwrap() == bytes,
+                    "{len} bytes, {threads} threads"
+                );
+            }
+        }
+        let missing = dir.join("missing.in");
+        assert!(read_file(&missing, 2).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -259,8 +259,15 @@ pub fn write_ordered(len: usize, write: impl Fn(usize, &mut Vec<u8>) + Sync) -> 
     let pieces: Vec<Vec<u8>> = (0..len.div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
+            let items = c * chunk..((c + 1) * chunk).min(len);
             let mut out = Vec::new();
-            for i in c * chunk..((c + 1) * chunk).min(len) {
+            // Answers are often of one width: room for the chunk at the first one's, so
+            // that the buffer is not copied as it grows.
+            if let Some(first) = items.clone().next() {
+                write(first, &mut out);
+                out.reserve(out.len() * (items.len() - 1));
+            }
+            for i in items.skip(1) {
                 write(i, &mut out);
             }
             out

@@ -130,8 +130,39 @@ impl<'a> Input<'a> {
     /// outside `range`; the error points at the token (or at the end of the input).
     #[inline]
     pub fn uint<T: Uint>(&mut self, what: &str, range: RangeInclusive<T>) -> Result<T, InputError> {
-        let value = self.uint_in(what, range.start().to_u64()..=range.end().to_u64())?;
+        let range = range.start().to_u64()..=range.end().to_u64();
+        if let Some(value) = self.short_uint(&range) {
+            return Ok(T::from_u64(value));
+        }
+        let value = self.uint_in(what, range)?;
         Ok(T::from_u64(value))
+    }
+
+    /// The common case of [`Input::uint`], small enough to inline at every call: a number of
+    /// one or two digits, within `range`, ending its token. Anything else (longer numbers,
+    /// errors) returns `None` with the cursor unmoved, and the general reader takes over.
+    #[inline(always)]
+    fn short_uint(&mut self, range: &RangeInclusive<u64>) -> Option<u64> {
+        let bytes = self.bytes;
+        let mut pos = self.pos;
+        while bytes.get(pos).is_some_and(u8::is_ascii_whitespace) {
+            pos += 1;
+        }
+        let first = bytes.get(pos)?.wrapping_sub(b'0');
+        if first > 9 {
+            return None;
+        }
+        let mut value = u64::from(first);
+        pos += 1;
+        if let Some(d) = bytes.get(pos).map(|b| b.wrapping_sub(b'0')).filter(|&d| d <= 9) {
+            value = value * 10 + u64::from(d);
+            pos += 1;
+        }
+        let ends_token = bytes.get(pos).is_none_or(u8::is_ascii_whitespace);
+        (ends_token && range.contains(&value)).then(|| {
+            self.pos = pos;
+            value
+        })
     }
 
     #[inline]
@@ -223,6 +254,34 @@ mod tests {
         assert_eq!(input.uint("c", 0u64..=100), Ok(99));
         assert!(input.at_end());
         assert_eq!(input.finish("the cases"), Ok(()));
+    }
+
+    #[test]
+    fn the_short_path_reads_as_the_general_reader() {
+        // Every short token, next to longer and malformed ones, after and before any white
+        // space, in ranges that cut through them: `uint` (short path first) must give the
+        // same value or error, and leave the cursor at the same place, as `uint_in` alone.
+        let tokens = ["0", "7", "09", "12", "99", "100", "007", "1a", "a1", "-1", "+5", "9x"];
+        let spaces = ["", " ", "\n", "\r\n", "\t \x0c"];
+        for (a, b) in tokens.iter().flat_map(|a| tokens.iter().map(move |b| (a, b))) {
+            for (before, between) in spaces.iter().flat_map(|x| spaces.iter().map(move |y| (x, y)))
+            {
+                let text = format!("{before}{a}{between}{b}{before}");
+                for range in [0..=0, 0..=9, 1..=20, 7..=12, 0..=u64::MAX] {
+                    let (mut fast, mut general) =
+                        (Input::new(text.as_bytes()), Input::new(text.as_bytes()));
+                    for _ in 0..2 {
+                        let got = fast.uint("x", range.clone());
+                        let want = general.uint_in("x", range.clone());
+                        assert_eq!(got, want, "{text:?} in {range:?}");
+                        assert_eq!(fast.offset(), general.offset(), "{text:?} in {range:?}");
+                        if got.is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

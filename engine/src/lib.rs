@@ -14,6 +14,7 @@
 //! - [`store`]: memo stores whose reset costs what the last case touched: a hash memo on
 //!   ahash (the reference solvers), an epoch-stamped dense table and a bit table on bitvec
 //!   (hero-battle's fast solver).
+//! - [`memory`]: zeroed `f64` tables on transparent huge pages, for tables read at random.
 //! - [`InlineVec`]: a small vector kept inline, for move lists and minion rows.
 //! - [`rng`]: a tiny, version-stable generator for reproducible generated inputs.
 //! - [`judge`]: judging a user's program: running it under limits, verdicts and checker
@@ -72,6 +73,7 @@ pub mod inline_vec;
 pub mod input;
 pub mod judge;
 pub mod key;
+pub mod memory;
 pub mod rng;
 pub mod run;
 pub mod store;

@@ -5,6 +5,7 @@
 //! outcomes are read one diagonal at a time, a few hundred kilobytes of the layer below that
 //! stay in the core's cache while the unit's pairs use them.
 
+use engine::memory::HugeZeroed;
 use rayon::prelude::*;
 
 use super::MAX_DROP;
@@ -28,7 +29,7 @@ const MAX_DIAGONALS: usize = MAX_OPS as usize + HAND_SIZES;
 #[derive(Debug, Default)]
 pub(super) struct LayerValues {
     pub(super) layout: LayerLayout,
-    pub(super) values: Vec<f64>,
+    pub(super) values: HugeZeroed,
 }
 
 impl LayerValues {

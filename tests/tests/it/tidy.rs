@@ -129,8 +129,12 @@ fn no_test_expects_a_panic() {
 /// Unsafe code stays where ARCHITECTURE.md says it is, each spot with its reason.
 #[test]
 fn unsafe_code_is_confined() {
-    let allowed =
-        ["engine/src/judge/sys.rs", "card-duel/src/tables/sweep.rs", "xtask/src/measure.rs"];
+    let allowed = [
+        "engine/src/judge/sys.rs",
+        "engine/src/memory.rs",
+        "card-duel/src/tables/sweep.rs",
+        "xtask/src/measure.rs",
+    ];
     let attribute = ["allow(", "unsafe_code"].concat();
     let root = root();
     let mut found = Vec::new();
