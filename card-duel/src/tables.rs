@@ -182,6 +182,7 @@ impl Tables {
     pub fn values(&self, positions: &[Position]) -> Option<Vec<f64>> {
         const GROUP: usize = 32;
         let mut out = vec![0.0; positions.len()];
+        engine::memory::advise_huge_pages(&out);
         let all_reached = out.par_chunks_mut(1 << 12).zip(positions.par_chunks(1 << 12)).all(
             |(out, positions)| {
                 out.chunks_mut(GROUP).zip(positions.chunks(GROUP)).all(|(out, group)| {

@@ -96,6 +96,7 @@ pub fn read_file(path: &Path, threads: usize) -> io::Result<Vec<u8>> {
         use std::os::unix::fs::FileExt as _;
         let len = usize::try_from(metadata.len()).map_err(io::Error::other)?;
         let mut bytes = vec![0; len];
+        crate::memory::advise_huge_pages(&bytes);
         let piece = len.div_ceil(threads);
         let read_all = std::thread::scope(|scope| {
             let readers: Vec<_> = (bytes.chunks_mut(piece).enumerate())

@@ -254,8 +254,10 @@ pub fn solve_and_write<S: BatchSolver>(
 /// result, in parallel too): the same bytes for any thread count. `O(len)` calls plus one
 /// copy of the result.
 pub fn write_ordered(len: usize, write: impl Fn(usize, &mut Vec<u8>) + Sync) -> Vec<u8> {
-    // Enough chunks to balance the threads, few enough that each buffer is long.
-    let chunk = (len / (rayon::current_num_threads() * 8)).max(1024);
+    // Two chunks a thread: enough to balance writing, which costs about the same for every
+    // answer, and long buffers, which huge pages back with few page faults (a big file's
+    // output is megabytes a chunk).
+    let chunk = (len / (rayon::current_num_threads() * 2)).max(1024);
     let pieces: Vec<Vec<u8>> = (0..len.div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
@@ -266,6 +268,7 @@ pub fn write_ordered(len: usize, write: impl Fn(usize, &mut Vec<u8>) + Sync) -> 
             if let Some(first) = items.clone().next() {
                 write(first, &mut out);
                 out.reserve(out.len() * (items.len() - 1));
+                crate::memory::advise_huge_pages(out.spare_capacity_mut());
             }
             for i in items.skip(1) {
                 write(i, &mut out);
@@ -274,6 +277,7 @@ pub fn write_ordered(len: usize, write: impl Fn(usize, &mut Vec<u8>) + Sync) -> 
         })
         .collect();
     let mut joined = vec![0; pieces.iter().map(Vec::len).sum()];
+    crate::memory::advise_huge_pages(&joined);
     let mut places = Vec::with_capacity(pieces.len());
     let mut rest = joined.as_mut_slice();
     for piece in &pieces {
@@ -300,6 +304,7 @@ fn solve_cases<S: BatchSolver>(
     // pool splits further where cases differ in cost.
     let min_len = (cases.len() / (threads * 64)).clamp(1, 64);
     let mut answers = Vec::with_capacity(cases.len());
+    crate::memory::advise_huge_pages(answers.spare_capacity_mut());
     cases
         .par_iter()
         .enumerate()

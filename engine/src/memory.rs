@@ -1,13 +1,14 @@
-//! Large zeroed tables of `f64` on transparent huge pages ([`HugeZeroed`]), for the dense
-//! tables a sweep reads at random.
+//! Large buffers on transparent huge pages: zeroed `f64` tables aligned to a huge page
+//! ([`HugeZeroed`]), and advice for any buffer not yet touched ([`advise_huge_pages`]).
 //!
 //! A table of many megabytes read at scattered places misses the TLB on nearly every read
-//! with 4 KiB pages (a core's second-level TLB covers a few megabytes), and faulting it in
-//! costs one kernel entry per 4 KiB. Where the kernel offers transparent huge pages only on
+//! with 4 KiB pages (a core's second-level TLB covers a few megabytes), and faulting a buffer
+//! in costs one kernel entry per 4 KiB, entries that threads faulting in the same process at
+//! once partly wait on each other for. Where the kernel offers transparent huge pages only on
 //! request (`/sys/kernel/mm/transparent_hugepage/enabled` set to `madvise`, a common default),
-//! asking for them makes each 2 MiB one TLB entry and one fault. card-duel's sweep reads its
-//! layers and its value table this way; measured on the development machine, a heavy single
-//! position took about 10% less wall time, with a third of the page faults.
+//! asking for them makes each 2 MiB one TLB entry and one fault. card-duel's sweep keeps its
+//! layers and its value table this way, and the driver its big buffers (the input, the cases,
+//! the answers, the output); see card-duel's README for what it saves.
 #![allow(unsafe_code, reason = "madvise has no safe std form")]
 
 use std::ops::{Deref, DerefMut};
@@ -60,16 +61,27 @@ impl DerefMut for HugeZeroed {
     }
 }
 
-/// Asks the kernel to back the whole huge pages of `table` with huge pages. Advice only: a
-/// kernel that refuses (or has none) leaves the memory as it was.
-fn advise_huge(table: &[f64]) {
+/// Asks the kernel to back the whole huge pages of `region` with huge pages; meant for memory
+/// not yet touched (a fresh zeroed allocation, a vector's spare capacity), since pages already
+/// faulted in stay as they are until the kernel merges them. Regions shorter than two huge
+/// pages are left alone: they hold at most one whole huge page. Advice only: a kernel that
+/// refuses (or has none) leaves the memory as it was. `O(1)`.
+pub fn advise_huge_pages<T>(region: &[T]) {
+    if size_of_val(region) < 2 * HUGE_PAGE {
+        return;
+    }
+    advise_huge(region);
+}
+
+/// [`advise_huge_pages`] for any length.
+fn advise_huge<T>(region: &[T]) {
     #[cfg(target_os = "linux")]
     {
-        let start = table.as_ptr() as usize;
+        let start = region.as_ptr() as usize;
         let first = start.next_multiple_of(HUGE_PAGE);
-        let last = (start + size_of_val(table)) / HUGE_PAGE * HUGE_PAGE;
+        let last = (start + size_of_val(region)) / HUGE_PAGE * HUGE_PAGE;
         if last > first {
-            // SAFETY: the range lies within `table`'s allocation, and MADV_HUGEPAGE changes
+            // SAFETY: the range lies within `region`'s allocation, and MADV_HUGEPAGE changes
             // how the pages are backed, never their contents. Its result is ignored on
             // purpose: refused advice leaves ordinary pages.
             unsafe {
@@ -78,7 +90,7 @@ fn advise_huge(table: &[f64]) {
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = table;
+    let _ = region;
 }
 
 #[cfg(test)]

@@ -103,6 +103,7 @@ fn parse_cases<F: Format>(
         .map(|(&cut, &end)| parse_from(format, header, bytes, cut, end, count))
         .collect();
     let mut cases = Vec::with_capacity(count);
+    crate::memory::advise_huge_pages(cases.spare_capacity_mut());
     for (i, (cut, chunk)) in cuts.iter().zip(chunks).enumerate() {
         let next = cuts.get(i + 1).map_or(bytes.len(), |next| next.offset);
         match chunk {
@@ -156,6 +157,7 @@ fn parse_from<F: Format>(
     // A case takes at least two bytes, so a huge announced count cannot reserve more than
     // the input could hold; it fails at the end of the input instead.
     let mut cases = Vec::with_capacity((end - cut.first_case).min(bytes.len() / 2 + 1));
+    crate::memory::advise_huge_pages(cases.spare_capacity_mut());
     for index in cut.first_case..end {
         cases.push(format.parse_case(header, index, &mut input).map_err(relocate)?);
     }
