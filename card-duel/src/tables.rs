@@ -37,8 +37,8 @@
 //!
 //! Time: `O(slots * (outcomes per play + 8))`, where `slots` is at most 420,000 cells times
 //! `(O + 1) * 4 * 3`, 32.5 outcomes per play on average. Space: the value table (1,440,000
-//! `f64`, 11.5 MB) plus five layers of at most 18,612 cells and their stored slots (see
-//! `slots` and the crate's README for the figures).
+//! `f64`, 11.5 MB; a file of a few positions keeps only its own) plus five layers of at most
+//! 18,612 cells and their stored slots (see `slots` and the crate's README for the figures).
 //!
 //! The parts: `key` places a turn start in the value table ([`StartKey`]); `reach` decides
 //! which cells a file needs ([`Reach`]); `slots` which slots of a cell are stored; `layout`
@@ -73,7 +73,46 @@ use sweep::{Layer, LayerValues};
 #[derive(Debug)]
 pub struct Tables {
     reach: Reach,
-    values: HugeZeroed,
+    starts: Starts,
+}
+
+/// The turn-start values a [`Tables`] keeps.
+#[derive(Debug)]
+enum Starts {
+    /// Every turn start within the reach, by [`StartKey`] rank (11.5 MB).
+    Every(HugeZeroed),
+    /// Only the file's own positions, for an exact reach (a file of a few positions): their
+    /// ranks, sorted and distinct, and their values. Nothing in the sweep reads turn starts
+    /// from the table (an end of turn reads the cells below), so a single position's sweep
+    /// never touches the 11.5 MB of the whole table.
+    Positions { ranks: Vec<usize>, values: Vec<f64> },
+}
+
+impl Starts {
+    /// What `reach` needs: its own positions when it is exact, else every turn start.
+    fn for_reach(reach: &Reach) -> Starts {
+        match reach.positions() {
+            Some(positions) => {
+                let mut ranks: Vec<usize> =
+                    positions.iter().map(|p| StartKey::of(p).rank()).collect();
+                ranks.sort_unstable();
+                ranks.dedup();
+                Starts::Positions { values: vec![0.0; ranks.len()], ranks }
+            }
+            None => Starts::Every(HugeZeroed::new(StartKey::CARDINALITY)),
+        }
+    }
+
+    /// The value kept for the turn start of `rank`, if it is kept.
+    #[inline]
+    fn get(&self, rank: usize) -> Option<f64> {
+        match self {
+            Starts::Every(table) => Some(table[rank]),
+            Starts::Positions { ranks, values } => {
+                ranks.binary_search(&rank).ok().map(|i| values[i])
+            }
+        }
+    }
 }
 
 impl Tables {
@@ -113,7 +152,7 @@ impl Tables {
         let slots = Slots::new(ops, reach.max_hp());
         let threads = rayon::current_num_threads();
         let chunks = if threads == 1 { 1 } else { threads * CHUNKS_PER_THREAD };
-        let mut values = HugeZeroed::new(StartKey::CARDINALITY);
+        let mut starts = Starts::for_reach(&reach);
         let mut explained = vec![Vec::new(); probes.len()];
         let mut ring: [LayerValues; RING] = Default::default();
         let mut ends = Vec::new();
@@ -155,23 +194,28 @@ impl Tables {
                 let layer_values = &mut current.values[..len];
                 if t < max_total {
                     rayon::join(
-                        || layer.fill(layer_values, &mut values, &mut ends),
+                        || layer.fill(layer_values, &mut starts, &mut ends),
                         || next.build(t + 1, &reach, &slots, chunks),
                     );
                 } else {
-                    layer.fill(layer_values, &mut values, &mut ends);
+                    layer.fill(layer_values, &mut starts, &mut ends);
                 }
             }
             ring[t % RING] = current;
         }
-        (Tables { reach, values }, explained)
+        (Tables { reach, starts }, explained)
     }
 
-    /// E's winning probability in `position`, or `None` outside the tables' reach. `O(1)`.
+    /// E's winning probability in `position`, or `None` when the tables do not keep it:
+    /// outside their reach or, for tables of a few positions (an exact reach), not one of
+    /// them. `O(1)`, or `O(log positions)` for a few positions.
     #[inline]
     #[must_use]
     pub fn value(&self, position: &Position) -> Option<f64> {
-        self.reach.contains(position).then(|| self.values[StartKey::of(position).rank()])
+        if !self.reach.contains(position) {
+            return None;
+        }
+        self.starts.get(StartKey::of(position).rank())
     }
 
     /// [`Tables::value`] of every position, in order, on the current rayon pool: `None` if
@@ -181,6 +225,9 @@ impl Tables {
     #[must_use]
     pub fn values(&self, positions: &[Position]) -> Option<Vec<f64>> {
         const GROUP: usize = 32;
+        let Starts::Every(table) = &self.starts else {
+            return positions.iter().map(|p| self.value(p)).collect();
+        };
         let mut out = vec![0.0; positions.len()];
         engine::memory::advise_huge_pages(&out);
         let all_reached = out.par_chunks_mut(1 << 12).zip(positions.par_chunks(1 << 12)).all(
@@ -194,7 +241,7 @@ impl Tables {
                         *rank = StartKey::of(p).rank();
                     }
                     for (value, &rank) in out.iter_mut().zip(&ranks) {
-                        *value = self.values[rank];
+                        *value = table[rank];
                     }
                     true
                 })

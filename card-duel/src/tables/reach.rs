@@ -21,6 +21,8 @@ pub struct Reach {
     max_total: u8,
     /// `box_words[s]`: bit `a` set when mover HP `a` and other HP `s - a` are in the box.
     box_words: [u32; MAX_HEROES + 1],
+    /// When marked one by one, the positions marked from (the file's), else empty.
+    positions: Vec<Position>,
     /// When marked one by one: `cells[t][pair]` has bit `a` set when the cell of `pair` with
     /// mover HP `a` in layer `t` is reached.
     cells: Option<Vec<Vec<u32>>>,
@@ -49,6 +51,7 @@ impl Reach {
             max_other,
             max_total: MAX_TOTAL as u8,
             box_words: box_words(&max_other),
+            positions: Vec::new(),
             cells: None,
         }
     }
@@ -92,7 +95,8 @@ impl Reach {
         max_other[0] = 0;
         let cells = (positions.len() <= Reach::EXACT_UP_TO)
             .then(|| mark_reachable(positions, usize::from(max_total), asked));
-        Reach { max_other, max_total, box_words: box_words(&max_other), cells }
+        let positions = if cells.is_some() { positions.to_vec() } else { Vec::new() };
+        Reach { max_other, max_total, box_words: box_words(&max_other), positions, cells }
     }
 
     /// Whether `position` is reached (its value is in tables built for this reach). `O(1)`.
@@ -144,6 +148,11 @@ impl Reach {
     /// [`Reach::EXACT_UP_TO`] positions) rather than taken as whole HP boxes.
     pub(super) fn is_exact(&self) -> bool {
         self.cells.is_some()
+    }
+
+    /// The positions an exact reach was marked from; `None` when it is not exact.
+    pub(super) fn positions(&self) -> Option<&[Position]> {
+        self.is_exact().then_some(self.positions.as_slice())
     }
 }
 

@@ -8,10 +8,10 @@
 use engine::memory::HugeZeroed;
 use rayon::prelude::*;
 
-use super::MAX_DROP;
 use super::key::{HAND_SIZES, StartKey, hand_slot, start_rank};
 use super::layout::{LayerLayout, Run, bits_between};
 use super::slots::{OTHER_CLASSES, SATURATED_BELOW, Slots, Subplane, other_class};
+use super::{MAX_DROP, Starts};
 use crate::pings::{PINGS, SAFE_HP};
 use crate::rules::{Action, FACE_DAMAGE, HERO_POWER_COST, MAX_HAND, MAX_HP, MAX_OPS, Position};
 use crate::shapes::{PAIR_INFO, TurnBoard, pair_index};
@@ -93,17 +93,28 @@ impl<'a> Layer<'a> {
     /// Fills every reached cell of this layer into `values` (the layer's, laid out by
     /// `self.layout`) and its turn starts into `table`; `ends` is scratch for the
     /// end-of-turn values.
-    pub(super) fn fill(&self, values: &mut [f64], table: &mut [f64], ends: &mut Vec<f64>) {
+    pub(super) fn fill(&self, values: &mut [f64], starts: &mut Starts, ends: &mut Vec<f64>) {
         // Phase 1: the best operation of the cells where a turn can start (every minion
         // ready): the turn starts of this layer are read from them.
         self.units(values).par_iter_mut().for_each_init(Vec::new, |terms, unit| {
             self.run_unit(unit, Pairs::Starts, &[], terms);
         });
-        // Phase 2: the turn starts into the table and the end-of-turn values (which hand the
-        // swapped position to the other player) of every open cell.
+        // Phase 2: the turn starts kept (all, or the file's positions) and the end-of-turn
+        // values (which hand the swapped position to the other player) of every open cell.
         ends.resize(self.layout.end_len(), 0.0);
         let values_read = &*values;
-        rayon::join(|| self.turn_starts(values_read, table), || self.end_values(values_read, ends));
+        match starts {
+            Starts::Every(table) => {
+                rayon::join(
+                    || self.turn_starts(values_read, table),
+                    || self.end_values(values_read, ends),
+                );
+            }
+            Starts::Positions { ranks, values: kept } => {
+                self.position_starts(values_read, ranks, kept);
+                self.end_values(values_read, ends);
+            }
+        }
         // Phase 3: the other cells' best operation; in every open cell the better of that
         // and ending the turn; then the saturated copies that plays from above read.
         let ends = &ends[..];
@@ -364,7 +375,6 @@ impl<'a> Layer<'a> {
     /// is split by mover HP, the leading field of its ranks, and the pieces filled in
     /// parallel, each from the runs of the pairs where turns start.
     fn turn_starts(&self, values: &[f64], table: &mut [f64]) {
-        let ops = self.slots.ops;
         let per_hp = StartKey::CARDINALITY / usize::from(MAX_HP);
         let starts: Vec<(&Run, (u8, u8))> = (self.layout.runs.iter())
             .filter_map(|run| Some((run, PAIR_INFO[usize::from(run.pair)].start?)))
@@ -380,9 +390,7 @@ impl<'a> Layer<'a> {
                 let rank = start_rank(a, run.heroes - a, mover_board, other_board) - hp * per_hp;
                 debug_assert!(rank < per_hp, "a rank of mover HP {a} in its piece");
                 for mover in 0..HAND_SIZES {
-                    let drawn = (mover + 1).min(usize::from(MAX_HAND));
-                    let at = self.layout.slot(Slots::effective(a, ops, drawn), pair, a);
-                    let row = &values[at..at + G];
+                    let row = self.start_row(values, pair, a, mover);
                     for other in 0..HAND_SIZES {
                         table[rank + hand_slot(mover, other)] = row[other_class(other)];
                     }
@@ -391,12 +399,36 @@ impl<'a> Layer<'a> {
         });
     }
 
+    /// The values, by the other's hand class, of a turn start in cell (`pair`, `a`) of this
+    /// layer with `mover` cards before the draw: its cell's best operation with O plays left
+    /// and the hand after the draw.
+    #[inline]
+    fn start_row<'v>(&self, values: &'v [f64], pair: usize, a: u8, mover: usize) -> &'v [f64; G] {
+        let drawn = (mover + 1).min(usize::from(MAX_HAND));
+        let at = self.layout.slot(Slots::effective(a, self.slots.ops, drawn), pair, a);
+        values[at..].first_chunk().expect("a turn start is stored")
+    }
+
+    /// Phase 2 for tables that keep only the file's positions: those of this layer, by rank
+    /// (`ranks` sorted, `kept` their values), read off their cells as
+    /// [`Layer::turn_starts`] reads every turn start.
+    fn position_starts(&self, values: &[f64], ranks: &[usize], kept: &mut [f64]) {
+        for (&rank, kept) in ranks.iter().zip(kept) {
+            let p = StartKey::unrank(rank).position();
+            if usize::from(p.total_hp()) != self.layout.t {
+                continue;
+            }
+            let pair = pair_index(TurnBoard::ready(p.e_board), p.teacher_board);
+            let row = self.start_row(values, pair, p.e_hp, usize::from(p.e_hand));
+            *kept = row[other_class(usize::from(p.teacher_hand))];
+        }
+    }
+
     /// Phase 2, the end-of-turn values of every open cell: ending the turn hands the swapped
     /// position to the other player, who starts his turn there, so it is worth 1 - his turn
     /// start's value, read off the cells of phase 1.
     fn end_values(&self, values: &[f64], ends: &mut [f64]) {
         let layout = self.layout;
-        let ops = self.slots.ops;
         let mut pieces = Vec::with_capacity(layout.chunks.len());
         let mut rest = ends;
         for chunk in &layout.chunks {
@@ -412,11 +444,8 @@ impl<'a> Layer<'a> {
                 for a in run.a0..run.a0 + run.open {
                     let b = run.heroes - a;
                     // The other player, with `other` cards, draws, and has O plays left.
-                    let starts: [&[f64; G]; G] = std::array::from_fn(|other| {
-                        let drawn = (other + 1).min(usize::from(MAX_HAND));
-                        let at = layout.slot(Slots::effective(b, ops, drawn), next, b);
-                        values[at..].first_chunk().expect("a turn start is stored")
-                    });
+                    let starts: [&[f64; G]; G] =
+                        std::array::from_fn(|other| self.start_row(values, next, b, other));
                     // The cell's rows (hands) side by side, each the classes of the other's.
                     let cell: &mut [f64; HAND_SIZES * G] = ends
                         [block.at(0, a) - chunk.ends.start..]

@@ -134,6 +134,12 @@ fn tables_for_a_file_agree_with_tables_for_every_position() {
             }
         }
     }
+    // Tables of a few positions keep those alone: a position below one of them, within the
+    // HP box, has no value there.
+    let few = [Position { e_hp: 9, teacher_hp: 7, ..positions[0] }];
+    let tables = Tables::build(3, Reach::of(&few));
+    assert_eq!(tables.value(&few[0]), all.value(&few[0]));
+    assert_eq!(tables.value(&Position { e_hp: 8, ..few[0] }), None);
 }
 
 #[test]
