@@ -97,7 +97,8 @@ pub fn read_file(path: &Path, threads: usize) -> io::Result<Vec<u8>> {
         let len = usize::try_from(metadata.len()).map_err(io::Error::other)?;
         let mut bytes = vec![0; len];
         crate::memory::advise_huge_pages(&bytes);
-        let piece = len.div_ceil(threads);
+        // At least a megabyte a piece: a thread costs more than copying less.
+        let piece = len.div_ceil(threads.min(len >> 20).max(1));
         let read_all = std::thread::scope(|scope| {
             let readers: Vec<_> = (bytes.chunks_mut(piece).enumerate())
                 .map(|(i, chunk)| {
