@@ -1,7 +1,7 @@
 //! `cargo xtask gen card-duel` and `cargo xtask bench card-duel`: the files of
 //! [`card_duel::generate`] (official-size files, every position of one O, families of
 //! positions), and the benchmark: the latency of single positions (heavy ones and a uniform
-//! sample) for O = 5 and 20, an official-size file, and every position of O = 5 and O = 20,
+//! sample) for O = 1, 5, 10 and 20, an official-size file, and every position of O = 5 and O = 20,
 //! with 1 and 2 threads and peak memory.
 
 use std::io::Write;
@@ -71,7 +71,7 @@ const OFFICIAL: &str = "17 s and 1.35 GB";
 
 /// Benchmarks card-duel, ours with 2 threads and with 1: the latency of single positions
 /// (every heavy position, E = S = 20 with full boards and hands, and a uniform sample, each as
-/// its own file) for O = 5 and O = 20; then an official-size file and every position of
+/// its own file) for O = 1, 5, 10 and 20; then an official-size file and every position of
 /// O = 5 and of O = 20, with peak memory and the 1- to 2-thread ratio, beside the official
 /// solution's published figures. `--quick` keeps O = 5 and the official-size file.
 pub fn bench(args: &BenchArgs) -> TaskResult {
@@ -84,7 +84,7 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
 
     let sample = measure::write_input("card-duel-sample2.in", b"1 4\n5 14\n1 1\n1 1\n1 0\n")?;
     measure::compare("one case: official sample 2", &sample, &contenders, args.runs)?;
-    let ops_list: &[u8] = if args.quick { &[5] } else { &[5, 20] };
+    let ops_list: &[u8] = if args.quick { &[5] } else { &[1, 5, 10, 20] };
     for &ops in ops_list {
         // Every heavy position (25 distinct), and 20 distinct positions drawn uniformly
         // (`cargo xtask gen card-duel official --cases 20 --seed 7`).
