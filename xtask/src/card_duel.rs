@@ -1,8 +1,8 @@
 //! `cargo xtask gen card-duel` and `cargo xtask bench card-duel`: the files of
 //! [`card_duel::generate`] (official-size files, every position of one O, families of
 //! positions), and the benchmark: the latency of single positions (heavy ones and a uniform
-//! sample) for O = 1, 5, 10 and 20, an official-size file, and every position of O = 5 and O = 20,
-//! with 1 and 2 threads and peak memory.
+//! sample) for O = 1, 5, 10 and 20, an official-size file, and every position of O = 5 and
+//! O = 20, with 1 and 2 threads and peak memory.
 
 use std::io::Write;
 
