@@ -69,7 +69,15 @@ fn shrink_options(run: &RunOptions) -> ShrinkOptions {
 /// Stresses `program`, expects a failure of `kind`, shrinks it and proves the result
 /// 1-minimal: every move of it is invalid or does not fail the same way.
 fn find_and_shrink(program: &Program, kind: VerdictKind) -> (Vec<(u32, u32)>, Verdict) {
-    let options = options(1, 2);
+    find_and_shrink_under(program, kind, options(1, 2))
+}
+
+/// [`find_and_shrink`] with the stress options `options`.
+fn find_and_shrink_under(
+    program: &Program,
+    kind: VerdictKind,
+    options: StressOptions,
+) -> (Vec<(u32, u32)>, Verdict) {
     let report = stress(&Sum, program, &options, None).expect("the program runs");
     let failure = report.failure.expect("the wrong program fails");
     assert_eq!(failure.trial.verdict.kind, kind, "{}", failure.trial.verdict);
@@ -135,6 +143,27 @@ fn a_crash_is_a_runtime_error_with_its_stderr() {
     let (input, verdict) = find_and_shrink(&crash, VerdictKind::RuntimeError);
     assert_eq!(input, [(7, 1)]);
     assert_eq!(verdict.to_string(), r#"runtime error: exit code 3, stderr: "boom: a is 7""#);
+}
+
+#[test]
+fn a_memory_hog_is_a_memory_limit_exceeded() {
+    // Holds 40 MB in a shell variable on a case with a >= 8, under a 16 MB limit.
+    let hog = program(
+        "hog",
+        r#"if [ "$a" -ge 8 ]; then x=$(head -c 40000000 /dev/zero | tr '\0' a); fi"#,
+    );
+    let mut limited = options(1, 2);
+    limited.run.memory_limit_kib = Some(16 * 1024);
+    let (input, verdict) = find_and_shrink_under(&hog, VerdictKind::MemoryLimit, limited);
+    assert_eq!(input, [(8, 1)]);
+    assert!(
+        verdict.message.starts_with("peak resident memory ")
+            && verdict.message.ends_with(" MB (memory limit 16 MB)"),
+        "{verdict}"
+    );
+    // Without a limit the same program is right.
+    let report = stress(&Sum, &hog, &StressOptions { runs: Some(60), ..options(1, 2) }, None);
+    assert!(report.unwrap().failure.is_none());
 }
 
 #[test]

@@ -70,6 +70,34 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("expected a duration such as 10, 2.5s or 1500ms, found {text:?}"))
 }
 
+/// Parses a memory size in megabytes (MiB), as judges state memory limits: `256`, `256M`,
+/// `256MB`, `1G`, `1.5GB`; returns KiB.
+///
+/// # Errors
+/// A size that is not a positive number with one of those units.
+pub fn parse_megabytes(text: &str) -> Result<u64, String> {
+    let trimmed = text.trim();
+    let upper = trimmed.to_ascii_uppercase();
+    let unit = upper.trim_end_matches('B');
+    let (number, scale) = if let Some(n) = unit.strip_suffix('G') {
+        (n, 1024.0 * 1024.0)
+    } else if let Some(n) = unit.strip_suffix('M') {
+        (n, 1024.0)
+    } else {
+        (unit, 1024.0)
+    };
+    number
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|mb| mb.is_finite() && *mb > 0.0)
+        .map(|mb| (mb * scale).round() as u64)
+        .filter(|&kib| kib > 0)
+        .ok_or_else(|| {
+            format!("expected a size in megabytes such as 256, 256M or 1G, found {trimmed:?}")
+        })
+}
+
 /// `PROBLEM check`: judge a contestant's output.
 #[derive(Clone, Debug, clap::Args)]
 pub struct CheckArgs {
@@ -123,6 +151,10 @@ pub struct StressArgs {
     /// Per-run wall time limit; the run's process group is killed there.
     #[arg(long, short = 't', value_parser = parse_duration, default_value = "2s")]
     pub time_limit: Duration,
+    /// Per-run memory limit in megabytes (MiB), e.g. 256 or 1G: a run whose peak resident
+    /// memory passes it is killed and fails with "memory limit exceeded" [default: none].
+    #[arg(long, short = 'm', value_parser = parse_megabytes, value_name = "MB")]
+    pub memory_limit: Option<u64>,
     /// Runs at once [default: the number of cores].
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
@@ -189,7 +221,11 @@ impl StressArgs {
     }
 
     fn run_options(&self) -> RunOptions {
-        RunOptions { time_limit: self.time_limit, ..RunOptions::default() }
+        RunOptions {
+            time_limit: self.time_limit,
+            memory_limit_kib: self.memory_limit,
+            ..RunOptions::default()
+        }
     }
 }
 
@@ -402,9 +438,13 @@ pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs, binary: &str) -> i
         Some(bound) => format!("--exhaustive {bound}"),
         None => format!("--seed {}", args.seed),
     };
+    // As given, in megabytes (`256`, `0.5`): f64 prints a whole number without a point.
+    let memory = args
+        .memory_limit
+        .map_or_else(String::new, |kib| format!(" --memory-limit {}M", kib as f64 / 1024.0));
     let _ = writeln!(
         text,
-        "\nreproduce: {binary} stress {source} --from {} --runs 1 --time-limit {}s --limits {} -- {}",
+        "\nreproduce: {binary} stress {source} --from {} --runs 1 --time-limit {}s{memory} --limits {} -- {}",
         failure.index,
         args.time_limit.as_secs_f64(),
         args.limits,
@@ -431,6 +471,19 @@ mod tests {
         assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
         assert!(parse_duration("-1").is_err());
         assert!(parse_duration("soon").is_err());
+    }
+
+    #[test]
+    fn memory_sizes_are_megabytes() {
+        assert_eq!(parse_megabytes("256"), Ok(256 * 1024));
+        assert_eq!(parse_megabytes("256M"), Ok(256 * 1024));
+        assert_eq!(parse_megabytes("64mb"), Ok(64 * 1024));
+        assert_eq!(parse_megabytes("1G"), Ok(1024 * 1024));
+        assert_eq!(parse_megabytes("1.5GB"), Ok(1536 * 1024));
+        assert_eq!(parse_megabytes("0.5"), Ok(512));
+        for bad in ["0", "-1", "lots", "", "12K", "inf", "NaN"] {
+            assert!(parse_megabytes(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

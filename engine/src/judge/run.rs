@@ -79,12 +79,20 @@ pub struct RunOptions {
     pub output_limit: usize,
     /// Bytes kept from the end of stderr.
     pub stderr_tail: usize,
+    /// Peak resident memory, in KiB, above which the run fails ([`Exit::MemoryLimit`]);
+    /// `None` measures without a limit.
+    pub memory_limit_kib: Option<u64>,
 }
 
 impl Default for RunOptions {
-    /// 2 s, 64 MiB of output, the last 4 KiB of stderr.
+    /// 2 s, 64 MiB of output, the last 4 KiB of stderr, no memory limit.
     fn default() -> Self {
-        Self { time_limit: Duration::from_secs(2), output_limit: 64 << 20, stderr_tail: 4096 }
+        Self {
+            time_limit: Duration::from_secs(2),
+            output_limit: 64 << 20,
+            stderr_tail: 4096,
+            memory_limit_kib: None,
+        }
     }
 }
 
@@ -99,6 +107,8 @@ pub enum Exit {
     TimeLimit,
     /// We killed it when its output passed the output limit.
     OutputLimit,
+    /// Its peak resident memory passed the memory limit: we killed it, or it ended above it.
+    MemoryLimit,
 }
 
 impl Exit {
@@ -204,6 +214,10 @@ pub enum RunError {
 const INLINE_INPUT: usize = 4096;
 /// How long the output readers may take after the process group is gone.
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
+/// How often a run with a memory limit has its peak memory read. Faulting memory in runs at
+/// a few GB a second at most, so a program overshoots the limit by at most a few tens of
+/// megabytes before it is killed.
+const MEMORY_POLL: Duration = Duration::from_millis(5);
 
 enum Event {
     Exited(io::Result<()>),
@@ -320,16 +334,30 @@ pub fn run(program: &Program, input: &[u8], options: &RunOptions) -> Result<RunR
     let mut killed = None;
     let mut stdout = None;
     let mut stderr = None;
+    // The largest peak the polls saw (the program's own, which `wait4` may only bound).
+    let mut polled_kib = 0;
     let wait_error = |source| RunError::Wait { program: name(), source };
     loop {
         let event = if killed.is_some() {
             rx.recv().expect("the waiter thread always reports")
         } else {
-            match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            let mut wake = deadline;
+            if options.memory_limit_kib.is_some() {
+                wake = wake.min(Instant::now() + MEMORY_POLL);
+            }
+            match rx.recv_timeout(wake.saturating_duration_since(Instant::now())) {
                 Ok(event) => event,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
+                Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() >= deadline => {
                     sys::kill_group(pid).map_err(wait_error)?;
                     killed = Some(Exit::TimeLimit);
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    polled_kib = polled_kib.max(sys::peak_rss_kib(pid).unwrap_or(0));
+                    if options.memory_limit_kib.is_some_and(|limit| polled_kib > limit) {
+                        sys::kill_group(pid).map_err(wait_error)?;
+                        killed = Some(Exit::MemoryLimit);
+                    }
                     continue;
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
@@ -372,17 +400,31 @@ pub fn run(program: &Program, input: &[u8], options: &RunOptions) -> Result<RunR
     let (Some(stdout), Some((stderr_tail, stderr_len))) = (stdout, stderr) else {
         unreachable!("the loop above ends with both outputs")
     };
+    let memory = match PeakMemory::from_kib(usage.max_rss_kib, own_peak) {
+        PeakMemory::Measured(kib) => PeakMemory::Measured(kib.max(polled_kib)),
+        // A poll saw the program's own peak; `wait4` only bounds it.
+        PeakMemory::AtMost(_) if polled_kib > 0 => PeakMemory::Measured(polled_kib),
+        bound @ PeakMemory::AtMost(_) => bound,
+    };
     let exit = killed.unwrap_or_else(|| match (usage.status.code(), usage.status.signal()) {
+        // Between two polls, or in a process the polls do not see (a child the program
+        // waited for): the peak `wait4` measured.
+        _ if options.memory_limit_kib.is_some_and(|limit| match memory {
+            PeakMemory::Measured(kib) => kib > limit,
+            PeakMemory::AtMost(_) => false,
+        }) =>
+        {
+            Exit::MemoryLimit
+        }
         (Some(code), _) => Exit::Code(code),
         (None, Some(signal)) => Exit::Signal(signal),
         (None, None) => unreachable!("an exited process has a code or a signal"),
     });
-    let memory = PeakMemory::from_kib(usage.max_rss_kib, own_peak);
     Ok(RunReport { exit, stdout, stderr_tail, stderr_len, wall, cpu: usage.cpu, memory })
 }
 
 /// How `exit` reads in a message: `exit code 3`, `signal 11 (SIGSEGV)`, `killed at the time
-/// limit`, `killed: output limit exceeded`.
+/// limit`, `killed: output limit exceeded`, `memory limit exceeded`.
 #[must_use]
 pub fn describe_exit(exit: Exit) -> String {
     match exit {
@@ -393,6 +435,7 @@ pub fn describe_exit(exit: Exit) -> String {
         },
         Exit::TimeLimit => "killed at the time limit".to_owned(),
         Exit::OutputLimit => "killed: output limit exceeded".to_owned(),
+        Exit::MemoryLimit => "memory limit exceeded".to_owned(),
     }
 }
 
@@ -446,6 +489,23 @@ mod tests {
         // Measured when the test process is smaller than the child, else a bound; other
         // tests running beside this one decide which.
         assert!(report.memory.kib() >= 23_000, "{:?}", report.memory);
+    }
+
+    #[test]
+    fn a_run_over_the_memory_limit_is_killed_and_one_under_it_measured() {
+        // The shell holds 24 MB of command substitution output, then sleeps: killed at 10 MB
+        // long before the time limit; under a 1 GB limit it ends, its own peak read by polls.
+        let script = "x=$(head -c 24000000 /dev/zero | tr '\\0' a); sleep 5; echo ${#x}";
+        let limited = |kib| RunOptions { memory_limit_kib: Some(kib), ..RunOptions::default() };
+        let report = run(&sh(script), b"", &limited(10 * 1024)).unwrap();
+        assert_eq!(report.exit, Exit::MemoryLimit);
+        assert!(report.wall < Duration::from_secs(2), "{:?}", report.wall);
+        assert!(matches!(report.memory, PeakMemory::Measured(kib) if kib > 10 * 1024));
+        assert_eq!(describe_exit(report.exit), "memory limit exceeded");
+        let quick = "x=$(head -c 24000000 /dev/zero | tr '\\0' a); echo ${#x}";
+        let report = run(&sh(quick), b"", &limited(1 << 20)).unwrap();
+        assert_eq!((report.exit, report.stdout.as_slice()), (Exit::Code(0), &b"24000000\n"[..]));
+        assert!(matches!(report.memory, PeakMemory::Measured(kib) if kib >= 23_000));
     }
 
     #[test]

@@ -93,6 +93,15 @@ pub(crate) fn kill_group(pgid: u32) -> io::Result<()> {
     if error.raw_os_error() == Some(libc::ESRCH) { Ok(()) } else { Err(error) }
 }
 
+/// The peak resident memory of process `pid` since it last started a program, in KiB (its
+/// `VmHWM`); `None` once it has exited or where `/proc` does not say. Unlike `wait4`'s
+/// figure it does not start at the peak of the process that forked it.
+pub(crate) fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find_map(|line| line.strip_prefix("VmHWM:"))?;
+    line.trim().strip_suffix("kB")?.trim().parse().ok()
+}
+
 /// Our own peak resident memory in KiB (`getrusage(RUSAGE_SELF)`).
 pub(crate) fn own_peak_rss_kib() -> u64 {
     // SAFETY: rusage is a plain C struct for which all-zero bytes are a valid value.

@@ -1,5 +1,5 @@
 //! One trial: an input rendered, our answer computed, the user's program run on the input,
-//! and the run judged (runtime error and time limit first, then the problem's rule).
+//! and the run judged (runtime error, time and memory limits first, then the problem's rule).
 
 use super::problem::{Problem, render};
 use super::run::{Exit, Program, RunError, RunOptions, RunReport, describe_exit, run};
@@ -17,8 +17,9 @@ pub struct Trial {
 /// How many characters of stderr a runtime error's message quotes.
 const STDERR_IN_MESSAGE: usize = 300;
 
-/// The verdict of a run that did not end normally (time limit, signal, non-zero exit,
-/// output limit); `None` for an exit with code 0, which the problem's rule judges.
+/// The verdict of a run that did not end normally (time limit, memory limit, signal,
+/// non-zero exit, output limit); `None` for an exit with code 0, which the problem's rule
+/// judges.
 #[must_use]
 pub fn run_verdict(report: &RunReport, options: &RunOptions) -> Option<Verdict> {
     let kind = match report.exit {
@@ -33,6 +34,17 @@ pub fn run_verdict(report: &RunReport, options: &RunOptions) -> Option<Verdict> 
                 ),
             ));
         }
+        Exit::MemoryLimit => {
+            let limit = options.memory_limit_kib.expect("only a run with a memory limit has one");
+            return Some(Verdict::new(
+                VerdictKind::MemoryLimit,
+                format!(
+                    "peak resident memory {} (memory limit {})",
+                    megabytes(report.memory.kib()),
+                    megabytes(limit)
+                ),
+            ));
+        }
         Exit::Code(_) | Exit::Signal(_) | Exit::OutputLimit => VerdictKind::RuntimeError,
     };
     let mut message = describe_exit(report.exit);
@@ -44,6 +56,12 @@ pub fn run_verdict(report: &RunReport, options: &RunOptions) -> Option<Verdict> 
         message += &format!(", stderr: {stderr:?}");
     }
     Some(Verdict::new(kind, message))
+}
+
+/// `kib` in megabytes (MiB), as judges state memory limits: `256 MB`, `31.25 MB`.
+fn megabytes(kib: u64) -> String {
+    let mb = kib as f64 / 1024.0;
+    if kib.is_multiple_of(1024) { format!("{mb:.0} MB") } else { format!("{mb:.2} MB") }
 }
 
 /// Runs `program` on `input` and judges the run with `problem`'s rule against our answer.

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-/// The kind of a verdict. The first four come from a checker; the last two from running the
+/// The kind of a verdict. The first four come from a checker; the last three from running the
 /// program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum VerdictKind {
@@ -22,21 +22,24 @@ pub enum VerdictKind {
     RuntimeError,
     /// The program ran past the time limit and was killed.
     TimeLimit,
+    /// The program's peak resident memory passed the memory limit.
+    MemoryLimit,
 }
 
 impl VerdictKind {
     /// Every kind, in declaration order.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Ok,
         Self::WrongAnswer,
         Self::PresentationError,
         Self::Fail,
         Self::RuntimeError,
         Self::TimeLimit,
+        Self::MemoryLimit,
     ];
 
     /// The kind in words, as reports print it: `ok`, `wrong answer`, `presentation error`,
-    /// `fail`, `runtime error`, `time limit exceeded`.
+    /// `fail`, `runtime error`, `time limit exceeded`, `memory limit exceeded`.
     #[must_use]
     pub fn words(self) -> &'static str {
         match self {
@@ -46,6 +49,7 @@ impl VerdictKind {
             Self::Fail => "fail",
             Self::RuntimeError => "runtime error",
             Self::TimeLimit => "time limit exceeded",
+            Self::MemoryLimit => "memory limit exceeded",
         }
     }
 
@@ -147,7 +151,8 @@ mod tests {
                 VerdictKind::WrongAnswer,
                 VerdictKind::PresentationError,
                 VerdictKind::RuntimeError,
-                VerdictKind::TimeLimit
+                VerdictKind::TimeLimit,
+                VerdictKind::MemoryLimit
             ]
         );
     }
