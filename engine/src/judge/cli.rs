@@ -52,22 +52,22 @@ pub fn parse_args<A: clap::Parser>(exhaustive_help: &'static str) -> A {
 /// # Errors
 /// Not a non-negative number with an optional unit `ms`, `s` or `m`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    scaled(text, &[("ms", 1e-3), ("s", 1.0), ("m", 60.0)], 1.0)
+        .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
+        .ok_or_else(|| {
+            format!("expected a duration such as 10, 2.5s or 1500ms, found {:?}", text.trim())
+        })
+}
+
+/// `text` as a number times its unit's scale: the first of `units` (suffix, scale) it ends
+/// with, else `bare`. `None` when the number does not parse or is not finite.
+fn scaled(text: &str, units: &[(&str, f64)], bare: f64) -> Option<f64> {
     let text = text.trim();
-    let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = text.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = text.strip_suffix('m') {
-        (n, 60.0)
-    } else {
-        (text, 1.0)
-    };
-    number
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .and_then(|v| Duration::try_from_secs_f64(v * scale).ok())
-        .ok_or_else(|| format!("expected a duration such as 10, 2.5s or 1500ms, found {text:?}"))
+    let (number, scale) = (units.iter())
+        .find_map(|&(suffix, scale)| text.strip_suffix(suffix).map(|number| (number, scale)))
+        .unwrap_or((text, bare));
+    let value = number.trim().parse::<f64>().ok().filter(|v| v.is_finite())?;
+    Some(value * scale)
 }
 
 /// Parses a memory size in megabytes (MiB), as judges state memory limits: `256`, `256M`,
@@ -76,25 +76,12 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 /// # Errors
 /// A size that is not a positive number with one of those units.
 pub fn parse_megabytes(text: &str) -> Result<u64, String> {
-    let trimmed = text.trim();
-    let upper = trimmed.to_ascii_uppercase();
-    let unit = upper.trim_end_matches('B');
-    let (number, scale) = if let Some(n) = unit.strip_suffix('G') {
-        (n, 1024.0 * 1024.0)
-    } else if let Some(n) = unit.strip_suffix('M') {
-        (n, 1024.0)
-    } else {
-        (unit, 1024.0)
-    };
-    number
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|mb| mb.is_finite() && *mb > 0.0)
-        .map(|mb| (mb * scale).round() as u64)
-        .filter(|&kib| kib > 0)
+    let upper = text.trim().to_ascii_uppercase();
+    scaled(upper.trim_end_matches('B'), &[("G", 1024.0 * 1024.0), ("M", 1024.0)], 1024.0)
+        .filter(|&kib| kib >= 1.0)
+        .map(|kib| kib.round() as u64)
         .ok_or_else(|| {
-            format!("expected a size in megabytes such as 256, 256M or 1G, found {trimmed:?}")
+            format!("expected a size in megabytes such as 256, 256M or 1G, found {:?}", text.trim())
         })
 }
 
