@@ -38,8 +38,14 @@ pub(super) struct LayerLayout {
     ends: Vec<Block>,
     /// `end_starts[pair]..end_starts[pair + 1]`: the pair's end-of-turn values.
     end_starts: Vec<usize>,
-    /// Chunks of pairs with about equal numbers of cells, for the parallel phases.
+    /// Chunks of pairs with about equal numbers of cells where no turn starts (some minion
+    /// spent), for phase 3, which computes their best operation, and for the end-of-turn
+    /// values.
     pub(super) chunks: Vec<Chunk>,
+    /// Chunks of pairs with about equal numbers of cells where turns start (every minion
+    /// ready), for phase 1, which computes only those: they are not spread evenly over the
+    /// pairs, and chunks of all cells leave some threads nearly idle.
+    pub(super) start_chunks: Vec<Chunk>,
 }
 
 /// Consecutive reached cells of one pair in one layer: mover HP `a0..a0 + len`, other HP
@@ -106,12 +112,10 @@ impl LayerLayout {
         self.t = t;
         self.reached.clear();
         self.runs.clear();
-        let mut cells = 0;
         for (pair, info) in PAIR_INFO.iter().enumerate() {
             let heroes = t as i32 - i32::from(info.hp);
             let word = reached_word(t, pair, reach);
             self.reached.push(word);
-            cells += word.count_ones() as usize;
             // Cells where the other player has at most `lethal` HP are won: those with
             // a >= heroes - lethal.
             let open = bits_below(heroes - i32::from(info.lethal));
@@ -163,7 +167,10 @@ impl LayerLayout {
         }
         self.end_starts.push(next);
 
-        self.split_chunks(cells, chunks.max(1));
+        self.chunks = self
+            .split_chunks(chunks.max(1), |run| PAIR_INFO[usize::from(run.pair)].start.is_none());
+        self.start_chunks = self
+            .split_chunks(chunks.max(1), |run| PAIR_INFO[usize::from(run.pair)].start.is_some());
     }
 
     /// The number of values layer `t` stores ([`LayerLayout::len`] once built), without
@@ -182,19 +189,22 @@ impl LayerLayout {
             .sum()
     }
 
-    /// Splits the runs into `chunks` ranges of whole pairs with about `cells / chunks` cells.
-    fn split_chunks(&mut self, cells: usize, chunks: usize) {
-        self.chunks.clear();
+    /// Splits the runs into `chunks` ranges of whole pairs (covering every run, in order),
+    /// each with about an equal share of the cells of the runs that `counts`.
+    fn split_chunks(&self, chunks: usize, counts: impl Fn(&Run) -> bool) -> Vec<Chunk> {
+        let weight = |run: &Run| if counts(run) { usize::from(run.len) } else { 0 };
+        let cells: usize = self.runs.iter().map(weight).sum();
         let per_chunk = cells.div_ceil(chunks).max(1);
+        let mut split = Vec::with_capacity(chunks + 1);
         let mut start = 0;
         let mut in_chunk = 0;
         for i in 0..self.runs.len() {
-            in_chunk += usize::from(self.runs[i].len);
+            in_chunk += weight(&self.runs[i]);
             let last_of_pair =
                 self.runs.get(i + 1).is_none_or(|next| next.pair != self.runs[i].pair);
             if last_of_pair && (in_chunk >= per_chunk || i + 1 == self.runs.len()) {
                 let pairs = usize::from(self.runs[start].pair)..usize::from(self.runs[i].pair) + 1;
-                self.chunks.push(Chunk {
+                split.push(Chunk {
                     runs: start..i + 1,
                     values: self.starts[pairs.start]..self.starts[pairs.end],
                     ends: self.end_starts[pairs.start]..self.end_starts[pairs.end],
@@ -203,6 +213,7 @@ impl LayerLayout {
                 in_chunk = 0;
             }
         }
+        split
     }
 
     /// Whether the `n` cells of `pair` from mover HP `a0` are all reached.
@@ -308,11 +319,18 @@ mod tests {
                     in_runs += usize::from(run.len);
                 }
                 assert_eq!(layout.end_len(), in_runs * HAND_SIZES * OTHER_CLASSES);
-                let chunked: usize = layout.chunks.iter().map(|c| c.runs.len()).sum();
-                assert_eq!(chunked, layout.runs.len());
-                for pair in layout.chunks.windows(2) {
-                    assert_eq!(pair[0].values.end, pair[1].values.start);
-                    assert_eq!(pair[0].ends.end, pair[1].ends.start);
+                // Both chunkings cover every run and every value, in order, without a gap.
+                for chunks in [&layout.chunks, &layout.start_chunks] {
+                    let chunked: usize = chunks.iter().map(|c| c.runs.len()).sum();
+                    assert_eq!(chunked, layout.runs.len());
+                    for pair in chunks.windows(2) {
+                        assert_eq!(pair[0].runs.end, pair[1].runs.start);
+                        assert_eq!(pair[0].values.end, pair[1].values.start);
+                        assert_eq!(pair[0].ends.end, pair[1].ends.start);
+                    }
+                    if let (Some(first), Some(last)) = (chunks.first(), chunks.last()) {
+                        assert_eq!((first.values.start, last.values.end), (0, layout.len()));
+                    }
                 }
                 // Every stored slot has its own place, inside its chunk's values.
                 let mut places = Vec::new();

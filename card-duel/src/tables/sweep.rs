@@ -5,11 +5,13 @@
 //! outcomes are read one diagonal at a time, a few hundred kilobytes of the layer below that
 //! stay in the core's cache while the unit's pairs use them.
 
+use std::ops::Range;
+
 use engine::memory::HugeZeroed;
 use rayon::prelude::*;
 
 use super::key::{HAND_SIZES, StartKey, hand_slot, start_rank};
-use super::layout::{LayerLayout, Run, bits_between};
+use super::layout::{Chunk, LayerLayout, Run, bits_between};
 use super::slots::{OTHER_CLASSES, SATURATED_BELOW, Slots, Subplane, other_class};
 use super::{MAX_DROP, Starts};
 use crate::pings::{PINGS, SAFE_HP};
@@ -50,7 +52,8 @@ pub(super) struct Layer<'a> {
 
 /// One unit of a parallel phase: one chunk of pairs and its values.
 struct Unit<'v> {
-    chunk: usize,
+    /// The chunk's runs, in the layout's runs.
+    runs: Range<usize>,
     /// Where the chunk's values start in the layer.
     first: usize,
     /// The chunk's values.
@@ -95,8 +98,10 @@ impl<'a> Layer<'a> {
     /// end-of-turn values.
     pub(super) fn fill(&self, values: &mut [f64], starts: &mut Starts, ends: &mut Vec<f64>) {
         // Phase 1: the best operation of the cells where a turn can start (every minion
-        // ready): the turn starts of this layer are read from them.
-        self.units(values).par_iter_mut().for_each_init(Vec::new, |terms, unit| {
+        // ready): the turn starts of this layer are read from them. Its chunks share out
+        // those cells; phase 3's share out the others, whose best operation it computes.
+        let start_chunks = &self.layout.start_chunks;
+        self.units(values, start_chunks).par_iter_mut().for_each_init(Vec::new, |terms, unit| {
             self.run_unit(unit, Pairs::Starts, &[], terms);
         });
         // Phase 2: the turn starts kept (all, or the file's positions) and the end-of-turn
@@ -118,19 +123,20 @@ impl<'a> Layer<'a> {
         // Phase 3: the other cells' best operation; in every open cell the better of that
         // and ending the turn; then the saturated copies that plays from above read.
         let ends = &ends[..];
-        self.units(values).par_iter_mut().for_each_init(Vec::new, |terms, unit| {
-            self.run_unit(unit, Pairs::Others, ends, terms);
-        });
+        self.units(values, &self.layout.chunks)
+            .par_iter_mut()
+            .for_each_init(Vec::new, |terms, unit| self.run_unit(unit, Pairs::Others, ends, terms));
     }
 
-    /// Splits the layer's values into units, one per chunk.
-    fn units<'v>(&self, values: &'v mut [f64]) -> Vec<Unit<'v>> {
-        let mut units = Vec::with_capacity(self.layout.chunks.len());
+    /// Splits the layer's values into units, one per chunk of `chunks` (which cover the
+    /// layer in order).
+    fn units<'v>(&self, values: &'v mut [f64], chunks: &[Chunk]) -> Vec<Unit<'v>> {
+        let mut units = Vec::with_capacity(chunks.len());
         let mut rest = values;
-        for (chunk, c) in self.layout.chunks.iter().enumerate() {
+        for c in chunks {
             let (head, tail) = std::mem::take(&mut rest).split_at_mut(c.values.len());
             rest = tail;
-            units.push(Unit { chunk, first: c.values.start, values: head });
+            units.push(Unit { runs: c.runs.clone(), first: c.values.start, values: head });
         }
         units
     }
@@ -191,7 +197,7 @@ impl<'a> Layer<'a> {
 
     /// The runs of `unit`'s chunk.
     fn runs(&self, unit: &Unit<'_>) -> &'a [Run] {
-        &self.layout.runs[self.layout.chunks[unit.chunk].runs.clone()]
+        &self.layout.runs[unit.runs.clone()]
     }
 
     /// The cells of `run` that `diagonal` computes, if any.
