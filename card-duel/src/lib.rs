@@ -91,8 +91,7 @@ impl BatchSolver for CardDuel {
     }
 
     fn prepare(&self, ops: &u8, cases: &[Position]) -> Vec<f64> {
-        let tables = Tables::build(*ops, Reach::of(cases));
-        tables.values(cases).expect("the tables cover every case they were prepared from")
+        solve(*ops, cases)
     }
 
     fn new_scratch(&self, _ops: &u8, _values: &Vec<f64>) {}
@@ -237,17 +236,15 @@ pub fn run(bytes: &[u8], options: &Options) -> Result<Output, RunError> {
 }
 
 /// E's winning probability for each position, by the fast solver on the current rayon pool.
-/// Costs one [`Tables::build`] over the positions' reach plus `O(1)` a position.
+/// Costs one [`Tables::build`] over the positions' reach plus `O(1)` a position, read in
+/// groups ([`Tables::values`]).
 ///
 /// # Panics
 /// When `ops` is outside `1..=MAX_OPS` or a position has HP outside `1..=MAX_HP`.
 #[must_use]
 pub fn solve(ops: u8, positions: &[Position]) -> Vec<f64> {
     let tables = Tables::build(ops, Reach::of(positions));
-    positions
-        .iter()
-        .map(|p| tables.value(p).expect("the tables cover the positions they were built for"))
-        .collect()
+    tables.values(positions).expect("the tables cover the positions they were built for")
 }
 
 /// Appends `p` with 9 digits after the point and a newline, as `format!("{p:.9}")` would.

@@ -407,16 +407,14 @@ pub fn run(program: &Program, input: &[u8], options: &RunOptions) -> Result<RunR
         PeakMemory::AtMost(_) if polled_kib > 0 => PeakMemory::Measured(polled_kib),
         bound @ PeakMemory::AtMost(_) => bound,
     };
+    // Past the limit between two reads, or in a process the reads do not see (a child the
+    // program waited for): the peak `wait4` measured.
+    let over_limit = match (options.memory_limit_kib, memory) {
+        (Some(limit), PeakMemory::Measured(kib)) => kib > limit,
+        _ => false,
+    };
+    let killed = killed.or(over_limit.then_some(Exit::MemoryLimit));
     let exit = killed.unwrap_or_else(|| match (usage.status.code(), usage.status.signal()) {
-        // Between two polls, or in a process the polls do not see (a child the program
-        // waited for): the peak `wait4` measured.
-        _ if options.memory_limit_kib.is_some_and(|limit| match memory {
-            PeakMemory::Measured(kib) => kib > limit,
-            PeakMemory::AtMost(_) => false,
-        }) =>
-        {
-            Exit::MemoryLimit
-        }
         (Some(code), _) => Exit::Code(code),
         (None, Some(signal)) => Exit::Signal(signal),
         (None, None) => unreachable!("an exited process has a code or a signal"),
