@@ -31,6 +31,7 @@ mod pings;
 pub mod reference;
 pub mod rules;
 mod shapes;
+pub mod tablebase;
 pub mod tables;
 
 use std::fmt::Write as _;
@@ -43,6 +44,7 @@ use engine::{DriverOptions, Output, RunError};
 pub use explain::Explanation;
 pub use reference::Reference;
 pub use rules::{Action, Board, Position};
+pub use tablebase::{Tablebase, TablebaseError};
 pub use tables::{Reach, StartKey, Tables};
 
 /// The judge's format: `T O`, then `T` positions, the teacher's board and hand before E's.
@@ -131,6 +133,33 @@ impl BatchSolver for CardDuelExplain {
         _scratch: &mut (),
     ) -> Explanation {
         explanations[index].clone()
+    }
+}
+
+/// A [`Tablebase`] as a batch: the shared work is reading every case's value off it, in
+/// groups.
+#[derive(Clone, Copy, Debug)]
+pub struct CardDuelTablebase<'a>(pub &'a Tablebase);
+
+impl BatchSolver for CardDuelTablebase<'_> {
+    type Format = InputFormat;
+    type Shared = Vec<f64>;
+    type Scratch = ();
+    type Answer = f64;
+
+    fn format(&self) -> &InputFormat {
+        &InputFormat
+    }
+
+    fn prepare(&self, ops: &u8, cases: &[Position]) -> Vec<f64> {
+        assert_eq!(*ops, self.0.ops(), "run_with_tablebase checks O before the batch");
+        self.0.values(cases)
+    }
+
+    fn new_scratch(&self, _ops: &u8, _values: &Vec<f64>) {}
+
+    fn solve(&self, _ops: &u8, values: &Vec<f64>, index: usize, _: &Position, _: &mut ()) -> f64 {
+        values[index]
     }
 }
 
@@ -233,6 +262,65 @@ pub fn run(bytes: &[u8], options: &Options) -> Result<Output, RunError> {
         let _ = writeln!(stderr, "{cases} positions in {ms:.3} ms ({steps})");
     }
     Ok(Output { stdout: out, stderr })
+}
+
+/// [`run`] with every value read off `tablebase` instead of a sweep: the same bytes out, in
+/// `O(cases)`. `options.solver` and `options.explain` do not apply: a tablebase holds values
+/// only, the fast solver's.
+///
+/// # Errors
+/// Malformed input, an input whose O is not the tablebase's (pointing at O), a thread pool
+/// that cannot start, or `options` asking for the reference solver or explanations.
+pub fn run_with_tablebase(
+    bytes: &[u8],
+    tablebase: &Tablebase,
+    options: &Options,
+) -> Result<Output, RunError> {
+    let started = Instant::now();
+    if options.explain || options.solver != Solver::Fast {
+        return Err(RunError::Unsupported(
+            "a tablebase holds the fast solver's values only: it neither explains nor runs \
+             the reference solver"
+                .into(),
+        ));
+    }
+    // A malformed header is left to the driver, which reports it as any run would.
+    if let Ok((ops, _)) = parse::header(&mut Input::new(bytes))
+        && ops != tablebase.ops()
+    {
+        // Point at O, the header's second number.
+        let mut input = Input::new(bytes);
+        input.next_token();
+        input.at_end();
+        let message = format!(
+            "expected O = {} (the tablebase's), found \"{ops}\": build a tablebase for O = {ops}",
+            tablebase.ops()
+        );
+        return Err(input.error_at(input.offset(), message).into());
+    }
+    let (cases, out, steps) = probabilities(&CardDuelTablebase(tablebase), bytes, &options.driver)?;
+    let mut stderr = String::new();
+    if options.stats {
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        let _ = writeln!(stderr, "{cases} positions in {ms:.3} ms ({steps})");
+    }
+    Ok(Output { stdout: out, stderr })
+}
+
+/// [`Tablebase::build`] on a pool of `driver.threads` worker threads (all cores when `None`).
+///
+/// # Errors
+/// A thread pool that cannot start.
+///
+/// # Panics
+/// When `ops` is outside `1..=MAX_OPS`.
+pub fn build_tablebase(ops: u8, driver: &DriverOptions) -> Result<Tablebase, RunError> {
+    let threads = driver.threads.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| RunError::Threads { threads, reason: e.to_string() })?;
+    Ok(pool.install(|| Tablebase::build(ops)))
 }
 
 /// E's winning probability for each position, by the fast solver on the current rayon pool.

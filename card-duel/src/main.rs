@@ -1,9 +1,13 @@
-//! The card-duel binary: judge input in (a file or stdin), one probability per line out; and
-//! the judge's subcommands `check`, `validate` and `stress` on [`card_duel::judge::Judge`].
+//! The card-duel binary: judge input in (a file or stdin), one probability per line out; the
+//! judge's subcommands `check`, `validate` and `stress` on [`card_duel::judge::Judge`]; and
+//! `tablebase`, which writes every position's value of one O for `--tablebase`.
+
+use std::path::{Path, PathBuf};
 
 use card_duel::judge::Judge;
-use card_duel::{Options, Solver};
+use card_duel::{Options, Solver, Tablebase};
 use clap::{Parser, Subcommand};
+use engine::DriverOptions;
 use engine::cli::{BatchArgs, exit_with_error, finish};
 use engine::judge::cli::{
     CheckArgs, StressArgs, ValidateArgs, parse_args, run_check, run_stress, run_validate,
@@ -28,6 +32,10 @@ struct Args {
     /// Which solver to run (the reference is slow: small hit points only).
     #[arg(long, value_enum, default_value_t)]
     solver: Solver,
+    /// Read every value off this tablebase (written by `card-duel tablebase`) instead of
+    /// sweeping: the same output in milliseconds; the input's O must be the tablebase's.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["explain", "solver"])]
+    tablebase: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -43,6 +51,21 @@ enum Command {
     /// Run COMMAND on generated inputs (or every position of one O) until it fails, then
     /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble.
     Stress(StressArgs),
+    /// Write the tablebase of O to FILE: every position's value (11.5 MB, one sweep of about
+    /// 0.3 s), for `--tablebase FILE`. FILE is written aside, then renamed into place.
+    Tablebase(TablebaseArgs),
+}
+
+#[derive(clap::Args)]
+struct TablebaseArgs {
+    /// O, the plays and hero powers a turn allows.
+    #[arg(value_parser = clap::value_parser!(u8).range(1..=i64::from(card_duel::rules::MAX_OPS)))]
+    ops: u8,
+    /// Where to write it.
+    file: PathBuf,
+    /// Worker threads [default: the RAYON_NUM_THREADS variable, else all cores].
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
 }
 
 /// What `--exhaustive BOUND` means for this problem, in `stress --help`.
@@ -61,6 +84,7 @@ fn main() {
         Some(Command::Stress(stress)) => {
             std::process::exit(run_stress(&judge, stress, "card-duel"));
         }
+        Some(Command::Tablebase(tablebase)) => write_tablebase(tablebase),
         None => {}
     }
     let input = args.batch.read_input().unwrap_or_else(|e| exit_with_error(&e));
@@ -70,5 +94,49 @@ fn main() {
         stats: args.stats,
         driver: args.batch.driver_options(),
     };
-    finish(card_duel::run(&input, &options))
+    match &args.tablebase {
+        Some(path) => {
+            let tablebase = read_tablebase(path);
+            finish(card_duel::run_with_tablebase(&input, &tablebase, &options))
+        }
+        None => finish(card_duel::run(&input, &options)),
+    }
+}
+
+/// The tablebase at `path`, or the error and exit code 2.
+fn read_tablebase(path: &Path) -> Tablebase {
+    std::fs::File::open(path)
+        .map_err(card_duel::TablebaseError::from)
+        .and_then(|mut file| Tablebase::read_from(&mut file))
+        .unwrap_or_else(|e| {
+            exit_with_error(&format!("cannot use the tablebase {}: {e}", path.display()))
+        })
+}
+
+/// `card-duel tablebase`: builds, writes aside, renames into place, and says what it wrote.
+#[allow(clippy::print_stdout, reason = "the subcommand's report")]
+fn write_tablebase(args: &TablebaseArgs) -> ! {
+    let started = std::time::Instant::now();
+    let driver = DriverOptions { threads: args.threads.map(usize::from), progress: false };
+    let tablebase =
+        card_duel::build_tablebase(args.ops, &driver).unwrap_or_else(|e| exit_with_error(&e));
+    let built = started.elapsed();
+    let mut aside = args.file.clone().into_os_string();
+    aside.push(format!(".{}.partial", std::process::id()));
+    let aside = PathBuf::from(aside);
+    let written = std::fs::File::create(&aside)
+        .and_then(|file| tablebase.write_to(&mut std::io::BufWriter::new(file)))
+        .and_then(|()| std::fs::rename(&aside, &args.file));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&aside);
+        exit_with_error(&format!("cannot write {}: {e}", args.file.display()));
+    }
+    println!(
+        "wrote {}: the tablebase of O = {}, {} positions, built in {:.2} s",
+        args.file.display(),
+        args.ops,
+        card_duel::StartKey::CARDINALITY,
+        built.as_secs_f64()
+    );
+    std::process::exit(0)
 }

@@ -206,6 +206,22 @@ impl Tables {
         (Tables { reach, starts }, explained)
     }
 
+    /// Tables over every cell whose turn-start values are `table`, by [`StartKey`] rank (a
+    /// tablebase read back).
+    pub(crate) fn from_every_start(table: HugeZeroed) -> Tables {
+        assert_eq!(table.len(), StartKey::CARDINALITY, "one value a turn start");
+        Tables { reach: Reach::all(), starts: Starts::Every(table) }
+    }
+
+    /// Every turn-start value by [`StartKey`] rank, when the tables keep them all (a reach of
+    /// more than a few positions).
+    pub(crate) fn every_start(&self) -> Option<&[f64]> {
+        match &self.starts {
+            Starts::Every(table) => Some(table),
+            Starts::Positions { .. } => None,
+        }
+    }
+
     /// E's winning probability in `position`, or `None` when the tables do not keep it:
     /// outside their reach or, for tables of a few positions (an exact reach), not one of
     /// them. `O(1)`, or `O(log positions)` for a few positions.

@@ -80,3 +80,84 @@ fn unreadable_files_and_bad_arguments_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_tablebase_answers_as_the_sweep_does_and_refuses_what_it_cannot_answer() {
+    let dir = tests::scratch_dir("card-duel", "tablebase");
+    let tablebase = dir.join("o3.tb").display().to_string();
+    let built = card_duel(&["tablebase", "3", &tablebase, "-j", "2"], b"");
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    assert!(text(&built.stdout).starts_with(&format!(
+        "wrote {tablebase}: the tablebase of O = 3, 1440000 positions, built in "
+    )));
+    assert_eq!(std::fs::metadata(&tablebase).unwrap().len(), 64 + 8 * 1_440_000);
+    // Nothing is left aside.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+
+    // 2,000 distinct positions, a heavy one and the samples (with O = 3): the same bytes.
+    let mut positions = card_duel::generate::distinct_positions(2000, 11);
+    positions.extend(card_duel::generate::positions(card_duel::generate::Family::Heavy, 3, 5));
+    let file = card_duel::write_input(3, &positions);
+    let sweep = card_duel(&[], file.as_bytes());
+    for threads in ["1", "2"] {
+        let read = card_duel(&["--tablebase", &tablebase, "-j", threads], file.as_bytes());
+        assert!(read.status.success(), "{}", text(&read.stderr));
+        assert_eq!(text(&read.stdout), text(&sweep.stdout));
+    }
+    let sample_2 = card_duel(&["--tablebase", &tablebase], b"1 3\n5 14\n1 1\n1 1\n1 0\n");
+    assert_eq!(text(&sample_2.stdout), text(&card_duel(&[], b"1 3\n5 14\n1 1\n1 1\n1 0\n").stdout));
+
+    // Another O points at O; a malformed input is reported as without a tablebase.
+    tests::assert_rejects(
+        BINARY,
+        &["--tablebase", &tablebase],
+        SAMPLE_2,
+        "error: line 1, column 3: expected O = 3 (the tablebase's), found \"4\": build a tablebase for O = 4",
+    );
+    tests::assert_rejects(
+        BINARY,
+        &["--tablebase", &tablebase],
+        b"1 3\n5 0\n0\n0\n0 0\n",
+        "error: line 2, column 3: expected the teacher's HP in 1..=20, found \"0\"",
+    );
+
+    // Damaged, foreign and missing files, and what a tablebase cannot do.
+    let mut bytes = std::fs::read(&tablebase).unwrap();
+    bytes[64 + 8 * 700_000] ^= 1;
+    let damaged = dir.join("damaged.tb").display().to_string();
+    std::fs::write(&damaged, &bytes).unwrap();
+    tests::assert_rejects(
+        BINARY,
+        &["--tablebase", &damaged],
+        SAMPLE_2,
+        &format!(
+            "error: cannot use the tablebase {damaged}: the values do not match the header's checksum: the file is damaged"
+        ),
+    );
+    let missing = dir.join("missing.tb").display().to_string();
+    let out = card_duel(&["--tablebase", &missing], SAMPLE_2);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with(&format!("error: cannot use the tablebase {missing}: ")));
+    let input = dir.join("input.in").display().to_string();
+    std::fs::write(&input, SAMPLE_2).unwrap();
+    tests::assert_rejects(
+        BINARY,
+        &["--tablebase", &input],
+        SAMPLE_2,
+        &format!(
+            "error: cannot use the tablebase {input}: not a card-duel tablebase (it does not start with \"card-duel tablebase\")"
+        ),
+    );
+    for flag in ["--explain", "--solver=reference"] {
+        let out = card_duel(&["--tablebase", &tablebase, flag], SAMPLE_2);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(text(&out.stderr).contains("cannot be used with"), "{flag}");
+    }
+    let out = card_duel(&["tablebase", "21", &tablebase], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let out =
+        card_duel(&["tablebase", "3", &dir.join("no/such/folder.tb").display().to_string()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with("error: cannot write "));
+    let _ = std::fs::remove_dir_all(&dir);
+}
