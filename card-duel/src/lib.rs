@@ -6,6 +6,8 @@
 //! - [`reference`](mod@reference): the rules applied literally to an explicit state with a
 //!   memoized expectiminimax; slow, for tests and for checking.
 //! - [`explain`]: E's first actions and their values, for `--explain`.
+//! - [`tablebase`]: every position's value of one O, kept in a file and read back, for
+//!   `--tablebase` ([`run_with_tablebase`]).
 //! - [`generate`]: official-size and all-position files and position families, fixed seeds.
 //! - [`judge`]: the problem as the judge sees it (limits, the official checker's rule,
 //!   generation, shrink moves, the exhaustive enumeration), behind the binary's `check`,

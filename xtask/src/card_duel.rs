@@ -1,8 +1,8 @@
 //! `cargo xtask gen card-duel` and `cargo xtask bench card-duel`: the files of
 //! [`card_duel::generate`] (official-size files, every position of one O, families of
 //! positions), and the benchmark: the latency of single positions (heavy ones and a uniform
-//! sample) for O = 1, 5, 10 and 20, an official-size file, and every position of O = 5 and
-//! O = 20, with 1 and 2 threads and peak memory.
+//! sample) for O = 1, 5, 10 and 20, swept and read off a tablebase, an official-size file, and
+//! every position of O = 5 and O = 20, with 1 and 2 threads and peak memory.
 
 use std::io::Write;
 
@@ -71,7 +71,8 @@ const OFFICIAL: &str = "17 s and 1.35 GB";
 
 /// Benchmarks card-duel, ours with 2 threads and with 1: the latency of single positions
 /// (every heavy position, E = S = 20 with full boards and hands, and a uniform sample, each as
-/// its own file) for O = 1, 5, 10 and 20; then an official-size file and every position of
+/// its own file) for O = 1, 5, 10 and 20, swept and read off that O's tablebase (whose
+/// writing is timed too); then an official-size file and every position of
 /// O = 5 and of O = 20, with peak memory and the 1- to 2-thread ratio, beside the official
 /// solution's published figures. `--quick` keeps O = 5 and the official-size file.
 pub fn bench(args: &BenchArgs) -> TaskResult {
@@ -80,12 +81,35 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
         Contender::new(format!("card-duel ({threads} thr)"), &binary, &["-j", threads])
     };
     let contenders = [ours("2"), ours("1")];
-    let two = &contenders[..1];
 
     let sample = measure::write_input("card-duel-sample2.in", b"1 4\n5 14\n1 1\n1 1\n1 0\n")?;
     measure::compare("one case: official sample 2", &sample, &contenders, args.runs)?;
     let ops_list: &[u8] = if args.quick { &[5] } else { &[1, 5, 10, 20] };
     for &ops in ops_list {
+        // The tablebase of this O, built once, then read by every single position beside
+        // the sweep.
+        let tablebase = measure::bench_dir()?.join(format!("card-duel-o{ops}.tablebase"));
+        let started = std::time::Instant::now();
+        let built = std::process::Command::new(&binary)
+            .args(["tablebase", &ops.to_string(), "-j", "2"])
+            .arg(&tablebase)
+            .output()
+            .map_err(|e| format!("cannot run card-duel tablebase: {e}"))?;
+        if !built.status.success() {
+            return Err(format!(
+                "card-duel tablebase {ops} failed: {}",
+                String::from_utf8_lossy(&built.stderr)
+            ));
+        }
+        println!(
+            "\ntablebase of O = {ops} (card-duel tablebase {ops}, 2 thr): written in {:.2} s",
+            started.elapsed().as_secs_f64()
+        );
+        let tablebase = tablebase.display().to_string();
+        let single = [
+            contenders[0].clone(),
+            Contender::new("--tablebase (2 thr)", &binary, &["-j", "2", "--tablebase", &tablebase]),
+        ];
         // Every heavy position (25 distinct), and 20 distinct positions drawn uniformly
         // (`cargo xtask gen card-duel official --cases 20 --seed 7`).
         let mut heavy = generate::positions(Family::Heavy, 400, SEED);
@@ -105,7 +129,7 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let title = format!("single positions, O = {ops}: {} {name}", files.len());
-            measure::latency(&title, &files, two, args.runs)?;
+            measure::latency(&title, &files, &single, args.runs)?;
         }
     }
 
