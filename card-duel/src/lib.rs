@@ -37,6 +37,7 @@ pub mod tablebase;
 pub mod tables;
 
 use std::fmt::Write as _;
+use std::io::{Read, Seek};
 use std::time::Instant;
 
 use engine::driver::{self, BatchSolver, Format, Steps};
@@ -46,7 +47,7 @@ use engine::{DriverOptions, Output, RunError};
 pub use explain::Explanation;
 pub use reference::Reference;
 pub use rules::{Action, Board, Position};
-pub use tablebase::{Tablebase, TablebaseError};
+pub use tablebase::{Tablebase, TablebaseError, TablebaseFile};
 pub use tables::{Reach, StartKey, Tables};
 
 /// The judge's format: `T O`, then `T` positions, the teacher's board and hand before E's.
@@ -138,10 +139,15 @@ impl BatchSolver for CardDuelExplain {
     }
 }
 
-/// A [`Tablebase`] as a batch: the shared work is reading every case's value off it, in
-/// groups.
+/// A tablebase as a batch: the shared work is every case's value, read off the tablebase
+/// before the batch (a few positions) or in groups off the whole table.
 #[derive(Clone, Copy, Debug)]
-pub struct CardDuelTablebase<'a>(pub &'a Tablebase);
+pub enum CardDuelTablebase<'a> {
+    /// The cases' values, in order, read before.
+    Read(&'a [f64]),
+    /// The whole table.
+    Whole(&'a Tablebase),
+}
 
 impl BatchSolver for CardDuelTablebase<'_> {
     type Format = InputFormat;
@@ -154,8 +160,16 @@ impl BatchSolver for CardDuelTablebase<'_> {
     }
 
     fn prepare(&self, ops: &u8, cases: &[Position]) -> Vec<f64> {
-        assert_eq!(*ops, self.0.ops(), "run_with_tablebase checks O before the batch");
-        self.0.values(cases)
+        match *self {
+            CardDuelTablebase::Read(values) => {
+                assert_eq!(values.len(), cases.len(), "one value was read for each case");
+                values.to_vec()
+            }
+            CardDuelTablebase::Whole(tablebase) => {
+                assert_eq!(*ops, tablebase.ops(), "run_with_tablebase checks O first");
+                tablebase.values(cases)
+            }
+        }
     }
 
     fn new_scratch(&self, _ops: &u8, _values: &Vec<f64>) {}
@@ -266,16 +280,25 @@ pub fn run(bytes: &[u8], options: &Options) -> Result<Output, RunError> {
     Ok(Output { stdout: out, stderr })
 }
 
-/// [`run`] with every value read off `tablebase` instead of a sweep: the same bytes out, in
-/// `O(cases)`. `options.solver` and `options.explain` do not apply: a tablebase holds values
-/// only, the fast solver's.
+/// Files of at most this many cases read only their values' blocks off a tablebase; larger
+/// ones read it whole.
+const TABLEBASE_BLOCKS_UP_TO: usize = 1024;
+
+/// [`run`] with every value read off `tablebase` (named `name` in errors, e.g. `the tablebase
+/// o5.tb`) instead of a sweep: the same bytes out. A file of at most 1,024 cases reads only
+/// the 4 KiB blocks that hold its positions, `O(cases)` and about a millisecond; a larger one
+/// reads and checks the whole table (11.5 MB), then looks its cases up in groups.
+/// `options.solver` and `options.explain` do not apply: a tablebase holds values only, the
+/// fast solver's.
 ///
 /// # Errors
-/// Malformed input, an input whose O is not the tablebase's (pointing at O), a thread pool
-/// that cannot start, or `options` asking for the reference solver or explanations.
-pub fn run_with_tablebase(
+/// Malformed input; an input whose O is not the tablebase's (pointing at O); a tablebase
+/// that cannot be read or is damaged ([`RunError::File`]); a thread pool that cannot start;
+/// `options` asking for the reference solver or explanations.
+pub fn run_with_tablebase<R: Read + Seek>(
     bytes: &[u8],
-    tablebase: &Tablebase,
+    mut tablebase: TablebaseFile<R>,
+    name: &str,
     options: &Options,
 ) -> Result<Output, RunError> {
     let started = Instant::now();
@@ -286,21 +309,32 @@ pub fn run_with_tablebase(
                 .into(),
         ));
     }
+    let unusable = |e: TablebaseError| RunError::File { name: name.into(), reason: e.to_string() };
     // A malformed header is left to the driver, which reports it as any run would.
-    if let Ok((ops, _)) = parse::header(&mut Input::new(bytes))
-        && ops != tablebase.ops()
-    {
-        // Point at O, the header's second number.
-        let mut input = Input::new(bytes);
-        input.next_token();
-        input.at_end();
-        let message = format!(
-            "expected O = {} (the tablebase's), found \"{ops}\": build a tablebase for O = {ops}",
-            tablebase.ops()
-        );
-        return Err(input.error_at(input.offset(), message).into());
-    }
-    let (cases, out, steps) = probabilities(&CardDuelTablebase(tablebase), bytes, &options.driver)?;
+    let (cases, out, steps) = match parse::header(&mut Input::new(bytes)) {
+        Ok((ops, _)) if ops != tablebase.ops() => {
+            // Point at O, the header's second number.
+            let mut input = Input::new(bytes);
+            input.next_token();
+            input.at_end();
+            let message = format!(
+                "expected O = {} (the tablebase's), found \"{ops}\": build a tablebase for O = {ops}",
+                tablebase.ops()
+            );
+            return Err(input.error_at(input.offset(), message).into());
+        }
+        Ok((_, cases)) if cases <= TABLEBASE_BLOCKS_UP_TO => {
+            // Every case is parsed twice: here, to know which blocks to read, and by the
+            // driver. For so few cases that costs nothing.
+            let batch = driver::parse_all(&InputFormat, bytes)?;
+            let values = tablebase.values(&batch.1).map_err(unusable)?;
+            probabilities(&CardDuelTablebase::Read(&values), bytes, &options.driver)?
+        }
+        _ => {
+            let whole = tablebase.read_all().map_err(unusable)?;
+            probabilities(&CardDuelTablebase::Whole(&whole), bytes, &options.driver)?
+        }
+    };
     let mut stderr = String::new();
     if options.stats {
         let ms = started.elapsed().as_secs_f64() * 1e3;

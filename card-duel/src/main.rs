@@ -2,10 +2,10 @@
 //! judge's subcommands `check`, `validate` and `stress` on [`card_duel::judge::Judge`]; and
 //! `tablebase`, which writes every position's value of one O for `--tablebase`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use card_duel::judge::Judge;
-use card_duel::{Options, Solver, Tablebase};
+use card_duel::{Options, Solver, TablebaseError, TablebaseFile};
 use clap::{Parser, Subcommand};
 use engine::DriverOptions;
 use engine::cli::{BatchArgs, exit_with_error, finish};
@@ -96,21 +96,15 @@ fn main() {
     };
     match &args.tablebase {
         Some(path) => {
-            let tablebase = read_tablebase(path);
-            finish(card_duel::run_with_tablebase(&input, &tablebase, &options))
+            let name = format!("the tablebase {}", path.display());
+            let tablebase = std::fs::File::open(path)
+                .map_err(TablebaseError::from)
+                .and_then(TablebaseFile::open)
+                .unwrap_or_else(|e| exit_with_error(&format!("cannot use {name}: {e}")));
+            finish(card_duel::run_with_tablebase(&input, tablebase, &name, &options))
         }
         None => finish(card_duel::run(&input, &options)),
     }
-}
-
-/// The tablebase at `path`, or the error and exit code 2.
-fn read_tablebase(path: &Path) -> Tablebase {
-    std::fs::File::open(path)
-        .map_err(card_duel::TablebaseError::from)
-        .and_then(|mut file| Tablebase::read_from(&mut file))
-        .unwrap_or_else(|e| {
-            exit_with_error(&format!("cannot use the tablebase {}: {e}", path.display()))
-        })
 }
 
 /// `card-duel tablebase`: builds, writes aside, renames into place, and says what it wrote.

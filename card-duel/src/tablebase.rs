@@ -3,14 +3,13 @@
 //!
 //! A sweep for one position costs what its reach costs: a few milliseconds for small HP, and
 //! up to about 0.2 s for the heaviest ones (both players at 20 HP, full boards and hands),
-//! whose reach is most of the state space. The whole table of one O costs little more (about
-//! 0.3 s) and is 11.5 MB, so a user who asks many single positions of one O builds it once
+//! whose reach is most of the state space. The whole table of one O costs little more (0.1 to
+//! 0.3 s) and is 11.5 MB, so a user who asks many positions of one O builds it once
 //! ([`Tablebase::build`], the binary's `tablebase` subcommand) and reads it back
-//! ([`Tablebase::read_from`], `--tablebase FILE`); endgame tablebases serve chess engines the
-//! same way.
+//! ([`TablebaseFile`], `--tablebase FILE`), as chess engines read endgame tablebases.
 //!
-//! The file is a 64-byte header, then the 1,440,000 values as little-endian `f64` by
-//! [`StartKey`] rank:
+//! The file is a 64-byte header, a checksum for every block of [`BLOCK_VALUES`] values, then
+//! the 1,440,000 values as little-endian `f64` by [`StartKey`] rank:
 //!
 //! | bytes | field |
 //! |---|---|
@@ -19,15 +18,19 @@
 //! | 24 | O |
 //! | 25..32 | zero |
 //! | 32..40 | the number of values, `u64` |
-//! | 40..48 | the values' checksum ([`checksum`]), `u64` |
+//! | 40..48 | the [`checksum`] of the block checksums, `u64` |
 //! | 48..64 | the version of card-duel that wrote it, UTF-8, zero-padded |
+//! | 64..22,568 | the [`checksum`] of each block of values, 2,813 `u64` |
+//! | 22,568.. | the values |
 //!
-//! Reading checks every field, the length, the checksum and that every value is a
-//! probability; a file written by another version of card-duel is refused, since its values
-//! would be that version's. The values are the sweep's own bits, so answers read from a
-//! tablebase are byte for byte those of the sweep.
+//! Opening checks the header and the block checksums; every block of values read is checked
+//! against its checksum, and every value must be a probability. A few positions read only
+//! their blocks (4 KiB each), so a single position costs about as much as starting the
+//! program; a large file reads and checks every block. A file written by another version of
+//! card-duel is refused, since its values would be that version's. The values are the sweep's
+//! own bits, so answers read from a tablebase are byte for byte those of the sweep.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use engine::memory::HugeZeroed;
 
@@ -41,8 +44,20 @@ pub const MAGIC: &[u8; 20] = b"card-duel tablebase\n";
 /// an old file is refused rather than read wrong.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// Bytes before the values.
+/// Bytes before the block checksums.
 pub const HEADER_LEN: usize = 64;
+
+/// Values a block checksum covers: 4 KiB, what one read of a few positions costs.
+pub const BLOCK_VALUES: usize = 512;
+
+/// Blocks of values, the last one shorter.
+const BLOCKS: usize = StartKey::CARDINALITY.div_ceil(BLOCK_VALUES);
+
+/// Where the values start.
+const VALUES_AT: usize = HEADER_LEN + BLOCKS * size_of::<u64>();
+
+/// The length of a tablebase in bytes.
+pub const FILE_LEN: u64 = (VALUES_AT + StartKey::CARDINALITY * size_of::<f64>()) as u64;
 
 /// The version of card-duel writing and reading tablebases.
 const BUILT_BY: &str = env!("CARGO_PKG_VERSION");
@@ -56,14 +71,20 @@ const _: () = assert!(BUILT_BY.len() <= BUILT_BY_LEN, "the version fits its fiel
 /// that compute them (a certain win summed over a play's outcomes can come to 1 plus an ulp).
 const PROBABILITY: std::ops::RangeInclusive<f64> = -1e-12..=1.0 + 1e-12;
 
-/// Values converted per write or read: a buffer of 512 KiB.
-const BLOCK: usize = 1 << 16;
-
-/// Every turn-start value of one O.
+/// Every turn-start value of one O, in memory.
 #[derive(Debug)]
 pub struct Tablebase {
     ops: u8,
     tables: Tables,
+}
+
+/// An opened tablebase whose header and block checksums are checked; its values are read
+/// when asked for ([`TablebaseFile::values`], [`TablebaseFile::read_all`]).
+#[derive(Debug)]
+pub struct TablebaseFile<R> {
+    ops: u8,
+    sums: Vec<u64>,
+    input: R,
 }
 
 /// Why a file is not a tablebase this program can use.
@@ -93,7 +114,7 @@ pub enum TablebaseError {
         /// The header's O.
         found: u8,
     },
-    /// The header's count of values, or the file's length, is not the table's.
+    /// The header's count of values, or the file's length, is not a tablebase's.
     #[error("{what}: {found}, expected {expected}")]
     Length {
         /// Which length.
@@ -103,9 +124,15 @@ pub enum TablebaseError {
         /// What a tablebase has.
         expected: u64,
     },
-    /// The values do not add up to the header's checksum.
-    #[error("the values do not match the header's checksum: the file is damaged")]
-    Checksum,
+    /// The block checksums do not add up to the header's checksum.
+    #[error("the block checksums do not match the header's checksum: the file is damaged")]
+    Checksums,
+    /// A block of values does not add up to its checksum.
+    #[error("block {block} of the values does not match its checksum: the file is damaged")]
+    Block {
+        /// The block, from 0.
+        block: usize,
+    },
     /// A value that is no probability (up to rounding).
     #[error("value {rank} is {value}, not a probability: the file is damaged")]
     Value {
@@ -118,7 +145,7 @@ pub enum TablebaseError {
 
 impl Tablebase {
     /// Values every position of O = `ops` with one sweep over every cell, on the current
-    /// rayon pool: `O(every slot of the state space)`, about 0.3 s on two cores, and the
+    /// rayon pool: `O(every slot of the state space)`, 0.1 to 0.3 s on two cores, and the
     /// sweep's memory for every position (see the crate's README).
     ///
     /// # Panics
@@ -147,45 +174,58 @@ impl Tablebase {
         self.tables.values(positions).expect("a tablebase holds every position")
     }
 
-    /// Writes the file: the header, then every value. `O(1,440,000)`.
+    /// Writes the file (module notes). `O(1,440,000)`.
     ///
     /// # Errors
     /// When writing fails.
     pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         let table = self.tables.every_start().expect("a tablebase keeps every turn start");
-        out.write_all(&header(self.ops, checksum(table)))?;
-        let mut bytes = Vec::with_capacity(BLOCK * size_of::<f64>());
-        for block in table.chunks(BLOCK) {
+        let sums: Vec<u64> = table.chunks(BLOCK_VALUES).map(checksum).collect();
+        out.write_all(&header(self.ops, checksum_words(&sums)))?;
+        let sums: Vec<u8> = sums.iter().flat_map(|s| s.to_le_bytes()).collect();
+        out.write_all(&sums)?;
+        let mut bytes = Vec::with_capacity(BLOCK_VALUES * 64 * size_of::<f64>());
+        for piece in table.chunks(BLOCK_VALUES * 64) {
             bytes.clear();
-            bytes.extend(block.iter().flat_map(|v| v.to_le_bytes()));
+            bytes.extend(piece.iter().flat_map(|v| v.to_le_bytes()));
             out.write_all(&bytes)?;
         }
         out.flush()
     }
 
-    /// Reads a file [`Tablebase::write_to`] wrote, checking it whole (module notes).
-    /// `O(1,440,000)`: a few milliseconds once the file is in the system's cache.
+    /// Reads a whole file [`Tablebase::write_to`] wrote from a stream, checking all of it.
+    /// `O(1,440,000)`.
     ///
     /// # Errors
-    /// When reading fails or the file is not a whole tablebase of this version.
-    pub fn read_from(input: &mut impl Read) -> Result<Tablebase, TablebaseError> {
-        let mut head = [0u8; HEADER_LEN];
-        let got = read_up_to(input, &mut head)?;
+    /// When reading fails or the input is not a whole, sound tablebase of this version.
+    pub fn read_from(input: impl Read) -> Result<Tablebase, TablebaseError> {
+        TablebaseFile::open(input)?.read_all()
+    }
+}
+
+impl<R: Read> TablebaseFile<R> {
+    /// Reads and checks the header and the block checksums (22.5 KB), leaving the values
+    /// for later.
+    ///
+    /// # Errors
+    /// When reading fails, or the header or the checksums are not a tablebase's of this
+    /// version.
+    pub fn open(mut input: R) -> Result<TablebaseFile<R>, TablebaseError> {
+        let mut head = vec![0u8; VALUES_AT];
+        let got = read_up_to(&mut input, &mut head)?;
         if got < MAGIC.len() || head[..MAGIC.len()] != MAGIC[..] {
             return Err(TablebaseError::NotATablebase);
         }
-        let expected_len = (HEADER_LEN + StartKey::CARDINALITY * size_of::<f64>()) as u64;
-        if got < HEADER_LEN {
-            return Err(length("the file's length in bytes", got as u64, expected_len));
+        if got < VALUES_AT {
+            return Err(length(got as u64));
         }
-        let field = |range: std::ops::Range<usize>| &head[range];
-        let format = u32::from_le_bytes(field(20..24).try_into().expect("four bytes"));
+        let format = u32::from_le_bytes(head[20..24].try_into().expect("four bytes"));
         if format != FORMAT_VERSION {
             return Err(TablebaseError::Format { found: format });
         }
-        let built_by = field(48..64);
-        let built_by =
-            String::from_utf8_lossy(&built_by[..built_by.iter().take_while(|&&b| b != 0).count()]);
+        let built_by = &head[48..HEADER_LEN];
+        let built_by = &built_by[..built_by.iter().take_while(|&&b| b != 0).count()];
+        let built_by = String::from_utf8_lossy(built_by);
         if built_by != BUILT_BY {
             return Err(TablebaseError::Version { found: built_by.into_owned() });
         }
@@ -193,48 +233,116 @@ impl Tablebase {
         if !(1..=MAX_OPS).contains(&ops) {
             return Err(TablebaseError::Ops { found: ops });
         }
-        let count = u64::from_le_bytes(field(32..40).try_into().expect("eight bytes"));
+        let count = u64::from_le_bytes(head[32..40].try_into().expect("eight bytes"));
         if count != StartKey::CARDINALITY as u64 {
-            return Err(length("values in the header", count, StartKey::CARDINALITY as u64));
+            return Err(TablebaseError::Length {
+                what: "values in the header",
+                found: count,
+                expected: StartKey::CARDINALITY as u64,
+            });
         }
-        let sum = u64::from_le_bytes(field(40..48).try_into().expect("eight bytes"));
+        let sums: Vec<u64> = (head[HEADER_LEN..].chunks_exact(size_of::<u64>()))
+            .map(|le| u64::from_le_bytes(le.try_into().expect("eight bytes")))
+            .collect();
+        let sum = u64::from_le_bytes(head[40..48].try_into().expect("eight bytes"));
+        if checksum_words(&sums) != sum {
+            return Err(TablebaseError::Checksums);
+        }
+        Ok(TablebaseFile { ops, sums, input })
+    }
+
+    /// Its O.
+    #[must_use]
+    pub fn ops(&self) -> u8 {
+        self.ops
+    }
+
+    /// Reads every value, on from where [`TablebaseFile::open`] stopped, checking each block
+    /// and the file's length. `O(1,440,000)`: a few milliseconds once the file is in the
+    /// system's cache.
+    ///
+    /// # Errors
+    /// When reading fails, the file is shorter or longer than a tablebase, or a block is
+    /// damaged.
+    pub fn read_all(mut self) -> Result<Tablebase, TablebaseError> {
         let mut table = HugeZeroed::new(StartKey::CARDINALITY);
-        let mut bytes = vec![0u8; BLOCK * size_of::<f64>()];
-        let mut read = HEADER_LEN as u64;
-        for block in table.chunks_mut(BLOCK) {
-            let bytes = &mut bytes[..size_of_val(block)];
-            let got = read_up_to(input, bytes)?;
+        let mut bytes = vec![0u8; BLOCK_VALUES * size_of::<f64>()];
+        let mut read = VALUES_AT as u64;
+        for (block, values) in table.chunks_mut(BLOCK_VALUES).enumerate() {
+            let bytes = &mut bytes[..size_of_val(values)];
+            let got = read_up_to(&mut self.input, bytes)?;
             read += got as u64;
             if got < bytes.len() {
-                return Err(length("the file's length in bytes", read, expected_len));
+                return Err(length(read));
             }
-            for (value, le) in block.iter_mut().zip(bytes.chunks_exact(size_of::<f64>())) {
-                *value = f64::from_le_bytes(le.try_into().expect("eight bytes"));
-            }
+            decode(block, bytes, values, self.sums[block])?;
         }
-        let extra = read_up_to(input, &mut bytes)?;
+        let extra = read_up_to(&mut self.input, &mut bytes)?;
         if extra > 0 {
-            // Count the rest, for the message.
-            let rest = io::copy(input, &mut io::sink())?;
-            return Err(length(
-                "the file's length in bytes",
-                read + extra as u64 + rest,
-                expected_len,
-            ));
+            let rest = io::copy(&mut self.input, &mut io::sink())?;
+            return Err(length(read + extra as u64 + rest));
         }
-        if checksum(&table) != sum {
-            return Err(TablebaseError::Checksum);
-        }
-        if let Some(rank) = table.iter().position(|v| !PROBABILITY.contains(v)) {
-            return Err(TablebaseError::Value { rank, value: table[rank] });
-        }
-        Ok(Tablebase { ops, tables: Tables::from_every_start(table) })
+        Ok(Tablebase { ops: self.ops, tables: Tables::from_every_start(table) })
     }
 }
 
-/// A [`TablebaseError::Length`].
-fn length(what: &'static str, found: u64, expected: u64) -> TablebaseError {
-    TablebaseError::Length { what, found, expected }
+impl<R: Read + Seek> TablebaseFile<R> {
+    /// E's winning probability in each of `positions`, in order, reading and checking only
+    /// the blocks that hold them: `O(positions log positions)` and one 4 KiB read a distinct
+    /// block.
+    ///
+    /// # Errors
+    /// When reading fails, the file's length is not a tablebase's, or a block read is
+    /// damaged.
+    pub fn values(&mut self, positions: &[Position]) -> Result<Vec<f64>, TablebaseError> {
+        let len = self.input.seek(SeekFrom::End(0))?;
+        if len != FILE_LEN {
+            return Err(length(len));
+        }
+        let ranks: Vec<usize> = positions.iter().map(|p| StartKey::of(p).rank()).collect();
+        let mut blocks: Vec<usize> = ranks.iter().map(|r| r / BLOCK_VALUES).collect();
+        blocks.sort_unstable();
+        blocks.dedup();
+        let mut bytes = vec![0u8; BLOCK_VALUES * size_of::<f64>()];
+        let mut values = vec![0.0; blocks.len() * BLOCK_VALUES];
+        for (i, &block) in blocks.iter().enumerate() {
+            let first = block * BLOCK_VALUES;
+            let count = BLOCK_VALUES.min(StartKey::CARDINALITY - first);
+            let bytes = &mut bytes[..count * size_of::<f64>()];
+            let at = VALUES_AT + first * size_of::<f64>();
+            self.input.seek(SeekFrom::Start(at as u64))?;
+            self.input.read_exact(bytes)?;
+            let values = &mut values[i * BLOCK_VALUES..i * BLOCK_VALUES + count];
+            decode(block, bytes, values, self.sums[block])?;
+        }
+        Ok(ranks
+            .iter()
+            .map(|&rank| {
+                let i = blocks.binary_search(&(rank / BLOCK_VALUES)).expect("its block is read");
+                values[i * BLOCK_VALUES + rank % BLOCK_VALUES]
+            })
+            .collect())
+    }
+}
+
+/// Decodes block `block` of the values from `bytes` into `values`, checking it against `sum`
+/// and that every value is a probability.
+fn decode(block: usize, bytes: &[u8], values: &mut [f64], sum: u64) -> Result<(), TablebaseError> {
+    for (value, le) in values.iter_mut().zip(bytes.chunks_exact(size_of::<f64>())) {
+        *value = f64::from_le_bytes(le.try_into().expect("eight bytes"));
+    }
+    if checksum(values) != sum {
+        return Err(TablebaseError::Block { block });
+    }
+    match values.iter().position(|v| !PROBABILITY.contains(v)) {
+        Some(i) => Err(TablebaseError::Value { rank: block * BLOCK_VALUES + i, value: values[i] }),
+        None => Ok(()),
+    }
+}
+
+/// A [`TablebaseError::Length`] of the file.
+fn length(found: u64) -> TablebaseError {
+    TablebaseError::Length { what: "the file's length in bytes", found, expected: FILE_LEN }
 }
 
 /// Reads until `buffer` is full or the input ends; the bytes read.
@@ -251,7 +359,7 @@ fn read_up_to(input: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
     Ok(filled)
 }
 
-/// The header of a tablebase of O = `ops` whose values have checksum `sum`.
+/// The header of a tablebase of O = `ops` whose block checksums have checksum `sum`.
 fn header(ops: u8, sum: u64) -> [u8; HEADER_LEN] {
     let mut head = [0u8; HEADER_LEN];
     head[..MAGIC.len()].copy_from_slice(MAGIC);
@@ -267,13 +375,25 @@ fn header(ops: u8, sum: u64) -> [u8; HEADER_LEN] {
 /// values swapped, change it. It guards against damage, not against forgery. `O(values)`.
 #[must_use]
 pub fn checksum(values: &[f64]) -> u64 {
+    fnv(values.iter().map(|v| v.to_bits()))
+}
+
+/// [`checksum`] of words.
+fn checksum_words(words: &[u64]) -> u64 {
+    fnv(words.iter().copied())
+}
+
+/// FNV-1a, a 64-bit word at a time.
+fn fnv(words: impl Iterator<Item = u64>) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
-    values.iter().fold(OFFSET, |h, v| (h ^ v.to_bits()).wrapping_mul(PRIME))
+    words.fold(OFFSET, |h, w| (h ^ w).wrapping_mul(PRIME))
 }
 
 #[cfg(test)]
 mod tests {
+    use std::io::Cursor;
+
     use super::*;
 
     /// A tablebase of made-up probabilities (no sweep): value `rank / CARDINALITY`.
@@ -291,91 +411,144 @@ mod tests {
         bytes
     }
 
-    fn read(bytes: &[u8]) -> Result<Tablebase, TablebaseError> {
-        Tablebase::read_from(&mut &bytes[..])
+    fn every_position() -> Vec<Position> {
+        (0..StartKey::CARDINALITY).map(|r| StartKey::unrank(r).position()).collect()
     }
 
-    /// `bytes` with value `rank` replaced and the header's checksum made to match.
+    /// What reading `bytes` whole says, and what reading the values of `positions` off it
+    /// says: both must agree on errors.
+    fn read(bytes: &[u8], positions: &[Position]) -> Result<Vec<f64>, String> {
+        let whole = Tablebase::read_from(bytes).map(|t| t.values(positions));
+        let some = TablebaseFile::open(Cursor::new(bytes)).and_then(|mut f| f.values(positions));
+        match (whole, some) {
+            (Ok(whole), Ok(some)) => {
+                assert_eq!(whole, some);
+                Ok(whole)
+            }
+            (whole, some) => Err(format!(
+                "{} | {}",
+                whole.map_or_else(|e| e.to_string(), |_| "ok".into()),
+                some.map_or_else(|e| e.to_string(), |_| "ok".into())
+            )),
+        }
+    }
+
+    /// `bytes` with value `rank` replaced, its block's checksum and the header's made to
+    /// match.
     fn with_value(bytes: &[u8], rank: usize, value: f64) -> Vec<u8> {
         let mut bytes = bytes.to_vec();
-        let at = HEADER_LEN + rank * 8;
+        let at = VALUES_AT + rank * 8;
         bytes[at..at + 8].copy_from_slice(&value.to_le_bytes());
-        let values: Vec<f64> = (bytes[HEADER_LEN..].chunks_exact(8))
+        let values: Vec<f64> = (bytes[VALUES_AT..].chunks_exact(8))
             .map(|le| f64::from_le_bytes(le.try_into().unwrap()))
             .collect();
-        bytes[40..48].copy_from_slice(&checksum(&values).to_le_bytes());
+        let sums: Vec<u64> = values.chunks(BLOCK_VALUES).map(checksum).collect();
+        for (i, sum) in sums.iter().enumerate() {
+            bytes[HEADER_LEN + 8 * i..HEADER_LEN + 8 * i + 8].copy_from_slice(&sum.to_le_bytes());
+        }
+        bytes[40..48].copy_from_slice(&checksum_words(&sums).to_le_bytes());
         bytes
     }
 
     #[test]
-    fn a_written_tablebase_reads_back_the_same() {
+    fn a_written_tablebase_reads_back_the_same_whole_or_block_by_block() {
         let tablebase = made_up(7);
         let bytes = bytes_of(&tablebase);
-        assert_eq!(bytes.len(), HEADER_LEN + 8 * StartKey::CARDINALITY);
+        assert_eq!(bytes.len() as u64, FILE_LEN);
+        assert_eq!(FILE_LEN, 22_568 + 8 * 1_440_000);
         assert_eq!(&bytes[..20], b"card-duel tablebase\n");
         assert_eq!(bytes[24], 7);
-        let back = read(&bytes).unwrap();
-        assert_eq!(back.ops(), 7);
-        let every: Vec<Position> =
-            (0..StartKey::CARDINALITY).map(|r| StartKey::unrank(r).position()).collect();
-        let values = back.values(&every);
-        assert!(
-            values.iter().enumerate().all(|(r, &v)| v == r as f64 / StartKey::CARDINALITY as f64)
+        let every = every_position();
+        let expected: Vec<f64> =
+            (0..StartKey::CARDINALITY).map(|r| r as f64 / StartKey::CARDINALITY as f64).collect();
+        assert_eq!(Tablebase::read_from(&bytes[..]).unwrap().values(&every), expected);
+        // A few positions, repeated, out of order, in the last (short) block and the first.
+        let some: Vec<Position> =
+            [1_439_999, 17, 700_000, 17, 0, 1_439_488].map(|r| every[r]).to_vec();
+        let mut file = TablebaseFile::open(Cursor::new(&bytes)).unwrap();
+        assert_eq!(file.ops(), 7);
+        let values = file.values(&some).unwrap();
+        assert_eq!(
+            values,
+            some.iter().map(|p| expected[StartKey::of(p).rank()]).collect::<Vec<_>>()
         );
-        assert_eq!(back.value(&every[12_345]), values[12_345]);
+        assert_eq!(file.values(&[]).unwrap(), Vec::<f64>::new());
         // A value of 1 plus an ulp, as sums of certain wins can give, is a probability.
-        assert!(read(&with_value(&bytes, 9, 1.0 + f64::EPSILON)).is_ok());
+        assert!(read(&with_value(&bytes, 9, 1.0 + f64::EPSILON), &every[..20]).is_ok());
     }
 
     #[test]
     fn damaged_and_foreign_files_are_refused_with_what_is_wrong() {
         let bytes = bytes_of(&made_up(3));
-        let message = |bytes: &[u8]| read(bytes).unwrap_err().to_string();
+        let every = every_position();
+        // Positions in blocks 0 and 1000: what the block-by-block reads see.
+        let some = [every[5], every[512_000]];
+        let message = |bytes: &[u8]| read(bytes, &some).unwrap_err();
         let patched = |at: usize, new: &[u8]| {
             let mut b = bytes.clone();
             b[at..at + new.len()].copy_from_slice(new);
             b
         };
-        let not_one = "not a card-duel tablebase (it does not start with \"card-duel tablebase\")";
+        let both = |m: &str| format!("{m} | {m}");
+        let not_one =
+            both("not a card-duel tablebase (it does not start with \"card-duel tablebase\")");
         assert_eq!(message(b""), not_one);
         assert_eq!(message(b"0.5\n0.25\n"), not_one);
         assert_eq!(message(&patched(0, b"C")), not_one);
-        assert_eq!(message(&bytes[..40]), "the file's length in bytes: 40, expected 11520064");
+        assert_eq!(
+            message(&bytes[..40]),
+            both("the file's length in bytes: 40, expected 11542568")
+        );
         assert_eq!(
             message(&patched(20, &2u32.to_le_bytes())),
-            "tablebase format 2, this card-duel reads format 1"
+            both("tablebase format 2, this card-duel reads format 1")
         );
         assert_eq!(
             message(&patched(48, b"0.0.9\0")),
-            format!("written by card-duel 0.0.9, this is card-duel {BUILT_BY}: build it again")
+            both(&format!(
+                "written by card-duel 0.0.9, this is card-duel {BUILT_BY}: build it again"
+            ))
         );
-        assert_eq!(message(&patched(24, &[0])), "O = 0 in the header, expected 1..=20");
-        assert_eq!(message(&patched(24, &[21])), "O = 21 in the header, expected 1..=20");
+        assert_eq!(message(&patched(24, &[0])), both("O = 0 in the header, expected 1..=20"));
+        assert_eq!(message(&patched(24, &[21])), both("O = 21 in the header, expected 1..=20"));
         assert_eq!(
             message(&patched(32, &5u64.to_le_bytes())),
-            "values in the header: 5, expected 1440000"
+            both("values in the header: 5, expected 1440000")
         );
+        let checksums =
+            both("the block checksums do not match the header's checksum: the file is damaged");
+        assert_eq!(message(&patched(40, &[0])), checksums);
+        assert_eq!(message(&patched(HEADER_LEN + 8 * 2000, &[0x55])), checksums);
         assert_eq!(
             message(&bytes[..bytes.len() - 1]),
-            "the file's length in bytes: 11520063, expected 11520064"
+            both("the file's length in bytes: 11542567, expected 11542568")
         );
         let mut longer = bytes.clone();
         longer.extend([0; 9]);
-        assert_eq!(message(&longer), "the file's length in bytes: 11520073, expected 11520064");
-        let damaged = "the values do not match the header's checksum: the file is damaged";
-        assert_eq!(message(&patched(HEADER_LEN + 8 * 1000, &[0x55])), damaged);
-        assert_eq!(message(&patched(40, &[0])), damaged);
-        // Two values swapped.
+        assert_eq!(
+            message(&longer),
+            both("the file's length in bytes: 11542577, expected 11542568")
+        );
+        // A damaged block: reading it whole finds it; reading a few positions finds it when
+        // they are in it, and not otherwise.
+        let block = |b: usize| {
+            format!("block {b} of the values does not match its checksum: the file is damaged")
+        };
+        let damaged = patched(VALUES_AT + 8 * (1000 * BLOCK_VALUES + 3), &[0x55]);
+        assert_eq!(message(&damaged), both(&block(1000)));
+        let elsewhere = patched(VALUES_AT + 8 * (7 * BLOCK_VALUES), &[0x55]);
+        assert_eq!(read(&elsewhere, &some).unwrap_err(), format!("{} | ok", block(7)));
+        // Two values swapped within a block.
         let mut swapped = bytes.clone();
-        let (a, b) = (HEADER_LEN + 8 * 10, HEADER_LEN + 8 * 11);
+        let (a, b) = (VALUES_AT + 8 * 10, VALUES_AT + 8 * 11);
         let first: [u8; 8] = swapped[a..a + 8].try_into().unwrap();
         swapped.copy_within(b..b + 8, a);
         swapped[b..b + 8].copy_from_slice(&first);
-        assert_eq!(message(&swapped), damaged);
+        assert_eq!(message(&swapped), both(&block(0)));
         for value in [1.5, -0.25, f64::NAN, f64::INFINITY] {
             assert_eq!(
                 message(&with_value(&bytes, 77, value)),
-                format!("value 77 is {value}, not a probability: the file is damaged")
+                both(&format!("value 77 is {value}, not a probability: the file is damaged"))
             );
         }
     }
@@ -385,6 +558,7 @@ mod tests {
         // Pinned: a tablebase written today must read the same in every later build.
         assert_eq!(checksum(&[]), 0xcbf2_9ce4_8422_2325);
         assert_eq!(checksum(&[0.0]), 0xaf63_bd4c_8601_b7df);
+        assert_eq!(checksum_words(&[0]), checksum(&[0.0]));
         assert_ne!(checksum(&[0.25, 0.5]), checksum(&[0.5, 0.25]));
     }
 

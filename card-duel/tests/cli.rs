@@ -90,7 +90,7 @@ fn a_tablebase_answers_as_the_sweep_does_and_refuses_what_it_cannot_answer() {
     assert!(text(&built.stdout).starts_with(&format!(
         "wrote {tablebase}: the tablebase of O = 3, 1440000 positions, built in "
     )));
-    assert_eq!(std::fs::metadata(&tablebase).unwrap().len(), 64 + 8 * 1_440_000);
+    assert_eq!(std::fs::metadata(&tablebase).unwrap().len(), card_duel::tablebase::FILE_LEN);
     // Nothing is left aside.
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
 
@@ -121,17 +121,35 @@ fn a_tablebase_answers_as_the_sweep_does_and_refuses_what_it_cannot_answer() {
         "error: line 2, column 3: expected the teacher's HP in 1..=20, found \"0\"",
     );
 
-    // Damaged, foreign and missing files, and what a tablebase cannot do.
+    // Damaged, foreign and missing files, and what a tablebase cannot do. A damaged block is
+    // found when a few positions need it, and by any file large enough to read it all.
+    let position = b"1 3\n5 14\n1 1\n1 1\n1 0\n";
+    let rank = card_duel::StartKey::of(
+        &card_duel::parse::position(&mut engine::Input::new(b"5 14\n1 1\n1 1\n1 0\n")).unwrap(),
+    )
+    .rank();
+    let block = rank / card_duel::tablebase::BLOCK_VALUES;
     let mut bytes = std::fs::read(&tablebase).unwrap();
-    bytes[64 + 8 * 700_000] ^= 1;
+    let at = (card_duel::tablebase::FILE_LEN as usize) - 8 * (1_440_000 - rank);
+    bytes[at] ^= 1;
     let damaged = dir.join("damaged.tb").display().to_string();
+    std::fs::write(&damaged, &bytes).unwrap();
+    let in_block = format!(
+        "error: cannot use the tablebase {damaged}: block {block} of the values does not match its checksum: the file is damaged"
+    );
+    tests::assert_rejects(BINARY, &["--tablebase", &damaged], position, &in_block);
+    tests::assert_rejects(BINARY, &["--tablebase", &damaged], file.as_bytes(), &in_block);
+    let few = card_duel::write_input(3, &positions[..10]);
+    let read = card_duel(&["--tablebase", &damaged], few.as_bytes());
+    assert_eq!(text(&read.stdout), text(&card_duel(&[], few.as_bytes()).stdout));
+    bytes[40] ^= 1;
     std::fs::write(&damaged, &bytes).unwrap();
     tests::assert_rejects(
         BINARY,
         &["--tablebase", &damaged],
-        SAMPLE_2,
+        position,
         &format!(
-            "error: cannot use the tablebase {damaged}: the values do not match the header's checksum: the file is damaged"
+            "error: cannot use the tablebase {damaged}: the block checksums do not match the header's checksum: the file is damaged"
         ),
     );
     let missing = dir.join("missing.tb").display().to_string();

@@ -22,6 +22,15 @@ pub enum RunError {
     /// solver with a size limit).
     #[error("{0}")]
     Unsupported(String),
+    /// A file the run reads besides its input (such as a precomputed table) cannot be used:
+    /// unreadable, damaged, or for other parameters.
+    #[error("cannot use {name}: {reason}")]
+    File {
+        /// The file, as the user knows it (e.g. `the tablebase o5.tb`).
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The thread pool could not be built.
     #[error("cannot start {threads} worker threads: {reason}")]
     Threads {
@@ -49,7 +58,9 @@ impl RunError {
     pub fn exit_code(&self) -> i32 {
         match self {
             Self::SelfCheck(_) => EXIT_BUG,
-            Self::Input(_) | Self::Unsupported(_) | Self::Threads { .. } => EXIT_BAD_INPUT,
+            Self::Input(_) | Self::Unsupported(_) | Self::File { .. } | Self::Threads { .. } => {
+                EXIT_BAD_INPUT
+            }
         }
     }
 }
