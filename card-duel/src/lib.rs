@@ -310,8 +310,9 @@ pub fn run_with_tablebase<R: Read + Seek>(
         ));
     }
     let unusable = |e: TablebaseError| RunError::File { name: name.into(), reason: e.to_string() };
-    // A malformed header is left to the driver, which reports it as any run would.
     let (cases, out, steps) = match parse::header(&mut Input::new(bytes)) {
+        // The driver reports a malformed header as any run would, before anything is read.
+        Err(_) => probabilities(&CardDuelTablebase::Read(&[]), bytes, &options.driver)?,
         Ok((ops, _)) if ops != tablebase.ops() => {
             // Point at O, the header's second number.
             let mut input = Input::new(bytes);
@@ -330,7 +331,7 @@ pub fn run_with_tablebase<R: Read + Seek>(
             let values = tablebase.values(&batch.1).map_err(unusable)?;
             probabilities(&CardDuelTablebase::Read(&values), bytes, &options.driver)?
         }
-        _ => {
+        Ok(_) => {
             let whole = tablebase.read_all().map_err(unusable)?;
             probabilities(&CardDuelTablebase::Whole(&whole), bytes, &options.driver)?
         }

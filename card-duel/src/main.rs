@@ -14,7 +14,7 @@ use engine::judge::cli::{
 };
 
 /// Exact solver for card-duel (THUPC 2021 "狗蛋和二五仔"): E's winning probability per case.
-/// The subcommands judge another program.
+/// The subcommands judge another program, or write a tablebase.
 #[derive(Parser)]
 #[command(name = "card-duel", version, args_conflicts_with_subcommands = true)]
 struct Args {
@@ -51,7 +51,7 @@ enum Command {
     /// Run COMMAND on generated inputs (or every position of one O) until it fails, then
     /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble.
     Stress(StressArgs),
-    /// Write the tablebase of O to FILE: every position's value (11.5 MB, one sweep of about
+    /// Write the tablebase of O to FILE: every position's value (11.5 MB, one sweep of 0.1 to
     /// 0.3 s), for `--tablebase FILE`. FILE is written aside, then renamed into place.
     Tablebase(TablebaseArgs),
 }
@@ -59,7 +59,7 @@ enum Command {
 #[derive(clap::Args)]
 struct TablebaseArgs {
     /// O, the plays and hero powers a turn allows.
-    #[arg(value_parser = clap::value_parser!(u8).range(1..=i64::from(card_duel::rules::MAX_OPS)))]
+    #[arg(value_name = "O", value_parser = clap::value_parser!(u8).range(1..=i64::from(card_duel::rules::MAX_OPS)))]
     ops: u8,
     /// Where to write it.
     file: PathBuf,
