@@ -78,14 +78,22 @@ impl Format for InputFormat {
     }
 }
 
-/// card-duel as the engine's batch driver sees it: the header is O, and the shared work is the
-/// value table of every cell the file reaches and every case's value read from it
-/// ([`Tables::values`], which reads in groups, much faster than one lookup a case); a case
-/// then hands its value out.
+/// card-duel as the engine's batch driver sees it: the header is O, and the shared work is
+/// every case's value, read in groups ([`Tables::values`], much faster than one lookup a case)
+/// off the tables of one sweep or off a tablebase; a case then hands its value out.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CardDuel;
+pub enum CardDuel<'a> {
+    /// One sweep over every cell the file reaches ([`solve`]).
+    #[default]
+    Sweep,
+    /// A whole tablebase of the file's O.
+    Tablebase(&'a Tablebase),
+    /// The cases' values, in order, read before the batch (a few positions' blocks off a
+    /// tablebase).
+    Read(&'a [f64]),
+}
 
-impl BatchSolver for CardDuel {
+impl BatchSolver for CardDuel<'_> {
     type Format = InputFormat;
     type Shared = Vec<f64>;
     type Scratch = ();
@@ -96,7 +104,17 @@ impl BatchSolver for CardDuel {
     }
 
     fn prepare(&self, ops: &u8, cases: &[Position]) -> Vec<f64> {
-        solve(*ops, cases)
+        match *self {
+            CardDuel::Sweep => solve(*ops, cases),
+            CardDuel::Tablebase(tablebase) => {
+                assert_eq!(*ops, tablebase.ops(), "run_with_tablebase checks O first");
+                tablebase.values(cases)
+            }
+            CardDuel::Read(values) => {
+                assert_eq!(values.len(), cases.len(), "one value was read for each case");
+                values.to_vec()
+            }
+        }
     }
 
     fn new_scratch(&self, _ops: &u8, _values: &Vec<f64>) {}
@@ -136,46 +154,6 @@ impl BatchSolver for CardDuelExplain {
         _scratch: &mut (),
     ) -> Explanation {
         explanations[index].clone()
-    }
-}
-
-/// A tablebase as a batch: the shared work is every case's value, read off the tablebase
-/// before the batch (a few positions) or in groups off the whole table.
-#[derive(Clone, Copy, Debug)]
-pub enum CardDuelTablebase<'a> {
-    /// The cases' values, in order, read before.
-    Read(&'a [f64]),
-    /// The whole table.
-    Whole(&'a Tablebase),
-}
-
-impl BatchSolver for CardDuelTablebase<'_> {
-    type Format = InputFormat;
-    type Shared = Vec<f64>;
-    type Scratch = ();
-    type Answer = f64;
-
-    fn format(&self) -> &InputFormat {
-        &InputFormat
-    }
-
-    fn prepare(&self, ops: &u8, cases: &[Position]) -> Vec<f64> {
-        match *self {
-            CardDuelTablebase::Read(values) => {
-                assert_eq!(values.len(), cases.len(), "one value was read for each case");
-                values.to_vec()
-            }
-            CardDuelTablebase::Whole(tablebase) => {
-                assert_eq!(*ops, tablebase.ops(), "run_with_tablebase checks O first");
-                tablebase.values(cases)
-            }
-        }
-    }
-
-    fn new_scratch(&self, _ops: &u8, _values: &Vec<f64>) {}
-
-    fn solve(&self, _ops: &u8, values: &Vec<f64>, index: usize, _: &Position, _: &mut ()) -> f64 {
-        values[index]
     }
 }
 
@@ -268,16 +246,22 @@ pub fn run(bytes: &[u8], options: &Options) -> Result<Output, RunError> {
         (written.batch.cases.len(), written.bytes, written.steps)
     } else {
         match options.solver {
-            Solver::Fast => probabilities(&CardDuel, bytes, driver)?,
+            Solver::Fast => probabilities(&CardDuel::Sweep, bytes, driver)?,
             Solver::Reference => probabilities(&CardDuelReference, bytes, driver)?,
         }
     };
+    Ok(output(out, options.stats.then_some((cases, started, steps))))
+}
+
+/// The output of a run that wrote `stdout`, with the `--stats` line when `stats` gives the
+/// count of cases, when the run started and the driver's steps.
+fn output(stdout: Vec<u8>, stats: Option<(usize, Instant, Steps)>) -> Output {
     let mut stderr = String::new();
-    if options.stats {
+    if let Some((cases, started, steps)) = stats {
         let ms = started.elapsed().as_secs_f64() * 1e3;
         let _ = writeln!(stderr, "{cases} positions in {ms:.3} ms ({steps})");
     }
-    Ok(Output { stdout: out, stderr })
+    Output { stdout, stderr }
 }
 
 /// Files of at most this many cases read only their values' blocks off a tablebase; larger
@@ -312,7 +296,7 @@ pub fn run_with_tablebase<R: Read + Seek>(
     let unusable = |e: TablebaseError| RunError::File { name: name.into(), reason: e.to_string() };
     let (cases, out, steps) = match parse::header(&mut Input::new(bytes)) {
         // The driver reports a malformed header as any run would, before anything is read.
-        Err(_) => probabilities(&CardDuelTablebase::Read(&[]), bytes, &options.driver)?,
+        Err(_) => probabilities(&CardDuel::Read(&[]), bytes, &options.driver)?,
         Ok((ops, _)) if ops != tablebase.ops() => {
             // Point at O, the header's second number.
             let mut input = Input::new(bytes);
@@ -329,19 +313,14 @@ pub fn run_with_tablebase<R: Read + Seek>(
             // driver. For so few cases that costs nothing.
             let batch = driver::parse_all(&InputFormat, bytes)?;
             let values = tablebase.values(&batch.1).map_err(unusable)?;
-            probabilities(&CardDuelTablebase::Read(&values), bytes, &options.driver)?
+            probabilities(&CardDuel::Read(&values), bytes, &options.driver)?
         }
         Ok(_) => {
             let whole = tablebase.read_all().map_err(unusable)?;
-            probabilities(&CardDuelTablebase::Whole(&whole), bytes, &options.driver)?
+            probabilities(&CardDuel::Tablebase(&whole), bytes, &options.driver)?
         }
     };
-    let mut stderr = String::new();
-    if options.stats {
-        let ms = started.elapsed().as_secs_f64() * 1e3;
-        let _ = writeln!(stderr, "{cases} positions in {ms:.3} ms ({steps})");
-    }
-    Ok(Output { stdout: out, stderr })
+    Ok(output(out, options.stats.then_some((cases, started, steps))))
 }
 
 /// [`Tablebase::build`] on a pool of `driver.threads` worker threads (all cores when `None`).
@@ -352,12 +331,7 @@ pub fn run_with_tablebase<R: Read + Seek>(
 /// # Panics
 /// When `ops` is outside `1..=MAX_OPS`.
 pub fn build_tablebase(ops: u8, driver: &DriverOptions) -> Result<Tablebase, RunError> {
-    let threads = driver.threads.unwrap_or(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| RunError::Threads { threads, reason: e.to_string() })?;
-    Ok(pool.install(|| Tablebase::build(ops)))
+    Ok(driver::thread_pool(driver)?.install(|| Tablebase::build(ops)))
 }
 
 /// E's winning probability for each position, by the fast solver on the current rayon pool.

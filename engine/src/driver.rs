@@ -203,6 +203,19 @@ impl fmt::Display for Steps {
     }
 }
 
+/// The worker threads `options` asks for: `threads`, or rayon's default (the
+/// `RAYON_NUM_THREADS` variable, else all cores).
+///
+/// # Errors
+/// When the pool cannot start.
+pub fn thread_pool(options: &DriverOptions) -> Result<rayon::ThreadPool, RunError> {
+    let threads = options.threads.unwrap_or(0);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| RunError::Threads { threads, reason: e.to_string() })
+}
+
 /// [`solve_input`], then each answer written by `write(batch, index, out)` (which appends
 /// answer `index`'s bytes to `out`), in parallel chunks joined in input order: the bytes are
 /// the same for any thread count. `O(input size)` to parse and write, in parallel, plus the
@@ -216,12 +229,7 @@ pub fn solve_and_write<S: BatchSolver>(
     options: &DriverOptions,
     write: impl Fn(&BatchOf<S>, usize, &mut Vec<u8>) + Sync,
 ) -> Result<Written<BatchOf<S>>, RunError> {
-    let threads = options.threads.unwrap_or(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| RunError::Threads { threads, reason: e.to_string() })?;
-    pool.install(|| {
+    thread_pool(options)?.install(|| {
         let started = Instant::now();
         let (header, cases) = split::parse(solver.format(), bytes)?;
         let parsed = Instant::now();
