@@ -51,7 +51,7 @@ enum Command {
     /// Run COMMAND on generated inputs (or every position of one O) until it fails, then
     /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble.
     Stress(StressArgs),
-    /// Write the tablebase of O to FILE: every position's value (11.5 MB, one sweep of 0.1 to
+    /// Write the tablebase of O to FILE: every position's value (11.5 MB, one sweep of 0.07 to
     /// 0.3 s), for `--tablebase FILE`. FILE is written aside, then renamed into place.
     Tablebase(TablebaseArgs),
 }

@@ -3,7 +3,7 @@
 //!
 //! A sweep for one position costs what its reach costs: a few milliseconds for small HP, and
 //! up to about 0.2 s for the heaviest ones (both players at 20 HP, full boards and hands),
-//! whose reach is most of the state space. The whole table of one O costs little more (0.1 to
+//! whose reach is most of the state space. The whole table of one O costs little more (0.07 to
 //! 0.3 s) and is 11.5 MB, so a user who asks many positions of one O builds it once
 //! ([`Tablebase::build`], the binary's `tablebase` subcommand) and reads it back
 //! ([`TablebaseFile`], `--tablebase FILE`), as chess engines read endgame tablebases.
@@ -145,7 +145,7 @@ pub enum TablebaseError {
 
 impl Tablebase {
     /// Values every position of O = `ops` with one sweep over every cell, on the current
-    /// rayon pool: `O(every slot of the state space)`, 0.1 to 0.3 s on two cores, and the
+    /// rayon pool: `O(every slot of the state space)`, 0.07 to 0.3 s on two cores, and the
     /// sweep's memory for every position (see the crate's README).
     ///
     /// # Panics
