@@ -302,9 +302,9 @@ pub fn run_with_tablebase<R: Read + Seek>(
             let mut input = Input::new(bytes);
             input.next_token();
             input.at_end();
+            let ours = tablebase.ops();
             let message = format!(
-                "expected O = {} (the tablebase's), found \"{ops}\": build a tablebase for O = {ops}",
-                tablebase.ops()
+                "expected O = {ours} (the tablebase's), found \"{ops}\": build one for O = {ops}"
             );
             return Err(input.error_at(input.offset(), message).into());
         }

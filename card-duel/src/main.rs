@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use card_duel::judge::Judge;
+use card_duel::rules::MAX_OPS;
 use card_duel::{Options, Solver, TablebaseError, TablebaseFile};
 use clap::{Parser, Subcommand};
 use engine::DriverOptions;
@@ -59,7 +60,7 @@ enum Command {
 #[derive(clap::Args)]
 struct TablebaseArgs {
     /// O, the plays and hero powers a turn allows.
-    #[arg(value_name = "O", value_parser = clap::value_parser!(u8).range(1..=i64::from(card_duel::rules::MAX_OPS)))]
+    #[arg(value_name = "O", value_parser = clap::value_parser!(u8).range(1..=i64::from(MAX_OPS)))]
     ops: u8,
     /// Where to write it.
     file: PathBuf,

@@ -112,7 +112,7 @@ fn a_tablebase_answers_as_the_sweep_does_and_refuses_what_it_cannot_answer() {
         BINARY,
         &["--tablebase", &tablebase],
         SAMPLE_2,
-        "error: line 1, column 3: expected O = 3 (the tablebase's), found \"4\": build a tablebase for O = 4",
+        "error: line 1, column 3: expected O = 3 (the tablebase's), found \"4\": build one for O = 4",
     );
     tests::assert_rejects(
         BINARY,
