@@ -108,7 +108,7 @@ fn main() {
     }
 }
 
-/// `card-duel tablebase`: builds, writes aside, renames into place, and says what it wrote.
+/// `card-duel tablebase`: builds, saves, and says what it wrote.
 #[allow(clippy::print_stdout, reason = "the subcommand's report")]
 fn write_tablebase(args: &TablebaseArgs) -> ! {
     let started = std::time::Instant::now();
@@ -116,14 +116,7 @@ fn write_tablebase(args: &TablebaseArgs) -> ! {
     let tablebase =
         card_duel::build_tablebase(args.ops, &driver).unwrap_or_else(|e| exit_with_error(&e));
     let built = started.elapsed();
-    let mut aside = args.file.clone().into_os_string();
-    aside.push(format!(".{}.partial", std::process::id()));
-    let aside = PathBuf::from(aside);
-    let written = std::fs::File::create(&aside)
-        .and_then(|file| tablebase.write_to(&mut std::io::BufWriter::new(file)))
-        .and_then(|()| std::fs::rename(&aside, &args.file));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&aside);
+    if let Err(e) = tablebase.save(&args.file) {
         exit_with_error(&format!("cannot write {}: {e}", args.file.display()));
     }
     println!(

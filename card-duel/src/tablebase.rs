@@ -31,6 +31,7 @@
 //! own bits, so answers read from a tablebase are byte for byte those of the sweep.
 
 use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 
 use engine::memory::HugeZeroed;
 
@@ -191,6 +192,25 @@ impl Tablebase {
             out.write_all(&bytes)?;
         }
         out.flush()
+    }
+
+    /// Writes the file at `path`: first beside it (`path` with `.PID.partial` appended), then
+    /// renamed into place, so that no reader ever sees half a tablebase, and a failed write
+    /// leaves nothing behind.
+    ///
+    /// # Errors
+    /// When writing or renaming fails.
+    pub fn save(&self, path: &Path) -> io::Result<()> {
+        let mut aside = path.as_os_str().to_owned();
+        aside.push(format!(".{}.partial", std::process::id()));
+        let aside = PathBuf::from(aside);
+        let written = std::fs::File::create(&aside)
+            .and_then(|file| self.write_to(&mut io::BufWriter::new(file)))
+            .and_then(|()| std::fs::rename(&aside, path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&aside);
+        }
+        written
     }
 
     /// Reads a whole file [`Tablebase::write_to`] wrote from a stream, checking all of it.
