@@ -2,7 +2,8 @@
 //! [`card_duel::generate`] (official-size files, every position of one O, families of
 //! positions), and the benchmark: the latency of single positions (heavy ones and a uniform
 //! sample) for O = 1, 5, 10 and 20, swept and read off a tablebase, an official-size file, and
-//! every position of O = 5 and O = 20, with 1 and 2 threads and peak memory.
+//! every position of O = 5 and O = 20, with 1 and 2 threads and read off a tablebase, and
+//! peak memory.
 
 use std::io::Write;
 
@@ -72,9 +73,10 @@ const OFFICIAL: &str = "17 s and 1.35 GB";
 /// Benchmarks card-duel, ours with 2 threads and with 1: the latency of single positions
 /// (every heavy position, E = S = 20 with full boards and hands, and a uniform sample, each as
 /// its own file) for O = 1, 5, 10 and 20, swept and read off that O's tablebase (whose
-/// writing is timed too); then an official-size file and every position of
-/// O = 5 and of O = 20, with peak memory and the 1- to 2-thread ratio, beside the official
-/// solution's published figures. `--quick` keeps O = 5 and the official-size file.
+/// writing is timed too); then an official-size file and every position of O = 5 and of
+/// O = 20, swept and read off the tablebase, with peak memory and the 1- to 2-thread ratio,
+/// beside the official solution's published figures. `--quick` keeps O = 5 and the
+/// official-size file.
 pub fn bench(args: &BenchArgs) -> TaskResult {
     let binary = measure::build_release("card-duel")?;
     let ours = |threads: &str| {
@@ -88,7 +90,7 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
     for &ops in ops_list {
         // The tablebase of this O, built once, then read by every single position beside
         // the sweep.
-        let tablebase = measure::bench_dir()?.join(format!("card-duel-o{ops}.tablebase"));
+        let tablebase = tablebase_path(ops)?;
         let started = std::time::Instant::now();
         let built = std::process::Command::new(&binary)
             .args(["tablebase", &ops.to_string(), "-j", "2"])
@@ -105,11 +107,7 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
             "\ntablebase of O = {ops} (card-duel tablebase {ops}, 2 thr): written in {:.2} s",
             started.elapsed().as_secs_f64()
         );
-        let tablebase = tablebase.display().to_string();
-        let single = [
-            contenders[0].clone(),
-            Contender::new("--tablebase (2 thr)", &binary, &["-j", "2", "--tablebase", &tablebase]),
-        ];
+        let single = [contenders[0].clone(), read_off(&binary, ops)?];
         // Every heavy position (25 distinct), and 20 distinct positions drawn uniformly
         // (`cargo xtask gen card-duel official --cases 20 --seed 7`).
         let mut heavy = generate::positions(Family::Heavy, 400, SEED);
@@ -135,7 +133,10 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
 
     let official = generate::official_file(5, OFFICIAL_CASES, SEED);
     let official = measure::write_input("card-duel-official-o5.in", official.as_bytes())?;
-    let meds = measure::compare("official-size file, O = 5", &official, &contenders, args.runs)?;
+    // The sweep with two threads and one, then the answers read off the tablebase of O = 5
+    // written above.
+    let files = [contenders[0].clone(), contenders[1].clone(), read_off(&binary, 5)?];
+    let meds = measure::compare("official-size file, O = 5", &official, &files, args.runs)?;
     measure::print_ratio("1 to 2 threads", meds[1], meds[0]);
     println!("  official solution (published): {OFFICIAL} on an official-size file");
 
@@ -144,9 +145,22 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
             let all = generate::all_file(ops, SEED);
             let all = measure::write_input(&format!("card-duel-all-o{ops}.in"), all.as_bytes())?;
             let title = format!("every position of O = {ops}");
-            let meds = measure::compare(&title, &all, &contenders, args.runs)?;
+            let files = [contenders[0].clone(), contenders[1].clone(), read_off(&binary, ops)?];
+            let meds = measure::compare(&title, &all, &files, args.runs)?;
             measure::print_ratio("1 to 2 threads", meds[1], meds[0]);
         }
     }
     Ok(())
+}
+
+/// Where the bench writes the tablebase of O = `ops`.
+fn tablebase_path(ops: u8) -> Result<std::path::PathBuf, String> {
+    Ok(measure::bench_dir()?.join(format!("card-duel-o{ops}.tablebase")))
+}
+
+/// card-duel with two threads, reading every value off the tablebase of O = `ops` that the
+/// bench wrote.
+fn read_off(binary: &std::path::Path, ops: u8) -> Result<Contender, String> {
+    let tablebase = tablebase_path(ops)?.display().to_string();
+    Ok(Contender::new("--tablebase (2 thr)", binary, &["-j", "2", "--tablebase", &tablebase]))
 }
