@@ -34,11 +34,7 @@ impl BatchArgs {
     /// The file or stdin cannot be read; the message names the file.
     pub fn read_input(&self) -> Result<Vec<u8>, ReadError> {
         let threads = self.threads.map(usize::from).unwrap_or_else(default_threads);
-        match self.file.as_deref() {
-            Some(path) => read_file(path, threads)
-                .map_err(|source| ReadError { name: path.display().to_string(), source }),
-            None => read_input(None),
-        }
+        read_input(self.file.as_deref(), threads)
     }
 }
 
@@ -50,13 +46,13 @@ pub struct ReadError {
     source: io::Error,
 }
 
-/// Reads all of `file`, or of standard input when `None`.
+/// Reads all of `file` ([`read_file`] with `threads`), or of standard input when `None`.
 ///
 /// # Errors
 /// The file or stdin cannot be read; the message names the file.
-pub fn read_input(file: Option<&Path>) -> Result<Vec<u8>, ReadError> {
+pub fn read_input(file: Option<&Path>, threads: usize) -> Result<Vec<u8>, ReadError> {
     match file {
-        Some(path) => std::fs::read(path)
+        Some(path) => read_file(path, threads)
             .map_err(|source| ReadError { name: path.display().to_string(), source }),
         None => {
             let mut bytes = Vec::new();

@@ -80,7 +80,8 @@ fn main() {
         None => {}
     }
     let solve = args.solve;
-    let input = read_input(solve.file.as_deref()).unwrap_or_else(|e| exit_with_error(&e));
+    // toy-train solves one instance on one thread and has no --threads: one reader too.
+    let input = read_input(solve.file.as_deref(), 1).unwrap_or_else(|e| exit_with_error(&e));
     let options = Options {
         solver: solve.solver,
         strategy: solve.strategy,
