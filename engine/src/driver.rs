@@ -22,6 +22,7 @@ mod split;
 
 use std::fmt;
 use std::io::IsTerminal;
+use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -258,33 +259,109 @@ pub fn solve_and_write<S: BatchSolver>(
 }
 
 /// The bytes `write(i, out)` appends for every `i` in `0..len`, in order, written in parallel
-/// chunks on the current rayon pool (one buffer a chunk, then each copied to its place in the
-/// result, in parallel too): the same bytes for any thread count. `O(len)` calls plus one
-/// copy of the result.
+/// on the current rayon pool: the same bytes for any thread count. Answers are often all of
+/// one width (card-duel's probabilities are 12 bytes each), so they are written straight into
+/// their places in the result, each checked, as long as they have the first one's width; from
+/// the first that does not on, they are written into one buffer a chunk, and the buffers
+/// joined after the answers already in place. `O(len)` calls, plus, from an answer of another
+/// width on, one copy of the result.
 pub fn write_ordered(len: usize, write: impl Fn(usize, &mut Vec<u8>) + Sync) -> Vec<u8> {
-    // Two chunks a thread: enough to balance writing, which costs about the same for every
-    // answer, and long buffers, which huge pages back with few page faults (a big file's
-    // output is megabytes a chunk).
-    let chunk = (len / (rayon::current_num_threads() * 2)).max(1024);
-    let pieces: Vec<Vec<u8>> = (0..len.div_ceil(chunk))
+    if len == 0 {
+        return Vec::new();
+    }
+    let mut first = Vec::new();
+    write(0, &mut first);
+    let (in_place, other) =
+        if first.is_empty() { (Vec::new(), 0) } else { write_in_place(len, first.len(), &write) };
+    if other == len {
+        return in_place;
+    }
+    write_joined(in_place, other..len, &write)
+}
+
+/// Answers a chunk of [`write_ordered`]'s: enough to share the work between the threads, and
+/// long pieces, which huge pages back with few page faults (a big file's output is megabytes
+/// a chunk).
+fn answers_per_chunk(len: usize) -> usize {
+    (len / (rayon::current_num_threads() * 2)).max(1024)
+}
+
+/// Writes the answers of [`write_ordered`] in place, in parallel chunks, while they are
+/// `width` bytes long; returns the bytes of the answers before the first that is not, and its
+/// index (`len` when there is none). One buffer for the result, whose pages are first touched
+/// by the thread that writes them; each chunk writes a block of answers into a small buffer
+/// that stays in the core's cache, checking each answer's width, and copies the block to its
+/// place. A chunk stops at the first answer of another width it meets, and at its next block
+/// when another chunk has met one earlier in the output: little is written that is not kept.
+fn write_in_place(
+    len: usize,
+    width: usize,
+    write: &(impl Fn(usize, &mut Vec<u8>) + Sync),
+) -> (Vec<u8>, usize) {
+    /// Answers a block: a few dozen kilobytes.
+    const BLOCK: usize = 2048;
+    let chunk = answers_per_chunk(len);
+    // Zeroed by the kernel as it is first touched: the pages past an answer of another width
+    // may never be.
+    let mut bytes = vec![0; len * width];
+    crate::memory::advise_huge_pages(&bytes);
+    // The first answer of another width found so far. Every answer before the first one in
+    // the output is written: a block is skipped only when it starts after one found.
+    let other = AtomicUsize::new(len);
+    bytes.par_chunks_mut(chunk * width).enumerate().for_each(|(c, places)| {
+        let mut block = Vec::with_capacity(BLOCK * width);
+        for (b, place) in places.chunks_mut(BLOCK * width).enumerate() {
+            let first = c * chunk + b * BLOCK;
+            if first >= other.load(Ordering::Relaxed) {
+                return;
+            }
+            block.clear();
+            for i in first..first + place.len() / width {
+                let before = block.len();
+                write(i, &mut block);
+                if block.len() - before != width {
+                    other.fetch_min(i, Ordering::Relaxed);
+                    place[..before].copy_from_slice(&block[..before]);
+                    return;
+                }
+            }
+            place.copy_from_slice(&block);
+        }
+    });
+    let other = other.into_inner();
+    bytes.truncate(other * width);
+    (bytes, other)
+}
+
+/// `head`, then the bytes of [`write_ordered`]'s answers `items`, written into one buffer a
+/// chunk; then the head and the buffers are copied to their places in the result, in parallel
+/// too.
+fn write_joined(
+    head: Vec<u8>,
+    items: Range<usize>,
+    write: &(impl Fn(usize, &mut Vec<u8>) + Sync),
+) -> Vec<u8> {
+    let chunk = answers_per_chunk(items.len());
+    let pieces: Vec<Vec<u8>> = (0..items.len().div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
-            let items = c * chunk..((c + 1) * chunk).min(len);
+            let from = items.start + c * chunk;
+            let chunk_items = from..(from + chunk).min(items.end);
             let mut out = Vec::new();
-            // Answers are often of one width: room for the chunk at the first one's, so
-            // that the buffer is not copied as it grows.
-            if let Some(first) = items.clone().next() {
-                write(first, &mut out);
-                out.reserve(out.len() * (items.len() - 1));
-                crate::memory::advise_huge_pages(out.spare_capacity_mut());
-            }
-            for i in items.skip(1) {
+            // Room for the chunk at its first answer's width, so that the buffer is not
+            // copied as it grows.
+            write(from, &mut out);
+            out.reserve(out.len() * (chunk_items.len() - 1));
+            crate::memory::advise_huge_pages(out.spare_capacity_mut());
+            for i in chunk_items.skip(1) {
                 write(i, &mut out);
             }
             out
         })
         .collect();
-    let mut joined = vec![0; pieces.iter().map(Vec::len).sum()];
+    let pieces: Vec<&[u8]> =
+        std::iter::once(head.as_slice()).chain(pieces.iter().map(Vec::as_slice)).collect();
+    let mut joined = vec![0; pieces.iter().map(|piece| piece.len()).sum()];
     crate::memory::advise_huge_pages(&joined);
     let mut places = Vec::with_capacity(pieces.len());
     let mut rest = joined.as_mut_slice();
@@ -506,20 +583,51 @@ mod tests {
         assert!(err.message.starts_with("expected T in 0..=1000000"));
     }
 
+    /// Appends answer `i`'s bytes.
+    type Writer = dyn Fn(usize, &mut Vec<u8>) + Sync;
+
     #[test]
     fn written_bytes_are_in_order_and_the_same_for_any_thread_count() {
-        let write = |i: usize, out: &mut Vec<u8>| {
-            // Answers of different lengths, so that a misplaced chunk shows.
+        // Answers of different lengths, so that a misplaced chunk shows; answers of one width
+        // (written in place); and answers of one width but one, first or last or in between
+        // (written in place until that one, then joined).
+        let varied = |i: usize, out: &mut Vec<u8>| {
             out.extend_from_slice(format!("{i}:{}\n", "x".repeat(i % 5)).as_bytes());
         };
-        for len in [0, 1, 1023, 1024, 1025, 20_000] {
-            let mut expected = Vec::new();
-            (0..len).for_each(|i| write(i, &mut expected));
-            for threads in 1..=8 {
-                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-                assert_eq!(pool.install(|| write_ordered(len, write)), expected, "{len} {threads}");
+        let fixed = |i: usize, out: &mut Vec<u8>| {
+            out.extend_from_slice(format!("{i:07}\n").as_bytes());
+        };
+        let one_longer = |longer: usize| {
+            move |i: usize, out: &mut Vec<u8>| {
+                out.extend_from_slice(format!("{i:07}\n").as_bytes());
+                if i == longer {
+                    out.push(b'+');
+                }
+            }
+        };
+        for len in [0usize, 1, 1023, 1024, 1025, 20_000] {
+            let last = len.saturating_sub(1);
+            let writes: [&Writer; 6] = [
+                &varied,
+                &fixed,
+                &one_longer(0),
+                &one_longer(last),
+                &one_longer(len / 2),
+                &one_longer(len / 3 + 7),
+            ];
+            for (w, write) in writes.iter().enumerate() {
+                let mut expected = Vec::new();
+                (0..len).for_each(|i| write(i, &mut expected));
+                for threads in 1..=8 {
+                    let pool =
+                        rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                    let written = pool.install(|| write_ordered(len, write));
+                    assert!(written == expected, "writer {w}, {len} answers, {threads} threads");
+                }
             }
         }
+        // Answers of width 0 (nothing written) give nothing.
+        assert!(write_ordered(5000, |_, _| {}).is_empty());
         let text = input(5000);
         let written = |threads| {
             let options = DriverOptions { threads: Some(threads), progress: false };

@@ -92,6 +92,24 @@ impl<'a> Input<'a> {
         self.pos
     }
 
+    /// The bytes from the cursor on, for a format that reads its usual layout itself (then
+    /// [`Input::advance`]s) and leaves anything else to the tokenizer.
+    #[inline]
+    #[must_use]
+    pub fn rest(&self) -> &'a [u8] {
+        &self.bytes[self.pos..]
+    }
+
+    /// Moves the cursor `n` bytes on, past bytes read from [`Input::rest`].
+    ///
+    /// # Panics
+    /// When fewer than `n` bytes are left.
+    #[inline]
+    pub fn advance(&mut self, n: usize) {
+        assert!(n <= self.bytes.len() - self.pos, "advanced past the end of the input");
+        self.pos += n;
+    }
+
     #[inline]
     fn skip_space(&mut self) {
         while let Some(b) = self.bytes.get(self.pos) {
