@@ -2,7 +2,8 @@
 //! work once, solve the cases on a rayon pool, and return the answers in input order,
 //! optionally written out as bytes. Every step runs on the pool: the file is parsed in
 //! chunks cut at case boundaries ([`Format::lines_per_case`], module `split`), the cases are
-//! solved in chunks, and the answers are written into one buffer per chunk, joined in order.
+//! solved in chunks, and the answers are written in chunks: straight into their places while
+//! they have one width, else into one buffer per chunk, joined in order.
 //!
 //! Guarantees, for any thread count: a malformed file gives nothing but its first error, the
 //! one [`parse_all`] (the sequential parser) reports; answers come in input order; and the
@@ -15,8 +16,9 @@
 //! Memory: the input bytes, the parsed cases and the answers are held at once, so a batch
 //! needs about `input size + cases * (size_of Case + size_of Answer)` plus one scratch per
 //! thread and the shared work; while parsing, the chunks' cases are held twice (they are
-//! moved into one vector), and while writing, the written bytes (the chunks' buffers, then
-//! the joined output).
+//! moved into one vector), and while writing, the written bytes: once when the answers have
+//! one width, else from the first of another width on twice (the chunks' buffers, then the
+//! joined output).
 
 mod split;
 
@@ -218,8 +220,8 @@ pub fn thread_pool(options: &DriverOptions) -> Result<rayon::ThreadPool, RunErro
 }
 
 /// [`solve_input`], then each answer written by `write(batch, index, out)` (which appends
-/// answer `index`'s bytes to `out`), in parallel chunks joined in input order: the bytes are
-/// the same for any thread count. `O(input size)` to parse and write, in parallel, plus the
+/// answer `index`'s bytes to `out`), in parallel chunks put in input order
+/// ([`write_ordered`]): the bytes are the same for any thread count. `O(input size)` to parse and write, in parallel, plus the
 /// solver's work.
 ///
 /// # Errors
