@@ -83,12 +83,6 @@ impl Reference {
         actions
     }
 
-    /// Number of states remembered.
-    #[must_use]
-    pub fn states(&self) -> usize {
-        self.memo.len()
-    }
-
     /// The state after `player`'s turn starts: he draws, his minions may attack again.
     fn turn_start(&self, mut state: State, player: usize) -> State {
         state.mover = player;

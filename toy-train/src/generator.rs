@@ -193,7 +193,8 @@ impl Family {
     /// The command-line name.
     #[must_use]
     pub fn name(self) -> &'static str {
-        Self::ALL.iter().find(|(f, _)| *f == self).map_or("?", |(_, name)| name)
+        let (_, name) = Self::ALL.iter().find(|(f, _)| *f == self).expect("every family is in ALL");
+        name
     }
 }
 
