@@ -80,7 +80,7 @@ impl Format for InputFormat {
 
 /// card-duel as the engine's batch driver sees it: the header is O, and the shared work is
 /// every case's value, read in groups ([`Tables::values`], much faster than one lookup a case)
-/// off the tables of one sweep or off a tablebase; a case then hands its value out.
+/// off the tables of one sweep or off a tablebase; those values are the answers.
 #[derive(Clone, Copy, Debug, Default)]
 pub enum CardDuel<'a> {
     /// One sweep over every cell the file reaches ([`solve`]).
@@ -117,6 +117,11 @@ impl BatchSolver for CardDuel<'_> {
         }
     }
 
+    /// The values read in `prepare` are the answers.
+    fn take_answers(&self, values: &mut Vec<f64>) -> Option<Vec<f64>> {
+        Some(std::mem::take(values))
+    }
+
     fn new_scratch(&self, _ops: &u8, _values: &Vec<f64>) {}
 
     fn solve(&self, _ops: &u8, values: &Vec<f64>, index: usize, _: &Position, _: &mut ()) -> f64 {
@@ -141,6 +146,11 @@ impl BatchSolver for CardDuelExplain {
 
     fn prepare(&self, ops: &u8, cases: &[Position]) -> Vec<Explanation> {
         explain::explain(*ops, cases)
+    }
+
+    /// The explanations found in `prepare` are the answers.
+    fn take_answers(&self, explanations: &mut Vec<Explanation>) -> Option<Vec<Explanation>> {
+        Some(std::mem::take(explanations))
     }
 
     fn new_scratch(&self, _ops: &u8, _shared: &Vec<Explanation>) {}

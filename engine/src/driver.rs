@@ -95,6 +95,14 @@ pub trait BatchSolver: Sync {
     /// The file's shared work, given every case.
     fn prepare(&self, header: &HeaderOf<Self>, cases: &[CaseOf<Self>]) -> Self::Shared;
 
+    /// Every case's answer, in input order, when [`BatchSolver::prepare`] has found them all
+    /// (card-duel reads every case's value off its tables there): the driver then takes them
+    /// as they are, without calling `solve` or keeping a second copy. The default, `None`,
+    /// solves the cases one by one.
+    fn take_answers(&self, _shared: &mut Self::Shared) -> Option<Vec<Self::Answer>> {
+        None
+    }
+
     /// A fresh scratch for one thread.
     fn new_scratch(&self, header: &HeaderOf<Self>, shared: &Self::Shared) -> Self::Scratch;
 
@@ -236,17 +244,25 @@ pub fn solve_and_write<S: BatchSolver>(
         let started = Instant::now();
         let (header, cases) = split::parse(solver.format(), bytes)?;
         let parsed = Instant::now();
-        let shared = solver.prepare(&header, &cases);
+        let mut shared = solver.prepare(&header, &cases);
         let prepared = Instant::now();
-        let progress = Progress::new(cases.len(), options.progress);
-        let answers = std::thread::scope(|scope| {
-            if progress.enabled {
-                scope.spawn(|| progress.draw());
+        let answers = match solver.take_answers(&mut shared) {
+            Some(answers) => {
+                assert_eq!(answers.len(), cases.len(), "take_answers gives one answer a case");
+                answers
             }
-            let answers = solve_cases(solver, &header, &shared, &cases, &progress.done);
-            progress.finished.store(true, Ordering::Release);
-            answers
-        });
+            None => {
+                let progress = Progress::new(cases.len(), options.progress);
+                std::thread::scope(|scope| {
+                    if progress.enabled {
+                        scope.spawn(|| progress.draw());
+                    }
+                    let answers = solve_cases(solver, &header, &shared, &cases, &progress.done);
+                    progress.finished.store(true, Ordering::Release);
+                    answers
+                })
+            }
+        };
         let solved = Instant::now();
         let batch = Batch { header, cases, answers };
         let bytes = write_ordered(batch.answers.len(), |i, out| write(&batch, i, out));
@@ -642,6 +658,55 @@ mod tests {
         assert_eq!(one.iter().filter(|&&b| b == b'\n').count(), 5000);
         for threads in 2..=8 {
             assert_eq!(written(threads), one);
+        }
+    }
+
+    /// [`Sum`] with every answer found while preparing: `solve` must not be called.
+    struct Prepared;
+
+    impl BatchSolver for Prepared {
+        type Format = Sum;
+        type Shared = Vec<(u64, u64)>;
+        type Scratch = ();
+        type Answer = (u64, u64);
+
+        fn format(&self) -> &Sum {
+            &Sum
+        }
+
+        fn prepare(&self, _k: &u64, cases: &[Vec<u64>]) -> Vec<(u64, u64)> {
+            cases.iter().map(|case| (case.iter().sum::<u64>() + cases.len() as u64, 0)).collect()
+        }
+
+        fn take_answers(&self, answers: &mut Vec<(u64, u64)>) -> Option<Vec<(u64, u64)>> {
+            Some(std::mem::take(answers))
+        }
+
+        fn new_scratch(&self, _k: &u64, _shared: &Vec<(u64, u64)>) {
+            unreachable!("no case is solved one by one")
+        }
+
+        fn solve(
+            &self,
+            _: &u64,
+            _: &Vec<(u64, u64)>,
+            _: usize,
+            _: &Vec<u64>,
+            (): &mut (),
+        ) -> (u64, u64) {
+            unreachable!("no case is solved one by one")
+        }
+    }
+
+    #[test]
+    fn answers_found_while_preparing_are_taken_as_they_are() {
+        let text = input(3000);
+        for threads in [1, 2, 8] {
+            let options = DriverOptions { threads: Some(threads), progress: false };
+            let taken = solve_input(&Prepared, text.as_bytes(), &options).unwrap();
+            let solved = solve_input(&Sum, text.as_bytes(), &options).unwrap();
+            let sums = |answers: &[(u64, u64)]| answers.iter().map(|a| a.0).collect::<Vec<_>>();
+            assert_eq!(sums(&taken.answers), sums(&solved.answers), "{threads} threads");
         }
     }
 
