@@ -15,8 +15,7 @@
 //!
 //! Memory: the input bytes, the parsed cases and the answers are held at once, so a batch
 //! needs about `input size + cases * (size_of Case + size_of Answer)` plus one scratch per
-//! thread and the shared work; while parsing, the chunks' cases are held twice (they are
-//! moved into one vector), and while writing, the written bytes: once when the answers have
+//! thread and the shared work; while writing, also the written bytes: once when the answers have
 //! one width, else from the first of another width on twice (the chunks' buffers, then the
 //! joined output).
 
@@ -41,8 +40,9 @@ use crate::run::RunError;
 pub trait Format: Sync {
     /// What the first line says besides the case count (e.g. a rule parameter).
     type Header: Send + Sync;
-    /// One parsed case.
-    type Case: Send + Sync;
+    /// One parsed case. `Clone`, so that a large file's cases can be parsed in parallel
+    /// straight into their places in one vector, filled first with copies of the first case.
+    type Case: Clone + Send + Sync;
 
     /// Reads the header, returning it and the number of cases that follow.
     ///

@@ -16,9 +16,12 @@
 //! otherwise) the parser goes on sequentially from that chunk's start, which gives the first
 //! error, or the remaining cases, exactly as [`parse_all`](super::parse_all) would.
 //!
+//! The chunks write their cases straight into their places in one vector, filled first with
+//! copies of the first case: nothing is copied after the parse, and the cases are held once.
+//!
 //! Time: two passes over the bytes (counting newlines, parsing), both split over the pool's
-//! threads, plus `O(pieces * lines per case)` to place the cuts; the cases of the chunks are
-//! then moved into one vector. Space: the cases, once in chunks and once in the result.
+//! threads, plus `O(pieces * lines per case)` to place the cuts and one parallel pass to fill
+//! the vector. Space: the cases.
 
 use rayon::prelude::*;
 
@@ -86,7 +89,13 @@ fn parse_cases<F: Format>(
 ) -> (Result<Vec<F::Case>, InputError>, usize) {
     let lines = format.lines_per_case(header).filter(|&lines| lines > 0);
     let cuts = match lines {
-        Some(lines) if count >= tuning.min_cases && rayon::current_num_threads() > 1 => {
+        // A case takes at least two bytes (a token and a line break), but the last: a count
+        // the file cannot hold fails at its end, sequentially, before anything is reserved.
+        Some(lines)
+            if count >= tuning.min_cases
+                && count <= (bytes.len() - start) / 2 + 1
+                && rayon::current_num_threads() > 1 =>
+        {
             plan(bytes, start, count, lines, tuning)
         }
         _ => Vec::new(),
@@ -95,34 +104,49 @@ fn parse_cases<F: Format>(
         let first = Cut { offset: 0, line: 0, first_case: 0 };
         return (parse_from(format, header, bytes, first, count, count).map(|(cases, _)| cases), 0);
     }
-    let ends: Vec<usize> =
-        cuts.iter().skip(1).map(|cut| cut.first_case).chain(std::iter::once(count)).collect();
-    let chunks: Vec<Result<Chunk<F>, InputError>> = cuts
-        .par_iter()
-        .zip(&ends)
-        .map(|(&cut, &end)| parse_from(format, header, bytes, cut, end, count))
-        .collect();
+    // Every case is parsed straight into its place in one vector, which is first filled with
+    // copies of the first case (read here, as the sequential parser reads it first) so that
+    // each chunk can overwrite its own piece: no vector a chunk, and no copy after.
+    let first = match parse_from(format, header, bytes, cuts[0], 1, count) {
+        Ok((mut one, _)) => one.pop().expect("one case was read"),
+        Err(e) => return (Err(e), 0),
+    };
     let mut cases = Vec::with_capacity(count);
     crate::memory::advise_huge_pages(cases.spare_capacity_mut());
-    for (i, (cut, chunk)) in cuts.iter().zip(chunks).enumerate() {
+    cases.par_extend(rayon::iter::repeat_n(first, count));
+    let ends: Vec<usize> =
+        cuts.iter().skip(1).map(|cut| cut.first_case).chain(std::iter::once(count)).collect();
+    let mut pieces = Vec::with_capacity(cuts.len());
+    let mut rest = cases.as_mut_slice();
+    for (cut, &end) in cuts.iter().zip(&ends) {
+        let (piece, tail) = std::mem::take(&mut rest).split_at_mut(end - cut.first_case);
+        pieces.push(piece);
+        rest = tail;
+    }
+    let read: Vec<Result<usize, InputError>> = cuts
+        .par_iter()
+        .zip(pieces)
+        .map(|(&cut, piece)| {
+            let mut places = piece.iter_mut();
+            read_cases(format, header, bytes, cut, cut.first_case + places.len(), count, |case| {
+                *places.next().expect("a place for every case of the chunk") = case;
+            })
+        })
+        .collect();
+    for (i, (cut, read)) in cuts.iter().zip(read).enumerate() {
         let next = cuts.get(i + 1).map_or(bytes.len(), |next| next.offset);
-        match chunk {
-            Ok((chunk, end))
-                if bytes
-                    .get(end..next)
-                    .is_some_and(|gap| gap.iter().all(u8::is_ascii_whitespace)) =>
-            {
-                cases.extend(chunk);
-            }
-            // Not sound: from here on, as the sequential parser would.
-            _ => {
-                let rest = parse_from(format, header, bytes, *cut, count, count);
-                let cases = rest.map(|(rest, _)| {
-                    cases.extend(rest);
-                    cases
-                });
-                return (cases, i);
-            }
+        let sound = read.is_ok_and(|end| {
+            bytes.get(end..next).is_some_and(|gap| gap.iter().all(u8::is_ascii_whitespace))
+        });
+        // Not sound: from here on, as the sequential parser would.
+        if !sound {
+            cases.truncate(cut.first_case);
+            let rest = parse_from(format, header, bytes, *cut, count, count);
+            let cases = rest.map(|(rest, _)| {
+                cases.extend(rest);
+                cases
+            });
+            return (cases, i);
         }
     }
     (Ok(cases), cuts.len())
@@ -139,6 +163,26 @@ fn parse_from<F: Format>(
     end: usize,
     count: usize,
 ) -> Result<Chunk<F>, InputError> {
+    // A case takes at least two bytes, so a huge announced count cannot reserve more than
+    // the input could hold; it fails at the end of the input instead.
+    let mut cases = Vec::with_capacity((end - cut.first_case).min(bytes.len() / 2 + 1));
+    crate::memory::advise_huge_pages(cases.spare_capacity_mut());
+    let offset = read_cases(format, header, bytes, cut, end, count, |case| cases.push(case))?;
+    Ok((cases, offset))
+}
+
+/// Parses cases `cut.first_case..end` of `count` from `cut` on, handing each to `emit` in
+/// order, and after the last case checks that nothing follows; returns the offset after the
+/// last one read. Errors are located in the whole input.
+fn read_cases<F: Format>(
+    format: &F,
+    header: &F::Header,
+    bytes: &[u8],
+    cut: Cut,
+    end: usize,
+    count: usize,
+    mut emit: impl FnMut(F::Case),
+) -> Result<usize, InputError> {
     // The first chunk goes on after the header. The others start at a line start, so that a
     // slice from there numbers columns as the whole input does, and lines from 1.
     let (mut input, base) = if cut.first_case == 0 {
@@ -154,19 +198,15 @@ fn parse_from<F: Format>(
         }
         error
     };
-    // A case takes at least two bytes, so a huge announced count cannot reserve more than
-    // the input could hold; it fails at the end of the input instead.
-    let mut cases = Vec::with_capacity((end - cut.first_case).min(bytes.len() / 2 + 1));
-    crate::memory::advise_huge_pages(cases.spare_capacity_mut());
     for index in cut.first_case..end {
-        cases.push(format.parse_case(header, index, &mut input).map_err(relocate)?);
+        emit(format.parse_case(header, index, &mut input).map_err(relocate)?);
     }
     let offset = base + input.offset();
     if end == count {
         let after = if count == 0 { "the header".to_owned() } else { format!("case {count}") };
         input.finish(&after).map_err(relocate)?;
     }
-    Ok((cases, offset))
+    Ok(offset)
 }
 
 /// The cuts for `count` cases of `lines` lines each after the header, which ends at `start`:
