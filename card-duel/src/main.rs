@@ -6,10 +6,11 @@ use std::path::PathBuf;
 
 use card_duel::judge::Judge;
 use card_duel::rules::MAX_OPS;
-use card_duel::{Options, Solver, TablebaseError, TablebaseFile};
+use card_duel::{Options, Solver, TablebaseError, TablebaseFile, tablebase};
 use clap::{Parser, Subcommand};
 use engine::DriverOptions;
 use engine::cli::{BatchArgs, exit_with_error, finish};
+use engine::input::Input;
 use engine::judge::cli::{
     CheckArgs, StressArgs, ValidateArgs, parse_args, run_check, run_stress, run_validate,
 };
@@ -34,8 +35,9 @@ struct Args {
     #[arg(long, value_enum, default_value_t)]
     solver: Solver,
     /// Read every value off this tablebase (written by `card-duel tablebase`) instead of
-    /// sweeping: the same output in milliseconds; the input's O must be the tablebase's.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["explain", "solver"])]
+    /// sweeping: the same output in milliseconds; the input's O must be the tablebase's. A
+    /// folder stands for its tablebase of the input's O (`o5.tb` for O = 5).
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["explain", "solver"])]
     tablebase: Option<PathBuf>,
 }
 
@@ -52,8 +54,9 @@ enum Command {
     /// Run COMMAND on generated inputs (or every position of one O) until it fails, then
     /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble.
     Stress(StressArgs),
-    /// Write the tablebase of O to FILE: every position's value (11.5 MB, one sweep of 0.07 to
-    /// 0.3 s), for `--tablebase FILE`. FILE is written aside, then renamed into place.
+    /// Write the tablebase of O to PATH: every position's value (11.5 MB, one sweep of 0.07 to
+    /// 0.3 s), for `--tablebase PATH`. A folder gets it as `oO.tb` (`o5.tb` for O = 5). The
+    /// file is written aside, then renamed into place.
     Tablebase(TablebaseArgs),
 }
 
@@ -62,8 +65,9 @@ struct TablebaseArgs {
     /// O, the plays and hero powers a turn allows.
     #[arg(value_name = "O", value_parser = clap::value_parser!(u8).range(1..=i64::from(MAX_OPS)))]
     ops: u8,
-    /// Where to write it.
-    file: PathBuf,
+    /// Where to write it: a file, or a folder of tablebases.
+    #[arg(value_name = "PATH")]
+    path: PathBuf,
     /// Worker threads [default: the RAYON_NUM_THREADS variable, else all cores].
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
@@ -97,8 +101,26 @@ fn main() {
     };
     match &args.tablebase {
         Some(path) => {
+            // A folder holds one tablebase an O: the input's header says which. A header that
+            // cannot be read is reported by the run, which stops there.
+            let path = if path.is_dir() {
+                let Ok((ops, _)) = card_duel::parse::header(&mut Input::new(&input)) else {
+                    finish(card_duel::run(&input, &options))
+                };
+                let file = tablebase::in_folder(path, ops);
+                if !file.exists() {
+                    exit_with_error(&format!(
+                        "cannot use the tablebases in {}: none for the input's O = {ops}: build it with `card-duel tablebase {ops} {}`",
+                        path.display(),
+                        path.display()
+                    ));
+                }
+                file
+            } else {
+                path.clone()
+            };
             let name = format!("the tablebase {}", path.display());
-            let tablebase = std::fs::File::open(path)
+            let tablebase = std::fs::File::open(&path)
                 .map_err(TablebaseError::from)
                 .and_then(TablebaseFile::open)
                 .unwrap_or_else(|e| exit_with_error(&format!("cannot use {name}: {e}")));
@@ -113,15 +135,20 @@ fn main() {
 fn write_tablebase(args: &TablebaseArgs) -> ! {
     let started = std::time::Instant::now();
     let driver = DriverOptions { threads: args.threads.map(usize::from), progress: false };
+    let file = if args.path.is_dir() {
+        tablebase::in_folder(&args.path, args.ops)
+    } else {
+        args.path.clone()
+    };
     let tablebase =
         card_duel::build_tablebase(args.ops, &driver).unwrap_or_else(|e| exit_with_error(&e));
     let built = started.elapsed();
-    if let Err(e) = tablebase.save(&args.file) {
-        exit_with_error(&format!("cannot write {}: {e}", args.file.display()));
+    if let Err(e) = tablebase.save(&file) {
+        exit_with_error(&format!("cannot write {}: {e}", file.display()));
     }
     println!(
         "wrote {}: the tablebase of O = {}, {} positions, built in {:.2} s",
-        args.file.display(),
+        file.display(),
         args.ops,
         card_duel::StartKey::CARDINALITY,
         built.as_secs_f64()

@@ -391,6 +391,14 @@ fn header(ops: u8, sum: u64) -> [u8; HEADER_LEN] {
     head
 }
 
+/// The tablebase of O = `ops` in a folder of tablebases, one a file named by its O
+/// (`o5.tb`), as `card-duel tablebase O FOLDER` writes them and `--tablebase FOLDER` reads
+/// the one of its input's O.
+#[must_use]
+pub fn in_folder(folder: &Path, ops: u8) -> PathBuf {
+    folder.join(format!("o{ops}.tb"))
+}
+
 /// FNV-1a over the values' bit patterns, a word at a time: any one changed value, and any
 /// values swapped, change it. It guards against damage, not against forgery. `O(values)`.
 #[must_use]

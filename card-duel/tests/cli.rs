@@ -84,8 +84,10 @@ fn unreadable_files_and_bad_arguments_exit_2() {
 #[test]
 fn a_tablebase_answers_as_the_sweep_does_and_refuses_what_it_cannot_answer() {
     let dir = tests::scratch_dir("card-duel", "tablebase");
+    let folder = dir.display().to_string();
     let tablebase = dir.join("o3.tb").display().to_string();
-    let built = card_duel(&["tablebase", "3", &tablebase, "-j", "2"], b"");
+    // Written into a folder, it is named by its O.
+    let built = card_duel(&["tablebase", "3", &folder, "-j", "2"], b"");
     assert!(built.status.success(), "{}", text(&built.stderr));
     assert!(text(&built.stdout).starts_with(&format!(
         "wrote {tablebase}: the tablebase of O = 3, 1440000 positions, built in "
@@ -106,6 +108,24 @@ fn a_tablebase_answers_as_the_sweep_does_and_refuses_what_it_cannot_answer() {
     }
     let sample_2 = card_duel(&["--tablebase", &tablebase], b"1 3\n5 14\n1 1\n1 1\n1 0\n");
     assert_eq!(text(&sample_2.stdout), text(&card_duel(&[], b"1 3\n5 14\n1 1\n1 1\n1 0\n").stdout));
+    // A folder stands for its tablebase of the input's O.
+    let read = card_duel(&["--tablebase", &folder], file.as_bytes());
+    assert!(read.status.success(), "{}", text(&read.stderr));
+    assert_eq!(text(&read.stdout), text(&sweep.stdout));
+    tests::assert_rejects(
+        BINARY,
+        &["--tablebase", &folder],
+        SAMPLE_2,
+        &format!(
+            "error: cannot use the tablebases in {folder}: none for the input's O = 4: build it with `card-duel tablebase 4 {folder}`"
+        ),
+    );
+    tests::assert_rejects(
+        BINARY,
+        &["--tablebase", &folder],
+        b"1 x\n",
+        "error: line 1, column 3: expected O in 1..=20, found \"x\"",
+    );
 
     // Another O points at O; a malformed input is reported as without a tablebase.
     tests::assert_rejects(
