@@ -89,14 +89,16 @@ fn parse_cases<F: Format>(
 ) -> (Result<Vec<F::Case>, InputError>, usize) {
     let lines = format.lines_per_case(header).filter(|&lines| lines > 0);
     let cuts = match lines {
-        // A case takes at least two bytes (a token and a line break), but the last: a count
-        // the file cannot hold fails at its end, sequentially, before anything is reserved.
-        Some(lines)
-            if count >= tuning.min_cases
-                && count <= (bytes.len() - start) / 2 + 1
-                && rayon::current_num_threads() > 1 =>
-        {
-            plan(bytes, start, count, lines, tuning)
+        Some(lines) if count >= tuning.min_cases && rayon::current_num_threads() > 1 => {
+            let cuts = plan(bytes, start, count, lines, tuning);
+            // The last chunk holds the cases the count announces after the last cut. A line
+            // takes at least two bytes (a token and a line break) but the last, so a count the
+            // file cannot hold is read sequentially, failing at the end of the input, before a
+            // vector of that many cases is filled.
+            let last = cuts.last().map_or(0, |cut| {
+                (count - cut.first_case).saturating_sub((bytes.len() - cut.offset) / (2 * lines))
+            });
+            if last <= 1 { cuts } else { Vec::new() }
         }
         _ => Vec::new(),
     };
