@@ -109,10 +109,10 @@ fn main() {
                 };
                 let file = tablebase::in_folder(path, ops);
                 if !file.exists() {
+                    let folder = path.display();
                     exit_with_error(&format!(
-                        "cannot use the tablebases in {}: none for the input's O = {ops}: build it with `card-duel tablebase {ops} {}`",
-                        path.display(),
-                        path.display()
+                        "cannot use the tablebases in {folder}: none for the input's O = \
+                         {ops}: build it with `card-duel tablebase {ops} {folder}`"
                     ));
                 }
                 file

@@ -15,9 +15,9 @@
 //!
 //! Memory: the input bytes, the parsed cases and the answers are held at once, so a batch
 //! needs about `input size + cases * (size_of Case + size_of Answer)` plus one scratch per
-//! thread and the shared work; while writing, also the written bytes: once when the answers have
-//! one width, else from the first of another width on twice (the chunks' buffers, then the
-//! joined output).
+//! thread and the shared work; while writing, also the written bytes: once when the answers
+//! have one width, else from the first of another width on twice (the chunks' buffers, then
+//! the joined output).
 
 mod split;
 
@@ -229,8 +229,8 @@ pub fn thread_pool(options: &DriverOptions) -> Result<rayon::ThreadPool, RunErro
 
 /// [`solve_input`], then each answer written by `write(batch, index, out)` (which appends
 /// answer `index`'s bytes to `out`), in parallel chunks put in input order
-/// ([`write_ordered`]): the bytes are the same for any thread count. `O(input size)` to parse and write, in parallel, plus the
-/// solver's work.
+/// ([`write_ordered`]): the bytes are the same for any thread count. `O(input size)` to parse
+/// and write, in parallel, plus the solver's work.
 ///
 /// # Errors
 /// As [`solve_input`]; nothing is written then.
