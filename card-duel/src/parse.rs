@@ -135,7 +135,8 @@ mod tests {
         assert_eq!((p.teacher_hand, p.e_hand), (1, 0));
     }
 
-    /// Files of many positions laid out as the judge's files are, then damaged byte by byte:
+    /// Files of many positions laid out as the judge's files are, then damaged (a byte
+    /// replaced, removed or inserted, or the file cut short):
     /// reading case after case with the tidy path first gives the same positions, the same
     /// first error and the same offsets as the tokenizer alone.
     #[test]
@@ -174,10 +175,11 @@ mod tests {
                 for _ in 0..1 + rng.below(3) {
                     let at = rng.below(bytes.len());
                     let byte = b"0123459 \n\r\tx"[rng.below(12)];
-                    match rng.below(3) {
+                    match rng.below(4) {
                         0 => bytes[at] = byte,
                         1 => drop(bytes.remove(at)),
-                        _ => bytes.insert(at, byte),
+                        2 => bytes.insert(at, byte),
+                        _ => bytes.truncate(at.max(1)),
                     }
                 }
             }
