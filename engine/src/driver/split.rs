@@ -87,6 +87,7 @@ fn parse_cases<F: Format>(
     count: usize,
     tuning: Tuning,
 ) -> (Result<Vec<F::Case>, InputError>, usize) {
+    let file = File { format, header, bytes, count };
     let lines = format.lines_per_case(header).filter(|&lines| lines > 0);
     let cuts = match lines {
         Some(lines) if count >= tuning.min_cases && rayon::current_num_threads() > 1 => {
@@ -104,12 +105,12 @@ fn parse_cases<F: Format>(
     };
     if cuts.len() < 2 {
         let first = Cut { offset: 0, line: 0, first_case: 0 };
-        return (parse_from(format, header, bytes, first, count, count).map(|(cases, _)| cases), 0);
+        return (file.parse_from(first, count).map(|(cases, _)| cases), 0);
     }
     // Every case is parsed straight into its place in one vector, which is first filled with
     // copies of the first case (read here, as the sequential parser reads it first) so that
     // each chunk can overwrite its own piece: no vector a chunk, and no copy after.
-    let first = match parse_from(format, header, bytes, cuts[0], 1, count) {
+    let first = match file.parse_from(cuts[0], 1) {
         Ok((mut one, _)) => one.pop().expect("one case was read"),
         Err(e) => return (Err(e), 0),
     };
@@ -130,7 +131,7 @@ fn parse_cases<F: Format>(
         .zip(pieces)
         .map(|(&cut, piece)| {
             let mut places = piece.iter_mut();
-            read_cases(format, header, bytes, cut, cut.first_case + places.len(), count, |case| {
+            file.read_cases(cut, cut.first_case + places.len(), |case| {
                 *places.next().expect("a place for every case of the chunk") = case;
             })
         })
@@ -143,7 +144,7 @@ fn parse_cases<F: Format>(
         // Not sound: from here on, as the sequential parser would.
         if !sound {
             cases.truncate(cut.first_case);
-            let rest = parse_from(format, header, bytes, *cut, count, count);
+            let rest = file.parse_from(*cut, count);
             let cases = rest.map(|(rest, _)| {
                 cases.extend(rest);
                 cases
@@ -154,61 +155,61 @@ fn parse_cases<F: Format>(
     (Ok(cases), cuts.len())
 }
 
-/// Parses cases `cut.first_case..end` of `count` from `cut` on, and after the last case
-/// checks that nothing follows; returns them and the offset after the last one read. Errors
-/// are located in the whole input.
-fn parse_from<F: Format>(
-    format: &F,
-    header: &F::Header,
-    bytes: &[u8],
-    cut: Cut,
-    end: usize,
+/// A file being parsed: its format, header, bytes and announced number of cases.
+struct File<'a, F: Format> {
+    format: &'a F,
+    header: &'a F::Header,
+    bytes: &'a [u8],
     count: usize,
-) -> Result<Chunk<F>, InputError> {
-    // A case takes at least two bytes, so a huge announced count cannot reserve more than
-    // the input could hold; it fails at the end of the input instead.
-    let mut cases = Vec::with_capacity((end - cut.first_case).min(bytes.len() / 2 + 1));
-    crate::memory::advise_huge_pages(cases.spare_capacity_mut());
-    let offset = read_cases(format, header, bytes, cut, end, count, |case| cases.push(case))?;
-    Ok((cases, offset))
 }
 
-/// Parses cases `cut.first_case..end` of `count` from `cut` on, handing each to `emit` in
-/// order, and after the last case checks that nothing follows; returns the offset after the
-/// last one read. Errors are located in the whole input.
-fn read_cases<F: Format>(
-    format: &F,
-    header: &F::Header,
-    bytes: &[u8],
-    cut: Cut,
-    end: usize,
-    count: usize,
-    mut emit: impl FnMut(F::Case),
-) -> Result<usize, InputError> {
-    // The first chunk goes on after the header. The others start at a line start, so that a
-    // slice from there numbers columns as the whole input does, and lines from 1.
-    let (mut input, base) = if cut.first_case == 0 {
-        let mut input = Input::new(bytes);
-        format.parse_header(&mut input)?;
-        (input, 0)
-    } else {
-        (Input::new(&bytes[cut.offset..]), cut.offset)
-    };
-    let relocate = |mut error: InputError| {
-        if cut.first_case > 0 {
-            error.line += cut.line;
+impl<F: Format> File<'_, F> {
+    /// Parses cases `cut.first_case..end` from `cut` on, and after the last case of the file
+    /// checks that nothing follows; returns them and the offset after the last one read.
+    /// Errors are located in the whole input.
+    fn parse_from(&self, cut: Cut, end: usize) -> Result<Chunk<F>, InputError> {
+        // A case takes at least two bytes, so a huge announced count cannot reserve more than
+        // the input could hold; it fails at the end of the input instead.
+        let mut cases = Vec::with_capacity((end - cut.first_case).min(self.bytes.len() / 2 + 1));
+        crate::memory::advise_huge_pages(cases.spare_capacity_mut());
+        let offset = self.read_cases(cut, end, |case| cases.push(case))?;
+        Ok((cases, offset))
+    }
+
+    /// [`File::parse_from`], handing each case to `emit` in order; returns the offset after
+    /// the last one read.
+    fn read_cases(
+        &self,
+        cut: Cut,
+        end: usize,
+        mut emit: impl FnMut(F::Case),
+    ) -> Result<usize, InputError> {
+        // The first chunk goes on after the header. The others start at a line start, so
+        // that a slice from there numbers columns as the whole input does, and lines from 1.
+        let (mut input, base) = if cut.first_case == 0 {
+            let mut input = Input::new(self.bytes);
+            self.format.parse_header(&mut input)?;
+            (input, 0)
+        } else {
+            (Input::new(&self.bytes[cut.offset..]), cut.offset)
+        };
+        let relocate = |mut error: InputError| {
+            if cut.first_case > 0 {
+                error.line += cut.line;
+            }
+            error
+        };
+        for index in cut.first_case..end {
+            emit(self.format.parse_case(self.header, index, &mut input).map_err(relocate)?);
         }
-        error
-    };
-    for index in cut.first_case..end {
-        emit(format.parse_case(header, index, &mut input).map_err(relocate)?);
+        let offset = base + input.offset();
+        if end == self.count {
+            let count = self.count;
+            let after = if count == 0 { "the header".to_owned() } else { format!("case {count}") };
+            input.finish(&after).map_err(relocate)?;
+        }
+        Ok(offset)
     }
-    let offset = base + input.offset();
-    if end == count {
-        let after = if count == 0 { "the header".to_owned() } else { format!("case {count}") };
-        input.finish(&after).map_err(relocate)?;
-    }
-    Ok(offset)
 }
 
 /// The cuts for `count` cases of `lines` lines each after the header, which ends at `start`:
