@@ -117,9 +117,22 @@ fn a_tablebase_answers_as_the_sweep_does_and_refuses_what_it_cannot_answer() {
         &["--tablebase", &folder],
         SAMPLE_2,
         &format!(
-            "error: cannot use the tablebases in {folder}: none for the input's O = 4: build it with `card-duel tablebase 4 {folder}`"
+            "error: cannot use the tablebases in {folder}: none for the input's O = 4: build it with `card-duel tablebase 4 {folder}`, or add --build-missing"
         ),
     );
+    // --build-missing builds the one of the input's O into the folder first, then reads it.
+    let building = dir.join("building");
+    std::fs::create_dir(&building).unwrap();
+    let building = building.display().to_string();
+    let o2 = card_duel::write_input(2, &positions[..50]);
+    let swept = card_duel(&[], o2.as_bytes());
+    for _ in 0..2 {
+        let read = card_duel(&["--tablebase", &building, "--build-missing"], o2.as_bytes());
+        assert!(read.status.success(), "{}", text(&read.stderr));
+        assert_eq!(text(&read.stdout), text(&swept.stdout));
+        let built = std::fs::read_dir(&building).unwrap().map(|e| e.unwrap().file_name());
+        assert_eq!(built.collect::<Vec<_>>(), ["o2.tb"]);
+    }
     tests::assert_rejects(
         BINARY,
         &["--tablebase", &folder],
