@@ -3,6 +3,7 @@
 //! `tablebase`, which writes every position's value of one O for `--tablebase`.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use card_duel::judge::Judge;
 use card_duel::rules::MAX_OPS;
@@ -128,16 +129,12 @@ fn tablebase_for(path: &Path, input: &[u8], options: &Options, build_missing: bo
     let Ok((ops, _)) = card_duel::parse::header(&mut Input::new(input)) else {
         finish(card_duel::run(input, options))
     };
-    let file = if folder { tablebase::in_folder(path, ops) } else { path.to_path_buf() };
+    let file = file_for(path, ops);
     if file.exists() {
         return file;
     }
     if build_missing {
-        let tablebase = card_duel::build_tablebase(ops, &options.driver)
-            .unwrap_or_else(|e| exit_with_error(&e));
-        if let Err(e) = tablebase.save(&file) {
-            exit_with_error(&format!("cannot write {}: {e}", file.display()));
-        }
+        build_and_save(ops, &options.driver, &file);
         return file;
     }
     let folder = path.display();
@@ -147,22 +144,30 @@ fn tablebase_for(path: &Path, input: &[u8], options: &Options, build_missing: bo
     ))
 }
 
+/// The tablebase file `path` names for O = `ops`: in a folder, its file of that O; else
+/// `path` itself.
+fn file_for(path: &Path, ops: u8) -> PathBuf {
+    if path.is_dir() { tablebase::in_folder(path, ops) } else { path.to_path_buf() }
+}
+
+/// Builds the tablebase of O = `ops` on `driver`'s threads and saves it as `file`, or exits
+/// with what failed; returns how long the build took.
+fn build_and_save(ops: u8, driver: &DriverOptions, file: &Path) -> Duration {
+    let started = Instant::now();
+    let tablebase = card_duel::build_tablebase(ops, driver).unwrap_or_else(|e| exit_with_error(&e));
+    let built = started.elapsed();
+    if let Err(e) = tablebase.save(file) {
+        exit_with_error(&format!("cannot write {}: {e}", file.display()));
+    }
+    built
+}
+
 /// `card-duel tablebase`: builds, saves, and says what it wrote.
 #[allow(clippy::print_stdout, reason = "the subcommand's report")]
 fn write_tablebase(args: &TablebaseArgs) -> ! {
-    let started = std::time::Instant::now();
     let driver = DriverOptions { threads: args.threads.map(usize::from), progress: false };
-    let file = if args.path.is_dir() {
-        tablebase::in_folder(&args.path, args.ops)
-    } else {
-        args.path.clone()
-    };
-    let tablebase =
-        card_duel::build_tablebase(args.ops, &driver).unwrap_or_else(|e| exit_with_error(&e));
-    let built = started.elapsed();
-    if let Err(e) = tablebase.save(&file) {
-        exit_with_error(&format!("cannot write {}: {e}", file.display()));
-    }
+    let file = file_for(&args.path, args.ops);
+    let built = build_and_save(args.ops, &driver, &file);
     println!(
         "wrote {}: the tablebase of O = {}, {} positions, built in {:.2} s",
         file.display(),

@@ -31,6 +31,7 @@
 //! own bits, so answers read from a tablebase are byte for byte those of the sweep.
 
 use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use engine::memory::HugeZeroed;
@@ -48,6 +49,14 @@ pub const FORMAT_VERSION: u32 = 1;
 /// Bytes before the block checksums.
 pub const HEADER_LEN: usize = 64;
 
+/// Where the header's fields sit (module notes): the format, O, the number of values, the
+/// checksum of the block checksums and the writer's version.
+const FORMAT_AT: Range<usize> = 20..24;
+const OPS_AT: usize = 24;
+const COUNT_AT: Range<usize> = 32..40;
+const SUM_AT: Range<usize> = 40..48;
+const BUILT_BY_AT: Range<usize> = 48..HEADER_LEN;
+
 /// Values a block checksum covers: 4 KiB, what one read of a few positions costs.
 pub const BLOCK_VALUES: usize = 512;
 
@@ -63,10 +72,8 @@ pub const FILE_LEN: u64 = (VALUES_AT + StartKey::CARDINALITY * size_of::<f64>())
 /// The version of card-duel writing and reading tablebases.
 const BUILT_BY: &str = env!("CARGO_PKG_VERSION");
 
-/// Bytes of the header that hold the writer's version.
-const BUILT_BY_LEN: usize = 16;
-
-const _: () = assert!(BUILT_BY.len() <= BUILT_BY_LEN, "the version fits its field");
+const _: () =
+    assert!(BUILT_BY.len() <= BUILT_BY_AT.end - BUILT_BY_AT.start, "the version fits its field");
 
 /// The values a tablebase may hold: probabilities, give or take the rounding of the sums
 /// that compute them (a certain win summed over a play's outcomes can come to 1 plus an ulp).
@@ -239,21 +246,21 @@ impl<R: Read> TablebaseFile<R> {
         if got < VALUES_AT {
             return Err(length(got as u64));
         }
-        let format = u32::from_le_bytes(head[20..24].try_into().expect("four bytes"));
+        let format = u32::from_le_bytes(head[FORMAT_AT].try_into().expect("four bytes"));
         if format != FORMAT_VERSION {
             return Err(TablebaseError::Format { found: format });
         }
-        let built_by = &head[48..HEADER_LEN];
+        let built_by = &head[BUILT_BY_AT];
         let built_by = &built_by[..built_by.iter().take_while(|&&b| b != 0).count()];
         let built_by = String::from_utf8_lossy(built_by);
         if built_by != BUILT_BY {
             return Err(TablebaseError::Version { found: built_by.into_owned() });
         }
-        let ops = head[24];
+        let ops = head[OPS_AT];
         if !(1..=MAX_OPS).contains(&ops) {
             return Err(TablebaseError::Ops { found: ops });
         }
-        let count = u64::from_le_bytes(head[32..40].try_into().expect("eight bytes"));
+        let count = u64::from_le_bytes(head[COUNT_AT].try_into().expect("eight bytes"));
         if count != StartKey::CARDINALITY as u64 {
             return Err(TablebaseError::Length {
                 what: "values in the header",
@@ -264,7 +271,7 @@ impl<R: Read> TablebaseFile<R> {
         let sums: Vec<u64> = (head[HEADER_LEN..].chunks_exact(size_of::<u64>()))
             .map(|le| u64::from_le_bytes(le.try_into().expect("eight bytes")))
             .collect();
-        let sum = u64::from_le_bytes(head[40..48].try_into().expect("eight bytes"));
+        let sum = u64::from_le_bytes(head[SUM_AT].try_into().expect("eight bytes"));
         if checksum_words(&sums) != sum {
             return Err(TablebaseError::Checksums);
         }
@@ -383,11 +390,11 @@ fn read_up_to(input: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
 fn header(ops: u8, sum: u64) -> [u8; HEADER_LEN] {
     let mut head = [0u8; HEADER_LEN];
     head[..MAGIC.len()].copy_from_slice(MAGIC);
-    head[20..24].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    head[24] = ops;
-    head[32..40].copy_from_slice(&(StartKey::CARDINALITY as u64).to_le_bytes());
-    head[40..48].copy_from_slice(&sum.to_le_bytes());
-    head[48..48 + BUILT_BY.len()].copy_from_slice(BUILT_BY.as_bytes());
+    head[FORMAT_AT].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    head[OPS_AT] = ops;
+    head[COUNT_AT].copy_from_slice(&(StartKey::CARDINALITY as u64).to_le_bytes());
+    head[SUM_AT].copy_from_slice(&sum.to_le_bytes());
+    head[BUILT_BY_AT][..BUILT_BY.len()].copy_from_slice(BUILT_BY.as_bytes());
     head
 }
 

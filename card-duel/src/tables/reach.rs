@@ -21,11 +21,18 @@ pub struct Reach {
     max_total: u8,
     /// `box_words[s]`: bit `a` set when mover HP `a` and other HP `s - a` are in the box.
     box_words: [u32; MAX_HEROES + 1],
-    /// When marked one by one, the positions marked from (the file's), else empty.
+    /// The cells marked one by one, for a file of at most [`Reach::EXACT_UP_TO`] positions.
+    marked: Option<Marked>,
+}
+
+/// The cells a few positions reach, marked one by one.
+#[derive(Clone, Debug)]
+struct Marked {
+    /// The positions marked from (the file's).
     positions: Vec<Position>,
-    /// When marked one by one: `cells[t][pair]` has bit `a` set when the cell of `pair` with
-    /// mover HP `a` in layer `t` is reached.
-    cells: Option<Vec<Vec<u32>>>,
+    /// `cells[t][pair]` has bit `a` set when the cell of `pair` with mover HP `a` in layer
+    /// `t` is reached.
+    cells: Vec<Vec<u32>>,
 }
 
 /// What a file asks of its positions, which decides how far the marking of a small file goes.
@@ -51,8 +58,7 @@ impl Reach {
             max_other,
             max_total: MAX_TOTAL as u8,
             box_words: box_words(&max_other),
-            positions: Vec::new(),
-            cells: None,
+            marked: None,
         }
     }
 
@@ -93,10 +99,11 @@ impl Reach {
             max_other[a] = max_other[a].max(max_other[a + 1]);
         }
         max_other[0] = 0;
-        let cells = (positions.len() <= Reach::EXACT_UP_TO)
-            .then(|| mark_reachable(positions, usize::from(max_total), asked));
-        let positions = if cells.is_some() { positions.to_vec() } else { Vec::new() };
-        Reach { max_other, max_total, box_words: box_words(&max_other), positions, cells }
+        let marked = (positions.len() <= Reach::EXACT_UP_TO).then(|| Marked {
+            positions: positions.to_vec(),
+            cells: mark_reachable(positions, usize::from(max_total), asked),
+        });
+        Reach { max_other, max_total, box_words: box_words(&max_other), marked }
     }
 
     /// Whether `position` is reached (its value is in tables built for this reach). `O(1)`.
@@ -120,7 +127,7 @@ impl Reach {
     #[inline]
     pub(super) fn contains_cell(&self, t: usize, pair: usize, a: u8, b: u8) -> bool {
         self.contains_hp(a, b)
-            && self.cells.as_ref().is_none_or(|cells| cells[t][pair] >> a & 1 == 1)
+            && self.marked.as_ref().is_none_or(|marked| marked.cells[t][pair] >> a & 1 == 1)
     }
 
     /// Bit `a` set when the cell of `pair` with mover HP `a` and other HP `heroes - a` in
@@ -128,8 +135,8 @@ impl Reach {
     #[inline]
     pub(super) fn layer_word(&self, t: usize, pair: usize, heroes: u8) -> u32 {
         let boxed = self.box_words.get(usize::from(heroes)).copied().unwrap_or(0);
-        match &self.cells {
-            Some(cells) => boxed & cells[t][pair],
+        match &self.marked {
+            Some(marked) => boxed & marked.cells[t][pair],
             None => boxed,
         }
     }
@@ -147,12 +154,12 @@ impl Reach {
     /// Whether the reachable cells are marked one by one (a file of at most
     /// [`Reach::EXACT_UP_TO`] positions) rather than taken as whole HP boxes.
     pub(super) fn is_exact(&self) -> bool {
-        self.cells.is_some()
+        self.marked.is_some()
     }
 
     /// The positions an exact reach was marked from; `None` when it is not exact.
     pub(super) fn positions(&self) -> Option<&[Position]> {
-        self.is_exact().then_some(self.positions.as_slice())
+        self.marked.as_ref().map(|marked| marked.positions.as_slice())
     }
 }
 
@@ -316,7 +323,7 @@ mod tests {
 
     /// Number of cells marked one by one; `None` for whole HP boxes.
     fn marked_cells(reach: &Reach) -> Option<usize> {
-        let cells = reach.cells.as_ref()?;
+        let cells = &reach.marked.as_ref()?.cells;
         Some(cells.iter().flatten().map(|word| word.count_ones() as usize).sum())
     }
 
