@@ -38,6 +38,7 @@ pub mod tables;
 
 use std::fmt::Write as _;
 use std::io::{Read, Seek};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use engine::driver::{self, BatchSolver, Format, Steps};
@@ -48,7 +49,7 @@ pub use explain::Explanation;
 pub use reference::Reference;
 pub use rules::{Action, Board, Position};
 pub use tablebase::{Tablebase, TablebaseError, TablebaseFile};
-pub use tables::{Reach, StartKey, Tables};
+pub use tables::{Reach, StartKey, SweepSize, Tables};
 
 /// The judge's format: `T O`, then `T` positions, the teacher's board and hand before E's.
 #[derive(Clone, Copy, Debug, Default)]
@@ -81,11 +82,11 @@ impl Format for InputFormat {
 /// card-duel as the engine's batch driver sees it: the header is O, and the shared work is
 /// every case's value, read in groups ([`Tables::values`], much faster than one lookup a case)
 /// off the tables of one sweep or off a tablebase; those values are the answers.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub enum CardDuel<'a> {
-    /// One sweep over every cell the file reaches ([`solve`]).
-    #[default]
-    Sweep,
+    /// One sweep over every cell the file reaches ([`solve`]), which leaves its size in the
+    /// cell (for `--stats`).
+    Sweep(&'a OnceLock<SweepSize>),
     /// A whole tablebase of the file's O.
     Tablebase(&'a Tablebase),
     /// The cases' values, in order, read before the batch (a few positions' blocks off a
@@ -105,7 +106,14 @@ impl BatchSolver for CardDuel<'_> {
 
     fn prepare(&self, ops: &u8, cases: &[Position]) -> Vec<f64> {
         match *self {
-            CardDuel::Sweep => solve(*ops, cases),
+            CardDuel::Sweep(size) => {
+                let tables = Tables::build(*ops, Reach::of(cases));
+                if let Some(swept) = tables.size() {
+                    // One sweep a batch: the cell is empty here.
+                    let _ = size.set(swept);
+                }
+                values_of(&tables, cases)
+            }
             CardDuel::Tablebase(tablebase) => {
                 assert_eq!(*ops, tablebase.ops(), "run_with_tablebase checks O first");
                 tablebase.values(cases)
@@ -249,6 +257,7 @@ where
 pub fn run(bytes: &[u8], options: &Options) -> Result<Output, RunError> {
     let started = Instant::now();
     let driver = &options.driver;
+    let swept = OnceLock::new();
     let (cases, out, steps) = if options.explain {
         let written = driver::solve_and_write(&CardDuelExplain, bytes, driver, |b, i, out| {
             explain::write(i, &b.answers[i], out);
@@ -256,20 +265,29 @@ pub fn run(bytes: &[u8], options: &Options) -> Result<Output, RunError> {
         (written.batch.cases.len(), written.bytes, written.steps)
     } else {
         match options.solver {
-            Solver::Fast => probabilities(&CardDuel::Sweep, bytes, driver)?,
+            Solver::Fast => probabilities(&CardDuel::Sweep(&swept), bytes, driver)?,
             Solver::Reference => probabilities(&CardDuelReference, bytes, driver)?,
         }
     };
-    Ok(output(out, options.stats.then_some((cases, started, steps))))
+    let stats = options.stats.then_some((cases, started, steps));
+    Ok(output(out, stats, swept.get().copied()))
 }
 
-/// The output of a run that wrote `stdout`, with the `--stats` line when `stats` gives the
-/// count of cases, when the run started and the driver's steps.
-fn output(stdout: Vec<u8>, stats: Option<(usize, Instant, Steps)>) -> Output {
+/// The output of a run that wrote `stdout`, with the `--stats` lines when `stats` gives the
+/// count of cases, when the run started and the driver's steps: a line of times, and one of
+/// the sweep's size when the run swept.
+fn output(
+    stdout: Vec<u8>,
+    stats: Option<(usize, Instant, Steps)>,
+    swept: Option<SweepSize>,
+) -> Output {
     let mut stderr = String::new();
     if let Some((cases, started, steps)) = stats {
         let ms = started.elapsed().as_secs_f64() * 1e3;
         let _ = writeln!(stderr, "{cases} positions in {ms:.3} ms ({steps})");
+        if let Some(swept) = swept {
+            let _ = writeln!(stderr, "sweep: {swept}");
+        }
     }
     Output { stdout, stderr }
 }
@@ -330,7 +348,7 @@ pub fn run_with_tablebase<R: Read + Seek>(
             probabilities(&CardDuel::Tablebase(&whole), bytes, &options.driver)?
         }
     };
-    Ok(output(out, options.stats.then_some((cases, started, steps))))
+    Ok(output(out, options.stats.then_some((cases, started, steps)), None))
 }
 
 /// [`Tablebase::build`] on a pool of `driver.threads` worker threads (all cores when `None`).
@@ -352,7 +370,11 @@ pub fn build_tablebase(ops: u8, driver: &DriverOptions) -> Result<Tablebase, Run
 /// When `ops` is outside `1..=MAX_OPS` or a position has HP outside `1..=MAX_HP`.
 #[must_use]
 pub fn solve(ops: u8, positions: &[Position]) -> Vec<f64> {
-    let tables = Tables::build(ops, Reach::of(positions));
+    values_of(&Tables::build(ops, Reach::of(positions)), positions)
+}
+
+/// The values of `positions` off `tables` built over their reach.
+fn values_of(tables: &Tables, positions: &[Position]) -> Vec<f64> {
     tables.values(positions).expect("the tables cover the positions they were built for")
 }
 
@@ -466,6 +488,27 @@ mod tests {
         let mut beyond = positions.clone();
         beyond.insert(250, Position { e_hp: 20, ..positions[0] });
         assert_eq!(tables.values(&beyond), None);
+    }
+
+    #[test]
+    fn stats_give_the_sweeps_size_when_the_run_swept() {
+        // Official sample 2: total HP 5 + 14 + 1 + 1, so layers 0 to 21.
+        let input = b"1 4\n5 14\n1 1\n1 1\n1 0\n";
+        let stats = Options { stats: true, ..Options::default() };
+        let swept = run(input, &stats).unwrap();
+        let lines: Vec<&str> = swept.stderr.lines().collect();
+        assert_eq!(lines.len(), 2, "{}", swept.stderr);
+        assert!(lines[0].starts_with("1 positions in "), "{}", lines[0]);
+        assert!(lines[1].starts_with("sweep: 22 layers, "), "{}", lines[1]);
+        let size = Tables::build(4, Reach::of(&driver::parse_all(&InputFormat, input).unwrap().1))
+            .size()
+            .unwrap();
+        assert_eq!(lines[1], format!("sweep: {size}"));
+        assert!(size.largest_layer < size.values && size.values < 22 * size.largest_layer);
+        // The reference solver sweeps nothing; without --stats nothing is said.
+        let reference = Options { solver: Solver::Reference, ..stats };
+        assert_eq!(run(input, &reference).unwrap().stderr.lines().count(), 1);
+        assert_eq!(run(input, &Options::default()).unwrap().stderr, "");
     }
 
     #[test]

@@ -74,6 +74,37 @@ use sweep::{Layer, LayerValues};
 pub struct Tables {
     reach: Reach,
     starts: Starts,
+    /// What the sweep computed; `None` for tables read off a tablebase.
+    size: Option<SweepSize>,
+}
+
+/// How much one sweep computed: its layers, the values of all of them, and the values of the
+/// largest, whose length every one of the five live layers is allocated at. Each value is an
+/// `f64`; the sweep's time grows with `values` (each is written once and read again by the
+/// operations of the four layers above it), its layer memory with `largest_layer`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SweepSize {
+    /// Layers swept, one per total HP from 0 to the reach's largest.
+    pub layers: usize,
+    /// Stored values of every layer.
+    pub values: usize,
+    /// Stored values of the largest layer.
+    pub largest_layer: usize,
+}
+
+impl std::fmt::Display for SweepSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mb = |values: usize| (values * size_of::<f64>()) as f64 / 1e6;
+        write!(
+            f,
+            "{} layers, {} values ({:.1} MB), the largest layer {} ({:.1} MB)",
+            self.layers,
+            self.values,
+            mb(self.values),
+            self.largest_layer,
+            mb(self.largest_layer)
+        )
+    }
 }
 
 /// The turn-start values a [`Tables`] keeps.
@@ -169,6 +200,7 @@ impl Tables {
         // depend on the reach alone); the ring's oldest layout is reused for it.
         let mut next = LayerLayout::default();
         next.build(0, &reach, &slots, chunks);
+        let mut size = SweepSize { layers: max_total + 1, values: 0, largest_layer: most };
         for t in 0..=max_total {
             let mut current = std::mem::take(&mut ring[t % RING]);
             std::mem::swap(&mut current.layout, &mut next);
@@ -182,6 +214,7 @@ impl Tables {
             }
             debug_assert_eq!(len, LayerLayout::values_len(t, &reach, &slots), "its length");
             assert!(len <= current.values.len(), "no layer is longer than the longest");
+            size.values += len;
             {
                 let below: [Option<&LayerValues>; MAX_DROP] =
                     std::array::from_fn(|k| (t > k).then(|| &ring[(t - k - 1) % RING]));
@@ -203,14 +236,21 @@ impl Tables {
             }
             ring[t % RING] = current;
         }
-        (Tables { reach, starts }, explained)
+        (Tables { reach, starts, size: Some(size) }, explained)
     }
 
     /// Tables over every cell whose turn-start values are `table`, by [`StartKey`] rank (a
     /// tablebase read back).
     pub(crate) fn from_every_start(table: HugeZeroed) -> Tables {
         assert_eq!(table.len(), StartKey::CARDINALITY, "one value a turn start");
-        Tables { reach: Reach::all(), starts: Starts::Every(table) }
+        Tables { reach: Reach::all(), starts: Starts::Every(table), size: None }
+    }
+
+    /// What the sweep that built these tables computed; `None` for tables read off a
+    /// tablebase.
+    #[must_use]
+    pub fn size(&self) -> Option<SweepSize> {
+        self.size
     }
 
     /// Every turn-start value by [`StartKey`] rank, when the tables keep them all (a reach of
