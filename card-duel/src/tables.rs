@@ -182,7 +182,6 @@ impl Tables {
         }
         let slots = Slots::new(ops, reach.max_hp());
         let threads = rayon::current_num_threads();
-        let chunks = if threads == 1 { 1 } else { threads * CHUNKS_PER_THREAD };
         let mut starts = Starts::for_reach(&reach);
         let mut explained = vec![Vec::new(); probes.len()];
         let mut ring: [LayerValues; RING] = Default::default();
@@ -199,7 +198,7 @@ impl Tables {
         // The layout of the next layer, built while this one is filled (the layers' layouts
         // depend on the reach alone); the ring's oldest layout is reused for it.
         let mut next = LayerLayout::default();
-        next.build(0, &reach, &slots, chunks);
+        next.build(0, &reach, &slots, threads);
         let mut size = SweepSize { layers: max_total + 1, values: 0, largest_layer: most };
         for t in 0..=max_total {
             let mut current = std::mem::take(&mut ring[t % RING]);
@@ -228,7 +227,7 @@ impl Tables {
                 if t < max_total {
                     rayon::join(
                         || layer.fill(layer_values, &mut starts, &mut ends),
-                        || next.build(t + 1, &reach, &slots, chunks),
+                        || next.build(t + 1, &reach, &slots, threads),
                     );
                 } else {
                     layer.fill(layer_values, &mut starts, &mut ends);
@@ -327,7 +326,3 @@ const _: () = assert!(
 
 /// Layers alive at once: the one being filled and the [`MAX_DROP`] an operation can reach.
 const RING: usize = MAX_DROP + 1;
-
-/// Chunks of board pairs per thread in the parallel phases: a few, so that a thread that
-/// finishes early takes over work, but not so many that a chunk's reads lose their cache.
-const CHUNKS_PER_THREAD: usize = 4;

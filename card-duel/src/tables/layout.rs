@@ -38,11 +38,11 @@ pub(super) struct LayerLayout {
     ends: Vec<Block>,
     /// `end_starts[pair]..end_starts[pair + 1]`: the pair's end-of-turn values.
     end_starts: Vec<usize>,
-    /// Chunks of pairs with about equal numbers of cells where no turn starts (some minion
-    /// spent), for phase 3, which computes their best operation, and for the end-of-turn
-    /// values.
+    /// Chunks of pairs cut by their cells where no turn starts (some minion spent), shrinking
+    /// along the layer ([`LayerLayout::split_chunks`]), for phase 3, which computes their
+    /// best operation, and for the end-of-turn values.
     pub(super) chunks: Vec<Chunk>,
-    /// Chunks of pairs with about equal numbers of cells where turns start (every minion
+    /// Chunks of pairs cut the same way by their cells where turns start (every minion
     /// ready), for phase 1, which computes only those: they are not spread evenly over the
     /// pairs, and chunks of all cells leave some threads nearly idle.
     pub(super) start_chunks: Vec<Chunk>,
@@ -106,9 +106,9 @@ pub(super) fn bits_between(lo: i32, hi: i32) -> u32 {
 }
 
 impl LayerLayout {
-    /// Lays out layer `t` for `reach` and `slots`, in `chunks` chunks (at least one).
+    /// Lays out layer `t` for `reach` and `slots`, its chunks cut for `threads` threads.
     /// `O(pairs * (diagonals + 20))`.
-    pub(super) fn build(&mut self, t: usize, reach: &Reach, slots: &Slots, chunks: usize) {
+    pub(super) fn build(&mut self, t: usize, reach: &Reach, slots: &Slots, threads: usize) {
         self.t = t;
         self.reached.clear();
         self.runs.clear();
@@ -168,9 +168,9 @@ impl LayerLayout {
         self.end_starts.push(next);
 
         self.chunks = self
-            .split_chunks(chunks.max(1), |run| PAIR_INFO[usize::from(run.pair)].start.is_none());
+            .split_chunks(threads.max(1), |run| PAIR_INFO[usize::from(run.pair)].start.is_none());
         self.start_chunks = self
-            .split_chunks(chunks.max(1), |run| PAIR_INFO[usize::from(run.pair)].start.is_some());
+            .split_chunks(threads.max(1), |run| PAIR_INFO[usize::from(run.pair)].start.is_some());
     }
 
     /// The number of values layer `t` stores ([`LayerLayout::len`] once built), without
@@ -189,15 +189,25 @@ impl LayerLayout {
             .sum()
     }
 
-    /// Splits the runs into `chunks` ranges of whole pairs (covering every run, in order),
-    /// each with about an equal share of the cells of the runs that `counts`.
-    fn split_chunks(&self, chunks: usize, counts: impl Fn(&Run) -> bool) -> Vec<Chunk> {
+    /// Splits the runs into ranges of whole pairs (covering every run, in order) for
+    /// `threads` threads that take them in order as they come free: one range for one
+    /// thread; else shares of the cells of the runs that `counts` shrinking along the layer
+    /// (each a `GUIDED` share per thread of the cells left, at least a `SMALLEST` share per
+    /// thread of all), so that the ranges taken last are small and the threads end together.
+    fn split_chunks(&self, threads: usize, counts: impl Fn(&Run) -> bool) -> Vec<Chunk> {
+        const GUIDED: usize = 2;
+        const SMALLEST: usize = 64;
         let weight = |run: &Run| if counts(run) { usize::from(run.len) } else { 0 };
         let cells: usize = self.runs.iter().map(weight).sum();
-        let per_chunk = cells.div_ceil(chunks).max(1);
-        let mut split = Vec::with_capacity(chunks + 1);
+        let smallest = cells.div_ceil(SMALLEST * threads).max(1);
+        let share = |left: usize| {
+            if threads == 1 { usize::MAX } else { left.div_ceil(GUIDED * threads).max(smallest) }
+        };
+        let mut split = Vec::new();
         let mut start = 0;
         let mut in_chunk = 0;
+        let mut left = cells;
+        let mut per_chunk = share(left);
         for i in 0..self.runs.len() {
             in_chunk += weight(&self.runs[i]);
             let last_of_pair =
@@ -210,7 +220,9 @@ impl LayerLayout {
                     ends: self.end_starts[pairs.start]..self.end_starts[pairs.end],
                 });
                 start = i + 1;
+                left -= in_chunk;
                 in_chunk = 0;
+                per_chunk = share(left);
             }
         }
         split

@@ -6,6 +6,7 @@
 //! stay in the core's cache while the unit's pairs use them.
 
 use std::ops::Range;
+use std::sync::Mutex;
 
 use engine::memory::HugeZeroed;
 use rayon::prelude::*;
@@ -101,7 +102,7 @@ impl<'a> Layer<'a> {
         // ready): the turn starts of this layer are read from them. Its chunks share out
         // those cells; phase 3's share out the others, whose best operation it computes.
         let start_chunks = &self.layout.start_chunks;
-        self.units(values, start_chunks).par_iter_mut().for_each_init(Vec::new, |terms, unit| {
+        for_each_unit(self.units(values, start_chunks), |unit, terms| {
             self.run_unit(unit, Pairs::Starts, &[], terms);
         });
         // Phase 2: the turn starts kept (all, or the file's positions) and the end-of-turn
@@ -123,9 +124,9 @@ impl<'a> Layer<'a> {
         // Phase 3: the other cells' best operation; in every open cell the better of that
         // and ending the turn; then the saturated copies that plays from above read.
         let ends = &ends[..];
-        self.units(values, &self.layout.chunks)
-            .par_iter_mut()
-            .for_each_init(Vec::new, |terms, unit| self.run_unit(unit, Pairs::Others, ends, terms));
+        for_each_unit(self.units(values, &self.layout.chunks), |unit, terms| {
+            self.run_unit(unit, Pairs::Others, ends, terms);
+        });
     }
 
     /// Splits the layer's values into units, one per chunk of `chunks` (which cover the
@@ -582,6 +583,22 @@ impl<'a> Layer<'a> {
         }
         Some(actions)
     }
+}
+
+/// Runs `work` on every unit, each taken in order by whichever thread of the pool comes free
+/// (the layout cuts the units shrinking, so the last ones are small); each thread keeps its
+/// scratch of terms.
+fn for_each_unit<'v>(units: Vec<Unit<'v>>, work: impl Fn(&mut Unit<'v>, &mut Vec<Term>) + Sync) {
+    let threads = rayon::current_num_threads().min(units.len());
+    let queue = Mutex::new(units.into_iter());
+    (0..threads).into_par_iter().for_each(|_| {
+        let mut terms = Vec::new();
+        loop {
+            let next = queue.lock().expect("no thread panics while taking a unit").next();
+            let Some(mut unit) = next else { break };
+            work(&mut unit, &mut terms);
+        }
+    });
 }
 
 /// One ping outcome of a play, for [`play_sums`]: its probability, and where the rows its
