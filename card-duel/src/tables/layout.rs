@@ -118,7 +118,7 @@ impl LayerLayout {
             self.reached.push(word);
             // Cells where the other player has at most `lethal` HP are won: those with
             // a >= heroes - lethal.
-            let open = bits_below(heroes - i32::from(info.lethal));
+            let open = open_word(t, pair);
             let mut rest = word;
             while rest != 0 {
                 let a0 = rest.trailing_zeros();
@@ -144,6 +144,8 @@ impl LayerLayout {
         let mut next = 0;
         for (pair, &word) in self.reached.iter().enumerate() {
             self.starts.push(next);
+            // Won cells are worth 1 whatever the slot: they are not stored.
+            let word = word & open_word(t, pair);
             if word == 0 {
                 continue;
             }
@@ -159,8 +161,9 @@ impl LayerLayout {
         self.ends.clear();
         self.end_starts.clear();
         let mut next = 0;
-        for &word in &self.reached {
+        for (pair, &word) in self.reached.iter().enumerate() {
             self.end_starts.push(next);
+            let word = word & open_word(t, pair);
             let (block, len) = block_of(word, HAND_SIZES, next).unwrap_or_default();
             self.ends.push(block);
             next += len;
@@ -178,7 +181,7 @@ impl LayerLayout {
     pub(super) fn values_len(t: usize, reach: &Reach, slots: &Slots) -> usize {
         let windows = windows(slots);
         (0..PAIRS)
-            .map(|pair| reached_word(t, pair, reach))
+            .map(|pair| reached_word(t, pair, reach) & open_word(t, pair))
             .filter(|&word| word != 0)
             .map(|word| {
                 (windows.iter())
@@ -234,6 +237,20 @@ impl LayerLayout {
         self.reached[pair] & cells == cells
     }
 
+    /// Whether cell (`pair`, `a`) is won outright (face attacks kill the other player): its
+    /// every slot is worth 1, and it is not stored.
+    #[inline]
+    pub(super) fn won(&self, pair: usize, a: u8) -> bool {
+        open_word(self.t, pair) >> a & 1 == 0
+    }
+
+    /// How many of the `n` cells of `pair` from mover HP `a0` are open (not won): the open
+    /// cells of a pair come first, the won ones after.
+    #[inline]
+    pub(super) fn open_cells(&self, pair: usize, a0: u8, n: usize) -> usize {
+        (open_word(self.t, pair) >> a0).trailing_ones().min(n as u32) as usize
+    }
+
     /// Values of the whole layer.
     pub(super) fn len(&self) -> usize {
         *self.starts.last().expect("a layout is built before it is used")
@@ -274,7 +291,14 @@ fn windows(slots: &Slots) -> Vec<(u32, usize)> {
         .collect()
 }
 
-/// The cells of `pair` that layer `t` stores: bit `a` for mover HP `a` when reached (both
+/// The cells of `pair` in layer `t` that face attacks do not win outright: bit `a` for mover
+/// HP `a` when the other player has more HP than the mover's ready minions deal.
+fn open_word(t: usize, pair: usize) -> u32 {
+    let info = &PAIR_INFO[pair];
+    bits_below(t as i32 - i32::from(info.hp) - i32::from(info.lethal))
+}
+
+/// The cells of `pair` that layer `t` reaches: bit `a` for mover HP `a` when reached (both
 /// players with HP in `1..=MAX_HP`).
 fn reached_word(t: usize, pair: usize, reach: &Reach) -> u32 {
     let heroes = t as i32 - i32::from(PAIR_INFO[pair].hp);
@@ -318,19 +342,26 @@ mod tests {
             for t in 0..=usize::from(reach.max_total()) {
                 layout.build(t, &reach, &slots, 3);
                 assert_eq!(LayerLayout::values_len(t, &reach, &slots), layout.len());
-                let mut in_runs = 0;
+                let (mut in_runs, mut open_in_runs) = (0, 0);
                 for run in &layout.runs {
-                    let info = &PAIR_INFO[usize::from(run.pair)];
+                    let pair = usize::from(run.pair);
+                    let info = &PAIR_INFO[pair];
                     for a in run.a0..run.a0 + run.len {
                         let b = run.heroes - a;
                         assert!((1..=MAX_HP).contains(&a) && (1..=MAX_HP).contains(&b));
                         assert_eq!(usize::from(a + b + info.hp), t);
                         let open = a < run.a0 + run.open;
                         assert_eq!(open, b > info.lethal);
+                        assert_eq!(layout.won(pair, a), !open);
+                        let rest = usize::from(run.a0 + run.len - a);
+                        let open_rest = usize::from((run.a0 + run.open).saturating_sub(a));
+                        assert_eq!(layout.open_cells(pair, a, rest), open_rest);
                     }
                     in_runs += usize::from(run.len);
+                    open_in_runs += usize::from(run.open);
                 }
-                assert_eq!(layout.end_len(), in_runs * HAND_SIZES * OTHER_CLASSES);
+                // End-of-turn values, and all values, are stored for open cells only.
+                assert_eq!(layout.end_len(), open_in_runs * HAND_SIZES * OTHER_CLASSES);
                 // Both chunkings cover every run and every value, in order, without a gap.
                 for chunks in [&layout.chunks, &layout.start_chunks] {
                     let chunked: usize = chunks.iter().map(|c| c.runs.len()).sum();
@@ -350,7 +381,7 @@ mod tests {
                     for run in &layout.runs[chunk.runs.clone()] {
                         for s in slots.all() {
                             let (lo, hi) = slots.stored(s.diagonal());
-                            for a in run.a0..run.a0 + run.len {
+                            for a in run.a0..run.a0 + run.open {
                                 if (lo..=hi).contains(&i32::from(a)) {
                                     let at = layout.slot(s, usize::from(run.pair), a);
                                     assert!(at + OTHER_CLASSES <= chunk.values.end);

@@ -39,6 +39,9 @@ impl LayerValues {
     /// The value of slot (`left`, `hand`, other's hand class `other`) of cell (`pair`, `a`),
     /// read where it is stored: at its effective plays left.
     fn value(&self, pair: usize, a: u8, left: usize, hand: usize, other: usize) -> f64 {
+        if self.layout.won(pair, a) {
+            return 1.0;
+        }
         self.values[self.layout.slot(Slots::effective(a, left, hand), pair, a) + other]
     }
 }
@@ -70,12 +73,11 @@ enum Pairs {
     Others,
 }
 
-/// The cells of a run that one diagonal computes: mover HP `a0..a0 + n`, the first `open` of
-/// them not won outright.
+/// The open cells of a run that one diagonal computes (won ones are not stored): mover HP
+/// `a0..a0 + open`, at least one.
 #[derive(Clone, Copy, Debug)]
 struct Cells {
     a0: u8,
-    n: usize,
     open: usize,
 }
 
@@ -201,23 +203,18 @@ impl<'a> Layer<'a> {
         &self.layout.runs[unit.runs.clone()]
     }
 
-    /// The cells of `run` that `diagonal` computes, if any.
+    /// The open cells of `run` that `diagonal` computes, if any.
     #[inline(always)]
     fn computed(&self, diagonal: usize, run: &Run) -> Option<Cells> {
         let (lo, hi) = self.slots.computed(diagonal);
         let first = i32::from(run.a0).max(lo);
-        let last = (i32::from(run.a0) + i32::from(run.len) - 1).min(hi);
-        if first > last {
-            return None;
-        }
-        let n = (last - first + 1) as usize;
-        let open = (i32::from(run.a0) + i32::from(run.open) - first).clamp(0, n as i32) as usize;
-        Some(Cells { a0: first as u8, n, open })
+        let last = (i32::from(run.a0) + i32::from(run.open) - 1).min(hi);
+        (first <= last).then(|| Cells { a0: first as u8, open: (last - first + 1) as usize })
     }
 
-    /// Writes the best operation's value (end of turn excluded) of every computed cell of
-    /// `run`; won cells get 1: the attacks and hero powers, reading each target pair's values
-    /// from one end to the other, then the plays.
+    /// Writes the best operation's value (end of turn excluded) of every open computed cell
+    /// of `run` (won cells are not stored): the attacks and hero powers, reading each target
+    /// pair's values from one end to the other, then the plays.
     #[inline(always)]
     fn best_operations(&self, unit: &mut Unit<'_>, run: &Run, terms: &mut Vec<Term>) {
         self.attacks(unit, run);
@@ -226,8 +223,10 @@ impl<'a> Layer<'a> {
         }
     }
 
-    /// The computed cells of `run`: 1 where won, elsewhere the best of the hero power, the
-    /// face attacks and the trades (illegal ones count as [`ILLEGAL`]).
+    /// The open computed cells of `run`: the best of the hero power, the face attacks and the
+    /// trades (illegal ones count as [`ILLEGAL`]). Their targets are open too: a face attack
+    /// or a trade leaves the other player's HP and takes a ready minion, a hero power leaves
+    /// both.
     #[inline(always)]
     fn attacks(&self, unit: &mut Unit<'_>, run: &Run) {
         let pair = usize::from(run.pair);
@@ -241,15 +240,11 @@ impl<'a> Layer<'a> {
         // Hero power: HERO_POWER_COST HP, a card, one play used; it kills a mover with no more
         // HP than that (worth 0). Without a play left it is illegal.
         for (diagonal, c) in cells.iter().enumerate() {
-            let Some(Cells { a0, n, open }) = *c else { continue };
+            let Some(Cells { a0, open }) = *c else { continue };
             let block = self.layout.block(diagonal, pair);
             let at = block.at(0, a0) - unit.first;
             let width = block.cell();
-            let (dst, won) = unit.values[at..at + n * width].split_at_mut(open * width);
-            won.fill(1.0);
-            if open == 0 {
-                continue;
-            }
+            let dst = &mut unit.values[at..at + open * width];
             let dying =
                 (usize::from(HERO_POWER_COST) + 1).saturating_sub(usize::from(a0)).min(open);
             // The rows that gain a card (hand below MAX_HAND) read consecutive rows of one
@@ -306,11 +301,7 @@ impl<'a> Layer<'a> {
         for (drop, next) in faces.chain(trades) {
             let layer = self.below(drop - 1);
             for (diagonal, c) in cells.iter().enumerate() {
-                let Some(Cells { a0, open, .. }) = *c else { continue };
-                // Won cells read nothing, and their targets need not be reached.
-                if open == 0 {
-                    continue;
-                }
+                let Some(Cells { a0, open }) = *c else { continue };
                 debug_assert!(layer.layout.reaches(usize::from(next), a0, open), "reach is closed");
                 let block = self.layout.block(diagonal, pair);
                 let at = block.at(0, a0) - unit.first;
@@ -345,7 +336,7 @@ impl<'a> Layer<'a> {
             };
             let (win, outcomes) = PINGS.get(pair, a, b);
             if terms.len() < outcomes.len() {
-                terms.resize(outcomes.len(), Term { p: 0.0, start: 0 });
+                terms.resize(outcomes.len(), Term { p: 0.0, start: 0, read: 0 });
             }
             let terms = &mut terms[..outcomes.len()];
             for diagonal in 0..self.slots.diagonals() {
@@ -362,7 +353,10 @@ impl<'a> Layer<'a> {
                     let (target, a) = (usize::from(o.pair), first - o.mover_loss);
                     debug_assert!(below.layout.reaches(target, a, cells), "reach is closed");
                     let start = below.layout.block(diagonal, target).at(0, a);
-                    *term = Term { p: o.p, start };
+                    // The pings may leave the other player to the mover's ready minions: the
+                    // outcome's cells from there on are won, worth 1, and not stored.
+                    let read = below.layout.open_cells(target, a, cells);
+                    *term = Term { p: o.p, start, read };
                 }
                 let block = self.layout.block(diagonal, pair);
                 let out = block.at(1, first) - unit.first;
@@ -411,6 +405,9 @@ impl<'a> Layer<'a> {
     /// and the hand after the draw.
     #[inline]
     fn start_row<'v>(&self, values: &'v [f64], pair: usize, a: u8, mover: usize) -> &'v [f64; G] {
+        if self.layout.won(pair, a) {
+            return &[1.0; G];
+        }
         let drawn = (mover + 1).min(usize::from(MAX_HAND));
         let at = self.layout.slot(Slots::effective(a, self.slots.ops, drawn), pair, a);
         values[at..].first_chunk().expect("a turn start is stored")
@@ -469,16 +466,13 @@ impl<'a> Layer<'a> {
     }
 
     /// Phase 3, the end of the turn: every open computed cell of `run` takes the better of
-    /// its best operation and ending the turn. Cells won by face attacks are 1 already.
+    /// its best operation and ending the turn. Won cells are not stored.
     #[inline(always)]
     fn end_turns(&self, unit: &mut Unit<'_>, run: &Run, ends: &[f64]) {
         let pair = usize::from(run.pair);
         let end_block = self.layout.end_block(pair);
         for diagonal in 0..self.slots.diagonals() {
-            let Some(Cells { a0, open, .. }) = self.computed(diagonal, run) else { continue };
-            if open == 0 {
-                continue;
-            }
+            let Some(Cells { a0, open }) = self.computed(diagonal, run) else { continue };
             let block = self.layout.block(diagonal, pair);
             let width = block.cell();
             let at = block.at(0, a0) - unit.first;
@@ -508,7 +502,8 @@ impl<'a> Layer<'a> {
     #[inline(always)]
     fn saturate(&self, unit: &mut Unit<'_>, run: &Run) {
         let pair = usize::from(run.pair);
-        let run_bits = bits_between(i32::from(run.a0), i32::from(run.a0 + run.len) - 1);
+        // Only open cells are stored, so only they get copies.
+        let run_bits = bits_between(i32::from(run.a0), i32::from(run.a0 + run.open) - 1);
         for diagonal in 0..self.slots.diagonals() {
             let (lo, _) = self.slots.computed(diagonal);
             let mut copies = run_bits & bits_between(lo - SATURATED_BELOW, lo - 1);
@@ -601,12 +596,14 @@ fn for_each_unit<'v>(units: Vec<Unit<'v>>, work: impl Fn(&mut Unit<'v>, &mut Vec
     });
 }
 
-/// One ping outcome of a play, for [`play_sums`]: its probability, and where the rows its
-/// cells read start in the layer below (the first row of the first cell).
+/// One ping outcome of a play, for [`play_sums`]: its probability, where the rows its cells
+/// read start in the layer below (the first row of the first cell), and how many of its cells
+/// are stored there (the others are won, worth 1).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Term {
     p: f64,
     start: usize,
+    read: usize,
 }
 
 /// Where the sums of a piece go: the first playing row of the first cell, how many cells,
@@ -650,8 +647,12 @@ fn play_tile<const T: usize, const C: usize>(
     let offset = cell * sums.cell;
     for term in terms {
         for (c, tile) in tile.iter_mut().enumerate() {
-            let from = term.start + offset + c * sums.cell;
-            let x: &[f64; T] = src[from..].first_chunk().expect("an outcome's cells are stored");
+            let x: &[f64; T] = if cell + c < term.read {
+                let from = term.start + offset + c * sums.cell;
+                src[from..].first_chunk().expect("an outcome's open cells are stored")
+            } else {
+                &[1.0; T]
+            };
             for (sum, &x) in tile.iter_mut().zip(x) {
                 *sum += term.p * x;
             }
