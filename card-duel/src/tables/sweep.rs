@@ -224,9 +224,10 @@ impl<'a> Layer<'a> {
     }
 
     /// The open computed cells of `run`: the best of the hero power, the face attacks and the
-    /// trades (illegal ones count as [`ILLEGAL`]). Their targets are open too: a face attack
-    /// or a trade leaves the other player's HP and takes a ready minion, a hero power leaves
-    /// both.
+    /// trades (illegal ones count as [`ILLEGAL`]). Their targets are open too, so stored: a
+    /// hero power keeps the pair and the other player's HP; a trade keeps his HP and takes one
+    /// of the ready minions; a face attack takes 3 of his HP and, by spending one ready
+    /// minion, 3 of the damage the others could still deal.
     #[inline(always)]
     fn attacks(&self, unit: &mut Unit<'_>, run: &Run) {
         let pair = usize::from(run.pair);
