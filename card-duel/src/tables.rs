@@ -24,6 +24,10 @@
 //! and the next layer's layout is built meanwhile. Only five layers are alive at once, each
 //! allocated once at the largest layer's length.
 //!
+//! A cell that face attacks win outright (the other player has no more HP than the mover's
+//! ready minions deal) is worth 1 in every slot and is not stored: no attack or hero power
+//! of an open cell leads to one, and a play whose pings do adds its outcome's probability.
+//!
 //! Only cells a file can reach are computed ([`Reach`]): HP and the total HP on the table
 //! only fall, so a position reaches a box of HP pairs (and its mirror, for the other player's
 //! turns) below its own total. A file of a few positions gets the cells reachable from them
