@@ -108,10 +108,8 @@ impl BatchSolver for CardDuel<'_> {
         match *self {
             CardDuel::Sweep(size) => {
                 let tables = Tables::build(*ops, Reach::of(cases));
-                if let Some(swept) = tables.size() {
-                    // One sweep a batch: the cell is empty here.
-                    let _ = size.set(swept);
-                }
+                let swept = tables.size().expect("tables built by a sweep know its size");
+                assert!(size.set(swept).is_ok(), "one sweep a batch");
                 values_of(&tables, cases)
             }
             CardDuel::Tablebase(tablebase) => {
