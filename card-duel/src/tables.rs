@@ -101,8 +101,9 @@ impl std::fmt::Display for SweepSize {
         let mb = |values: usize| (values * size_of::<f64>()) as f64 / 1e6;
         write!(
             f,
-            "{} layers, {} values ({:.1} MB), the largest layer {} ({:.1} MB)",
+            "{} layer{}, {} values ({:.1} MB), the largest layer {} ({:.1} MB)",
             self.layers,
+            if self.layers == 1 { "" } else { "s" },
             self.values,
             mb(self.values),
             self.largest_layer,
