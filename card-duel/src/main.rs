@@ -9,12 +9,12 @@ use card_duel::judge::Judge;
 use card_duel::rules::MAX_OPS;
 use card_duel::{Options, Solver, TablebaseError, TablebaseFile, tablebase};
 use clap::{Parser, Subcommand};
-use engine::DriverOptions;
 use engine::cli::{BatchArgs, exit_with_error, finish};
 use engine::input::Input;
 use engine::judge::cli::{
     CheckArgs, StressArgs, ValidateArgs, parse_args, run_check, run_stress, run_validate,
 };
+use engine::{DriverOptions, RunError};
 
 /// Exact solver for card-duel (THUPC 2021 "狗蛋和二五仔"): E's winning probability per case.
 /// The subcommands judge another program, or write a tablebase.
@@ -111,7 +111,7 @@ fn main() {
             let tablebase = std::fs::File::open(&path)
                 .map_err(TablebaseError::from)
                 .and_then(TablebaseFile::open)
-                .unwrap_or_else(|e| exit_with_error(&format!("cannot use {name}: {e}")));
+                .unwrap_or_else(|e| unusable(name.clone(), &e));
             finish(card_duel::run_with_tablebase(&input, tablebase, &name, &options))
         }
         None => finish(card_duel::run(&input, &options)),
@@ -138,10 +138,17 @@ fn tablebase_for(path: &Path, input: &[u8], options: &Options, build_missing: bo
         return file;
     }
     let folder = path.display();
-    exit_with_error(&format!(
-        "cannot use the tablebases in {folder}: none for the input's O = {ops}: build it with \
-         `card-duel tablebase {ops} {folder}`, or add --build-missing"
-    ))
+    let reason = format!(
+        "none for the input's O = {ops}: build it with `card-duel tablebase {ops} {folder}`, or \
+         add --build-missing"
+    );
+    unusable(format!("the tablebases in {folder}"), &reason)
+}
+
+/// Ends the run with the error of a tablebase `name` that cannot be used, as the library
+/// reports one ([`RunError::File`]).
+fn unusable(name: String, reason: &dyn std::fmt::Display) -> ! {
+    finish(Err(RunError::File { name, reason: reason.to_string() }))
 }
 
 /// The tablebase file `path` names for O = `ops`: in a folder, its file of that O; else

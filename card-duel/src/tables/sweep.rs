@@ -39,11 +39,27 @@ impl LayerValues {
     /// The value of slot (`left`, `hand`, other's hand class `other`) of cell (`pair`, `a`),
     /// read where it is stored: at its effective plays left.
     fn value(&self, pair: usize, a: u8, left: usize, hand: usize, other: usize) -> f64 {
-        if self.layout.won(pair, a) {
-            return 1.0;
-        }
-        self.values[self.layout.slot(Slots::effective(a, left, hand), pair, a) + other]
+        cell_row(&self.layout, &self.values, pair, a, left, hand)[other]
     }
+}
+
+/// The values, by the other's hand class, of slot (`left`, `hand`) of cell (`pair`, `a`) in a
+/// layer laid out by `layout`, read where it is stored: at its effective plays left. A won
+/// cell is not stored: it is worth 1.
+#[inline]
+fn cell_row<'v>(
+    layout: &LayerLayout,
+    values: &'v [f64],
+    pair: usize,
+    a: u8,
+    left: usize,
+    hand: usize,
+) -> &'v [f64; G] {
+    if layout.won(pair, a) {
+        return &[1.0; G];
+    }
+    let at = layout.slot(Slots::effective(a, left, hand), pair, a);
+    values[at..].first_chunk().expect("an open cell's slots are stored")
 }
 
 /// Filling one layer.
@@ -406,12 +422,8 @@ impl<'a> Layer<'a> {
     /// and the hand after the draw.
     #[inline]
     fn start_row<'v>(&self, values: &'v [f64], pair: usize, a: u8, mover: usize) -> &'v [f64; G] {
-        if self.layout.won(pair, a) {
-            return &[1.0; G];
-        }
         let drawn = (mover + 1).min(usize::from(MAX_HAND));
-        let at = self.layout.slot(Slots::effective(a, self.slots.ops, drawn), pair, a);
-        values[at..].first_chunk().expect("a turn start is stored")
+        cell_row(self.layout, values, pair, a, self.slots.ops, drawn)
     }
 
     /// Phase 2 for tables that keep only the file's positions: those of this layer, by rank
