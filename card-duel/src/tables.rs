@@ -7,9 +7,9 @@
 //! has left (`0..=O`), and whether he has acted; a *cell* is (board pair, mover HP, other
 //! HP), and its *slots* are (plays left, mover's hand, other's hand). Which slots are stored,
 //! and where, is the business of `slots`: the other's hand has three classes that matter,
-//! plays beyond what the mover's HP and hand allow change nothing (saturation), and the
-//! limit binds less and less as a turn goes on (the deficit), so a cell keeps at most
-//! `(O + 1) * 4 * 3` values and, for large O, far fewer.
+//! plays beyond what the mover's HP and hand allow change nothing (saturation), the limit
+//! binds less and less as a turn goes on (the deficit), and no turn has O plays left and no
+//! card, so a cell keeps at most `((O + 1) * 4 - 1) * 3` values and, for large O, far fewer.
 //!
 //! Every operation lowers the total HP on the table (players plus minions): hero power by 2,
 //! face by 3, trade by 2 to 4, play by exactly 1 (three pings, then a 2-HP minion). Ending the
@@ -40,7 +40,7 @@
 //! the thread count, so every table agrees with every other to the last bit.
 //!
 //! Time: `O(slots * (outcomes per play + 8))`, where `slots` is at most 420,000 cells times
-//! `(O + 1) * 4 * 3`, 32.5 outcomes per play on average. Space: the value table (1,440,000
+//! `((O + 1) * 4 - 1) * 3`, 32.5 outcomes per play on average. Space: the value table (1,440,000
 //! `f64`, 11.5 MB; a file of a few positions keeps only its own) plus five layers of at most
 //! 18,612 cells and their stored slots (see `slots` and the crate's README for the figures).
 //!

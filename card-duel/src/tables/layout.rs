@@ -259,6 +259,7 @@ impl LayerLayout {
     /// The block of `pair` for `diagonal`.
     #[inline]
     pub(super) fn block(&self, diagonal: usize, pair: usize) -> Block {
+        debug_assert!(diagonal < self.diagonals, "diagonal {diagonal} is not stored");
         self.blocks[pair * self.diagonals + diagonal]
     }
 

@@ -35,7 +35,12 @@
 //!    the computed ones, which plays from the lowest computed cells read, are stored as copies
 //!    of their effective slots.
 //!
-//! Space per cell: at most `(O + 1) * 4 * 3` values and, with the deficit, about
+//! 5. **A turn starts with a card.** The mover draws before his first operation, so no turn
+//!    reaches the slot with O plays left and no card: plays and hero powers use a play, and
+//!    attacks keep the slot. It is the only subplane of the last diagonal, `left - h = O`,
+//!    which is not stored.
+//!
+//! Space per cell: at most `((O + 1) * 4 - 1) * 3` values and, with the deficit, about
 //! `min(O + 1, deficit + 4) * 4 * 3`.
 
 use super::key::HAND_SIZES;
@@ -92,15 +97,19 @@ impl Slots {
         Slots { ops, deficit }
     }
 
-    /// Number of diagonals, `O + HAND_SIZES`.
+    /// Number of diagonals stored, `O + HAND_SIZES - 1`: all but the last, whose one
+    /// subplane (O plays left, no card) no turn reaches (module notes, 5).
     pub(super) const fn diagonals(&self) -> usize {
-        self.ops + HAND_SIZES
+        self.ops + HAND_SIZES - 1
     }
 
-    /// Every subplane, by plays left, then hand.
+    /// Every stored subplane, by plays left, then hand.
     #[cfg(test)]
     pub(super) fn all(&self) -> impl Iterator<Item = Subplane> {
-        (0..=self.ops).flat_map(|left| (0..HAND_SIZES).map(move |hand| Subplane { left, hand }))
+        let ops = self.ops;
+        (0..=ops)
+            .flat_map(|left| (0..HAND_SIZES).map(move |hand| Subplane { left, hand }))
+            .filter(move |s| *s != Subplane { left: ops, hand: 0 })
     }
 
     /// The subplanes of diagonal `diagonal`, by increasing hand.
@@ -161,12 +170,35 @@ mod tests {
                     seen[index] = true;
                 }
             }
-            assert!(seen.iter().all(|&s| s));
-            assert_eq!(slots.all().count(), seen.len());
+            // Every subplane but the one no turn reaches: O plays left, no card.
+            let unreached = slots.ops * HAND_SIZES;
+            assert!(seen.iter().enumerate().all(|(i, &s)| s == (i != unreached)));
+            assert_eq!(slots.all().count(), seen.len() - 1);
         }
         assert_eq!(Slots::new(20, 20).deficit, 2);
         assert_eq!(Slots::new(5, 20).deficit, 17);
         assert_eq!(Slots::new(20, 5).deficit, 0);
+    }
+
+    #[test]
+    fn no_operation_leads_to_a_subplane_not_stored() {
+        // Turns start in stored subplanes, and every operation from a stored subplane leads
+        // to a stored one: so the one left out (O plays left, no card) is never reached.
+        for ops in 1..=20u8 {
+            let slots = Slots::new(ops, 20);
+            let stored: Vec<Subplane> = slots.all().collect();
+            let starts = (1..HAND_SIZES).map(|hand| Subplane { left: slots.ops, hand });
+            let next = stored.iter().filter(|s| s.left > 0).flat_map(|s| {
+                let hand = (s.hand + 1).min(usize::from(MAX_HAND));
+                let hero_power = Subplane { left: s.left - 1, hand };
+                let play = (s.hand > 0).then(|| Subplane { left: s.left - 1, hand: s.hand - 1 });
+                std::iter::once(hero_power).chain(play)
+            });
+            for s in starts.chain(next) {
+                assert!(stored.contains(&s), "O = {ops}: {s:?}");
+                assert!(s.diagonal() < slots.diagonals(), "O = {ops}: {s:?}");
+            }
+        }
     }
 
     #[test]
