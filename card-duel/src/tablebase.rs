@@ -2,7 +2,7 @@
 //! a later file of any positions of that O is answered by lookups with no sweep at all.
 //!
 //! A sweep for one position costs what its reach costs: a few milliseconds for small HP, and
-//! about 0.1 to 0.25 s for the heaviest ones (both players at 20 HP, full boards and hands),
+//! about 0.1 to 0.3 s for the heaviest ones (both players at 20 HP, full boards and hands),
 //! whose reach is most of the state space. The whole table of one O costs little more (0.07 to
 //! 0.3 s) and is 11.5 MB, so a user who asks many positions of one O builds it once
 //! ([`Tablebase::build`], the binary's `tablebase` subcommand) and reads it back
