@@ -25,6 +25,9 @@ pub(super) struct LayerLayout {
     pub(super) t: usize,
     /// `reached[pair]`: bit `a` set when the pair's cell with mover HP `a` is reached.
     pub(super) reached: Vec<u32>,
+    /// `open[pair]`: bit `a` set when the pair's cell with mover HP `a` is not won outright,
+    /// reached or not.
+    open: Vec<u32>,
     /// Maximal runs of consecutive reached cells, by pair.
     pub(super) runs: Vec<Run>,
     /// `blocks[pair * diagonals + diagonal]`: the pair's block of the diagonal (a pair's
@@ -100,6 +103,14 @@ pub(super) fn bits_below(n: i32) -> u32 {
     if n >= 32 { u32::MAX } else { (1u32 << n.max(0)) - 1 }
 }
 
+/// How many of the `n` cells from mover HP `a0` of a pair whose open cells are `open`
+/// ([`LayerLayout::open_word`]) are open: the open cells of a pair come first, the won ones
+/// after.
+#[inline]
+pub(super) fn open_run(open: u32, a0: u8, n: usize) -> usize {
+    ((open >> a0).trailing_ones() as usize).min(n)
+}
+
 /// Bits `lo..=hi` of a word.
 pub(super) fn bits_between(lo: i32, hi: i32) -> u32 {
     bits_below(hi + 1) & !bits_below(lo)
@@ -112,6 +123,8 @@ impl LayerLayout {
         self.t = t;
         self.reached.clear();
         self.runs.clear();
+        self.open.clear();
+        self.open.extend((0..PAIRS).map(|pair| open_word(t, pair)));
         for (pair, info) in PAIR_INFO.iter().enumerate() {
             let heroes = t as i32 - i32::from(info.hp);
             let word = reached_word(t, pair, reach);
@@ -241,14 +254,13 @@ impl LayerLayout {
     /// every slot is worth 1, and it is not stored.
     #[inline]
     pub(super) fn won(&self, pair: usize, a: u8) -> bool {
-        open_word(self.t, pair) >> a & 1 == 0
+        self.open[pair] >> a & 1 == 0
     }
 
-    /// How many of the `n` cells of `pair` from mover HP `a0` are open (not won): the open
-    /// cells of a pair come first, the won ones after.
+    /// The open cells of `pair` (not won): bit `a` for mover HP `a`. See [`open_run`].
     #[inline]
-    pub(super) fn open_cells(&self, pair: usize, a0: u8, n: usize) -> usize {
-        (open_word(self.t, pair) >> a0).trailing_ones().min(n as u32) as usize
+    pub(super) fn open_word(&self, pair: usize) -> u32 {
+        self.open[pair]
     }
 
     /// Values of the whole layer.
@@ -356,7 +368,7 @@ mod tests {
                         assert_eq!(layout.won(pair, a), !open);
                         let rest = usize::from(run.a0 + run.len - a);
                         let open_rest = usize::from((run.a0 + run.open).saturating_sub(a));
-                        assert_eq!(layout.open_cells(pair, a, rest), open_rest);
+                        assert_eq!(open_run(layout.open_word(pair), a, rest), open_rest);
                     }
                     in_runs += usize::from(run.len);
                     open_in_runs += usize::from(run.open);

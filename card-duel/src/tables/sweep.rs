@@ -12,7 +12,7 @@ use engine::memory::HugeZeroed;
 use rayon::prelude::*;
 
 use super::key::{HAND_SIZES, StartKey, hand_slot, start_rank};
-use super::layout::{Chunk, LayerLayout, Run, bits_between};
+use super::layout::{Chunk, LayerLayout, Run, bits_between, open_run};
 use super::slots::{OTHER_CLASSES, SATURATED_BELOW, Slots, Subplane, other_class};
 use super::{MAX_DROP, Starts};
 use crate::pings::{PINGS, SAFE_HP};
@@ -353,9 +353,13 @@ impl<'a> Layer<'a> {
             };
             let (win, outcomes) = PINGS.get(pair, a, b);
             if terms.len() < outcomes.len() {
-                terms.resize(outcomes.len(), Term { p: 0.0, start: 0, read: 0 });
+                terms.resize(outcomes.len(), Term { p: 0.0, start: 0, read: 0, open: 0 });
             }
             let terms = &mut terms[..outcomes.len()];
+            // Each outcome's open cells in the layer below, looked up once for every diagonal.
+            for (term, o) in terms.iter_mut().zip(outcomes) {
+                term.open = below.layout.open_word(usize::from(o.pair));
+            }
             for diagonal in 0..self.slots.diagonals() {
                 let width = self.slots.width(diagonal);
                 let (lo, hi) = self.slots.computed(diagonal);
@@ -369,11 +373,11 @@ impl<'a> Layer<'a> {
                 for (term, o) in terms.iter_mut().zip(outcomes) {
                     let (target, a) = (usize::from(o.pair), first - o.mover_loss);
                     debug_assert!(below.layout.reaches(target, a, cells), "reach is closed");
-                    let start = below.layout.block(diagonal, target).at(0, a);
+                    term.p = o.p;
+                    term.start = below.layout.block(diagonal, target).at(0, a);
                     // The pings may leave the other player to the mover's ready minions: the
                     // outcome's cells from there on are won, worth 1, and not stored.
-                    let read = below.layout.open_cells(target, a, cells);
-                    *term = Term { p: o.p, start, read };
+                    term.read = open_run(term.open, a, cells);
                 }
                 let block = self.layout.block(diagonal, pair);
                 let out = block.at(1, first) - unit.first;
@@ -611,12 +615,13 @@ fn for_each_unit<'v>(units: Vec<Unit<'v>>, work: impl Fn(&mut Unit<'v>, &mut Vec
 
 /// One ping outcome of a play, for [`play_sums`]: its probability, where the rows its cells
 /// read start in the layer below (the first row of the first cell), and how many of its cells
-/// are stored there (the others are won, worth 1).
+/// are stored there (the others are won, worth 1), found from the outcome pair's open cells.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Term {
     p: f64,
     start: usize,
     read: usize,
+    open: u32,
 }
 
 /// Where the sums of a piece go: the first playing row of the first cell, how many cells,
