@@ -59,9 +59,19 @@ pub(crate) struct PingTable {
 
 /// One pair's lists, by thresholds, and their outcomes.
 #[derive(Debug)]
-struct PairPings {
+pub(crate) struct PairPings {
     lists: [List; THRESHOLDS * THRESHOLDS],
     outcomes: Vec<Outcome>,
+}
+
+impl PairPings {
+    /// The probability that a play wins at once (the other player dies) and the outcomes with
+    /// both players alive, with hero HP `mover_hp` and `other_hp`. `O(1)`.
+    #[inline]
+    pub(crate) fn get(&self, mover_hp: u8, other_hp: u8) -> (f64, &[Outcome]) {
+        let (start, end, win) = self.lists[list_slot(mover_hp.min(SAFE_HP), other_hp.min(SAFE_HP))];
+        (win, &self.outcomes[start as usize..end as usize])
+    }
 }
 
 /// A path's hero hits in order: `1 << len | bits`, bit `i` set when hit `i` struck the other
@@ -100,11 +110,14 @@ impl PingTable {
     /// pair's lists are built.
     #[inline]
     pub(crate) fn get(&self, pair: usize, mover_hp: u8, other_hp: u8) -> (f64, &[Outcome]) {
-        let ta = mover_hp.min(SAFE_HP);
-        let tb = other_hp.min(SAFE_HP);
-        let lists = self.pairs[pair].get_or_init(|| pair_lists(pair));
-        let (start, end, win) = lists.lists[list_slot(ta, tb)];
-        (win, &lists.outcomes[start as usize..end as usize])
+        self.of_pair(pair).get(mover_hp, other_hp)
+    }
+
+    /// The outcome lists of `pair`, built if they were not; `O(1)` once built. A run of cells
+    /// of one pair asks for them once rather than once a cell.
+    #[inline]
+    pub(crate) fn of_pair(&self, pair: usize) -> &PairPings {
+        self.pairs[pair].get_or_init(|| pair_lists(pair))
     }
 
     /// Total number of stored outcomes.

@@ -341,6 +341,7 @@ impl<'a> Layer<'a> {
         let pair = usize::from(run.pair);
         let below = self.below(0);
         let end = usize::from(run.a0) + usize::from(run.open);
+        let pings = PINGS.of_pair(pair);
         let mut a = run.a0;
         while usize::from(a) < end {
             let b = run.heroes - a;
@@ -351,7 +352,7 @@ impl<'a> Layer<'a> {
             } else {
                 1
             };
-            let (win, outcomes) = PINGS.get(pair, a, b);
+            let (win, outcomes) = pings.get(a, b);
             if terms.len() < outcomes.len() {
                 terms.resize(outcomes.len(), Term { p: 0.0, start: 0, read: 0, open: 0 });
             }
