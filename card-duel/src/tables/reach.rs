@@ -297,8 +297,9 @@ fn operations(t: usize, pair: usize, info: &PairInfo, word: u32, reached: &mut [
         // Cells with both players at SAFE_HP or more share one outcome list: the pings cannot
         // kill there. Mover HP a >= SAFE_HP, other HP heroes - a too.
         let safe = word & !below(i32::from(SAFE_HP)) & below(heroes + 1 - i32::from(SAFE_HP));
+        let pings = PINGS.of_pair(pair);
         if safe != 0 {
-            for o in PINGS.get(pair, SAFE_HP, SAFE_HP).1 {
+            for o in pings.get(SAFE_HP, SAFE_HP).1 {
                 reach(PLAY_DROP, usize::from(o.pair), safe >> o.mover_loss);
             }
         }
@@ -306,7 +307,7 @@ fn operations(t: usize, pair: usize, info: &PairInfo, word: u32, reached: &mut [
         while edge != 0 {
             let a = edge.trailing_zeros() as u8;
             edge &= edge - 1;
-            for o in PINGS.get(pair, a, sum - a).1 {
+            for o in pings.get(a, sum - a).1 {
                 reach(PLAY_DROP, usize::from(o.pair), 1 << (a - o.mover_loss));
             }
         }
