@@ -190,7 +190,7 @@ impl Tables {
         let mut starts = Starts::for_reach(&reach);
         let mut explained = vec![Vec::new(); probes.len()];
         let mut ring: [LayerValues; RING] = Default::default();
-        let mut ends = Vec::new();
+        let mut rows = Vec::new();
         // Every layer's values are allocated at the largest layer's length, once: a layer
         // that grew into a fresh allocation would have the kernel fault in and zero its
         // pages again (the layers grow with `t` up to the middle of the sweep).
@@ -231,11 +231,11 @@ impl Tables {
                 let layer_values = &mut current.values[..len];
                 if t < max_total {
                     rayon::join(
-                        || layer.fill(layer_values, &mut starts, &mut ends),
+                        || layer.fill(layer_values, &mut starts, &mut rows),
                         || next.build(t + 1, &reach, &slots, threads),
                     );
                 } else {
-                    layer.fill(layer_values, &mut starts, &mut ends);
+                    layer.fill(layer_values, &mut starts, &mut rows);
                 }
             }
             ring[t % RING] = current;

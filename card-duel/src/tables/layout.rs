@@ -5,16 +5,16 @@
 //! one block per diagonal (see [`slots`](super::slots)), `[cell][hand row][other's hand
 //! class]` over the cells that diagonal stores. A run of cells is one contiguous piece of a
 //! block, its every row included, so an attack of a run is one pass over one piece of the
-//! target's block; a chunk of pairs is one contiguous piece of the layer. The end-of-turn
-//! values have the same shape with one block per pair, every mover's hand as a row and every
-//! reached cell. Rebuilt for
-//! every layer in `O(pairs * diagonals)`, reusing its vectors.
+//! target's block; a chunk of pairs is one contiguous piece of the layer. The turn-start rows
+//! (the values a turn start and the end of a turn read, kept apart before the end of the turn
+//! changes them) have the same shape with one block per pair where turns start, a row per
+//! hand after the draw and every open reached cell. Rebuilt for every layer in
+//! `O(pairs * diagonals)`, reusing its vectors.
 
 use std::ops::Range;
 
-use super::key::HAND_SIZES;
 use super::reach::Reach;
-use super::slots::{OTHER_CLASSES, Slots, Subplane};
+use super::slots::{DRAWN_HANDS, OTHER_CLASSES, Slots, Subplane};
 use crate::rules::MAX_HP;
 use crate::shapes::{PAIR_INFO, PAIRS};
 
@@ -37,13 +37,14 @@ pub(super) struct LayerLayout {
     diagonals: usize,
     /// `starts[pair]..starts[pair + 1]`: the pair's values in the layer.
     starts: Vec<usize>,
-    /// Each pair's block in the end-of-turn values (a row per mover's hand).
-    ends: Vec<Block>,
-    /// `end_starts[pair]..end_starts[pair + 1]`: the pair's end-of-turn values.
-    end_starts: Vec<usize>,
+    /// Each pair's block in the turn-start rows (a row per hand after the draw); only pairs
+    /// where turns start have one.
+    turn_rows: Vec<Block>,
+    /// `turn_row_starts[pair]..turn_row_starts[pair + 1]`: the pair's turn-start rows.
+    turn_row_starts: Vec<usize>,
     /// Chunks of pairs cut by their cells where no turn starts (some minion spent), shrinking
     /// along the layer ([`LayerLayout::split_chunks`]), for phase 3, which computes their
-    /// best operation, and for the end-of-turn values.
+    /// best operation.
     pub(super) chunks: Vec<Chunk>,
     /// Chunks of pairs cut the same way by their cells where turns start (every minion
     /// ready), for phase 1, which computes only those: they are not spread evenly over the
@@ -62,7 +63,7 @@ pub(super) struct Run {
     pub(super) heroes: u8,
 }
 
-/// Where one pair's cells sit in one diagonal or in the end-of-turn values, cell by cell, each
+/// Where one pair's cells sit in one diagonal or in the turn-start rows, cell by cell, each
 /// cell's rows side by side: the slots of cell `a` in row `row` start at
 /// `base + a * cell + row * OTHER_CLASSES`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -90,12 +91,12 @@ impl Block {
 }
 
 /// A range of pairs with the runs of its pairs, and the range of its values in the layer and
-/// in the end-of-turn values.
+/// in the turn-start rows.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Chunk {
     pub(super) runs: Range<usize>,
     pub(super) values: Range<usize>,
-    pub(super) ends: Range<usize>,
+    pub(super) turn_rows: Range<usize>,
 }
 
 /// Bits `0..n` of a word, for any `n`.
@@ -171,17 +172,17 @@ impl LayerLayout {
         }
         self.starts.push(next);
 
-        self.ends.clear();
-        self.end_starts.clear();
+        self.turn_rows.clear();
+        self.turn_row_starts.clear();
         let mut next = 0;
         for (pair, &word) in self.reached.iter().enumerate() {
-            self.end_starts.push(next);
-            let word = word & open_word(t, pair);
-            let (block, len) = block_of(word, HAND_SIZES, next).unwrap_or_default();
-            self.ends.push(block);
+            self.turn_row_starts.push(next);
+            let word = if PAIR_INFO[pair].start.is_some() { word & self.open[pair] } else { 0 };
+            let (block, len) = block_of(word, DRAWN_HANDS, next).unwrap_or_default();
+            self.turn_rows.push(block);
             next += len;
         }
-        self.end_starts.push(next);
+        self.turn_row_starts.push(next);
 
         self.chunks = self
             .split_chunks(threads.max(1), |run| PAIR_INFO[usize::from(run.pair)].start.is_none());
@@ -233,7 +234,7 @@ impl LayerLayout {
                 split.push(Chunk {
                     runs: start..i + 1,
                     values: self.starts[pairs.start]..self.starts[pairs.end],
-                    ends: self.end_starts[pairs.start]..self.end_starts[pairs.end],
+                    turn_rows: self.turn_row_starts[pairs.start]..self.turn_row_starts[pairs.end],
                 });
                 start = i + 1;
                 left -= in_chunk;
@@ -282,15 +283,15 @@ impl LayerLayout {
         self.block(subplane.diagonal(), pair).at(subplane.row(), a)
     }
 
-    /// The block of `pair` in the end-of-turn values.
+    /// The block of `pair` in the turn-start rows; only a pair where turns start has one.
     #[inline]
-    pub(super) fn end_block(&self, pair: usize) -> Block {
-        self.ends[pair]
+    pub(super) fn turn_row_block(&self, pair: usize) -> Block {
+        self.turn_rows[pair]
     }
 
-    /// Length of the end-of-turn values.
-    pub(super) fn end_len(&self) -> usize {
-        *self.end_starts.last().expect("a layout is built before it is used")
+    /// Length of the turn-start rows.
+    pub(super) fn turn_rows_len(&self) -> usize {
+        *self.turn_row_starts.last().expect("a layout is built before it is used")
     }
 }
 
@@ -355,7 +356,7 @@ mod tests {
             for t in 0..=usize::from(reach.max_total()) {
                 layout.build(t, &reach, &slots, 3);
                 assert_eq!(LayerLayout::values_len(t, &reach, &slots), layout.len());
-                let (mut in_runs, mut open_in_runs) = (0, 0);
+                let (mut in_runs, mut open_starts) = (0, 0);
                 for run in &layout.runs {
                     let pair = usize::from(run.pair);
                     let info = &PAIR_INFO[pair];
@@ -371,10 +372,12 @@ mod tests {
                         assert_eq!(open_run(layout.open_word(pair), a, rest), open_rest);
                     }
                     in_runs += usize::from(run.len);
-                    open_in_runs += usize::from(run.open);
+                    if info.start.is_some() {
+                        open_starts += usize::from(run.open);
+                    }
                 }
-                // End-of-turn values, and all values, are stored for open cells only.
-                assert_eq!(layout.end_len(), open_in_runs * HAND_SIZES * OTHER_CLASSES);
+                // Turn-start rows, and all values, are stored for open cells only.
+                assert_eq!(layout.turn_rows_len(), open_starts * DRAWN_HANDS * OTHER_CLASSES);
                 // Both chunkings cover every run and every value, in order, without a gap.
                 for chunks in [&layout.chunks, &layout.start_chunks] {
                     let chunked: usize = chunks.iter().map(|c| c.runs.len()).sum();
@@ -382,7 +385,7 @@ mod tests {
                     for pair in chunks.windows(2) {
                         assert_eq!(pair[0].runs.end, pair[1].runs.start);
                         assert_eq!(pair[0].values.end, pair[1].values.start);
-                        assert_eq!(pair[0].ends.end, pair[1].ends.start);
+                        assert_eq!(pair[0].turn_rows.end, pair[1].turn_rows.start);
                     }
                     if let (Some(first), Some(last)) = (chunks.first(), chunks.last()) {
                         assert_eq!((first.values.start, last.values.end), (0, layout.len()));

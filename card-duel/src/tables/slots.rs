@@ -50,6 +50,10 @@ use crate::rules::{MAX_HAND, PINGS_PER_PLAY};
 /// and from 3 he draws to [`MAX_HAND`]).
 pub(super) const OTHER_CLASSES: usize = MAX_HAND as usize;
 
+/// Hands a mover can hold after his draw, 1 to [`MAX_HAND`]: the turn-start rows of a cell,
+/// hand `h` in row `h - 1`.
+pub(super) const DRAWN_HANDS: usize = MAX_HAND as usize;
+
 /// The class of an other player's hand of `hand` cards.
 pub(super) const fn other_class(hand: usize) -> usize {
     if hand < OTHER_CLASSES { hand } else { OTHER_CLASSES - 1 }

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::key::{HAND_SIZES, StartKey, hand_slot, start_rank};
 use super::layout::{Chunk, LayerLayout, Run, bits_between, open_run};
-use super::slots::{OTHER_CLASSES, SATURATED_BELOW, Slots, Subplane, other_class};
+use super::slots::{DRAWN_HANDS, OTHER_CLASSES, SATURATED_BELOW, Slots, Subplane, other_class};
 use super::{MAX_DROP, Starts};
 use crate::pings::{PINGS, SAFE_HP};
 use crate::rules::{Action, FACE_DAMAGE, HERO_POWER_COST, MAX_HAND, MAX_HP, MAX_OPS, Position};
@@ -113,9 +113,9 @@ impl<'a> Layer<'a> {
     }
 
     /// Fills every reached cell of this layer into `values` (the layer's, laid out by
-    /// `self.layout`) and its turn starts into `table`; `ends` is scratch for the
-    /// end-of-turn values.
-    pub(super) fn fill(&self, values: &mut [f64], starts: &mut Starts, ends: &mut Vec<f64>) {
+    /// `self.layout`) and its turn starts into `table`; `rows` is scratch for the turn-start
+    /// rows.
+    pub(super) fn fill(&self, values: &mut [f64], starts: &mut Starts, rows: &mut Vec<f64>) {
         // Phase 1: the best operation of the cells where a turn can start (every minion
         // ready): the turn starts of this layer are read from them. Its chunks share out
         // those cells; phase 3's share out the others, whose best operation it computes.
@@ -123,27 +123,29 @@ impl<'a> Layer<'a> {
         for_each_unit(self.units(values, start_chunks), |unit, terms| {
             self.run_unit(unit, Pairs::Starts, &[], terms);
         });
-        // Phase 2: the turn starts kept (all, or the file's positions) and the end-of-turn
-        // values (which hand the swapped position to the other player) of every open cell.
-        ends.resize(self.layout.end_len(), 0.0);
+        // Phase 2: the turn starts kept (all, or the file's positions) and the turn-start
+        // rows of every open cell where turns start, which ending a turn reads (it hands the
+        // swapped position to the other player), set apart before phase 3 ends the turns
+        // there too.
+        rows.resize(self.layout.turn_rows_len(), 0.0);
         let values_read = &*values;
         match starts {
             Starts::Every(table) => {
                 rayon::join(
                     || self.turn_starts(values_read, table),
-                    || self.end_values(values_read, ends),
+                    || self.turn_rows(values_read, rows),
                 );
             }
             Starts::Positions { ranks, values: kept } => {
                 self.position_starts(values_read, ranks, kept);
-                self.end_values(values_read, ends);
+                self.turn_rows(values_read, rows);
             }
         }
         // Phase 3: the other cells' best operation; in every open cell the better of that
         // and ending the turn; then the saturated copies that plays from above read.
-        let ends = &ends[..];
+        let rows = &rows[..];
         for_each_unit(self.units(values, &self.layout.chunks), |unit, terms| {
-            self.run_unit(unit, Pairs::Others, ends, terms);
+            self.run_unit(unit, Pairs::Others, rows, terms);
         });
     }
 
@@ -161,13 +163,13 @@ impl<'a> Layer<'a> {
     }
 
     /// Phase 1 or 3 of `unit`, with the widest vectors the CPU has.
-    fn run_unit(&self, unit: &mut Unit<'_>, pairs: Pairs, ends: &[f64], terms: &mut Vec<Term>) {
+    fn run_unit(&self, unit: &mut Unit<'_>, pairs: Pairs, rows: &[f64], terms: &mut Vec<Term>) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            self.run_unit_avx2(unit, pairs, ends, terms);
+            self.run_unit_avx2(unit, pairs, rows, terms);
             return;
         }
-        self.phase(unit, pairs, ends, terms);
+        self.phase(unit, pairs, rows, terms);
     }
 
     /// [`Layer::phase`] compiled for AVX2: twice the lanes per instruction in the sums and
@@ -179,7 +181,7 @@ impl<'a> Layer<'a> {
         &self,
         unit: &mut Unit<'_>,
         pairs: Pairs,
-        ends: &[f64],
+        rows: &[f64],
         terms: &mut Vec<Term>,
     ) {
         #[target_feature(enable = "avx2")]
@@ -187,28 +189,28 @@ impl<'a> Layer<'a> {
             layer: &Layer<'_>,
             unit: &mut Unit<'_>,
             pairs: Pairs,
-            ends: &[f64],
+            rows: &[f64],
             terms: &mut Vec<Term>,
         ) {
-            layer.phase(unit, pairs, ends, terms);
+            layer.phase(unit, pairs, rows, terms);
         }
         // SAFETY: the caller checked that the CPU has AVX2, the only feature enabled.
-        unsafe { phase_avx2(self, unit, pairs, ends, terms) }
+        unsafe { phase_avx2(self, unit, pairs, rows, terms) }
     }
 
-    /// Phase 1 (`Starts`) or 3 (`Others`, with the end-of-turn values `ends`) of `unit`.
+    /// Phase 1 (`Starts`) or 3 (`Others`, with the turn-start rows `rows`) of `unit`.
     /// Run by run, so that a run's values are still in the core's cache when phase 3 ends
     /// its turns and copies its saturated cells: those read and write only the run's cells,
     /// and the best operations of the other runs read only the layers below.
     #[inline(always)]
-    fn phase(&self, unit: &mut Unit<'_>, pairs: Pairs, ends: &[f64], terms: &mut Vec<Term>) {
+    fn phase(&self, unit: &mut Unit<'_>, pairs: Pairs, rows: &[f64], terms: &mut Vec<Term>) {
         for run in self.runs(unit) {
             let info = &PAIR_INFO[usize::from(run.pair)];
             if info.start.is_some() == (pairs == Pairs::Starts) {
                 self.best_operations(unit, run, terms);
             }
             if pairs == Pairs::Others {
-                self.end_turns(unit, run, ends);
+                self.end_turns(unit, run, rows);
                 self.saturate(unit, run);
             }
         }
@@ -446,37 +448,33 @@ impl<'a> Layer<'a> {
         }
     }
 
-    /// Phase 2, the end-of-turn values of every open cell: ending the turn hands the swapped
-    /// position to the other player, who starts his turn there, so it is worth 1 - his turn
-    /// start's value, read off the cells of phase 1.
-    fn end_values(&self, values: &[f64], ends: &mut [f64]) {
+    /// Phase 2, the turn-start rows of every open cell where turns start: its best operation
+    /// with O plays left and each hand after the draw, by the other's hand class, as phase 1
+    /// left them. Phase 3 ends the turns there too; ending a turn reads these.
+    fn turn_rows(&self, values: &[f64], rows: &mut [f64]) {
         let layout = self.layout;
         let mut pieces = Vec::with_capacity(layout.chunks.len());
-        let mut rest = ends;
+        let mut rest = rows;
         for chunk in &layout.chunks {
-            let (head, tail) = std::mem::take(&mut rest).split_at_mut(chunk.ends.len());
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(chunk.turn_rows.len());
             rest = tail;
             pieces.push((chunk, head));
         }
-        pieces.par_iter_mut().for_each(|(chunk, ends)| {
+        pieces.par_iter_mut().for_each(|(chunk, rows)| {
             for run in &layout.runs[chunk.runs.clone()] {
                 let pair = usize::from(run.pair);
-                let next = usize::from(PAIR_INFO[pair].next_start);
-                let block = layout.end_block(pair);
+                if PAIR_INFO[pair].start.is_none() {
+                    continue;
+                }
+                let block = layout.turn_row_block(pair);
                 for a in run.a0..run.a0 + run.open {
-                    let b = run.heroes - a;
-                    // The other player, with `other` cards, draws, and has O plays left.
-                    let starts: [&[f64; G]; G] =
-                        std::array::from_fn(|other| self.start_row(values, next, b, other));
-                    // The cell's rows (hands) side by side, each the classes of the other's.
-                    let cell: &mut [f64; HAND_SIZES * G] = ends
-                        [block.at(0, a) - chunk.ends.start..]
+                    let cell: &mut [f64; DRAWN_HANDS * G] = rows
+                        [block.at(0, a) - chunk.turn_rows.start..]
                         .first_chunk_mut()
-                        .expect("a cell's end-of-turn values");
-                    for hand in 0..HAND_SIZES {
-                        for (other, start) in starts.iter().enumerate() {
-                            cell[hand * G + other] = 1.0 - start[other_class(hand)];
-                        }
+                        .expect("a cell's turn-start rows");
+                    for (drawn, row) in cell.chunks_exact_mut(G).enumerate() {
+                        let from = cell_row(layout, values, pair, a, self.slots.ops, drawn + 1);
+                        row.copy_from_slice(from);
                     }
                 }
             }
@@ -484,11 +482,32 @@ impl<'a> Layer<'a> {
     }
 
     /// Phase 3, the end of the turn: every open computed cell of `run` takes the better of
-    /// its best operation and ending the turn. Won cells are not stored.
+    /// its best operation and ending the turn. Ending the turn hands the swapped position to
+    /// the other player, who starts his turn there, so it is worth 1 - his turn start's value,
+    /// read off the turn-start rows `rows`. Won cells are not stored.
     #[inline(always)]
-    fn end_turns(&self, unit: &mut Unit<'_>, run: &Run, ends: &[f64]) {
+    fn end_turns(&self, unit: &mut Unit<'_>, run: &Run, rows: &[f64]) {
         let pair = usize::from(run.pair);
-        let end_block = self.layout.end_block(pair);
+        // The run's end-of-turn values, `[cell][hand][other's class]`: the cells' rows side
+        // by side, each the classes of the other's hand.
+        let mut ends = [0.0; MAX_HP as usize * HAND_SIZES * G];
+        let next = usize::from(PAIR_INFO[pair].next_start);
+        let next_block = self.layout.turn_row_block(next);
+        for (cell, a) in ends.chunks_exact_mut(HAND_SIZES * G).zip(run.a0..run.a0 + run.open) {
+            // The other player, with `other` cards, draws, and has O plays left.
+            let b = run.heroes - a;
+            let starts: &[f64; DRAWN_HANDS * G] = if self.layout.won(next, b) {
+                &[1.0; DRAWN_HANDS * G]
+            } else {
+                rows[next_block.at(0, b)..].first_chunk().expect("a cell's turn-start rows")
+            };
+            for hand in 0..HAND_SIZES {
+                for other in 0..G {
+                    cell[hand * G + other] = 1.0 - starts[other * G + other_class(hand)];
+                }
+            }
+        }
+        let stride = HAND_SIZES * G;
         for diagonal in 0..self.slots.diagonals() {
             let Some(Cells { a0, open }) = self.computed(diagonal, run) else { continue };
             let block = self.layout.block(diagonal, pair);
@@ -497,8 +516,7 @@ impl<'a> Layer<'a> {
             let dst = &mut unit.values[at..at + open * width];
             // A cell's rows are consecutive hands, and so are its end-of-turn values: with
             // every hand the cells are one piece, as are their end-of-turn values.
-            let from = end_block.at(Slots::first_hand(diagonal), a0);
-            let stride = end_block.cell();
+            let from = usize::from(a0 - run.a0) * stride + Slots::first_hand(diagonal) * G;
             match width / G {
                 1 => max_cells::<G>(dst, &ends[from..], stride),
                 2 => max_cells::<{ 2 * G }>(dst, &ends[from..], stride),
