@@ -17,10 +17,10 @@
 //! and the turn starts of layer `t`, which need only the best non-ending action. A layer is
 //! therefore filled in three phases: (1) the best operation of the cells where every minion
 //! is ready, the only ones a turn starts in, from the finished layers below; (2) the
-//! turn-start values of layer `t`, read off those cells, and each open cell's value of ending
-//! the turn (`1 - V` of the swapped position); (3) every other cell's best operation, then
-//! every cell takes the better of its best operation and ending the turn (run by run, while a
-//! run's values are in the cache). Phases 1 and 3 run in parallel over chunks of board pairs,
+//! turn-start values of layer `t` read off those cells, and their rows set apart; (3) every
+//! other cell's best operation, then every cell takes the better of its best operation and
+//! ending the turn (`1 - V` of the swapped position, worked out from the rows set apart, run
+//! by run while a run's values are in the cache). Phases 1 and 3 run in parallel over chunks of board pairs,
 //! and the next layer's layout is built meanwhile. Only five layers are alive at once, each
 //! allocated once at the largest layer's length.
 //!
