@@ -105,6 +105,19 @@ impl PingTable {
         });
     }
 
+    /// Builds pairs' lists in pair order, on the calling thread, while `more` says so: a
+    /// helper that gets them ready ahead of whoever will ask for them. `O(pairs)` at most.
+    pub(crate) fn build_while(&self, more: impl Fn() -> bool) {
+        for (pair, lists) in self.pairs.iter().enumerate() {
+            if !more() {
+                return;
+            }
+            if pair_of(pair).0.len() < MAX_MINIONS {
+                lists.get_or_init(|| pair_lists(pair));
+            }
+        }
+    }
+
     /// The probability that a play wins at once (the other player dies) and the outcomes with
     /// both players alive, for `pair` with hero HP `mover_hp` and `other_hp`. `O(1)` once the
     /// pair's lists are built.

@@ -1,6 +1,8 @@
 //! Which cells a file can reach ([`Reach`]), and the word-parallel walk that marks them one by
 //! one for a small file ([`mark_reachable`]), the pairs of a layer in parallel.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use super::{MAX_DROP, MAX_TOTAL, PLAY_DROP};
@@ -99,9 +101,19 @@ impl Reach {
             max_other[a] = max_other[a].max(max_other[a + 1]);
         }
         max_other[0] = 0;
-        let marked = (positions.len() <= Reach::EXACT_UP_TO).then(|| Marked {
-            positions: positions.to_vec(),
-            cells: mark_reachable(positions, usize::from(max_total), asked),
+        let marked = (positions.len() <= Reach::EXACT_UP_TO).then(|| {
+            // The marking follows plays through the ping lists, so another thread builds them
+            // meanwhile, ahead of it, until the marking is done.
+            let marking = AtomicBool::new(true);
+            let (cells, ()) = rayon::join(
+                || {
+                    let cells = mark_reachable(positions, usize::from(max_total), asked);
+                    marking.store(false, Ordering::Relaxed);
+                    cells
+                },
+                || PINGS.build_while(|| marking.load(Ordering::Relaxed)),
+            );
+            Marked { positions: positions.to_vec(), cells }
         });
         Reach { max_other, max_total, box_words: box_words(&max_other), marked }
     }
