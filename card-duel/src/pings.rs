@@ -10,7 +10,8 @@
 //!
 //! A pair's lists are built the first time they are asked for: a small file plays from a few
 //! hundred of the 1050 pairs at most, and building all of them was most of a trivial run's
-//! time. A large file builds them all in parallel up front ([`PingTable::build_all`]).
+//! time. A large file builds them all in parallel up front ([`PingTable::build_all`]); while
+//! a small file's cells are marked, a spare thread builds ahead ([`PingTable::build_while`]).
 //!
 //! Build: `O(512)` for a pair's paths plus `O(16 * aggregated)`, about 10 µs a pair, a few
 //! milliseconds for all. Space: about 16 bytes per outcome, a few hundred thousand outcomes.
