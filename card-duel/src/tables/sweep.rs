@@ -359,8 +359,10 @@ impl<'a> Layer<'a> {
                 terms.resize(outcomes.len(), Term { p: 0.0, start: 0, read: 0, open: 0 });
             }
             let terms = &mut terms[..outcomes.len()];
-            // Each outcome's open cells in the layer below, looked up once for every diagonal.
+            // Each outcome's probability and open cells in the layer below, once for every
+            // diagonal.
             for (term, o) in terms.iter_mut().zip(outcomes) {
+                term.p = o.p;
                 term.open = below.layout.open_word(usize::from(o.pair));
             }
             for diagonal in 0..self.slots.diagonals() {
@@ -376,7 +378,6 @@ impl<'a> Layer<'a> {
                 for (term, o) in terms.iter_mut().zip(outcomes) {
                     let (target, a) = (usize::from(o.pair), first - o.mover_loss);
                     debug_assert!(below.layout.reaches(target, a, cells), "reach is closed");
-                    term.p = o.p;
                     term.start = below.layout.block(diagonal, target).at(0, a);
                     // The pings may leave the other player to the mover's ready minions: the
                     // outcome's cells from there on are won, worth 1, and not stored.
