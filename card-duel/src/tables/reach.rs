@@ -229,13 +229,13 @@ fn mark_reachable(positions: &[Position], max_total: usize, asked: Asked) -> Vec
         while changed {
             changed = false;
             for (pair, info) in pairs.iter().enumerate() {
-                let mut word = open(pair, info, layer[pair]);
-                let mut swapped = 0;
-                while word != 0 {
-                    let a = word.trailing_zeros() as u8;
-                    word &= word - 1;
-                    swapped |= 1 << (heroes(info) - a);
+                let word = open(pair, info, layer[pair]);
+                if word == 0 {
+                    continue;
                 }
+                // Mover HP `a` becomes the other's, `heroes - a`: the word reversed within
+                // bits `0..=heroes`.
+                let swapped = (u64::from(word).reverse_bits() >> (63 - heroes(info))) as u32;
                 let next = &mut layer[usize::from(info.next_start)];
                 changed |= *next | swapped != *next;
                 *next |= swapped;
