@@ -20,8 +20,8 @@
 //! turn-start values of layer `t` read off those cells, and their rows set apart; (3) every
 //! other cell's best operation, then every cell takes the better of its best operation and
 //! ending the turn (`1 - V` of the swapped position, worked out from the rows set apart, run
-//! by run while a run's values are in the cache). Phases 1 and 3 run in parallel over chunks of board pairs,
-//! and the next layer's layout is built meanwhile. Only five layers are alive at once, each
+//! by run while a run's values are in the cache). Phases 1 and 3 run in parallel over chunks
+//! of board pairs, and the next layer's layout is built meanwhile. Only five layers are alive at once, each
 //! allocated once at the largest layer's length.
 //!
 //! A cell that face attacks win outright (the other player has no more HP than the mover's

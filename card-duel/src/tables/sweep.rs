@@ -492,10 +492,15 @@ impl<'a> Layer<'a> {
         // The run's end-of-turn values, `[cell][hand][other's class]`: the cells' rows side
         // by side, each the classes of the other's hand.
         let mut ends = [0.0; MAX_HP as usize * HAND_SIZES * G];
+        debug_assert!(
+            usize::from(run.open) <= usize::from(MAX_HP),
+            "a run's cells have one HP each"
+        );
         let next = usize::from(PAIR_INFO[pair].next_start);
         let next_block = self.layout.turn_row_block(next);
         for (cell, a) in ends.chunks_exact_mut(HAND_SIZES * G).zip(run.a0..run.a0 + run.open) {
-            // The other player, with `other` cards, draws, and has O plays left.
+            // The swapped position's turn-start rows: the other player, with `other` cards,
+            // draws (row `other`) and has O plays left.
             let b = run.heroes - a;
             let starts: &[f64; DRAWN_HANDS * G] = if self.layout.won(next, b) {
                 &[1.0; DRAWN_HANDS * G]
