@@ -494,7 +494,7 @@ impl<'a> Layer<'a> {
         let mut ends = [0.0; MAX_HP as usize * HAND_SIZES * G];
         debug_assert!(
             usize::from(run.open) <= usize::from(MAX_HP),
-            "a run's cells have one HP each"
+            "a run has at most one cell a mover HP"
         );
         let next = usize::from(PAIR_INFO[pair].next_start);
         let next_block = self.layout.turn_row_block(next);
