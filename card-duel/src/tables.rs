@@ -21,8 +21,8 @@
 //! other cell's best operation, then every cell takes the better of its best operation and
 //! ending the turn (`1 - V` of the swapped position, worked out from the rows set apart, run
 //! by run while a run's values are in the cache). Phases 1 and 3 run in parallel over chunks
-//! of board pairs, and the next layer's layout is built meanwhile. Only five layers are alive at once, each
-//! allocated once at the largest layer's length.
+//! of board pairs, and the next layer's layout is built meanwhile. Only five layers are
+//! alive at once, each allocated once at the largest layer's length.
 //!
 //! A cell that face attacks win outright (the other player has no more HP than the mover's
 //! ready minions deal) is worth 1 in every slot and is not stored: no attack or hero power
@@ -84,8 +84,8 @@ pub struct Tables {
 
 /// How much one sweep computed: its layers, the values of all of them, and the values of the
 /// largest, whose length every one of the five live layers is allocated at. Each value is an
-/// `f64`; the sweep's time grows with `values` (each is written once and read again by the
-/// operations of the four layers above it), its layer memory with `largest_layer`.
+/// `f64`, written once and read again by the operations of the four layers above it; the
+/// sweep's layer memory grows with `largest_layer`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SweepSize {
     /// Layers swept, one per total HP from 0 to the reach's largest.

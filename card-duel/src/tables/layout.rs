@@ -132,7 +132,7 @@ impl LayerLayout {
             self.reached.push(word);
             // Cells where the other player has at most `lethal` HP are won: those with
             // a >= heroes - lethal.
-            let open = open_word(t, pair);
+            let open = self.open[pair];
             let mut rest = word;
             while rest != 0 {
                 let a0 = rest.trailing_zeros();
@@ -159,7 +159,7 @@ impl LayerLayout {
         for (pair, &word) in self.reached.iter().enumerate() {
             self.starts.push(next);
             // Won cells are worth 1 whatever the slot: they are not stored.
-            let word = word & open_word(t, pair);
+            let word = word & self.open[pair];
             if word == 0 {
                 continue;
             }

@@ -451,12 +451,13 @@ impl<'a> Layer<'a> {
 
     /// Phase 2, the turn-start rows of every open cell where turns start: its best operation
     /// with O plays left and each hand after the draw, by the other's hand class, as phase 1
-    /// left them. Phase 3 ends the turns there too; ending a turn reads these.
+    /// left them. Phase 3 ends the turns there too; ending a turn reads these. Shared out by
+    /// phase 1's chunks, which share out those cells.
     fn turn_rows(&self, values: &[f64], rows: &mut [f64]) {
         let layout = self.layout;
-        let mut pieces = Vec::with_capacity(layout.chunks.len());
+        let mut pieces = Vec::with_capacity(layout.start_chunks.len());
         let mut rest = rows;
-        for chunk in &layout.chunks {
+        for chunk in &layout.start_chunks {
             let (head, tail) = std::mem::take(&mut rest).split_at_mut(chunk.turn_rows.len());
             rest = tail;
             pieces.push((chunk, head));
@@ -473,9 +474,9 @@ impl<'a> Layer<'a> {
                         [block.at(0, a) - chunk.turn_rows.start..]
                         .first_chunk_mut()
                         .expect("a cell's turn-start rows");
-                    for (drawn, row) in cell.chunks_exact_mut(G).enumerate() {
-                        let from = cell_row(layout, values, pair, a, self.slots.ops, drawn + 1);
-                        row.copy_from_slice(from);
+                    // Row `mover`: the hand after a draw from `mover` cards.
+                    for (mover, row) in cell.chunks_exact_mut(G).enumerate() {
+                        row.copy_from_slice(self.start_row(values, pair, a, mover));
                     }
                 }
             }
