@@ -46,7 +46,8 @@ pub struct ReadError {
     source: io::Error,
 }
 
-/// Reads all of `file` ([`read_file`] with `threads`), or of standard input when `None`.
+/// Reads all of `file` ([`read_file`] with `threads`), or of standard input when `None`
+/// ([`read_stdin`]).
 ///
 /// # Errors
 /// The file or stdin cannot be read; the message names the file.
@@ -54,14 +55,8 @@ pub fn read_input(file: Option<&Path>, threads: usize) -> Result<Vec<u8>, ReadEr
     match file {
         Some(path) => read_file(path, threads)
             .map_err(|source| ReadError { name: path.display().to_string(), source }),
-        None => {
-            let mut bytes = Vec::new();
-            io::stdin()
-                .lock()
-                .read_to_end(&mut bytes)
-                .map_err(|source| ReadError { name: "standard input".into(), source })?;
-            Ok(bytes)
-        }
+        None => read_stdin(threads)
+            .map_err(|source| ReadError { name: "standard input".into(), source }),
     }
 }
 
@@ -75,36 +70,72 @@ fn default_threads() -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
-/// Reads all of the file at `path`. A large regular file lands in a buffer on huge pages, in
-/// `threads` pieces at once: copying tens of megabytes out of the page cache, and faulting in
-/// the buffer they land in, is work the batch's threads can share, and a 4 KiB page a fault
-/// would take three times as long (34 MB with one thread: 22 to 38 ms before the advice). A
-/// file that changes size while it is read is read again from the start, sequentially.
+/// Files smaller than this are read as they come: they hold at most one huge page.
+const LARGE_FROM: u64 = 1 << 22;
+
+/// Reads all of the file at `path` ([`read_open_file`]).
 ///
 /// # Errors
 /// The file cannot be opened or read.
 pub fn read_file(path: &Path, threads: usize) -> io::Result<Vec<u8>> {
-    /// Files smaller than this are read as they come: they hold at most one huge page.
-    const LARGE_FROM: u64 = 1 << 22;
-    let file = std::fs::File::open(path)?;
-    let metadata = file.metadata()?;
+    read_open_file(&std::fs::File::open(path)?, threads)
+}
+
+/// Reads the rest of standard input. When it is a regular file (`solver < input`, as judges
+/// run programs) it is read as [`read_open_file`] reads one, in `threads` pieces at once:
+/// reading 34 MB through one thread into a growing buffer took 40 ms more than the pieces
+/// did. A pipe is read as it comes.
+///
+/// # Errors
+/// Standard input cannot be read.
+pub fn read_stdin(threads: usize) -> io::Result<Vec<u8>> {
     #[cfg(unix)]
-    if metadata.is_file() && metadata.len() >= LARGE_FROM {
+    {
+        use std::os::fd::AsFd as _;
+        // A second descriptor of the same open file shares its offset, so reading through it
+        // is reading standard input.
+        let stdin = std::fs::File::from(io::stdin().as_fd().try_clone_to_owned()?);
+        if stdin.metadata()?.is_file() {
+            return read_open_file(&stdin, threads);
+        }
+    }
+    let _ = threads;
+    let mut bytes = Vec::new();
+    io::stdin().lock().read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Reads `file` from its offset to its end, and leaves its offset at the end. A large regular
+/// file lands in a buffer on huge pages, in `threads` pieces at once: copying tens of
+/// megabytes out of the page cache, and faulting in the buffer they land in, is work the
+/// batch's threads can share, and a 4 KiB page a fault would take three times as long (34 MB
+/// with one thread: 22 to 38 ms before the advice). A file that changes size while it is
+/// read is read again from the offset, sequentially.
+///
+/// # Errors
+/// The file cannot be read.
+pub fn read_open_file(mut file: &std::fs::File, threads: usize) -> io::Result<Vec<u8>> {
+    use std::io::{Seek as _, SeekFrom};
+    let metadata = file.metadata()?;
+    // Standard input may have been read partly before; what is left starts at its offset.
+    // Something that cannot seek is read as it comes.
+    let offset = if metadata.is_file() { file.stream_position().ok() } else { None };
+    #[cfg(unix)]
+    if let Some(offset) = offset.filter(|&at| metadata.len().saturating_sub(at) >= LARGE_FROM) {
         use std::os::unix::fs::FileExt as _;
-        let len = usize::try_from(metadata.len()).map_err(io::Error::other)?;
+        let len = usize::try_from(metadata.len() - offset).map_err(io::Error::other)?;
         let mut bytes = vec![0; len];
         crate::memory::advise_huge_pages(&bytes);
         // At least a megabyte a piece: a thread costs more than copying less.
         let pieces = threads.min(len >> 20).max(1);
         let piece = len.div_ceil(pieces);
         let read_all = if pieces == 1 {
-            file.read_exact_at(&mut bytes, 0).is_ok()
+            file.read_exact_at(&mut bytes, offset).is_ok()
         } else {
             std::thread::scope(|scope| {
                 let readers: Vec<_> = (bytes.chunks_mut(piece).enumerate())
                     .map(|(i, chunk)| {
-                        let file = &file;
-                        scope.spawn(move || file.read_exact_at(chunk, (i * piece) as u64))
+                        scope.spawn(move || file.read_exact_at(chunk, offset + (i * piece) as u64))
                     })
                     .collect();
                 readers.into_iter().all(|reader| reader.join().is_ok_and(|read| read.is_ok()))
@@ -114,12 +145,14 @@ pub fn read_file(path: &Path, threads: usize) -> io::Result<Vec<u8>> {
         // is read again, as a whole.
         let mut probe = [0];
         if read_all && file.read_at(&mut probe, metadata.len())? == 0 {
+            file.seek(SeekFrom::Start(metadata.len()))?;
             return Ok(bytes);
         }
+        file.seek(SeekFrom::Start(offset))?;
     }
-    let _ = (threads, metadata);
+    let _ = (threads, offset);
     let mut bytes = Vec::new();
-    (&file).read_to_end(&mut bytes)?;
+    file.read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 
@@ -189,6 +222,17 @@ mod tests {
                     read_file(&path, threads).unwrap() == bytes,
                     "{len} bytes, {threads} threads"
                 );
+                // Standard input redirected from a file that something read partly before:
+                // the rest, and the offset left at the end.
+                use std::io::{Seek as _, SeekFrom};
+                let mut file = std::fs::File::open(&path).unwrap();
+                let offset = len / 3;
+                file.seek(SeekFrom::Start(offset as u64)).unwrap();
+                assert!(
+                    read_open_file(&file, threads).unwrap() == bytes[offset..],
+                    "{len} bytes from {offset}, {threads} threads"
+                );
+                assert_eq!(file.stream_position().unwrap(), len as u64);
             }
         }
         let missing = dir.join("missing.in");

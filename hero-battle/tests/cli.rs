@@ -30,6 +30,35 @@ fn reads_a_file_argument() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 4);
 }
 
+/// Standard input redirected from a file large enough to be read in pieces, whose first bytes
+/// something read before: the answers of the rest, as a pipe and a file argument give them.
+#[test]
+fn reads_stdin_redirected_from_a_file_from_its_offset() {
+    use std::io::{Seek as _, SeekFrom};
+    let cases = hero_battle::generate::cases(hero_battle::generate::Family::Random, 200_000, 3);
+    let input = hero_battle::generate::to_input(&cases);
+    assert!(input.len() > 4 << 20, "large enough to be read in pieces");
+    let piped = run(&["-j", "2"], input.as_bytes());
+    assert!(piped.status.success());
+    assert_eq!(String::from_utf8_lossy(&piped.stdout).lines().count(), cases.len());
+    assert_eq!(
+        tests::run_binary_on_file(BINARY, &["-j", "2"], input.as_bytes()).stdout,
+        piped.stdout
+    );
+
+    let read_before = "already read\n";
+    let path = std::env::temp_dir().join(format!("hero-battle-stdin-{}.in", std::process::id()));
+    std::fs::write(&path, format!("{read_before}{input}")).unwrap();
+    for threads in ["1", "2", "3"] {
+        let mut file = std::fs::File::open(&path).unwrap();
+        file.seek(SeekFrom::Start(read_before.len() as u64)).unwrap();
+        let out = tests::run_binary_with_stdin_file(BINARY, &["-j", threads], file);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stdout == piped.stdout, "{threads} threads");
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
 #[test]
 fn bad_input_exits_2_with_one_line_and_no_output() {
     for (input, message) in [

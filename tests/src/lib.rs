@@ -212,6 +212,24 @@ pub fn run_binary_on_file(program: &str, args: &[&str], input: &[u8]) -> std::pr
     output
 }
 
+/// Runs `program` with standard input redirected from `stdin`, an open file, from its offset
+/// on (`program < file`, as judges run programs).
+///
+/// # Panics
+/// When the binary cannot run.
+#[must_use]
+pub fn run_binary_with_stdin_file(
+    program: &str,
+    args: &[&str],
+    stdin: std::fs::File,
+) -> std::process::Output {
+    Command::new(program)
+        .args(args)
+        .stdin(stdin)
+        .output()
+        .unwrap_or_else(|e| panic!("{program} runs: {e}"))
+}
+
 /// Asserts that `program` rejects `input` the way every binary must: exit code 2, nothing on
 /// stdout, and exactly `message` (one `error: ...` line) on stderr.
 ///
