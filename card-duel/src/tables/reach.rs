@@ -306,21 +306,17 @@ fn operations(t: usize, pair: usize, info: &PairInfo, word: u32, reached: &mut [
         }
     }
     if info.can_play {
-        // Cells with both players at SAFE_HP or more share one outcome list: the pings cannot
-        // kill there. Mover HP a >= SAFE_HP, other HP heroes - a too.
-        let safe = word & !below(i32::from(SAFE_HP)) & below(heroes + 1 - i32::from(SAFE_HP));
-        let pings = PINGS.of_pair(pair);
-        if safe != 0 {
-            for o in pings.get(SAFE_HP, SAFE_HP).1 {
-                reach(PLAY_DROP, usize::from(o.pair), safe >> o.mover_loss);
-            }
-        }
-        let mut edge = word & !safe;
-        while edge != 0 {
-            let a = edge.trailing_zeros() as u8;
-            edge &= edge - 1;
-            for o in pings.get(a, sum - a).1 {
-                reach(PLAY_DROP, usize::from(o.pair), 1 << (a - o.mover_loss));
+        // The outcomes with both players alive are, for any HP, those of the list for HP of
+        // SAFE_HP or more (where the pings cannot kill) that take less than each player's HP:
+        // HP only fall during the pings, so a path whose final losses are below a player's
+        // HP never reached it. So each outcome of that one list moves every cell it applies
+        // to at once: mover HP a > mover_loss and other HP heroes - a > other_loss.
+        for o in PINGS.of_pair(pair).get(SAFE_HP, SAFE_HP).1 {
+            let alive = word
+                & !below(i32::from(o.mover_loss) + 1)
+                & below(heroes - i32::from(o.other_loss));
+            if alive != 0 {
+                reach(PLAY_DROP, usize::from(o.pair), alive >> o.mover_loss);
             }
         }
     }
