@@ -1,20 +1,25 @@
-//! What playing a card can lead to: for every board pair and every pair of small hero HP, the
-//! distribution of the three pings' results, aggregated by how much HP each hero lost and the
-//! boards left behind (with the new minion already on the mover's board).
+//! What playing a card can lead to: for every board pair, the distribution of the three pings'
+//! results, aggregated by how much HP each hero lost and the boards left behind (with the new
+//! minion already on the mover's board), and for every pair of small hero HP the probability
+//! that the other player dies.
 //!
 //! A ping hits one of the `k + 2` characters, so minions of one class (ready 1-HP, spent 1-HP,
 //! ready 2-HP, spent 2-HP, enemy 1-HP, enemy 2-HP) are one branch weighted by their count: at
 //! most 8 branches a ping and 512 paths. Deaths depend on the order of the hero hits only
 //! when a hero has at most 3 HP, so paths are first aggregated by (sequence of hero hits,
 //! boards), then each of the 16 combinations of thresholds `min(hp, 4)` is derived from those.
+//! HP only fall during the pings, so a path leaves both players alive exactly when its final
+//! losses are below their HP: the outcomes at any HP are those of the one list where no ping
+//! can kill that take less than each player's HP, with the same probabilities, added in the
+//! same order ([`Alive`]). Only that list is stored, with the 16 probabilities of a win.
 //!
 //! A pair's lists are built the first time they are asked for: a small file plays from a few
 //! hundred of the 1050 pairs at most, and building all of them was most of a trivial run's
 //! time. A large file builds them all in parallel up front ([`PingTable::build_all`]); while
 //! a small file's cells are marked, a spare thread builds ahead ([`PingTable::build_while`]).
 //!
-//! Build: `O(512)` for a pair's paths plus `O(16 * aggregated)`, about 10 µs a pair, a few
-//! milliseconds for all. Space: about 16 bytes per outcome, a few hundred thousand outcomes.
+//! Build: `O(512)` for a pair's paths plus `O(16 * aggregated)`. Space: 16 bytes per outcome,
+//! 17,070 outcomes for all pairs (the 16 lists filtered from them would hold 189,060).
 
 use std::sync::{LazyLock, OnceLock};
 
@@ -40,10 +45,6 @@ pub(crate) struct Outcome {
     pub pair: u16,
 }
 
-/// One outcome list: `(start, end)` in the outcomes, and the probability that the other
-/// player dies during the pings.
-type List = (u32, u32, f64);
-
 /// A hero with this much HP or more survives the pings of one play whatever they hit.
 pub(crate) const SAFE_HP: u8 = PINGS_PER_PLAY + 1;
 
@@ -58,10 +59,13 @@ pub(crate) struct PingTable {
     pairs: Vec<OnceLock<PairPings>>,
 }
 
-/// One pair's lists, by thresholds, and their outcomes.
+/// One pair's outcomes where no ping can kill, and the probability of a win by thresholds.
 #[derive(Debug)]
 pub(crate) struct PairPings {
-    lists: [List; THRESHOLDS * THRESHOLDS],
+    /// `wins[list_slot(ta, tb)]`: the probability that the other player dies during the
+    /// pings, with death thresholds `ta` and `tb`.
+    wins: [f64; THRESHOLDS * THRESHOLDS],
+    /// The outcomes with both players at `SAFE_HP` or more, in list order.
     outcomes: Vec<Outcome>,
 }
 
@@ -69,9 +73,40 @@ impl PairPings {
     /// The probability that a play wins at once (the other player dies) and the outcomes with
     /// both players alive, with hero HP `mover_hp` and `other_hp`. `O(1)`.
     #[inline]
-    pub(crate) fn get(&self, mover_hp: u8, other_hp: u8) -> (f64, &[Outcome]) {
-        let (start, end, win) = self.lists[list_slot(mover_hp.min(SAFE_HP), other_hp.min(SAFE_HP))];
-        (win, &self.outcomes[start as usize..end as usize])
+    pub(crate) fn get(&self, mover_hp: u8, other_hp: u8) -> (f64, Alive<'_>) {
+        let win = self.wins[list_slot(mover_hp.min(SAFE_HP), other_hp.min(SAFE_HP))];
+        (win, Alive { outcomes: &self.outcomes, mover_hp, other_hp })
+    }
+
+    /// The outcomes where no ping can kill (both players at `SAFE_HP` or more).
+    #[inline]
+    pub(crate) fn safe(&self) -> &[Outcome] {
+        &self.outcomes
+    }
+}
+
+/// The outcomes of a play that leave both players alive, with hero HP `mover_hp` and
+/// `other_hp`: those of the safe list that take less than each player's HP, in its order.
+/// Each has the probability it has there: every path to it leaves both players alive.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Alive<'a> {
+    outcomes: &'a [Outcome],
+    mover_hp: u8,
+    other_hp: u8,
+}
+
+impl<'a> Alive<'a> {
+    /// The outcomes, in list order. `O(safe outcomes)`.
+    #[inline]
+    pub(crate) fn iter(self) -> impl Iterator<Item = &'a Outcome> {
+        let Alive { outcomes, mover_hp, other_hp } = self;
+        outcomes.iter().filter(move |o| o.mover_loss < mover_hp && o.other_loss < other_hp)
+    }
+
+    /// At most this many outcomes.
+    #[inline]
+    pub(crate) fn bound(self) -> usize {
+        self.outcomes.len()
     }
 }
 
@@ -123,7 +158,7 @@ impl PingTable {
     /// both players alive, for `pair` with hero HP `mover_hp` and `other_hp`. `O(1)` once the
     /// pair's lists are built.
     #[inline]
-    pub(crate) fn get(&self, pair: usize, mover_hp: u8, other_hp: u8) -> (f64, &[Outcome]) {
+    pub(crate) fn get(&self, pair: usize, mover_hp: u8, other_hp: u8) -> (f64, Alive<'_>) {
         self.of_pair(pair).get(mover_hp, other_hp)
     }
 
@@ -141,7 +176,7 @@ impl PingTable {
     }
 }
 
-/// One pair's 16 lists (indices into its own outcomes) and outcomes.
+/// One pair's safe outcomes and 16 probabilities of a win.
 fn pair_lists(pair: usize) -> PairPings {
     let (mover, other) = pair_of(pair);
     let mut paths = Vec::with_capacity(512);
@@ -178,37 +213,58 @@ fn pair_lists(pair: usize) -> PairPings {
         }
         same
     });
-    let mut lists = [(0, 0, 0.0); THRESHOLDS * THRESHOLDS];
-    let mut outcomes: Vec<Outcome> = Vec::with_capacity(ends.len() * 2);
-    for ta in 1..=SAFE_HP {
-        for tb in 1..=SAFE_HP {
-            let start = outcomes.len();
-            let mut win = 0.0;
-            for &(pair, mover_loss, other_loss, pattern, p) in &ends {
-                match fate(pattern, ta, tb) {
-                    Fate::MoverDies => {}
-                    Fate::OtherDies => win += p,
-                    Fate::Alive => match outcomes[start..].last_mut() {
-                        Some(last)
-                            if (last.pair, last.mover_loss, last.other_loss)
-                                == (pair, mover_loss, other_loss) =>
-                        {
-                            last.p += p;
-                        }
-                        _ => outcomes.push(Outcome { p, mover_loss, other_loss, pair }),
-                    },
-                }
+    // Each threshold's win adds the entries where the other player dies first, in order.
+    let mut wins = [0.0; THRESHOLDS * THRESHOLDS];
+    for &(_, _, _, pattern, p) in &ends {
+        let mut slots = OTHER_DIES[usize::from(pattern)];
+        while slots != 0 {
+            wins[slots.trailing_zeros() as usize] += p;
+            slots &= slots - 1;
+        }
+    }
+    // With both players at SAFE_HP or more every path leaves them alive: entries with equal
+    // boards and losses, adjacent, add up into one outcome.
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(ends.len());
+    for &(pair, mover_loss, other_loss, _, p) in &ends {
+        match outcomes.last_mut() {
+            Some(last)
+                if (last.pair, last.mover_loss, last.other_loss)
+                    == (pair, mover_loss, other_loss) =>
+            {
+                last.p += p;
             }
-            lists[list_slot(ta, tb)] = (start as u32, outcomes.len() as u32, win);
+            _ => outcomes.push(Outcome { p, mover_loss, other_loss, pair }),
         }
     }
     outcomes.shrink_to_fit();
-    PairPings { lists, outcomes }
+    PairPings { wins, outcomes }
 }
 
-fn list_slot(ta: u8, tb: u8) -> usize {
-    usize::from(ta - 1) * THRESHOLDS + usize::from(tb - 1)
+const fn list_slot(ta: u8, tb: u8) -> usize {
+    (ta as usize - 1) * THRESHOLDS + (tb as usize - 1)
 }
+
+/// For each hero-hit pattern, bit [`list_slot`]`(ta, tb)` set when with death thresholds `ta`
+/// and `tb` the other player dies first.
+const OTHER_DIES: [u16; 1 << (PINGS_PER_PLAY + 1)] = {
+    let mut masks = [0; 1 << (PINGS_PER_PLAY + 1)];
+    let mut pattern = 1;
+    while pattern < masks.len() {
+        let mut ta = 1;
+        while ta <= SAFE_HP {
+            let mut tb = 1;
+            while tb <= SAFE_HP {
+                if let Fate::OtherDies = fate(pattern as Pattern, ta, tb) {
+                    masks[pattern] |= 1 << list_slot(ta, tb);
+                }
+                tb += 1;
+            }
+            ta += 1;
+        }
+        pattern += 1;
+    }
+    masks
+};
 
 /// Walks every path of `left` more pings, pushing `(hero-hit pattern, counts, probability)`.
 fn enumerate(
@@ -262,10 +318,11 @@ fn hits(pattern: Pattern) -> (u8, u8) {
 
 /// Replays a hero-hit pattern against thresholds: the first player whose losses reach his
 /// threshold dies and the game stops there.
-fn fate(pattern: Pattern, ta: u8, tb: u8) -> Fate {
+const fn fate(pattern: Pattern, ta: u8, tb: u8) -> Fate {
     let len = 7 - pattern.leading_zeros() as u8;
     let (mut lost_m, mut lost_o) = (0, 0);
-    for i in 0..len {
+    let mut i = 0;
+    while i < len {
         if pattern >> i & 1 == 1 {
             lost_o += 1;
             if lost_o >= tb {
@@ -277,6 +334,7 @@ fn fate(pattern: Pattern, ta: u8, tb: u8) -> Fate {
                 return Fate::MoverDies;
             }
         }
+        i += 1;
     }
     Fate::Alive
 }
@@ -290,6 +348,8 @@ fn after_play(counts: Counts) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
 
     #[test]
@@ -307,6 +367,7 @@ mod tests {
                 for tb in 1..=SAFE_HP {
                     let (win, outs) = table.get(pair, ta, tb);
                     let alive: f64 = outs.iter().map(|o| o.p).sum();
+                    let outs: Vec<&Outcome> = outs.iter().collect();
                     assert!(win >= 0.0 && alive <= 1.0 + 1e-12);
                     if ta == SAFE_HP && tb == SAFE_HP {
                         assert!(win == 0.0 && (alive - 1.0).abs() < 1e-12, "pair {pair}");
@@ -322,13 +383,97 @@ mod tests {
         }
     }
 
+    /// The three pings played out one by one with the heroes' real HP, straight from the
+    /// rules: the outcomes with both players alive (by boards after and losses), the
+    /// probability that the other player dies, and that the mover does.
+    fn played_out(
+        pair: usize,
+        mover_hp: u8,
+        other_hp: u8,
+    ) -> (BTreeMap<(u16, u8, u8), f64>, f64, f64) {
+        fn ping(
+            hp: (u8, u8),
+            left: u8,
+            p: f64,
+            counts: Counts,
+            ends: &mut (BTreeMap<(u16, u8, u8), f64>, f64, f64),
+            start: (u8, u8),
+        ) {
+            if hp.0 == 0 {
+                ends.2 += p;
+                return;
+            }
+            if hp.1 == 0 {
+                ends.1 += p;
+                return;
+            }
+            if left == 0 {
+                let key = (after_play(counts) as u16, start.0 - hp.0, start.1 - hp.1);
+                *ends.0.entry(key).or_insert(0.0) += p;
+                return;
+            }
+            // Every character one by one: the two heroes, then each minion of each class.
+            let characters = 2 + counts.iter().map(|&c| usize::from(c)).sum::<usize>();
+            let p = p / characters as f64;
+            ping((hp.0 - 1, hp.1), left - 1, p, counts, ends, start);
+            ping((hp.0, hp.1 - 1), left - 1, p, counts, ends, start);
+            for class in 0..CLASSES {
+                for _ in 0..counts[class] {
+                    let mut next = counts;
+                    next[class] -= 1;
+                    match class {
+                        READY2 => next[READY1] += 1,
+                        SPENT2 => next[SPENT1] += 1,
+                        ENEMY2 => next[ENEMY1] += 1,
+                        _ => {}
+                    }
+                    ping(hp, left - 1, p, next, ends, start);
+                }
+            }
+        }
+        let (mover, other) = pair_of(pair);
+        let [ready1, spent1, ready2, spent2] = mover.0;
+        let counts = [ready1, spent1, ready2, spent2, other.ones, other.twos];
+        let mut ends = (BTreeMap::new(), 0.0, 0.0);
+        let start = (mover_hp, other_hp);
+        ping(start, PINGS_PER_PLAY, 1.0, counts, &mut ends, start);
+        ends
+    }
+
+    /// Every pair's outcomes at every HP near death, filtered from the one safe list, are the
+    /// pings played out with those HP: the same outcomes, their probabilities and the win's.
+    #[test]
+    fn alive_outcomes_at_any_hp_are_the_pings_played_out() {
+        let table = PingTable::new();
+        for pair in 0..PAIRS {
+            if pair_of(pair).0.len() >= MAX_MINIONS {
+                continue;
+            }
+            for mover_hp in 1..=SAFE_HP + 1 {
+                for other_hp in 1..=SAFE_HP + 1 {
+                    let (alive, win, dies) = played_out(pair, mover_hp, other_hp);
+                    let (got_win, got) = table.get(pair, mover_hp, other_hp);
+                    let got: Vec<_> = got.iter().collect();
+                    assert_eq!(got.len(), alive.len(), "pair {pair}, HP {mover_hp} {other_hp}");
+                    for (o, (&(to, m, t), &p)) in got.iter().zip(&alive) {
+                        assert_eq!((o.pair, o.mover_loss, o.other_loss), (to, m, t));
+                        assert!((o.p - p).abs() < 1e-15, "pair {pair}: {} against {p}", o.p);
+                    }
+                    assert!((got_win - win).abs() < 1e-15);
+                    let total: f64 = alive.values().sum::<f64>() + win + dies;
+                    assert!((total - 1.0).abs() < 1e-12);
+                }
+            }
+        }
+    }
+
     #[test]
     fn empty_boards_split_the_first_ping_between_the_heroes() {
         let table = PingTable::new();
         let pair = pair_index(TurnBoard::default(), Board::EMPTY);
         // One HP each: the first ping decides.
         let (win, outs) = table.get(pair, 1, 1);
-        assert!((win - 0.5).abs() < 1e-15 && outs.is_empty());
+        assert!((win - 0.5).abs() < 1e-15 && outs.iter().next().is_none());
         // Three pings with 4+ HP: losses (m, o) with m + o = 3, binomial.
         let (win, outs) = table.get(pair, SAFE_HP, SAFE_HP);
         assert_eq!(win, 0.0);

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use super::{MAX_DROP, MAX_TOTAL, PLAY_DROP};
-use crate::pings::{PINGS, SAFE_HP};
+use crate::pings::PINGS;
 use crate::rules::{FACE_DAMAGE, HERO_POWER_COST, MAX_HP, Position};
 use crate::shapes::{PAIR_INFO, PAIRS, PairInfo, TurnBoard, pair_index};
 
@@ -306,12 +306,11 @@ fn operations(t: usize, pair: usize, info: &PairInfo, word: u32, reached: &mut [
         }
     }
     if info.can_play {
-        // The outcomes with both players alive are, for any HP, those of the list for HP of
-        // SAFE_HP or more (where the pings cannot kill) that take less than each player's HP:
-        // HP only fall during the pings, so a path whose final losses are below a player's
-        // HP never reached it. So each outcome of that one list moves every cell it applies
-        // to at once: mover HP a > mover_loss and other HP heroes - a > other_loss.
-        for o in PINGS.of_pair(pair).get(SAFE_HP, SAFE_HP).1 {
+        // The outcomes with both players alive are, at any HP, those of the safe list (where
+        // the pings cannot kill) that take less than each player's HP (`pings::Alive`), so
+        // each moves every cell it applies to at once: mover HP a > mover_loss and other HP
+        // heroes - a > other_loss.
+        for o in PINGS.of_pair(pair).safe() {
             let alive = word
                 & !below(i32::from(o.mover_loss) + 1)
                 & below(heroes - i32::from(o.other_loss));

@@ -355,16 +355,24 @@ impl<'a> Layer<'a> {
                 1
             };
             let (win, outcomes) = pings.get(a, b);
-            if terms.len() < outcomes.len() {
-                terms.resize(outcomes.len(), Term { p: 0.0, start: 0, read: 0, open: 0 });
+            if terms.len() < outcomes.bound() {
+                terms.resize(outcomes.bound(), Term::default());
             }
-            let terms = &mut terms[..outcomes.len()];
-            // Each outcome's probability and open cells in the layer below, once for every
-            // diagonal.
-            for (term, o) in terms.iter_mut().zip(outcomes) {
-                term.p = o.p;
-                term.open = below.layout.open_word(usize::from(o.pair));
+            // Each outcome's probability, target and open cells in the layer below, once for
+            // every diagonal.
+            let mut alive = 0;
+            for (term, o) in terms.iter_mut().zip(outcomes.iter()) {
+                let target = usize::from(o.pair);
+                *term = Term {
+                    p: o.p,
+                    open: below.layout.open_word(target),
+                    target,
+                    loss: o.mover_loss,
+                    ..Term::default()
+                };
+                alive += 1;
             }
+            let terms = &mut terms[..alive];
             for diagonal in 0..self.slots.diagonals() {
                 let width = self.slots.width(diagonal);
                 let (lo, hi) = self.slots.computed(diagonal);
@@ -375,8 +383,8 @@ impl<'a> Layer<'a> {
                 }
                 let first = first as u8;
                 let cells = (last + 1 - i32::from(first)) as usize;
-                for (term, o) in terms.iter_mut().zip(outcomes) {
-                    let (target, a) = (usize::from(o.pair), first - o.mover_loss);
+                for term in terms.iter_mut() {
+                    let (target, a) = (term.target, first - term.loss);
                     debug_assert!(below.layout.reaches(target, a, cells), "reach is closed");
                     term.start = below.layout.block(diagonal, target).at(0, a);
                     // The pings may leave the other player to the mover's ready minions: the
@@ -642,12 +650,16 @@ fn for_each_unit<'v>(units: Vec<Unit<'v>>, work: impl Fn(&mut Unit<'v>, &mut Vec
 /// One ping outcome of a play, for [`play_sums`]: its probability, where the rows its cells
 /// read start in the layer below (the first row of the first cell), and how many of its cells
 /// are stored there (the others are won, worth 1), found from the outcome pair's open cells.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Term {
     p: f64,
     start: usize,
     read: usize,
     open: u32,
+    /// The outcome's pair.
+    target: usize,
+    /// The mover's HP the pings take.
+    loss: u8,
 }
 
 /// Where the sums of a piece go: the first playing row of the first cell, how many cells,
