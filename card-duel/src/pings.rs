@@ -383,33 +383,39 @@ mod tests {
         }
     }
 
+    /// What the three pings lead to, played out one by one.
+    #[derive(Default)]
+    struct PlayedOut {
+        /// Both players alive: probability by (boards after, mover's loss, other's loss).
+        alive: BTreeMap<(u16, u8, u8), f64>,
+        /// The other player dies.
+        win: f64,
+        /// The mover dies.
+        dies: f64,
+    }
+
     /// The three pings played out one by one with the heroes' real HP, straight from the
-    /// rules: the outcomes with both players alive (by boards after and losses), the
-    /// probability that the other player dies, and that the mover does.
-    fn played_out(
-        pair: usize,
-        mover_hp: u8,
-        other_hp: u8,
-    ) -> (BTreeMap<(u16, u8, u8), f64>, f64, f64) {
+    /// rules.
+    fn played_out(pair: usize, mover_hp: u8, other_hp: u8) -> PlayedOut {
         fn ping(
             hp: (u8, u8),
             left: u8,
             p: f64,
             counts: Counts,
-            ends: &mut (BTreeMap<(u16, u8, u8), f64>, f64, f64),
+            ends: &mut PlayedOut,
             start: (u8, u8),
         ) {
             if hp.0 == 0 {
-                ends.2 += p;
+                ends.dies += p;
                 return;
             }
             if hp.1 == 0 {
-                ends.1 += p;
+                ends.win += p;
                 return;
             }
             if left == 0 {
                 let key = (after_play(counts) as u16, start.0 - hp.0, start.1 - hp.1);
-                *ends.0.entry(key).or_insert(0.0) += p;
+                *ends.alive.entry(key).or_insert(0.0) += p;
                 return;
             }
             // Every character one by one: the two heroes, then each minion of each class.
@@ -434,7 +440,7 @@ mod tests {
         let (mover, other) = pair_of(pair);
         let [ready1, spent1, ready2, spent2] = mover.0;
         let counts = [ready1, spent1, ready2, spent2, other.ones, other.twos];
-        let mut ends = (BTreeMap::new(), 0.0, 0.0);
+        let mut ends = PlayedOut::default();
         let start = (mover_hp, other_hp);
         ping(start, PINGS_PER_PLAY, 1.0, counts, &mut ends, start);
         ends
@@ -451,7 +457,7 @@ mod tests {
             }
             for mover_hp in 1..=SAFE_HP + 1 {
                 for other_hp in 1..=SAFE_HP + 1 {
-                    let (alive, win, dies) = played_out(pair, mover_hp, other_hp);
+                    let PlayedOut { alive, win, dies } = played_out(pair, mover_hp, other_hp);
                     let (got_win, got) = table.get(pair, mover_hp, other_hp);
                     let got: Vec<_> = got.iter().collect();
                     assert_eq!(got.len(), alive.len(), "pair {pair}, HP {mover_hp} {other_hp}");
