@@ -54,11 +54,12 @@ use std::fmt::Write as _;
 use std::ops::RangeInclusive;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 
 use engine::input::{Input, InputError};
 use engine::judge::compare::{Tokens, absolute_close, decimal, quote};
 use engine::judge::problem::Invalid;
-use engine::judge::{Limits, Problem, Verdict, moves};
+use engine::judge::{Exhibit, Limits, Problem, RunLimits, Verdict, moves};
 use engine::rng::SplitMix64;
 
 use crate::generate::{Family, OFFICIAL_CASES, distinct_positions};
@@ -342,6 +343,12 @@ impl Problem for Judge {
     type Input = TestFile;
     type Answer = Vec<f64>;
     const LEVELS: u32 = DRAWS as u32 + 2;
+    /// The original judge's: 20 s and 2048 MiB for a file (the statement's Origin).
+    const RUN_LIMITS: RunLimits = RunLimits {
+        time: Duration::from_secs(20),
+        memory_mib: 2048,
+        origin: "the original judge's",
+    };
 
     fn name(&self) -> &'static str {
         "card-duel"
@@ -600,10 +607,10 @@ impl Problem for Judge {
 
     /// `--explain`'s text for the first 64 cases: E's best first action and the value of
     /// each legal one.
-    fn explain(&self, input: &TestFile) -> Option<String> {
+    fn explain(&self, input: &TestFile) -> Vec<Exhibit> {
         let shown = &input.positions[..input.positions.len().min(EXPLAINED_CASES)];
         if shown.is_empty() {
-            return None;
+            return Vec::new();
         }
         let mut out = Vec::new();
         explain::render(&explain::explain(input.ops, shown), &mut out);
@@ -612,7 +619,7 @@ impl Problem for Judge {
             let _ =
                 writeln!(text, "(the first {} of {} cases)", shown.len(), input.positions.len());
         }
-        Some(text)
+        vec![Exhibit { title: "why our answer is right (--explain)", extension: "proof", text }]
     }
 
     /// `bound` is O: every position of that O, in files of the official size.
@@ -1048,14 +1055,14 @@ mod tests {
         let judge = Judge::new();
         let input = judge.parse(b"1 5\n1 1\n0\n0\n0 1\n", Limits::Original).unwrap();
         assert_eq!(
-            judge.explain(&input).unwrap(),
+            judge.explain(&input).remove(0).text,
             "case 1: 0.500000000\n  best: play a card\n  hero power: 0.000000000\n  play a \
              card: 0.500000000\n"
         );
         let many = TestFile { ops: 3, positions: vec![input.positions[0]; 65] };
-        let proof = judge.explain(&many).unwrap();
+        let proof = judge.explain(&many).remove(0).text;
         assert!(proof.ends_with("\n(the first 64 of 65 cases)\n"), "{proof}");
-        assert_eq!(judge.explain(&TestFile { ops: 3, positions: Vec::new() }), None);
+        assert_eq!(judge.explain(&TestFile { ops: 3, positions: Vec::new() }), Vec::new());
     }
 
     proptest::proptest! {

@@ -11,9 +11,7 @@ use card_duel::{Options, Solver, TablebaseError, TablebaseFile, tablebase};
 use clap::{Parser, Subcommand};
 use engine::cli::{BatchArgs, exit_with_error, finish};
 use engine::input::Input;
-use engine::judge::cli::{
-    CheckArgs, StressArgs, ValidateArgs, parse_args, run_check, run_stress, run_validate,
-};
+use engine::judge::cli::{JudgeCommand, JudgeHelp, parse_args};
 use engine::{DriverOptions, RunError};
 
 /// Exact solver for card-duel (THUPC 2021 "狗蛋和二五仔"): E's winning probability per case.
@@ -48,17 +46,8 @@ struct Args {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Judge a contestant's OUTPUT for INPUT as the official checker does: each answer within
-    /// an absolute error of 1e-6. Exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail
-    /// (testlib).
-    Check(CheckArgs),
-    /// Is FILE a valid input? Original limits: 1 <= T <= 351,493, 3 <= O <= 5, HP 1..=20,
-    /// boards of at most 4 minions of HP 1 or 2, hands 0..=3; extended: T and O as our
-    /// solver takes them. Exit 0 valid, 3 invalid (testlib).
-    Validate(ValidateArgs),
-    /// Run COMMAND on generated inputs (or every position of one O) until it fails, then
-    /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble.
-    Stress(StressArgs),
+    #[command(flatten)]
+    Judge(JudgeCommand),
     /// Write the tablebase of O to PATH: every position's value (11.5 MB, one sweep of 0.07 to
     /// 0.3 s), for `--tablebase PATH`. A folder gets it as `oO.tb` (`o5.tb` for O = 5). The
     /// file is written aside, then renamed into place.
@@ -78,22 +67,25 @@ struct TablebaseArgs {
     threads: Option<u16>,
 }
 
-/// What `--exhaustive BOUND` means for this problem, in `stress --help`.
-const EXHAUSTIVE_HELP: &str = "Instead of generated inputs, every one of the 1,440,000 \
-    positions of O = BOUND, in files of 351,493 cases as the official data (5 files, the last \
-    of 34,028), by E's HP, the teacher's HP, the boards, then the hands; runs to the end \
-    unless --time or --runs is given";
+/// What the judge's subcommands say of this problem in `--help`.
+const HELP: JudgeHelp = JudgeHelp {
+    check: "Judge a contestant's OUTPUT for INPUT as the official checker does: each answer \
+            within an absolute error of 1e-6. Exit 0 ok, 1 wrong answer, 2 presentation \
+            error, 3 fail (testlib)",
+    validate: "Is FILE a valid input? Original limits: 1 <= T <= 351,493, 3 <= O <= 5, HP \
+               1..=20, boards of at most 4 minions of HP 1 or 2, hands 0..=3; extended: T and \
+               O as our solver takes them. Exit 0 valid, 3 invalid (testlib)",
+    exhaustive: "Instead of generated inputs, every one of the 1,440,000 positions of O = \
+                 BOUND, in files of 351,493 cases as the official data (5 files, the last of \
+                 34,028), by E's HP, the teacher's HP, the boards, then the hands; runs to the \
+                 end unless --time or --runs is given",
+};
 
 fn main() {
-    let args: Args = parse_args(EXHAUSTIVE_HELP);
-    // One judge for the whole command: it keeps the value tables it builds.
-    let judge = Judge::new();
+    let args: Args = parse_args(&Judge::new(), &HELP);
     match &args.command {
-        Some(Command::Check(check)) => std::process::exit(run_check(&judge, check)),
-        Some(Command::Validate(validate)) => std::process::exit(run_validate(&judge, validate)),
-        Some(Command::Stress(stress)) => {
-            std::process::exit(run_stress(&judge, stress, "card-duel"));
-        }
+        // One judge for the whole command: it keeps the value tables it builds.
+        Some(Command::Judge(judge)) => std::process::exit(judge.run(&Judge::new())),
         Some(Command::Tablebase(tablebase)) => write_tablebase(tablebase),
         None => {}
     }

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use card_duel::Board;
 use card_duel::judge::{Judge, TestFile};
-use engine::judge::{Limits, Problem, Program, RunOptions, VerdictKind, trial};
+use engine::judge::{ChildOptions, Limits, Problem, Program, VerdictKind, trial};
 use tests::Ran;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_card-duel");
@@ -430,7 +430,7 @@ fn find_and_prove(
     let judge = Judge::new();
     let input = judge.parse(saved.as_bytes(), Limits::Original).expect("the saved input is valid");
 
-    let run = RunOptions { time_limit, ..RunOptions::default() };
+    let run = ChildOptions { time_limit, ..ChildOptions::default() };
     let program = Program::new(&["sh", &script]);
     let fails = |candidate: &TestFile| {
         trial(&judge, &program, candidate, &run).expect("the program runs").verdict.kind == kind

@@ -13,15 +13,19 @@
 //!   validators never panic.
 //! - [`problem`]: the [`Problem`] trait each problem crate implements (parse and validate
 //!   under [`Limits`], generate, solve, judge, shrink moves), and [`check`] built on it.
-//! - [`run`] (Unix): running a child with a wall time limit, bounded output, its exit status
-//!   or signal, wall and CPU time and peak memory; a kill takes its whole process group.
+//! - [`child`] (Unix): running a child with a wall time limit, bounded output, its exit
+//!   status or signal, wall and CPU time and peak memory; a kill takes its whole process group.
+//! - [`interrupt`] (Unix): SIGINT, SIGTERM and SIGHUP stop every running child and let the
+//!   command report what it found; on Linux a child dies with us even on SIGKILL.
 //! - [`trial`](mod@trial) (Unix): one input through the user's program and the problem's judge.
 //! - [`stress`](mod@stress) (Unix): the stress loop over generated inputs or a problem's
 //!   exhaustive enumeration, deterministic for any number of jobs.
 //! - [`shrink`](mod@shrink) (Unix): the shrinking driver, greedy to a 1-minimal failing input.
+//! - [`report`] (Unix): a failure's report as a value, fitted to a screen, its texts saved.
 //! - [`cli`] (feature `cli`): clap arguments and the runners of the three subcommands.
 //!
-//! Only `sys` (private) holds `unsafe` code: `waitid`, `wait4` and `killpg` through libc.
+//! Only `sys` (private) holds `unsafe` code: `waitid`, `wait4`, `killpg`, `getrusage` and
+//! `prctl` through libc.
 
 pub mod compare;
 pub mod corrupt;
@@ -31,7 +35,11 @@ pub mod protocol;
 pub mod verdict;
 
 #[cfg(unix)]
-pub mod run;
+pub mod child;
+#[cfg(unix)]
+pub mod interrupt;
+#[cfg(unix)]
+pub mod report;
 #[cfg(unix)]
 pub mod shrink;
 #[cfg(unix)]
@@ -44,15 +52,15 @@ pub mod trial;
 #[cfg(all(unix, feature = "cli"))]
 pub mod cli;
 
-pub use problem::{Limits, Problem, check};
+pub use problem::{Exhibit, Limits, Problem, RunLimits, check};
 pub use protocol::Protocol;
 pub use verdict::{Verdict, VerdictKind};
 
 #[cfg(unix)]
-pub use run::{Exit, PeakMemory, Program, RunError, RunOptions, RunReport};
+pub use child::{ChildError, ChildOptions, ChildReport, Exit, PeakMemory, Program, run_child};
 #[cfg(unix)]
-pub use shrink::{ShrinkOptions, Shrunk, shrink};
+pub use shrink::{ShrinkEnd, ShrinkOptions, Shrunk, shrink};
 #[cfg(unix)]
-pub use stress::{Failure, Schedule, StressOptions, StressReport, stress};
+pub use stress::{Failure, Plan, Schedule, StressOptions, StressReport, stress};
 #[cfg(unix)]
 pub use trial::{Trial, trial};

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use engine::judge::problem::render;
 use engine::judge::stress::{StressError, run_seed};
 use engine::judge::{
-    Limits, Problem, Program, RunOptions, Schedule, ShrinkOptions, StressOptions, Verdict,
+    ChildOptions, Limits, Plan, Problem, Program, Schedule, ShrinkOptions, StressOptions, Verdict,
     VerdictKind, check, shrink, stress, trial,
 };
 use engine::rng::SplitMix64;
@@ -51,13 +51,18 @@ fn options(seed: u64, jobs: usize) -> StressOptions {
         runs: Some(400),
         jobs,
         limits: Limits::Original,
-        run: RunOptions { time_limit: Duration::from_secs(5), ..RunOptions::default() },
-        schedule: Some(Schedule { levels: Sum::LEVELS, runs_per_level: 5 }),
+        run: ChildOptions { time_limit: Duration::from_secs(5), ..ChildOptions::default() },
+        schedule: Some(Schedule {
+            levels: Sum::LEVELS,
+            runs_per_level: 5,
+            extremes: 0,
+            extremes_from: 0,
+        }),
         ..StressOptions::default()
     }
 }
 
-fn shrink_options(run: &RunOptions) -> ShrinkOptions {
+fn shrink_options(run: &ChildOptions) -> ShrinkOptions {
     ShrinkOptions {
         jobs: 2,
         limits: Limits::Original,
@@ -85,7 +90,7 @@ fn find_and_shrink_under(
     let shrunk =
         shrink(&Sum, program, failure.input.clone(), failure.trial, &shrink_options(&options.run))
             .expect("the candidates run");
-    assert!(shrunk.minimal);
+    assert!(shrunk.minimal());
     assert_eq!(shrunk.trial.verdict.kind, kind);
     assert!(Sum.size(&shrunk.input) <= Sum.size(&failure.input));
     for candidate in Sum.shrink(&shrunk.input) {
@@ -108,7 +113,8 @@ fn a_right_program_passes_and_runs_are_counted() {
     let cases: u64 = (0..40)
         .map(|i| {
             let mut rng = SplitMix64::new(run_seed(3, i));
-            Sum.generate(&mut rng, schedule.level(i), Limits::Original).len() as u64
+            let Plan::Level(level) = schedule.plan(i) else { unreachable!("no extremes") };
+            Sum.generate(&mut rng, level, Limits::Original).len() as u64
         })
         .sum();
     assert_eq!(report.cases, cases);
@@ -194,7 +200,7 @@ fn a_hang_is_killed_at_the_limit_with_its_whole_process_group() {
             pid_file.display()
         ),
     );
-    let run = RunOptions { time_limit: Duration::from_millis(300), ..RunOptions::default() };
+    let run = ChildOptions { time_limit: Duration::from_millis(300), ..ChildOptions::default() };
     let started = Instant::now();
     let t = trial(&Sum, &hang, &vec![(1, 1), (2, 1)], &run).unwrap();
     assert_eq!(t.verdict.kind, VerdictKind::TimeLimit, "{}", t.verdict);

@@ -44,7 +44,7 @@ fn exit(args: &[&str]) -> i32 {
     match parse(args) {
         Command::Check(a) => run_check(&Sum, &a),
         Command::Validate(a) => run_validate(&Sum, &a),
-        Command::Stress(a) => run_stress(&Sum, &a, "sum"),
+        Command::Stress(a) => run_stress(&Sum, &a),
     }
 }
 

@@ -26,12 +26,13 @@
 
 use std::cell::RefCell;
 use std::ops::RangeInclusive;
+use std::time::Duration;
 
 use engine::driver::{Batch, BatchSolver};
 use engine::input::{Input, InputError};
 use engine::judge::compare::{Lines, Unit, compare, quote};
 use engine::judge::problem::Invalid;
-use engine::judge::{Limits, Problem, moves};
+use engine::judge::{Exhibit, Limits, Problem, RunLimits, moves};
 use engine::rng::SplitMix64;
 
 use crate::generate::{Family, write_input};
@@ -162,6 +163,9 @@ impl Problem for Judge {
     type Input = Vec<Case>;
     type Answer = Vec<Verdict>;
     const LEVELS: u32 = DRAWS as u32 + 1;
+    /// The original judge's: 1 s and 256 MB for a file (the statement's Origin).
+    const RUN_LIMITS: RunLimits =
+        RunLimits { time: Duration::from_secs(1), memory_mib: 256, origin: "the original judge's" };
 
     fn name(&self) -> &'static str {
         "hero-battle"
@@ -360,7 +364,7 @@ impl Problem for Judge {
 
     /// `--explain`'s output for `input`: each verdict with a winning first attack per first
     /// mover, or the second mover's answer to every opening.
-    fn explain(&self, input: &Vec<Case>) -> Option<String> {
+    fn explain(&self, input: &Vec<Case>) -> Vec<Exhibit> {
         let solver = HeroBattle { explain: true, ..HeroBattle::default() };
         let mut scratch = solver.new_scratch(&(), &());
         let answers = input
@@ -370,7 +374,8 @@ impl Problem for Judge {
             .collect();
         let batch = Batch { header: (), cases: input.clone(), answers };
         let output = crate::render(&batch);
-        Some(String::from_utf8(output.stdout).expect("verdicts and attacks are ASCII"))
+        let text = String::from_utf8(output.stdout).expect("verdicts and attacks are ASCII");
+        vec![Exhibit { title: "why our answer is right (--explain)", extension: "proof", text }]
     }
 
     /// The case count and the ranges of hit points and damage the file holds.
@@ -627,7 +632,7 @@ mod tests {
     #[test]
     fn the_proof_is_the_explained_output() {
         let input = vec![case([10, 10, 10, 10, 3, 3, 3, 3, 3, 3, 3, 3])];
-        let proof = Judge.explain(&input).unwrap();
+        let proof = Judge.explain(&input).remove(0).text;
         assert!(proof.starts_with("It depends\n  Alice first: Alice wins with "), "{proof}");
         assert_eq!(proof.lines().count(), 3);
         assert_eq!(Judge.summary(&input), "1 case, hit points 10..=10, damage 3..=3");

@@ -1,11 +1,10 @@
 //! The hero-battle binary: judge input in (a file or stdin), one verdict per case out; and the
-//! judge's subcommands `check`, `validate` and `stress` on [`hero_battle::judge::Judge`].
+//! judge's subcommands (`check`, `validate`, `stress`, `shrink`) on
+//! [`hero_battle::judge::Judge`].
 
 use clap::{Parser, Subcommand};
 use engine::cli::{BatchArgs, exit_with_error, finish};
-use engine::judge::cli::{
-    CheckArgs, StressArgs, ValidateArgs, parse_args, run_check, run_stress, run_validate,
-};
+use engine::judge::cli::{JudgeCommand, JudgeHelp, parse_args};
 use hero_battle::judge::Judge;
 use hero_battle::{Options, Solver};
 
@@ -31,31 +30,25 @@ struct Args {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Judge a contestant's OUTPUT for INPUT, exactly as the original judge: one verdict line
-    /// per case. Exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail (testlib).
-    Check(CheckArgs),
-    /// Is FILE a valid input? Original limits: 1 <= T <= 40, every number in 1..=99;
-    /// extended: any T our solver takes. Exit 0 valid, 3 invalid (testlib).
-    Validate(ValidateArgs),
-    /// Run COMMAND on generated inputs (or every case up to a bound) until it fails, then
-    /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble.
-    Stress(StressArgs),
+    #[command(flatten)]
+    Judge(JudgeCommand),
 }
 
-/// What `--exhaustive BOUND` means for this problem, in `stress --help`.
-const EXHAUSTIVE_HELP: &str = "Instead of generated inputs, every case whose twelve numbers \
-    are all in 1..=BOUND, by largest number then lexicographically, 40 cases a file; runs to \
-    the end unless --time or --runs is given (BOUND 2: 103 files, 3: 13,287)";
+/// What the judge's subcommands say of this problem in `--help`.
+const HELP: JudgeHelp = JudgeHelp {
+    check: "Judge a contestant's OUTPUT for INPUT exactly as the original judge: one verdict \
+            line per case. Exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail (testlib)",
+    validate: "Is FILE a valid input? Original limits: 1 <= T <= 40, every number in 1..=99; \
+               extended: any T our solver takes. Exit 0 valid, 3 invalid (testlib)",
+    exhaustive: "Instead of generated inputs, every case whose twelve numbers are all in \
+                 1..=BOUND, by largest number then lexicographically, 40 cases a file; runs to \
+                 the end unless --time or --runs is given (BOUND 2: 103 files, 3: 13,287)",
+};
 
 fn main() {
-    let args: Args = parse_args(EXHAUSTIVE_HELP);
-    match &args.command {
-        Some(Command::Check(check)) => std::process::exit(run_check(&Judge, check)),
-        Some(Command::Validate(validate)) => std::process::exit(run_validate(&Judge, validate)),
-        Some(Command::Stress(stress)) => {
-            std::process::exit(run_stress(&Judge, stress, "hero-battle"));
-        }
-        None => {}
+    let args: Args = parse_args(&Judge, &HELP);
+    if let Some(Command::Judge(judge)) = &args.command {
+        std::process::exit(judge.run(&Judge));
     }
     let input = args.batch.read_input().unwrap_or_else(|e| exit_with_error(&e));
     let options = Options {

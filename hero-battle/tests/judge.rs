@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use engine::judge::{Limits, Problem, Program, RunOptions, VerdictKind, trial};
+use engine::judge::{ChildOptions, Limits, Problem, Program, VerdictKind, trial};
 use hero_battle::judge::Judge;
 use hero_battle::rules::Case;
 use tests::Ran;
@@ -263,7 +263,7 @@ fn find_and_prove(
     let saved = std::fs::read(dir.join("min.in")).expect("the input is saved");
     let input = Judge.parse(&saved, Limits::Original).expect("the saved input is valid");
 
-    let run = RunOptions { time_limit, ..RunOptions::default() };
+    let run = ChildOptions { time_limit, ..ChildOptions::default() };
     let program = Program::new(&["sh", &script]);
     let fails = |candidate: &Vec<Case>| {
         trial(&Judge, &program, candidate, &run).expect("the program runs").verdict.kind == kind

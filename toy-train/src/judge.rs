@@ -35,11 +35,12 @@ mod railway;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::time::Duration;
 
 use engine::input::{Input, InputError};
 use engine::judge::compare::{Tokens, quote};
 use engine::judge::problem::Invalid;
-use engine::judge::{Limits, Problem, Verdict};
+use engine::judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 use engine::rng::SplitMix64;
 
 pub use railway::Railway;
@@ -51,10 +52,6 @@ use crate::{Solution, Solver, dot, output, solve, verify};
 pub const ORIGINAL_MAX_STATIONS: u64 = 5_000;
 /// Most tracks under the original limits.
 pub const ORIGINAL_MAX_TRACKS: u64 = 20_000;
-
-/// Railways with more stations than this get no DOT picture in a report: nobody follows
-/// the arrows of a bigger one by eye.
-const DOT_MAX_STATIONS: usize = 60;
 
 /// The largest bound of the exhaustive enumeration: 4 stations already make 12,150,000
 /// railways, 5 would make 28 billion.
@@ -220,6 +217,14 @@ impl Problem for Judge {
     /// Whether Arezou wins from each station.
     type Answer = Vec<bool>;
     const LEVELS: u32 = generate::LEVELS;
+    /// The statement's sources do not record IOI 2017's limits for this task, so the default
+    /// is ours: 2 s, a hundred times what a quadratic solution needs at the largest original
+    /// size, and 256 MB, fifty times the memory that size needs.
+    const RUN_LIMITS: RunLimits = RunLimits {
+        time: Duration::from_secs(2),
+        memory_mib: 256,
+        origin: "toy-train's default; the original's are not recorded",
+    };
 
     fn name(&self) -> &'static str {
         "toy-train"
@@ -457,9 +462,9 @@ impl Problem for Judge {
         Some(Railway { arezou, charging, tracks })
     }
 
-    /// Who wins where, our strategy at each station, the verifier's line, and a Graphviz
-    /// DOT picture (for railways of at most 60 stations).
-    fn explain(&self, input: &Railway) -> Option<String> {
+    /// Who wins where, our strategy at each station and the verifier's line; and a Graphviz
+    /// DOT picture (printed for small railways, saved as `.dot` for large ones).
+    fn explain(&self, input: &Railway) -> Vec<Exhibit> {
         let (solution, verified) = Self::solution(input);
         let game = input.to_game().expect("a valid railway is a game");
         let mut text = String::new();
@@ -484,17 +489,14 @@ impl Problem for Judge {
             let _ = writeln!(text, "station {s} ({owner}{charging}): {winner} wins; {how}");
         }
         let _ = writeln!(text, "{verified}");
-        if input.n() <= DOT_MAX_STATIONS {
-            text.push_str("Graphviz picture (render with `dot -Tsvg`):\n");
-            text.push_str(&dot::render(&game, &solution));
-        } else {
-            let _ = writeln!(
-                text,
-                "(no picture for {} stations; `toy-train --dot FILE` draws one)",
-                input.n()
-            );
-        }
-        Some(text)
+        vec![
+            Exhibit { title: "why our answer is right", extension: "proof", text },
+            Exhibit {
+                title: "the railway in Graphviz DOT (render with `dot -Tsvg`)",
+                extension: "dot",
+                text: dot::render(&game, &solution),
+            },
+        ]
     }
 
     /// Stations, tracks, chargers, and the original subtasks the railway belongs to (or the
@@ -835,7 +837,8 @@ mod tests {
     #[test]
     fn the_proof_shows_strategies_the_verifier_and_a_picture() {
         let sample = Judge.parse(SAMPLE, Limits::Original).unwrap();
-        let proof = Judge.explain(&sample).unwrap();
+        let exhibits = Judge.explain(&sample);
+        let (proof, dot) = (&exhibits[0].text, &exhibits[1].text);
         let lines: Vec<&str> = proof.lines().collect();
         assert_eq!(lines[0], "Arezou wins from 0 1; Borzou from none");
         assert_eq!(
@@ -844,8 +847,8 @@ mod tests {
         );
         assert_eq!(lines[2], "station 1 (Arezou's): Arezou wins; switch set along 1 -> 0");
         assert!(lines[3].starts_with("verified: Arezou wins from 2 stations"), "{proof}");
-        assert_eq!(lines[4], "Graphviz picture (render with `dot -Tsvg`):");
-        assert!(proof.contains("digraph railway {\n") && proof.ends_with("}\n"));
+        assert_eq!(lines.len(), 4);
+        assert!(dot.starts_with("digraph railway {\n") && dot.ends_with("}\n"), "{dot}");
     }
 
     proptest::proptest! {

@@ -1,15 +1,13 @@
 //! The toy-train binary: reads the sample grader's input (a file or stdin), prints the answer
 //! line, and on request the strategies and a verification line. Subcommands judge a user's
-//! program: `check` (a checker), `validate` (a validator) and `stress` (a stress loop that
-//! shrinks what it finds).
+//! program: `check` (a checker), `validate` (a validator), `stress` (a stress loop that
+//! shrinks what it finds) and `shrink` (a failing input shrunk).
 
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use engine::cli::{exit_with_error, finish, read_input};
-use engine::judge::cli::{
-    CheckArgs, StressArgs, ValidateArgs, parse_args, run_check, run_stress, run_validate,
-};
+use engine::judge::cli::{JudgeCommand, JudgeHelp, parse_args};
 use toy_train::judge::Judge;
 use toy_train::{Options, Solver};
 
@@ -52,32 +50,27 @@ struct SolveArgs {
 /// Judging a user's program.
 #[derive(Subcommand)]
 enum Command {
-    /// Judge a contestant's OUTPUT for INPUT as IOI 2017 did (CMS white-diff: tokens, white
-    /// space ignored): exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail (testlib).
-    Check(CheckArgs),
-    /// Check that a file is a valid input under the limits and name the original subtasks
-    /// it belongs to: exit 0 valid, 3 invalid with the rule broken and its place.
-    Validate(ValidateArgs),
-    /// Run COMMAND on generated railways (tiny ones first) until its output is judged wrong,
-    /// then shrink that railway to a 1-minimal one and report it with our strategies and a
-    /// picture: exit 0 no failure, 1 a failure (saved), 2 trouble.
-    Stress(StressArgs),
+    #[command(flatten)]
+    Judge(JudgeCommand),
 }
 
-/// What `--exhaustive BOUND` means for this problem, in `stress --help`.
-const EXHAUSTIVE_HELP: &str = "Instead of generated inputs, every railway of up to BOUND \
-    stations (1..=4) without duplicate tracks, by number of stations; runs to the end unless \
-    --time or --runs is given (BOUND 2: 110 railways, 3: 19,318, 4: 12,169,318)";
+/// What the judge's subcommands say of this problem in `--help`.
+const HELP: JudgeHelp = JudgeHelp {
+    check: "Judge a contestant's OUTPUT for INPUT as IOI 2017 did (CMS white-diff: tokens, \
+            white space ignored): exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail \
+            (testlib)",
+    validate: "Check that a file is a valid input under the limits and name the original \
+               subtasks it belongs to: exit 0 valid, 3 invalid with the rule broken and its \
+               place",
+    exhaustive: "Instead of generated inputs, every railway of up to BOUND stations (1..=4) \
+                 without duplicate tracks, by number of stations; runs to the end unless \
+                 --time or --runs is given (BOUND 2: 110 railways, 3: 19,318, 4: 12,169,318)",
+};
 
 fn main() {
-    let args: Args = parse_args(EXHAUSTIVE_HELP);
-    match args.command {
-        Some(Command::Check(check)) => std::process::exit(run_check(&Judge, &check)),
-        Some(Command::Validate(validate)) => std::process::exit(run_validate(&Judge, &validate)),
-        Some(Command::Stress(stress)) => {
-            std::process::exit(run_stress(&Judge, &stress, "toy-train"))
-        }
-        None => {}
+    let args: Args = parse_args(&Judge, &HELP);
+    if let Some(Command::Judge(judge)) = &args.command {
+        std::process::exit(judge.run(&Judge));
     }
     let solve = args.solve;
     // toy-train solves one instance on one thread and has no --threads: one reader too.

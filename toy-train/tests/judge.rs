@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
 
-use engine::judge::{Limits, Problem, Program, RunOptions, VerdictKind, trial};
+use engine::judge::{ChildOptions, Limits, Problem, Program, VerdictKind, trial};
 use toy_train::judge::{Judge, Railway};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_toy-train");
@@ -330,7 +330,7 @@ fn one_step_moves(r: &Railway) -> Vec<Railway> {
 /// an invalid railway or one on which the command does not fail that way.
 fn assert_one_minimal(railway: &Railway, command: &[String], kind: VerdictKind, limit: Duration) {
     let program = Program::new(command);
-    let options = RunOptions { time_limit: limit, ..RunOptions::default() };
+    let options = ChildOptions { time_limit: limit, ..ChildOptions::default() };
     let t = trial(&Judge, &program, railway, &options).expect("the program runs");
     assert_eq!(t.verdict.kind, kind, "the saved railway fails: {}", t.verdict);
     for candidate in one_step_moves(railway) {

@@ -1,41 +1,81 @@
-//! The judge's command-line side (feature `cli`): clap arguments for `check`, `validate` and
-//! `stress`, and the runners a problem binary calls with its [`Problem`]. Each runner prints
-//! its report and returns the process's exit code.
+//! The judge's command-line side (feature `cli`): the subcommands `check`, `validate`,
+//! `stress` and `shrink` as one clap [`JudgeCommand`] that every problem binary flattens into
+//! its own, and the runners behind them. Each runner prints its report and returns the
+//! process's exit code.
 //!
-//! Exit codes: `check` and `validate` follow the chosen [`Protocol`]; `stress` follows GNU
-//! diff: 0 no failure within the budget, 1 a failure (shrunk and saved), 2 trouble.
+//! Exit codes: `check` and `validate` follow the chosen [`Protocol`]; `stress` and `shrink`
+//! follow GNU diff: 0 no failure (within the budget), 1 a failure (shrunk and saved), 2
+//! trouble; stopped by SIGINT, SIGTERM or SIGHUP they report what they found so far and exit
+//! with 130, 143 or 129.
 
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "these runners are the binaries' UI")]
 
 use std::ffi::OsString;
-use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::problem::{Limits, Problem, check, render};
+use super::child::{ChildOptions, Program, shell_quote};
+use super::interrupt;
+use super::problem::{Limits, Problem, RunLimits, check, render};
 use super::protocol::{EXIT_FAIL, Protocol, Source};
-use super::run::{Program, RunOptions, shell_quote};
-use super::shrink::{ShrinkOptions, shrink};
+use super::report::{FailureReport, Saved, Text, beside, count, plural, saved_text};
+use super::shrink::{ShrinkEnd, ShrinkOptions, Shrunk, shrink};
 use super::stress::{Progress, StressOptions, stress};
+use super::trial::{Trial, megabytes, trial};
 use super::verdict::Verdict;
 
-/// `stress`'s exit code when no failure was found.
+/// `stress`'s and `shrink`'s exit code when no failure was found.
 pub const EXIT_PASSED: i32 = 0;
-/// `stress`'s exit code when a failure was found.
+/// `stress`'s and `shrink`'s exit code when a failure was found.
 pub const EXIT_FOUND: i32 = 1;
-/// `stress`'s exit code for trouble: the command cannot run, bad options, a bug of ours.
+/// `stress`'s and `shrink`'s exit code for trouble: the command cannot run, bad options, a
+/// bug of ours.
 pub const EXIT_TROUBLE: i32 = 2;
 
-/// Parses a problem binary's command line, `A` being its clap arguments with the judge's
-/// subcommands: `stress --exhaustive` gets `exhaustive_help` (what BOUND means for this
-/// problem), and a usage error of `check` exits 3, a judge failure. clap's own usage errors
-/// exit 2, which testlib reads as a presentation error of the contestant.
+/// What a problem's binary says about its judge in `--help`.
+#[derive(Clone, Copy, Debug)]
+pub struct JudgeHelp {
+    /// `check`'s one-line rule: how the original judge compares an output.
+    pub check: &'static str,
+    /// `validate`'s limits, in words.
+    pub validate: &'static str,
+    /// What `stress --exhaustive BOUND` runs.
+    pub exhaustive: &'static str,
+}
+
+/// Parses a problem binary's command line, `A` being its clap arguments with a
+/// [`JudgeCommand`] flattened into its subcommands. `help` and `problem`'s
+/// [`RUN_LIMITS`](Problem::RUN_LIMITS) fill in the judge's help texts; a usage error of
+/// `check` exits 3, a judge failure, where clap's own usage errors exit 2, which testlib reads
+/// as a presentation error of the contestant.
 #[must_use]
-pub fn parse_args<A: clap::Parser>(exhaustive_help: &'static str) -> A {
-    let command = A::command().mut_subcommand("stress", |stress| {
-        stress.mut_arg("exhaustive", |a| a.help(exhaustive_help))
-    });
+pub fn parse_args<A: clap::Parser, P: Problem>(problem: &P, help: &JudgeHelp) -> A {
+    let _ = problem;
+    let limits = P::RUN_LIMITS;
+    let time = format!(
+        "Each run's wall time limit; its process group is killed there [default: {}, {}]",
+        seconds(limits.time),
+        limits.origin
+    );
+    let memory = format!(
+        "Each run's memory limit in megabytes (MiB), e.g. 256 or 1G, or none: a run whose peak \
+         resident memory passes it is killed [default: {} MB, {}]",
+        limits.memory_mib, limits.origin
+    );
+    let judge_args = |sub: clap::Command| {
+        let time = time.clone();
+        let memory = memory.clone();
+        sub.mut_arg("time_limit", move |a| a.help(time))
+            .mut_arg("memory_limit", move |a| a.help(memory))
+    };
+    let command = A::command()
+        .mut_subcommand("check", |c| c.about(help.check))
+        .mut_subcommand("validate", |c| c.about(help.validate))
+        .mut_subcommand("stress", |c| {
+            judge_args(c).mut_arg("exhaustive", |a| a.help(help.exhaustive))
+        })
+        .mut_subcommand("shrink", judge_args);
     let parsed = command.try_get_matches().and_then(|m| A::from_arg_matches(&m));
     parsed.unwrap_or_else(|e| {
         let checking = std::env::args_os().nth(1).is_some_and(|a| a == "check");
@@ -45,6 +85,11 @@ pub fn parse_args<A: clap::Parser>(exhaustive_help: &'static str) -> A {
         }
         e.exit()
     })
+}
+
+/// `1.5 s`, `20 s`.
+fn seconds(time: Duration) -> String {
+    format!("{} s", time.as_secs_f64())
 }
 
 /// Parses a duration: seconds (`10`, `1.5`) or with a unit (`1500ms`, `2s`, `1m`).
@@ -70,6 +115,26 @@ fn scaled(text: &str, units: &[(&str, f64)], bare: f64) -> Option<f64> {
     Some(value * scale)
 }
 
+/// A memory limit as given: a size, or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryLimit {
+    /// At most this many KiB.
+    Kib(u64),
+    /// No limit (the peak is still measured).
+    Unlimited,
+}
+
+/// Parses a memory limit: a size in megabytes ([`parse_megabytes`]) or `none`.
+///
+/// # Errors
+/// Neither.
+pub fn parse_memory_limit(text: &str) -> Result<MemoryLimit, String> {
+    if text.trim().eq_ignore_ascii_case("none") {
+        return Ok(MemoryLimit::Unlimited);
+    }
+    parse_megabytes(text).map(MemoryLimit::Kib)
+}
+
 /// Parses a memory size in megabytes (MiB), as judges state memory limits: `256`, `256M`,
 /// `256MB`, `1G`, `1.5GB`; returns KiB.
 ///
@@ -85,6 +150,35 @@ pub fn parse_megabytes(text: &str) -> Result<u64, String> {
         })
 }
 
+/// The judge's subcommands, for a problem binary to flatten into its own
+/// (`#[command(flatten)] Judge(JudgeCommand)`) and hand to [`JudgeCommand::run`].
+#[derive(Clone, Debug, clap::Subcommand)]
+pub enum JudgeCommand {
+    /// Judge a contestant's OUTPUT for INPUT as the original judge does.
+    Check(CheckArgs),
+    /// Is FILE a valid input?
+    Validate(ValidateArgs),
+    /// Run COMMAND on generated inputs (or every input up to a bound) until it fails, then
+    /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble.
+    Stress(StressArgs),
+    /// Shrink INPUT, on which COMMAND fails, to a 1-minimal input that fails the same way
+    /// (a failure saved by `stress`, or any input). Exit 0 it does not fail, 1 shrunk, 2
+    /// trouble.
+    Shrink(ShrinkArgs),
+}
+
+impl JudgeCommand {
+    /// Runs the subcommand on `problem` and returns the process's exit code.
+    pub fn run<P: Problem>(&self, problem: &P) -> i32 {
+        match self {
+            Self::Check(args) => run_check(problem, args),
+            Self::Validate(args) => run_validate(problem, args),
+            Self::Stress(args) => run_stress(problem, args),
+            Self::Shrink(args) => run_shrink(problem, args),
+        }
+    }
+}
+
 /// `PROBLEM check`: judge a contestant's output.
 #[derive(Clone, Debug, clap::Args)]
 pub struct CheckArgs {
@@ -92,8 +186,8 @@ pub struct CheckArgs {
     /// answer is used); kattis INPUT ANSWER FEEDBACK_DIR with the output on stdin; cms INPUT
     /// ANSWER OUTPUT.
     // Counted by `Protocol::check_files`, not by clap: a wrong count must exit 3 (fail), and
-    // clap's usage errors exit 2, a presentation error to testlib. Binaries should likewise
-    // turn clap's other errors for `check` into exit 3.
+    // clap's usage errors exit 2, a presentation error to testlib. `parse_args` likewise turns
+    // clap's other errors for `check` into exit 3.
     #[arg(value_name = "FILES")]
     pub files: Vec<PathBuf>,
     /// Checker protocol: exit codes and where the message goes.
@@ -120,6 +214,34 @@ pub struct ValidateArgs {
     pub protocol: Protocol,
 }
 
+/// What every run of the user's program gets, and how failures are shrunk and saved: the
+/// arguments `stress` and `shrink` share.
+#[derive(Clone, Debug, clap::Args)]
+pub struct RunArgs {
+    /// Each run's wall time limit (the problem's help gives its default).
+    #[arg(long, short = 't', value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// Each run's memory limit (the problem's help gives its default).
+    #[arg(long, short = 'm', value_parser = parse_memory_limit, value_name = "MB")]
+    pub memory_limit: Option<MemoryLimit>,
+    /// Limits of the inputs (generated ones and every shrink candidate).
+    #[arg(long, value_enum, default_value_t)]
+    pub limits: Limits,
+    /// Runs at once [default: the number of cores].
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// Where the failing input is saved; our answer, the program's output and our proofs go
+    /// beside it (`.ans`, `.out`, ...).
+    #[arg(long, default_value = "counterexample.in")]
+    pub save: PathBuf,
+    /// Time budget for shrinking.
+    #[arg(long, value_parser = parse_duration, default_value = "60s")]
+    pub shrink_time: Duration,
+    /// The program and its arguments (after --); it reads the input on stdin.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<OsString>,
+}
+
 /// `PROBLEM stress`: run a program on generated inputs until it fails, then shrink.
 #[derive(Clone, Debug, clap::Args)]
 pub struct StressArgs {
@@ -135,71 +257,84 @@ pub struct StressArgs {
     /// First run index (with --runs 1, replays one run of a seed).
     #[arg(long, default_value_t = 0)]
     pub from: u64,
-    /// Per-run wall time limit; the run's process group is killed there.
-    #[arg(long, short = 't', value_parser = parse_duration, default_value = "2s")]
-    pub time_limit: Duration,
-    /// Per-run memory limit in megabytes (MiB), e.g. 256 or 1G: a run whose peak resident
-    /// memory passes it is killed and fails with "memory limit exceeded" [default: none].
-    #[arg(long, short = 'm', value_parser = parse_megabytes, value_name = "MB")]
-    pub memory_limit: Option<u64>,
-    /// Runs at once [default: the number of cores].
-    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
-    /// Where the shrunk failing input is written.
-    #[arg(long, default_value = "counterexample.in")]
-    pub save: PathBuf,
-    /// Limits of the generated inputs (and of every shrink candidate).
-    #[arg(long, value_enum, default_value_t)]
-    pub limits: Limits,
-    /// Time budget for shrinking.
-    #[arg(long, value_parser = parse_duration, default_value = "60s")]
-    pub shrink_time: Duration,
     /// Report the failing input as found, unshrunk.
     #[arg(long)]
     pub no_shrink: bool,
     /// Instead of generated inputs, every input up to BOUND in the problem's exhaustive
-    /// order, smallest first, in files of the official size; what BOUND bounds is the
-    /// problem's (see its README). Runs to the end unless --time or --runs is given.
+    /// order (the problem's help says what BOUND bounds).
     #[arg(long, value_name = "BOUND")]
     pub exhaustive: Option<u64>,
-    /// The program and its arguments (after --); it reads the input on stdin.
-    #[arg(last = true, required = true, value_name = "COMMAND")]
-    pub command: Vec<OsString>,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub run: RunArgs,
 }
 
-impl StressArgs {
-    /// The loop's options.
+/// `PROBLEM shrink`: shrink a failing input.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ShrinkArgs {
+    /// The input COMMAND fails on.
+    pub input: PathBuf,
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub run: RunArgs,
+}
+
+/// The limits a run gets: the arguments given, else the problem's defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LimitsUsed {
+    /// Each run's time limit.
+    pub time: Duration,
+    /// Each run's memory limit in KiB, if any.
+    pub memory_kib: Option<u64>,
+    /// `the original judge's`, `given`, or a mix.
+    pub origin: &'static str,
+}
+
+impl LimitsUsed {
+    /// The limits `args` ask for over `defaults`.
     #[must_use]
-    pub fn stress_options(&self) -> StressOptions {
-        StressOptions {
-            seed: self.seed,
-            first: self.from,
-            runs: self.runs,
-            time: self.time.or(if self.runs.is_none() && self.exhaustive.is_none() {
-                Some(Duration::from_secs(10))
-            } else {
-                None
-            }),
-            jobs: self.jobs(),
-            limits: self.limits,
-            run: self.run_options(),
-            schedule: None,
-            exhaustive: self.exhaustive,
-        }
+    pub fn new(args: &RunArgs, defaults: RunLimits) -> Self {
+        let time = args.time_limit.unwrap_or(defaults.time);
+        let memory_kib = match args.memory_limit {
+            None => Some(defaults.memory_mib * 1024),
+            Some(MemoryLimit::Kib(kib)) => Some(kib),
+            Some(MemoryLimit::Unlimited) => None,
+        };
+        let origin = match (args.time_limit.is_some(), args.memory_limit.is_some()) {
+            (false, false) => defaults.origin,
+            (true, true) => "given",
+            _ => "given, and the default",
+        };
+        Self { time, memory_kib, origin }
     }
 
-    /// The shrinker's options: the same limits and time limit as the loop.
+    /// `1 s and 256 MB a run (the original judge's)`.
     #[must_use]
-    pub fn shrink_options(&self) -> ShrinkOptions {
-        ShrinkOptions {
-            jobs: self.jobs(),
-            limits: self.limits,
-            run: self.run_options(),
-            time: Some(self.shrink_time),
-            runs: None,
-        }
+    pub fn describe(&self) -> String {
+        let memory = self.memory_kib.map_or_else(|| "no memory limit".to_owned(), megabytes);
+        format!("{} and {memory} a run ({})", seconds(self.time), self.origin)
     }
 
+    /// The flags that give these limits, for commands that repeat a run.
+    fn flags(&self) -> String {
+        let memory = match self.memory_kib {
+            // As given, in megabytes (`256`, `0.5`): f64 prints a whole number without a point.
+            Some(kib) => format!("{}M", kib as f64 / 1024.0),
+            None => "none".to_owned(),
+        };
+        format!("--time-limit {}s --memory-limit {memory}", self.time.as_secs_f64())
+    }
+
+    fn child_options(&self) -> ChildOptions {
+        ChildOptions {
+            time_limit: self.time,
+            memory_limit_kib: self.memory_kib,
+            ..ChildOptions::default()
+        }
+    }
+}
+
+impl RunArgs {
     fn jobs(&self) -> usize {
         self.jobs.map_or_else(
             || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
@@ -207,16 +342,45 @@ impl StressArgs {
         )
     }
 
-    fn run_options(&self) -> RunOptions {
-        RunOptions {
-            time_limit: self.time_limit,
-            memory_limit_kib: self.memory_limit,
-            ..RunOptions::default()
+    fn shrink_options(&self, limits: &LimitsUsed) -> ShrinkOptions {
+        ShrinkOptions {
+            jobs: self.jobs(),
+            limits: self.limits,
+            run: limits.child_options(),
+            time: Some(self.shrink_time),
+            runs: None,
+        }
+    }
+
+    fn program(&self) -> Program {
+        Program::new(&self.command)
+    }
+
+    fn command_line(&self) -> String {
+        self.program().display()
+    }
+}
+
+impl StressArgs {
+    /// The loop's options under `limits`.
+    #[must_use]
+    pub fn stress_options(&self, limits: &LimitsUsed) -> StressOptions {
+        let unbounded = self.runs.is_none() && self.exhaustive.is_none();
+        StressOptions {
+            seed: self.seed,
+            first: self.from,
+            runs: self.runs,
+            time: self.time.or(unbounded.then_some(Duration::from_secs(10))),
+            jobs: self.run.jobs(),
+            limits: self.run.limits,
+            run: limits.child_options(),
+            schedule: None,
+            exhaustive: self.exhaustive,
         }
     }
 }
 
-fn read(path: Option<&std::path::Path>) -> Result<Vec<u8>, String> {
+fn read(path: Option<&Path>) -> Result<Vec<u8>, String> {
     match path {
         Some(path) => {
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
@@ -283,167 +447,308 @@ pub fn run_validate<P: Problem>(problem: &P, args: &ValidateArgs) -> i32 {
     }
 }
 
-/// `1 run`, `2 runs`.
-fn plural(n: u64, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+/// Starts catching SIGINT, SIGTERM and SIGHUP (see [`interrupt`]), or says why it cannot.
+fn catch_signals() -> Result<(), i32> {
+    interrupt::catch().map_err(|e| {
+        eprintln!("error: cannot catch signals: {e}");
+        EXIT_TROUBLE
+    })
 }
 
-/// Lines of `bytes`, indented, at most `head + tail` of them with a marker between.
-fn excerpt(bytes: &[u8], head: usize, tail: usize) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = String::new();
-    let mut push = |line: &str| {
-        let _ = writeln!(out, "    {line}");
-    };
-    if lines.len() <= head + tail {
-        lines.iter().for_each(|l| push(l));
-    } else {
-        lines[..head].iter().for_each(|l| push(l));
-        push(&format!("... {} more lines ...", lines.len() - head - tail));
-        lines[lines.len() - tail..].iter().for_each(|l| push(l));
-    }
-    if lines.is_empty() {
-        push("(empty)");
-    }
-    out
+/// The exit code after a report: `128 + signal` when a signal stopped the work, else
+/// `otherwise`.
+fn exit_code(otherwise: i32) -> i32 {
+    interrupt::caught().map_or(otherwise, interrupt::exit_code)
 }
 
-/// Runs `stress`: the loop, then shrinking, then the report on stdout. `binary` is the
-/// problem binary's name for the reproduction line.
+/// Runs `stress`: the loop, then shrinking, then the report on stdout.
 ///
 /// The report depends only on the seed (or the exhaustive bound), the options and the user's
 /// program, not on `-j`, except its last line, `time: ...`, which holds the wall times, the
 /// shrinker's run count (candidates run beside an accepted one vary with `-j`) and `-j`.
-pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs, binary: &str) -> i32 {
-    let program = Program::new(&args.command);
-    let options = args.stress_options();
+pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs) -> i32 {
+    if let Err(code) = catch_signals() {
+        return code;
+    }
+    let limits = LimitsUsed::new(&args.run, P::RUN_LIMITS);
+    let options = args.stress_options(&limits);
     // An exhaustive run's length, checked before any run so a bad bound is trouble at once.
-    let total = match args.exhaustive.map(|b| problem.exhaustive_len(b, args.limits)).transpose() {
-        Ok(total) => total,
-        Err(e) => {
-            eprintln!("error: no exhaustive run: {e}");
-            return EXIT_TROUBLE;
-        }
-    };
-    let bar = io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.enable_steady_tick(Duration::from_millis(100));
-        bar
-    });
-    let show = |p: Progress| {
-        if let Some(bar) = &bar {
-            let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
-            bar.set_message(format!("{}{of} runs, {} cases", p.runs, p.cases));
-        }
-    };
-    let report = match stress(problem, &program, &options, Some(&show)) {
+    let total =
+        match args.exhaustive.map(|b| problem.exhaustive_len(b, args.run.limits)).transpose() {
+            Ok(total) => total,
+            Err(e) => {
+                eprintln!("error: no exhaustive run: {e}");
+                return EXIT_TROUBLE;
+            }
+        };
+    let report = with_spinner(
+        |show| stress(problem, &args.run.program(), &options, Some(show)),
+        |p: Progress| {
+            let of = total.map(|t| format!(" of {}", count(t))).unwrap_or_default();
+            format!("{}{of} runs, {}", count(p.runs), plural(p.cases, "case"))
+        },
+    );
+    let report = match report {
         Ok(report) => report,
         Err(e) => {
-            if let Some(bar) = &bar {
-                bar.finish_and_clear();
-            }
             eprintln!("error: {e}");
             return EXIT_TROUBLE;
         }
     };
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
     let source = match args.exhaustive {
         Some(bound) => format!("exhaustive up to {bound}"),
         None => format!("seed {}", args.seed),
     };
     let counts =
         format!("{}, {} ({source})", plural(report.runs, "run"), plural(report.cases, "case"));
-    let mut time = format!("time: {:.1} s", report.elapsed.as_secs_f64());
+    let limits_line =
+        format!("limits: {}; inputs within the {} limits", limits.describe(), args.run.limits);
+    let time = format!("time: {:.1} s", report.elapsed.as_secs_f64());
     let Some(failure) = report.failure else {
-        let everything = total.is_some_and(|t| args.from == 0 && report.runs == t);
-        if everything {
+        if let Some(signal) = report.interrupted {
+            println!(
+                "interrupted by {} after {counts}: no failure so far",
+                interrupt::signal_name(signal)
+            );
+        } else if total.is_some_and(|t| args.from == 0 && report.runs == t) {
             println!("ok: right on every input: {counts}");
         } else {
             println!("ok: no failure in {counts}");
         }
-        println!("{time}, -j {}", options.jobs);
-        return EXIT_PASSED;
+        println!("{limits_line}\n{time}, -j {}", options.jobs);
+        return exit_code(EXIT_PASSED);
     };
-    let mut text = String::new();
-    let _ = writeln!(text, "found by run {}: {}", failure.index, failure.trial.verdict);
-    let _ = writeln!(text, "tried {counts}");
-    let (input, trial) = if args.no_shrink {
-        (failure.input, failure.trial)
-    } else {
-        match shrink(problem, &program, failure.input, failure.trial, &args.shrink_options()) {
-            Ok(shrunk) => {
-                let _ = writeln!(
-                    text,
-                    "shrunk by {} moves: {}",
-                    shrunk.steps,
-                    if shrunk.minimal {
-                        "1-minimal (no single move gives a valid input that fails the same way)"
-                    } else {
-                        "stopped by --shrink-time, not known to be 1-minimal"
-                    }
-                );
-                let _ = write!(
-                    time,
-                    ", shrinking {:.1} s in {} runs",
-                    shrunk.elapsed.as_secs_f64(),
-                    shrunk.runs
-                );
-                (shrunk.input, shrunk.trial)
-            }
-            Err(e) => {
-                eprintln!("error: while shrinking: {e}");
-                return EXIT_TROUBLE;
-            }
-        }
-    };
-    let bytes = render(problem, &input);
-    let saved = match std::fs::write(&args.save, &bytes) {
-        Ok(()) => format!("saved to {}", args.save.display()),
-        Err(e) => format!("not saved: cannot write {}: {e}", args.save.display()),
-    };
-    let mut ours = Vec::new();
-    problem.render_answer(&input, &problem.solve(&input), &mut ours);
-    let _ = writeln!(text, "\n{}", trial.verdict);
-    let _ = write!(
-        text,
-        "\ninput ({saved}, {}):\n{}",
-        problem.summary(&input),
-        excerpt(&bytes, 30, 10)
-    );
-    let _ = write!(text, "our answer:\n{}", excerpt(&ours, 30, 10));
-    let _ = write!(text, "your output:\n{}", excerpt(&trial.run.stdout, 30, 10));
-    if !trial.run.stderr_tail.is_empty() {
-        let _ = write!(text, "your stderr ends with:\n{}", excerpt(&trial.run.stderr_tail, 0, 10));
-    }
-    if let Some(proof) = problem.explain(&input) {
-        let _ = write!(text, "why our answer is right:\n{}", excerpt(proof.as_bytes(), 40, 10));
-    }
-    let source = match args.exhaustive {
+    let replay_source = match args.exhaustive {
         Some(bound) => format!("--exhaustive {bound}"),
         None => format!("--seed {}", args.seed),
     };
-    // As given, in megabytes (`256`, `0.5`): f64 prints a whole number without a point.
-    let memory = args
-        .memory_limit
-        .map_or_else(String::new, |kib| format!(" --memory-limit {}M", kib as f64 / 1024.0));
-    let _ = writeln!(
-        text,
-        "\nreproduce: {binary} stress {source} --from {} --runs 1 --time-limit {}s{memory} --limits {} -- {}",
+    let replay = format!(
+        "{} stress {replay_source} --from {} --runs 1 {} --limits {} -- {}",
+        problem.name(),
         failure.index,
-        args.time_limit.as_secs_f64(),
-        args.limits,
-        args.command
-            .iter()
-            .map(|a| shell_quote(&a.to_string_lossy()))
-            .collect::<Vec<_>>()
-            .join(" ")
+        limits.flags(),
+        args.run.limits,
+        args.run.command_line()
     );
-    let _ = writeln!(text, "{time}, -j {}", options.jobs);
-    print!("{text}");
-    EXIT_FOUND
+    let found = Found {
+        headline: format!("found by run {}: {}", failure.index, failure.trial.verdict),
+        about: vec![format!("tried {counts}"), limits_line],
+        replay: Some(replay),
+        time,
+    };
+    shrink_and_report(
+        problem,
+        &args.run,
+        &limits,
+        failure.input,
+        failure.trial,
+        found,
+        !args.no_shrink,
+    )
+}
+
+/// Runs `shrink`: the given input's run, then shrinking, then the report on stdout.
+pub fn run_shrink<P: Problem>(problem: &P, args: &ShrinkArgs) -> i32 {
+    if let Err(code) = catch_signals() {
+        return code;
+    }
+    let limits = LimitsUsed::new(&args.run, P::RUN_LIMITS);
+    let name = args.input.display();
+    let input = match read(Some(&args.input))
+        .and_then(|bytes| problem.parse(&bytes, args.run.limits).map_err(|e| e.to_string()))
+    {
+        Ok(input) => input,
+        Err(e) => {
+            eprintln!("error: {name}: {e} ({} limits)", args.run.limits);
+            return EXIT_TROUBLE;
+        }
+    };
+    let started = std::time::Instant::now();
+    let first = match trial(problem, &args.run.program(), &input, &limits.child_options()) {
+        Ok(first) => first,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit_code(EXIT_TROUBLE);
+        }
+    };
+    let limits_line =
+        format!("limits: {}; inputs within the {} limits", limits.describe(), args.run.limits);
+    let time = format!("time: {:.1} s", started.elapsed().as_secs_f64());
+    if !first.verdict.kind.is_failure() {
+        println!("ok: {} passes on {name}: {}", args.run.command_line(), first.verdict);
+        println!("{limits_line}\n{time}");
+        return EXIT_PASSED;
+    }
+    let found = Found {
+        headline: format!("{name} fails: {}", first.verdict),
+        about: vec![limits_line],
+        replay: None,
+        time,
+    };
+    shrink_and_report(problem, &args.run, &limits, input, first, found, true)
+}
+
+/// How a failure was found, for its report.
+struct Found {
+    /// `found by run 14: ...`.
+    headline: String,
+    /// Lines about the search and the limits.
+    about: Vec<String>,
+    /// A command that replays the run that found it.
+    replay: Option<String>,
+    /// The search's time line.
+    time: String,
+}
+
+/// Shrinks the failure (when `shrinking`), saves it, prints its report; returns the exit
+/// code.
+fn shrink_and_report<P: Problem>(
+    problem: &P,
+    run: &RunArgs,
+    limits: &LimitsUsed,
+    input: P::Input,
+    failing: Trial,
+    found: Found,
+    shrinking: bool,
+) -> i32 {
+    let Found { headline, mut about, replay, mut time } = found;
+    let (input, trial, end) = if shrinking {
+        let shrunk = with_spinner(
+            |_| shrink(problem, &run.program(), input, failing, &run.shrink_options(limits)),
+            |(): ()| "shrinking".to_owned(),
+        );
+        match shrunk {
+            Ok(shrunk) => {
+                about.push(shrink_line(&shrunk, run));
+                time += &format!(
+                    ", shrinking {:.1} s in {}",
+                    shrunk.elapsed.as_secs_f64(),
+                    plural(shrunk.runs, "run")
+                );
+                (shrunk.input, shrunk.trial, Some(shrunk.end))
+            }
+            Err(e) => {
+                eprintln!("error: while shrinking: {e}");
+                return exit_code(EXIT_TROUBLE);
+            }
+        }
+    } else {
+        (input, failing, None)
+    };
+    let report =
+        failure_report(problem, run, limits, &input, trial, headline, about, replay, end, time);
+    print!("{report}");
+    exit_code(EXIT_FOUND)
+}
+
+/// The line that says how far shrinking got.
+fn shrink_line<I>(shrunk: &Shrunk<I>, run: &RunArgs) -> String {
+    let moves = plural(shrunk.steps, "move");
+    match shrunk.end {
+        ShrinkEnd::Minimal => format!(
+            "shrunk by {moves}: 1-minimal (no single move gives a valid input that fails the same way)"
+        ),
+        ShrinkEnd::Time => format!(
+            "shrunk by {moves}, then stopped by --shrink-time {}: not known to be 1-minimal",
+            seconds(run.shrink_time)
+        ),
+        ShrinkEnd::Runs => format!("shrunk by {moves}, then stopped by the run budget"),
+        ShrinkEnd::Interrupted(signal) => format!(
+            "shrunk by {moves}, then stopped by {}: not known to be 1-minimal",
+            interrupt::signal_name(signal)
+        ),
+    }
+}
+
+/// Saves the failing input and its texts beside `run.save` and builds the report.
+#[allow(clippy::too_many_arguments, reason = "the report's parts, each used once")]
+fn failure_report<P: Problem>(
+    problem: &P,
+    run: &RunArgs,
+    limits: &LimitsUsed,
+    input: &P::Input,
+    trial: Trial,
+    found: String,
+    about: Vec<String>,
+    replay: Option<String>,
+    end: Option<ShrinkEnd>,
+    time: String,
+) -> FailureReport {
+    let save = &run.save;
+    let mut ours = Vec::new();
+    problem.render_answer(input, &problem.solve(input), &mut ours);
+    let mut texts = vec![
+        saved_text("input", Some(problem.summary(input)), render(problem, input), save.clone()),
+        saved_text("our answer", None, ours, beside(save, "ans")),
+        saved_text("your output", None, trial.run.stdout.clone(), beside(save, "out")),
+    ];
+    if !trial.run.stderr_tail.is_empty() {
+        let about = (trial.run.stderr_len > trial.run.stderr_tail.len()).then(|| {
+            format!("its last {}", super::report::bytes_text(trial.run.stderr_tail.len()))
+        });
+        texts.push(Text {
+            title: "your stderr".to_owned(),
+            about,
+            bytes: trial.run.stderr_tail.clone(),
+            saved: Saved::No,
+        });
+    }
+    for exhibit in problem.explain(input) {
+        let path = beside(save, exhibit.extension);
+        texts.push(saved_text(exhibit.title, None, exhibit.text.into_bytes(), path));
+    }
+    let command = run.command_line();
+    let mut commands = vec![(
+        "run it again".to_owned(),
+        format!("{command} < {}", shell_quote(&save.display().to_string())),
+    )];
+    if let Some(replay) = replay {
+        commands.push(("replay the run".to_owned(), replay));
+    }
+    if end.is_some_and(|end| end != ShrinkEnd::Minimal) || end.is_none() {
+        commands.push((
+            "go on shrinking".to_owned(),
+            format!(
+                "{} shrink {} {} --limits {} -- {command}",
+                problem.name(),
+                shell_quote(&save.display().to_string()),
+                limits.flags(),
+                run.limits
+            ),
+        ));
+    }
+    FailureReport {
+        found,
+        about,
+        verdict: trial.verdict,
+        texts,
+        answer_and_output: Some((1, 2)),
+        commands,
+        time: format!("{time}, -j {}", run.jobs()),
+    }
+}
+
+/// Runs `work` with a spinner on stderr when it is a terminal; `work` gets a callback that
+/// updates the spinner's message with `describe`.
+fn with_spinner<T, U: Copy>(
+    work: impl FnOnce(&(dyn Fn(U) + Sync)) -> T,
+    describe: impl Fn(U) -> String + Sync,
+) -> T {
+    let bar = io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(Duration::from_millis(100));
+        bar
+    });
+    let show = |u: U| {
+        if let Some(bar) = &bar {
+            bar.set_message(describe(u));
+        }
+    };
+    let result = work(&show);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    result
 }
 
 #[cfg(test)]
@@ -468,15 +773,10 @@ mod tests {
         assert_eq!(parse_megabytes("1G"), Ok(1024 * 1024));
         assert_eq!(parse_megabytes("1.5GB"), Ok(1536 * 1024));
         assert_eq!(parse_megabytes("0.5"), Ok(512));
-        for bad in ["0", "-1", "lots", "", "12K", "inf", "NaN"] {
+        for bad in ["0", "-1", "lots", "", "12K", "inf", "NaN", "none"] {
             assert!(parse_megabytes(bad).is_err(), "{bad:?}");
         }
-    }
-
-    #[test]
-    fn long_texts_are_cut_in_the_middle() {
-        let text: String = (1..=100).map(|i| format!("{i}\n")).collect();
-        let cut = excerpt(text.as_bytes(), 2, 1);
-        assert_eq!(cut, "    1\n    2\n    ... 97 more lines ...\n    100\n");
+        assert_eq!(parse_memory_limit("none"), Ok(MemoryLimit::Unlimited));
+        assert_eq!(parse_memory_limit("2048"), Ok(MemoryLimit::Kib(2048 * 1024)));
     }
 }

@@ -8,6 +8,7 @@
 //! user's program, the stress loop, the shrinking driver and the checker protocols.
 
 use std::fmt;
+use std::time::Duration;
 
 use super::verdict::Verdict;
 use crate::input::InputError;
@@ -33,6 +34,29 @@ impl fmt::Display for Limits {
     }
 }
 
+/// The time and memory a run of the user's program gets by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunLimits {
+    /// Wall time.
+    pub time: Duration,
+    /// Peak resident memory, in MiB (as judges state it: `256 MB`).
+    pub memory_mib: u64,
+    /// Where the figures come from, for `--help` and reports: `the original judge's`.
+    pub origin: &'static str,
+}
+
+/// Something a report shows beside the input and the answers: our proof, a picture. Printed
+/// when short, else summarised and saved beside the failing input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exhibit {
+    /// What it is, as a report's heading: `why our answer is right`.
+    pub title: &'static str,
+    /// The file name's ending when saved: `proof` gives `counterexample.proof`.
+    pub extension: &'static str,
+    /// The text.
+    pub text: String,
+}
+
 /// Why a typed input breaks the limits: the rule and where, e.g. `case 3: damage 0 is
 /// outside 1..=99`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -53,6 +77,8 @@ pub struct Invalid(pub String);
 /// - **Shrink moves shrink**: every candidate of [`shrink`](Self::shrink) has a strictly
 ///   smaller [`size`](Self::size), so shrinking ends. Candidates may break the limits; the
 ///   driver drops those.
+/// - **Extreme inputs are valid**: every [`extreme`](Self::extreme) input below
+///   [`extremes`](Self::extremes) is valid under the limits asked for.
 /// - **Exhaustive inputs are valid** (when the problem has an enumeration): every
 ///   [`exhaustive`](Self::exhaustive) input below [`exhaustive_len`](Self::exhaustive_len)
 ///   is valid under the limits asked for.
@@ -67,6 +93,10 @@ pub trait Problem: Sync {
     /// How many size levels [`generate`](Self::generate) distinguishes; the stress loop
     /// walks levels `0..LEVELS` from the smallest.
     const LEVELS: u32 = 8;
+
+    /// The time and memory limits of a run when the user gives none: the original judge's
+    /// where the problem's statement records them.
+    const RUN_LIMITS: RunLimits;
 
     /// The problem's name in messages, e.g. `hero-battle`.
     fn name(&self) -> &'static str;
@@ -100,6 +130,22 @@ pub trait Problem: Sync {
     /// families; `rng` gives everything else.
     fn generate(&self, rng: &mut SplitMix64, level: u32, limits: Limits) -> Self::Input;
 
+    /// How many inputs at the extremes of `limits` [`extreme`](Self::extreme) makes: the
+    /// stress loop tries them right after its first tiny inputs, so that a program that fails
+    /// only at the largest sizes (a table one too short, a recursion too deep, a quadratic
+    /// loop) is found within the first runs.
+    fn extremes(&self, limits: Limits) -> u32 {
+        let _ = limits;
+        0
+    }
+
+    /// Extreme input `k` (`k < extremes(limits)`): the largest counts, values at both ends of
+    /// their ranges, full boards; `rng` fills in what the extreme leaves open.
+    fn extreme(&self, k: u32, rng: &mut SplitMix64, limits: Limits) -> Self::Input {
+        let _ = (rng, limits);
+        unreachable!("{} has no extreme input {k}", self.name())
+    }
+
     /// Our exact answer.
     fn solve(&self, input: &Self::Input) -> Self::Answer;
 
@@ -125,11 +171,12 @@ pub trait Problem: Sync {
     /// these moves.
     fn shrink(&self, input: &Self::Input) -> impl Iterator<Item = Self::Input>;
 
-    /// A proof of our answer for a report (`--explain`'s text, strategies and a verifier's
-    /// line), if the problem has one. Called on small inputs only.
-    fn explain(&self, input: &Self::Input) -> Option<String> {
+    /// Proofs of our answer for a failure report (`--explain`'s text, strategies and a
+    /// verifier's line, a picture), if the problem has them. Called once, on the shrunk
+    /// input; a long one is saved rather than printed.
+    fn explain(&self, input: &Self::Input) -> Vec<Exhibit> {
         let _ = input;
-        None
+        Vec::new()
     }
 
     /// How many inputs the problem's exhaustive enumeration up to `bound` holds under

@@ -22,14 +22,22 @@
 //!
 //! Cost: each accepted move costs the candidates tried before it in the circular order; a
 //! pass around the whole list that accepts nothing ends the search, so the result is still
-//! 1-minimal. Moves that are invalid under the limits cost no run.
+//! 1-minimal. Moves that are invalid under the limits cost no run, and when the failure is a
+//! runtime error or an exceeded limit, a candidate's output is not judged (our solver is
+//! not run): a program that exits normally fails some other way at most.
+//!
+//! The search stops early when its time or run budget ends or a signal is caught
+//! ([`interrupt`](super::interrupt)); the result is then the smallest failing input so far,
+//! and [`Shrunk::end`] says why it stopped.
 
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::child::{ChildError, ChildOptions, Program};
+use super::interrupt;
 use super::problem::{Limits, Problem};
-use super::run::{Program, RunError, RunOptions};
-use super::trial::{Trial, trial};
+use super::trial::{Trial, trial_judging};
+use super::verdict::VerdictKind;
 
 /// How to shrink. Use the options the failure was found with (same limits and time limit),
 /// or the failure may not reproduce.
@@ -40,7 +48,7 @@ pub struct ShrinkOptions {
     /// The limits every candidate must respect.
     pub limits: Limits,
     /// Each run's limits.
-    pub run: RunOptions,
+    pub run: ChildOptions,
     /// Stop after this much time (the result is then not known to be 1-minimal).
     pub time: Option<Duration>,
     /// Stop after this many runs.
@@ -61,8 +69,29 @@ pub struct Shrunk<I> {
     pub runs: u64,
     /// Wall time spent.
     pub elapsed: Duration,
-    /// Whether every move of the result was tried: `false` when the budget ended first.
-    pub minimal: bool,
+    /// Why the search ended.
+    pub end: ShrinkEnd,
+}
+
+/// Why a shrinking search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShrinkEnd {
+    /// No move of the result gives a valid input that fails the same way: it is 1-minimal.
+    Minimal,
+    /// The time budget ended first.
+    Time,
+    /// The run budget ended first.
+    Runs,
+    /// This signal stopped it.
+    Interrupted(i32),
+}
+
+impl<I> Shrunk<I> {
+    /// Whether every move of the result was tried (and none failed the same way).
+    #[must_use]
+    pub fn minimal(&self) -> bool {
+        self.end == ShrinkEnd::Minimal
+    }
 }
 
 /// Shrinks `input`, which fails with `failing` (its verdict's kind is the one kept).
@@ -78,19 +107,30 @@ pub fn shrink<P: Problem>(
     input: P::Input,
     failing: Trial,
     options: &ShrinkOptions,
-) -> Result<Shrunk<P::Input>, RunError> {
+) -> Result<Shrunk<P::Input>, ChildError> {
     let start = Instant::now();
     let kind = failing.verdict.kind;
+    let judge_output = !matches!(
+        kind,
+        VerdictKind::RuntimeError | VerdictKind::TimeLimit | VerdictKind::MemoryLimit
+    );
     let jobs = options.jobs.max(1);
     let mut current = (input, failing);
     let (mut steps, mut runs) = (0, 0);
     // Where the next pass starts in the current input's move list.
     let mut resume = 0;
     let out_of_budget = |runs: u64| {
-        options.time.is_some_and(|t| start.elapsed() >= t)
-            || options.runs.is_some_and(|limit| runs >= limit)
+        if let Some(signal) = interrupt::caught() {
+            Some(ShrinkEnd::Interrupted(signal))
+        } else if options.time.is_some_and(|t| start.elapsed() >= t) {
+            Some(ShrinkEnd::Time)
+        } else if options.runs.is_some_and(|limit| runs >= limit) {
+            Some(ShrinkEnd::Runs)
+        } else {
+            None
+        }
     };
-    let minimal = 'search: loop {
+    let end = 'search: loop {
         let size = problem.size(&current.0);
         let accepted = {
             let circular = problem
@@ -111,8 +151,8 @@ pub fn shrink<P: Problem>(
             // first batch of a pass is one candidate; later batches use every job.
             let mut width = 1;
             loop {
-                if out_of_budget(runs) {
-                    break 'search false;
+                if let Some(end) = out_of_budget(runs) {
+                    break 'search end;
                 }
                 let (positions, batch): (Vec<usize>, Vec<P::Input>) =
                     moves.by_ref().take(width).unzip();
@@ -121,7 +161,12 @@ pub fn shrink<P: Problem>(
                     break None;
                 }
                 runs += batch.len() as u64;
-                let trials = run_batch(problem, program, &batch, &options.run)?;
+                let trials = match run_batch(problem, program, &batch, &options.run, judge_output) {
+                    Err(ChildError::Interrupted(signal)) => {
+                        break 'search ShrinkEnd::Interrupted(signal);
+                    }
+                    trials => trials?,
+                };
                 let hit = trials
                     .into_iter()
                     .zip(batch)
@@ -142,11 +187,11 @@ pub fn shrink<P: Problem>(
                 current = (candidate, t);
                 steps += 1;
             }
-            None => break true,
+            None => break ShrinkEnd::Minimal,
         }
     };
     let (input, trial) = current;
-    Ok(Shrunk { input, trial, steps, runs, elapsed: start.elapsed(), minimal })
+    Ok(Shrunk { input, trial, steps, runs, elapsed: start.elapsed(), end })
 }
 
 /// Runs every candidate of `batch` at once (one thread each; the caller's thread takes the
@@ -155,18 +200,17 @@ fn run_batch<P: Problem>(
     problem: &P,
     program: &Program,
     batch: &[P::Input],
-    options: &RunOptions,
-) -> Result<Vec<Trial>, RunError> {
+    options: &ChildOptions,
+    judge_output: bool,
+) -> Result<Vec<Trial>, ChildError> {
     let Some((first, rest)) = batch.split_first() else { return Ok(Vec::new()) };
+    let one = |candidate| trial_judging(problem, program, candidate, options, judge_output);
     thread::scope(|scope| {
-        let others: Vec<_> = rest
-            .iter()
-            .map(|candidate| scope.spawn(move || trial(problem, program, candidate, options)))
-            .collect();
-        let mut trials = vec![trial(problem, program, first, options)?];
-        for other in others {
-            trials.push(other.join().expect("a shrink worker panicked")?);
-        }
-        Ok(trials)
+        let others: Vec<_> =
+            rest.iter().map(|candidate| scope.spawn(move || one(candidate))).collect();
+        // Every thread is joined before an error is returned, so no run outlives the call.
+        let mut trials = vec![one(first)];
+        trials.extend(others.into_iter().map(|o| o.join().expect("a shrink worker panicked")));
+        trials.into_iter().collect()
     })
 }

@@ -1,9 +1,11 @@
 //! The stress loop: generate inputs from a seed in a fixed order, run the user's program on
 //! each, judge, and stop at the first failure or when the budget ends.
 //!
-//! Order: run `i` draws its input from its own seed, [`run_seed`]`(seed, i)`, at the size
-//! level [`Schedule::level`]`(i)`: many small inputs first, then growing levels, then all
-//! levels in turn. So run `i`'s input depends only on `(seed, i)`. In an exhaustive run
+//! Order: run `i` draws its input from its own seed, [`run_seed`]`(seed, i)`, as
+//! [`Schedule::plan`]`(i)` says: a few tiny inputs, then the problem's extreme inputs (the
+//! largest sizes and values the limits allow, [`Problem::extreme`]), then many small inputs
+//! and growing levels, then all levels in turn. So run `i`'s input depends only on
+//! `(seed, i)`. In an exhaustive run
 //! ([`StressOptions::exhaustive`]) run `i` takes input `i` of the problem's enumeration
 //! ([`Problem::exhaustive`]) instead, and the loop ends with the enumeration.
 //!
@@ -12,14 +14,18 @@
 //! been handed out and is finished; the reported failure is the lowest failing index, which
 //! is the one a single worker would have found. Runs and cases are counted up to it.
 //! (This assumes the user's program is deterministic; near the time limit it may not be.)
+//!
+//! A signal caught by [`interrupt`](super::interrupt) stops the loop: no run starts after it,
+//! the running ones are killed and not counted, and the report says so.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::child::{ChildError, ChildOptions, Program};
+use super::interrupt;
 use super::problem::{Invalid, Limits, Problem};
-use super::run::{Program, RunError, RunOptions};
 use super::trial::{Trial, trial};
 use super::verdict::{Verdict, VerdictKind};
 use crate::rng::SplitMix64;
@@ -31,30 +37,59 @@ pub fn run_seed(seed: u64, index: u64) -> u64 {
     SplitMix64::new(seed.wrapping_add(index.wrapping_mul(0x9e37_79b9_7f4a_7c15))).next_u64()
 }
 
-/// Which size level each run gets.
+/// What run `index` of a stress loop tries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// A generated input of this size level.
+    Level(u32),
+    /// The problem's extreme input of this number.
+    Extreme(u32),
+}
+
+/// Which input each run gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Schedule {
     /// Levels `0..levels` exist.
     pub levels: u32,
     /// Runs spent on each level on the way up.
     pub runs_per_level: u64,
+    /// How many extreme inputs the problem has under the loop's limits.
+    pub extremes: u32,
+    /// The run index of the first extreme input: the runs before it are at level 0.
+    pub extremes_from: u64,
 }
 
 impl Schedule {
-    /// `runs_per_level` runs at level 0, as many at level 1, and so on up to the last level;
-    /// after that, run `i` is at level `i mod levels`, so small inputs keep coming.
+    /// Runs `extremes_from..extremes_from + extremes` take the extreme inputs in turn. The
+    /// others, numbered without them, take `runs_per_level` runs at level 0, as many at
+    /// level 1, and so on up to the last level; after that, run `i` is at level `i mod
+    /// levels`, so small inputs keep coming.
     #[must_use]
-    pub fn level(&self, index: u64) -> u32 {
+    pub fn plan(&self, index: u64) -> Plan {
+        let extremes = u64::from(self.extremes);
+        let generated = match index.checked_sub(self.extremes_from) {
+            Some(k) if k < extremes => {
+                return Plan::Extreme(u32::try_from(k).expect("below extremes, a u32"));
+            }
+            Some(_) => index - extremes,
+            None => index,
+        };
         let levels = u64::from(self.levels.max(1));
-        let step = index / self.runs_per_level.max(1);
-        let level = if step < levels { step } else { index % levels };
-        u32::try_from(level).expect("below levels, a u32")
+        let step = generated / self.runs_per_level.max(1);
+        let level = if step < levels { step } else { generated % levels };
+        Plan::Level(u32::try_from(level).expect("below levels, a u32"))
     }
 
-    /// The default schedule for problem `P`: its levels, 50 runs each on the way up.
+    /// The default schedule for `problem` under `limits`: ten tiny runs, the extremes, then
+    /// its levels, 50 runs each on the way up.
     #[must_use]
-    pub fn for_problem<P: Problem>() -> Self {
-        Self { levels: P::LEVELS, runs_per_level: 50 }
+    pub fn for_problem<P: Problem>(problem: &P, limits: Limits) -> Self {
+        Self {
+            levels: P::LEVELS,
+            runs_per_level: 50,
+            extremes: problem.extremes(limits),
+            extremes_from: 10,
+        }
     }
 }
 
@@ -74,8 +109,8 @@ pub struct StressOptions {
     /// The limits generated inputs respect.
     pub limits: Limits,
     /// Each run's limits.
-    pub run: RunOptions,
-    /// The size schedule; `None` for [`Schedule::for_problem`].
+    pub run: ChildOptions,
+    /// The schedule; `None` for [`Schedule::for_problem`].
     pub schedule: Option<Schedule>,
     /// Run the problem's exhaustive enumeration up to this bound ([`Problem::exhaustive`])
     /// instead of generated inputs; `None` for generated inputs.
@@ -107,6 +142,8 @@ pub struct StressReport<I> {
     pub elapsed: Duration,
     /// The first failure in run order, if any.
     pub failure: Option<Failure<I>>,
+    /// The signal that stopped the loop early, if one did.
+    pub interrupted: Option<i32>,
 }
 
 /// Progress figures passed to a callback after each run (counted as they finish, so not in
@@ -128,7 +165,7 @@ pub enum StressError {
         /// The run's index.
         index: u64,
         /// What went wrong.
-        source: RunError,
+        source: ChildError,
     },
     /// A generator made an input outside the limits: a bug of ours.
     #[error("run {index} (seed {seed}): the generator made an invalid input: {invalid}")]
@@ -155,7 +192,17 @@ pub enum StressError {
     },
 }
 
-type Outcome<I> = Result<Option<Failure<I>>, StressError>;
+/// How one run ended.
+enum Outcome<I> {
+    /// The program passed.
+    Passed,
+    /// The program failed.
+    Failed(Failure<I>),
+    /// The run could not be carried out.
+    Trouble(StressError),
+    /// A signal stopped it.
+    Interrupted,
+}
 
 /// Runs the stress loop of `problem` against `program`.
 ///
@@ -179,7 +226,8 @@ pub fn stress<P: Problem>(
         let len = problem.exhaustive_len(bound, options.limits).map_err(StressError::Exhaustive)?;
         end = end.min(len);
     }
-    let schedule = options.schedule.unwrap_or_else(Schedule::for_problem::<P>);
+    let schedule =
+        options.schedule.unwrap_or_else(|| Schedule::for_problem(problem, options.limits));
     let next = AtomicU64::new(options.first);
     // The lowest index that failed or could not run: no index above it is started.
     let stop = AtomicU64::new(u64::MAX);
@@ -187,28 +235,19 @@ pub fn stress<P: Problem>(
     let stops: Mutex<Vec<(u64, Outcome<P::Input>)>> = Mutex::new(Vec::new());
 
     let one = |index: u64| -> (usize, Outcome<P::Input>) {
-        let (seed, input) = match options.exhaustive {
-            Some(bound) => {
-                let input = problem.exhaustive(bound, index, options.limits);
-                (0, input.expect("an index below exhaustive_len has an input"))
-            }
-            None => {
-                let seed = run_seed(options.seed, index);
-                let mut rng = SplitMix64::new(seed);
-                (seed, problem.generate(&mut rng, schedule.level(index), options.limits))
-            }
-        };
+        let (seed, input) = input_of(problem, options, &schedule, index);
         let cases = problem.cases(&input);
         if let Err(invalid) = problem.validate(&input, options.limits) {
-            return (cases, Err(StressError::Generated { index, seed, invalid }));
+            return (cases, Outcome::Trouble(StressError::Generated { index, seed, invalid }));
         }
         let outcome = match trial(problem, program, &input, &options.run) {
-            Err(source) => Err(StressError::Run { index, source }),
+            Err(ChildError::Interrupted(_)) => Outcome::Interrupted,
+            Err(source) => Outcome::Trouble(StressError::Run { index, source }),
             Ok(t) if t.verdict.kind == VerdictKind::Fail => {
-                Err(StressError::Judge { index, seed, verdict: t.verdict })
+                Outcome::Trouble(StressError::Judge { index, seed, verdict: t.verdict })
             }
-            Ok(t) if t.verdict.is_ok() => Ok(None),
-            Ok(trial) => Ok(Some(Failure { index, seed, input, trial })),
+            Ok(t) if t.verdict.is_ok() => Outcome::Passed,
+            Ok(trial) => Outcome::Failed(Failure { index, seed, input, trial }),
         };
         (cases, outcome)
     };
@@ -219,7 +258,9 @@ pub fn stress<P: Problem>(
                 scope.spawn(|| {
                     let mut finished = Vec::new();
                     loop {
-                        if deadline.is_some_and(|d| Instant::now() >= d) {
+                        if deadline.is_some_and(|d| Instant::now() >= d)
+                            || interrupt::caught().is_some()
+                        {
                             break;
                         }
                         let index = next.fetch_add(1, Ordering::SeqCst);
@@ -227,11 +268,15 @@ pub fn stress<P: Problem>(
                             break;
                         }
                         let (cases, outcome) = one(index);
-                        finished.push((index, u32::try_from(cases).unwrap_or(u32::MAX)));
-                        if !matches!(outcome, Ok(None)) {
-                            stop.fetch_min(index, Ordering::SeqCst);
-                            lock(&stops).push((index, outcome));
+                        match outcome {
+                            Outcome::Interrupted => break,
+                            Outcome::Passed => {}
+                            outcome => {
+                                stop.fetch_min(index, Ordering::SeqCst);
+                                lock(&stops).push((index, outcome));
+                            }
                         }
+                        finished.push((index, u32::try_from(cases).unwrap_or(u32::MAX)));
                         if let Some(report) = progress {
                             let mut done = lock(&done);
                             done.runs += 1;
@@ -258,9 +303,35 @@ pub fn stress<P: Problem>(
     }
     let failure = match first_stop {
         None => None,
-        Some((_, outcome)) => outcome?,
+        Some((_, Outcome::Failed(failure))) => Some(failure),
+        Some((_, Outcome::Trouble(error))) => return Err(error),
+        Some((_, Outcome::Passed | Outcome::Interrupted)) => {
+            unreachable!("only failures and trouble stop the loop")
+        }
     };
-    Ok(StressReport { runs, cases, elapsed: start.elapsed(), failure })
+    // A failure below every run the signal stopped is the one a whole loop would report.
+    let interrupted = interrupt::caught().filter(|_| failure.is_none());
+    Ok(StressReport { runs, cases, elapsed: start.elapsed(), failure, interrupted })
+}
+
+/// Run `index`'s seed (0 in an exhaustive run) and input.
+fn input_of<P: Problem>(
+    problem: &P,
+    options: &StressOptions,
+    schedule: &Schedule,
+    index: u64,
+) -> (u64, P::Input) {
+    if let Some(bound) = options.exhaustive {
+        let input = problem.exhaustive(bound, index, options.limits);
+        return (0, input.expect("an index below exhaustive_len has an input"));
+    }
+    let seed = run_seed(options.seed, index);
+    let mut rng = SplitMix64::new(seed);
+    let input = match schedule.plan(index) {
+        Plan::Level(level) => problem.generate(&mut rng, level, options.limits),
+        Plan::Extreme(k) => problem.extreme(k, &mut rng, options.limits),
+    };
+    (seed, input)
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -272,10 +343,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_schedule_climbs_then_cycles() {
-        let s = Schedule { levels: 3, runs_per_level: 2 };
-        let levels: Vec<u32> = (0..10).map(|i| s.level(i)).collect();
-        assert_eq!(levels, [0, 0, 1, 1, 2, 2, 0, 1, 2, 0]);
+    fn the_schedule_climbs_then_cycles_with_the_extremes_early() {
+        let s = Schedule { levels: 3, runs_per_level: 2, extremes: 0, extremes_from: 1 };
+        let plans: Vec<Plan> = (0..10).map(|i| s.plan(i)).collect();
+        let levels = [0, 0, 1, 1, 2, 2, 0, 1, 2, 0].map(Plan::Level);
+        assert_eq!(plans, levels);
+        let s = Schedule { extremes: 2, ..s };
+        let plans: Vec<Plan> = (0..12).map(|i| s.plan(i)).collect();
+        let mut expected = levels.to_vec();
+        expected.splice(1..1, [Plan::Extreme(0), Plan::Extreme(1)]);
+        assert_eq!(plans, expected);
     }
 
     #[test]

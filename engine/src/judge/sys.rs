@@ -1,16 +1,18 @@
 //! The system calls std does not offer, behind safe functions: wait for a child's exit
 //! without reaping it (`waitid` with `WNOWAIT`), reap it with its resource usage (`wait4`),
-//! kill a process group (`killpg`), and our own peak memory (`getrusage`).
+//! kill a process group (`killpg`), our own peak memory (`getrusage`), and on Linux a child
+//! that dies with the thread that started it (`prctl(PR_SET_PDEATHSIG)` before `exec`).
 //!
 //! No crate wraps `wait4` with its `rusage` safely (rustix has `waitid` and `kill_process_group`
-//! but no resource usage; nix neither), and the calls are four, so they are made here through
-//! libc, already a dependency of the workspace. This is the engine's only `unsafe` code.
+//! but no resource usage; nix neither), and the calls are few, so they are made here through
+//! libc, already a dependency of the workspace. With `engine::memory`'s `madvise`, this is the
+//! engine's only `unsafe` code.
 
-#![allow(unsafe_code, reason = "waitid, wait4, killpg and getrusage have no safe std form")]
+#![allow(unsafe_code, reason = "waitid, wait4, killpg, getrusage and prctl have no safe std form")]
 
 use std::io;
 use std::os::unix::process::ExitStatusExt;
-use std::process::ExitStatus;
+use std::process::{Command, ExitStatus};
 use std::time::Duration;
 
 /// What `wait4` tells about a reaped child.
@@ -91,6 +93,36 @@ pub(crate) fn kill_group(pgid: u32) -> io::Result<()> {
     }
     let error = io::Error::last_os_error();
     if error.raw_os_error() == Some(libc::ESRCH) { Ok(()) } else { Err(error) }
+}
+
+/// Makes the program `command` starts die (SIGKILL) when the thread that starts it dies, so
+/// that a judge killed outright leaves no program running (Linux only; elsewhere nothing).
+///
+/// The request is made in the child between `fork` and `exec`; a parent that died before it
+/// was made is noticed there (the child's parent is then another process) and the child
+/// exits at once. The cost: std then starts the child by `fork` rather than `posix_spawn`.
+pub(crate) fn die_with_parent(command: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        let parent = std::process::id();
+        // SAFETY: the closure runs in the forked child before exec and makes only
+        // async-signal-safe system calls (prctl, getppid, _exit); it touches no memory that
+        // another thread of the parent could have held locked at the fork.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
 }
 
 /// The peak resident memory of process `pid` since it last started a program, in KiB (its

@@ -1,8 +1,10 @@
 //! One trial: an input rendered, our answer computed, the user's program run on the input,
 //! and the run judged (runtime error, time and memory limits first, then the problem's rule).
 
+use super::child::{
+    ChildError, ChildOptions, ChildReport, Exit, Program, describe_exit, run_child,
+};
 use super::problem::{Problem, render};
-use super::run::{Exit, Program, RunError, RunOptions, RunReport, describe_exit, run};
 use super::verdict::{Verdict, VerdictKind};
 
 /// A judged run.
@@ -11,7 +13,7 @@ pub struct Trial {
     /// The verdict.
     pub verdict: Verdict,
     /// What the run did.
-    pub run: RunReport,
+    pub run: ChildReport,
 }
 
 /// How many characters of stderr a runtime error's message quotes.
@@ -21,7 +23,7 @@ const STDERR_IN_MESSAGE: usize = 300;
 /// non-zero exit, output limit); `None` for an exit with code 0, which the problem's rule
 /// judges.
 #[must_use]
-pub fn run_verdict(report: &RunReport, options: &RunOptions) -> Option<Verdict> {
+pub fn run_verdict(report: &ChildReport, options: &ChildOptions) -> Option<Verdict> {
     let kind = match report.exit {
         Exit::Code(0) => return None,
         Exit::TimeLimit => {
@@ -59,7 +61,8 @@ pub fn run_verdict(report: &RunReport, options: &RunOptions) -> Option<Verdict> 
 }
 
 /// `kib` in megabytes (MiB), as judges state memory limits: `256 MB`, `31.25 MB`.
-fn megabytes(kib: u64) -> String {
+#[must_use]
+pub fn megabytes(kib: u64) -> String {
     let mb = kib as f64 / 1024.0;
     if kib.is_multiple_of(1024) { format!("{mb:.0} MB") } else { format!("{mb:.2} MB") }
 }
@@ -70,18 +73,35 @@ fn megabytes(kib: u64) -> String {
 /// output.
 ///
 /// # Errors
-/// The program cannot be run at all (see [`RunError`]).
+/// The program cannot be run at all, or a signal stopped the run (see [`ChildError`]).
 pub fn trial<P: Problem>(
     problem: &P,
     program: &Program,
     input: &P::Input,
-    options: &RunOptions,
-) -> Result<Trial, RunError> {
+    options: &ChildOptions,
+) -> Result<Trial, ChildError> {
+    trial_judging(problem, program, input, options, true)
+}
+
+/// [`trial`], judging the output of a run that exits normally only when `judge_output` is
+/// set; otherwise such a run is `ok` unjudged, which is all a search for a runtime error or an
+/// exceeded limit needs to know, and it saves our solver's time.
+///
+/// # Errors
+/// As [`trial`].
+pub fn trial_judging<P: Problem>(
+    problem: &P,
+    program: &Program,
+    input: &P::Input,
+    options: &ChildOptions,
+    judge_output: bool,
+) -> Result<Trial, ChildError> {
     let bytes = render(problem, input);
-    let report = run(program, &bytes, options)?;
+    let report = run_child(program, &bytes, options)?;
     let verdict = match run_verdict(&report, options) {
         Some(verdict) => verdict,
-        None => problem.judge(input, &problem.solve(input), &report.stdout),
+        None if judge_output => problem.judge(input, &problem.solve(input), &report.stdout),
+        None => Verdict::ok("exited normally, output not judged"),
     };
     Ok(Trial { verdict, run: report })
 }

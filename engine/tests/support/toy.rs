@@ -13,7 +13,7 @@ use engine::input::InputError;
 use engine::judge::compare::{Unit, compare};
 use engine::judge::moves;
 use engine::judge::problem::Invalid;
-use engine::judge::{Limits, Problem, Verdict};
+use engine::judge::{Limits, Problem, RunLimits, Verdict};
 use engine::rng::SplitMix64;
 
 /// The toy problem.
@@ -31,6 +31,8 @@ impl Problem for Sum {
     type Input = Vec<(u32, u32)>;
     type Answer = Vec<u64>;
     const LEVELS: u32 = 4;
+    const RUN_LIMITS: RunLimits =
+        RunLimits { time: std::time::Duration::from_secs(5), memory_mib: 256, origin: "the toy's" };
 
     fn name(&self) -> &'static str {
         "sum"

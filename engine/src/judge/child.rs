@@ -6,7 +6,10 @@
 //! (a shell script's children, backgrounded helpers). After the child exits the group is
 //! killed again, so nothing it left behind keeps running or keeps our pipes open. The child
 //! is only reaped (`wait4`) after the last signal to the group: until then its id, which is
-//! the group's id, cannot be reused by an unrelated process.
+//! the group's id, cannot be reused by an unrelated process. Between its start and its
+//! reaping the child is listed with [`interrupt`](super::interrupt), whose signal thread
+//! kills every listed group when the user stops the command; on Linux the child also dies
+//! with the thread that started it, should our process be killed outright.
 //!
 //! Pipes never deadlock: stdout and stderr are drained on their own threads while stdin is
 //! written (on a thread too when it is larger than a pipe buffer surely holds), and a waiter
@@ -17,12 +20,12 @@
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Command, Stdio};
+use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::sys;
+use super::{interrupt, sys};
 
 /// A program to run: the executable and its arguments (no shell).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,7 +75,7 @@ pub fn shell_quote(word: &str) -> String {
 
 /// Limits and capture sizes of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RunOptions {
+pub struct ChildOptions {
     /// Wall time after which the process group is killed.
     pub time_limit: Duration,
     /// Bytes of stdout kept; a program that writes more is killed.
@@ -84,7 +87,7 @@ pub struct RunOptions {
     pub memory_limit_kib: Option<u64>,
 }
 
-impl Default for RunOptions {
+impl Default for ChildOptions {
     /// 2 s, 64 MiB of output, the last 4 KiB of stderr, no memory limit.
     fn default() -> Self {
         Self {
@@ -150,7 +153,7 @@ impl PeakMemory {
 
 /// Everything observed about one run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RunReport {
+pub struct ChildReport {
     /// How it ended.
     pub exit: Exit,
     /// Its stdout, at most `output_limit` bytes.
@@ -167,7 +170,7 @@ pub struct RunReport {
     pub memory: PeakMemory,
 }
 
-impl RunReport {
+impl ChildReport {
     /// The stderr tail as text, trimmed, cut to its last `chars` characters.
     #[must_use]
     pub fn stderr_excerpt(&self, chars: usize) -> String {
@@ -182,7 +185,7 @@ impl RunReport {
 
 /// Why a program could not be run (not a verdict about it: the run itself failed).
 #[derive(Debug, thiserror::Error)]
-pub enum RunError {
+pub enum ChildError {
     /// The program could not be started (not found, not executable).
     #[error("cannot start {program}: {source}")]
     Spawn {
@@ -208,6 +211,9 @@ pub enum RunError {
         /// The command line.
         program: String,
     },
+    /// A signal stopped the run (see [`interrupt`](super::interrupt)): not a verdict.
+    #[error("stopped by {}", interrupt::signal_name(*.0))]
+    Interrupted(i32),
 }
 
 /// Inputs up to this size are written without a thread: a pipe holds at least one page.
@@ -219,6 +225,7 @@ const DRAIN_GRACE: Duration = Duration::from_secs(2);
 /// megabytes before it is killed.
 const MEMORY_POLL: Duration = Duration::from_millis(5);
 
+/// What the helper threads of one run report.
 enum Event {
     Exited(io::Result<()>),
     OutputLimit,
@@ -226,16 +233,30 @@ enum Event {
     Stderr(Vec<u8>, usize),
 }
 
-/// Kills and reaps the child if a run ends early (an error), so no process is left behind.
-struct Reaper {
+/// A started program: its id (also its process group's) while it is unreaped. Dropping it
+/// kills the group and reaps the leader, so an early return leaves nothing behind.
+struct Started {
     pid: u32,
-    armed: bool,
+    reaped: bool,
 }
 
-impl Drop for Reaper {
+impl Started {
+    /// Kills what is left of the group, then reaps the leader: its resource usage.
+    fn finish(mut self) -> io::Result<sys::Usage> {
+        // Whatever the program left in its group dies now, while the zombie leader still
+        // holds the group's id.
+        sys::kill_group(self.pid)?;
+        interrupt::untrack(self.pid);
+        self.reaped = true;
+        sys::reap(self.pid)
+    }
+}
+
+impl Drop for Started {
     fn drop(&mut self) {
-        if self.armed {
+        if !self.reaped {
             let _ = sys::kill_group(self.pid);
+            interrupt::untrack(self.pid);
             let _ = sys::reap(self.pid);
         }
     }
@@ -247,116 +268,162 @@ impl Drop for Reaper {
 ///
 /// # Errors
 /// The program cannot be started, or waiting for it fails, or an escaped process keeps its
-/// output open. A program that fails (non-zero exit, signal, time limit) is not an error:
-/// see [`RunReport::exit`].
-pub fn run(program: &Program, input: &[u8], options: &RunOptions) -> Result<RunReport, RunError> {
+/// output open, or a signal stopped the run ([`ChildError::Interrupted`]). A program that
+/// fails (non-zero exit, signal, time limit) is not an error: see [`ChildReport::exit`].
+pub fn run_child(
+    program: &Program,
+    input: &[u8],
+    options: &ChildOptions,
+) -> Result<ChildReport, ChildError> {
     let name = || program.display();
+    let wait_error = |source| ChildError::Wait { program: name(), source };
     let start = Instant::now();
-    let mut child = Command::new(&program.program)
+    let mut command = Command::new(&program.program);
+    command
         .args(&program.args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .map_err(|source| RunError::Spawn { program: name(), source })?;
-    let pid = child.id();
-    let mut reaper = Reaper { pid, armed: true };
-    let (tx, rx) = mpsc::channel();
+        .process_group(0);
+    sys::die_with_parent(&mut command);
+    let mut child =
+        command.spawn().map_err(|source| ChildError::Spawn { program: name(), source })?;
+    let started = Started { pid: child.id(), reaped: false };
+    interrupt::track(started.pid);
 
-    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let (tx, rx) = mpsc::channel();
+    feed(child.stdin.take().expect("stdin is piped"), input);
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let limit = options.output_limit;
+    let out_tx = tx.clone();
+    thread::spawn(move || read_bounded(stdout, limit, &out_tx));
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let tail = options.stderr_tail;
+    let err_tx = tx.clone();
+    thread::spawn(move || read_tail(stderr, tail, &err_tx));
+    let pid = started.pid;
+    thread::spawn(move || {
+        let _ = tx.send(Event::Exited(sys::wait_exit(pid)));
+    });
+
+    let watched = watch(pid, start + options.time_limit, options.memory_limit_kib, &rx)
+        .map_err(wait_error)?;
+    let wall = start.elapsed();
+    let usage = started.finish().map_err(wait_error)?;
+    let own_peak = sys::own_peak_rss_kib();
+    let (stdout, (stderr_tail, stderr_len)) = drain(&rx, watched.stdout, watched.stderr)
+        .ok_or(ChildError::Escaped { program: name() })?;
+    if let Some(signal) = interrupt::caught() {
+        return Err(ChildError::Interrupted(signal));
+    }
+    let (exit, memory) = classify(&usage, own_peak, watched.polled_kib, watched.killed, options);
+    Ok(ChildReport { exit, stdout, stderr_tail, stderr_len, wall, cpu: usage.cpu, memory })
+}
+
+/// Writes `input` to the program's stdin and closes it: at once when a pipe surely holds it,
+/// else on a thread of its own. A program that exits without reading closes the pipe: that
+/// is its business, and the write's `EPIPE` is ignored.
+fn feed(mut stdin: ChildStdin, input: &[u8]) {
     if input.len() <= INLINE_INPUT {
-        // A program that exits without reading closes the pipe: that is its business.
         let _ = stdin.write_all(input);
-        drop(stdin);
     } else {
         let input = input.to_vec();
         thread::spawn(move || {
             let _ = stdin.write_all(&input);
         });
     }
+}
 
-    let mut stdout = child.stdout.take().expect("stdout is piped");
-    let limit = options.output_limit;
-    let out_tx = tx.clone();
-    thread::spawn(move || {
-        let mut kept = Vec::new();
-        let mut buf = vec![0; 1 << 16];
-        loop {
-            match stdout.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) if kept.len() + n > limit => {
-                    kept.extend_from_slice(&buf[..limit - kept.len()]);
-                    let _ = out_tx.send(Event::OutputLimit);
-                    break;
-                }
-                Ok(n) => kept.extend_from_slice(&buf[..n]),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        let _ = out_tx.send(Event::Stdout(kept));
-    });
-
-    let mut stderr = child.stderr.take().expect("stderr is piped");
-    let tail = options.stderr_tail;
-    let err_tx = tx.clone();
-    thread::spawn(move || {
-        let mut kept = Vec::new();
-        let mut total = 0;
-        let mut buf = vec![0; 1 << 14];
-        loop {
-            match stderr.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => {
-                    total += n;
-                    kept.extend_from_slice(&buf[..n]);
-                    // Trim only when twice the tail: amortised O(1) a byte.
-                    if kept.len() > 2 * tail.max(1) {
-                        kept.drain(..kept.len() - tail);
-                    }
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        if kept.len() > tail {
-            kept.drain(..kept.len() - tail);
-        }
-        let _ = err_tx.send(Event::Stderr(kept, total));
-    });
-
-    thread::spawn(move || {
-        let _ = tx.send(Event::Exited(sys::wait_exit(pid)));
-    });
-
-    let deadline = start + options.time_limit;
-    let mut killed = None;
-    let mut stdout = None;
-    let mut stderr = None;
-    // The largest peak the polls saw (the program's own, which `wait4` may only bound).
-    let mut polled_kib = 0;
-    let wait_error = |source| RunError::Wait { program: name(), source };
+/// Reads the program's stdout, keeping at most `limit` bytes; reports the output limit as
+/// soon as it is passed, then what was kept.
+fn read_bounded(mut stdout: ChildStdout, limit: usize, tx: &mpsc::Sender<Event>) {
+    let mut kept = Vec::new();
+    let mut buf = vec![0; 1 << 16];
     loop {
-        let event = if killed.is_some() {
+        match stdout.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) if kept.len() + n > limit => {
+                kept.extend_from_slice(&buf[..limit - kept.len()]);
+                let _ = tx.send(Event::OutputLimit);
+                break;
+            }
+            Ok(n) => kept.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    let _ = tx.send(Event::Stdout(kept));
+}
+
+/// Reads the program's stderr to its end, keeping the last `tail` bytes and the count.
+fn read_tail(mut stderr: ChildStderr, tail: usize, tx: &mpsc::Sender<Event>) {
+    let mut kept = Vec::new();
+    let mut total = 0;
+    let mut buf = vec![0; 1 << 14];
+    loop {
+        match stderr.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                total += n;
+                kept.extend_from_slice(&buf[..n]);
+                // Trim only when twice the tail: amortised O(1) a byte.
+                if kept.len() > 2 * tail.max(1) {
+                    kept.drain(..kept.len() - tail);
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    if kept.len() > tail {
+        kept.drain(..kept.len() - tail);
+    }
+    let _ = tx.send(Event::Stderr(kept, total));
+}
+
+/// What [`watch`] saw until the program exited.
+struct Watched {
+    /// Why we killed it, if we did.
+    killed: Option<Exit>,
+    /// The largest peak memory the polls read (the program's own; `wait4` may only bound it).
+    polled_kib: u64,
+    /// Its stdout, if the reader finished first.
+    stdout: Option<Vec<u8>>,
+    /// Its stderr tail and length, if the reader finished first.
+    stderr: Option<(Vec<u8>, usize)>,
+}
+
+/// Waits for program `pid` to exit, killing its group at the `deadline`, when its output
+/// passes the limit, or when its peak memory, read every [`MEMORY_POLL`], passes
+/// `memory_limit_kib`.
+fn watch(
+    pid: u32,
+    deadline: Instant,
+    memory_limit_kib: Option<u64>,
+    rx: &mpsc::Receiver<Event>,
+) -> io::Result<Watched> {
+    let mut watched = Watched { killed: None, polled_kib: 0, stdout: None, stderr: None };
+    loop {
+        let event = if watched.killed.is_some() {
             rx.recv().expect("the waiter thread always reports")
         } else {
             let mut wake = deadline;
-            if options.memory_limit_kib.is_some() {
+            if memory_limit_kib.is_some() {
                 wake = wake.min(Instant::now() + MEMORY_POLL);
             }
             match rx.recv_timeout(wake.saturating_duration_since(Instant::now())) {
                 Ok(event) => event,
                 Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() >= deadline => {
-                    sys::kill_group(pid).map_err(wait_error)?;
-                    killed = Some(Exit::TimeLimit);
+                    sys::kill_group(pid)?;
+                    watched.killed = Some(Exit::TimeLimit);
                     continue;
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    polled_kib = polled_kib.max(sys::peak_rss_kib(pid).unwrap_or(0));
-                    if options.memory_limit_kib.is_some_and(|limit| polled_kib > limit) {
-                        sys::kill_group(pid).map_err(wait_error)?;
-                        killed = Some(Exit::MemoryLimit);
+                    let peak = sys::peak_rss_kib(pid).unwrap_or(0);
+                    watched.polled_kib = watched.polled_kib.max(peak);
+                    if memory_limit_kib.is_some_and(|limit| watched.polled_kib > limit) {
+                        sys::kill_group(pid)?;
+                        watched.killed = Some(Exit::MemoryLimit);
                     }
                     continue;
                 }
@@ -367,40 +434,50 @@ pub fn run(program: &Program, input: &[u8], options: &RunOptions) -> Result<RunR
         };
         match event {
             Event::Exited(result) => {
-                result.map_err(wait_error)?;
-                break;
+                result?;
+                return Ok(watched);
             }
             Event::OutputLimit => {
-                if killed.is_none() {
-                    sys::kill_group(pid).map_err(wait_error)?;
-                    killed = Some(Exit::OutputLimit);
+                if watched.killed.is_none() {
+                    sys::kill_group(pid)?;
+                    watched.killed = Some(Exit::OutputLimit);
                 }
             }
-            Event::Stdout(bytes) => stdout = Some(bytes),
-            Event::Stderr(bytes, total) => stderr = Some((bytes, total)),
+            Event::Stdout(bytes) => watched.stdout = Some(bytes),
+            Event::Stderr(bytes, total) => watched.stderr = Some((bytes, total)),
         }
     }
-    let wall = start.elapsed();
-    // Whatever the program left in its group dies now, while the zombie leader still holds
-    // the group's id.
-    sys::kill_group(pid).map_err(wait_error)?;
-    let usage = sys::reap(pid).map_err(wait_error)?;
-    reaper.armed = false;
-    let own_peak = sys::own_peak_rss_kib();
+}
 
-    let drain_deadline = Instant::now() + DRAIN_GRACE;
+/// The outputs the readers have not reported yet, waited for at most [`DRAIN_GRACE`] after
+/// the group is gone: `None` when a process that left the group keeps a pipe open.
+fn drain(
+    rx: &mpsc::Receiver<Event>,
+    mut stdout: Option<Vec<u8>>,
+    mut stderr: Option<(Vec<u8>, usize)>,
+) -> Option<(Vec<u8>, (Vec<u8>, usize))> {
+    let deadline = Instant::now() + DRAIN_GRACE;
     while stdout.is_none() || stderr.is_none() {
-        match rx.recv_timeout(drain_deadline.saturating_duration_since(Instant::now())) {
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok(Event::Stdout(bytes)) => stdout = Some(bytes),
             Ok(Event::Stderr(bytes, total)) => stderr = Some((bytes, total)),
             Ok(Event::OutputLimit | Event::Exited(_)) => {}
-            Err(_) => return Err(RunError::Escaped { program: name() }),
+            Err(_) => return None,
         }
     }
-    let (Some(stdout), Some((stderr_tail, stderr_len))) = (stdout, stderr) else {
-        unreachable!("the loop above ends with both outputs")
-    };
-    let memory = match PeakMemory::from_kib(usage.max_rss_kib, own_peak) {
+    Some((stdout?, stderr?))
+}
+
+/// How the run ended and its peak memory, from the reaped status, our own peak, what the
+/// polls read and why we killed it.
+fn classify(
+    usage: &sys::Usage,
+    own_peak_kib: u64,
+    polled_kib: u64,
+    killed: Option<Exit>,
+    options: &ChildOptions,
+) -> (Exit, PeakMemory) {
+    let memory = match PeakMemory::from_kib(usage.max_rss_kib, own_peak_kib) {
         PeakMemory::Measured(kib) => PeakMemory::Measured(kib.max(polled_kib)),
         // A read saw the program's own peak (it may have risen after the last read); `wait4`
         // only bounds it.
@@ -419,7 +496,7 @@ pub fn run(program: &Program, input: &[u8], options: &RunOptions) -> Result<RunR
         (None, Some(signal)) => Exit::Signal(signal),
         (None, None) => unreachable!("an exited process has a code or a signal"),
     });
-    Ok(RunReport { exit, stdout, stderr_tail, stderr_len, wall, cpu: usage.cpu, memory })
+    (exit, memory)
 }
 
 /// How `exit` reads in a message: `exit code 3`, `signal 11 (SIGSEGV)`, `killed at the time
@@ -448,9 +525,9 @@ mod tests {
 
     #[test]
     fn captures_output_status_and_stderr_tail() {
-        let options = RunOptions { stderr_tail: 8, ..RunOptions::default() };
+        let options = ChildOptions { stderr_tail: 8, ..ChildOptions::default() };
         let report =
-            run(&sh("cat; echo 0123456789abcdef >&2; exit 3"), b"hello\n", &options).unwrap();
+            run_child(&sh("cat; echo 0123456789abcdef >&2; exit 3"), b"hello\n", &options).unwrap();
         assert_eq!(report.exit, Exit::Code(3));
         assert_eq!(report.stdout, b"hello\n");
         assert_eq!(report.stderr_tail, b"9abcdef\n");
@@ -462,18 +539,19 @@ mod tests {
     #[test]
     fn large_input_and_output_do_not_deadlock() {
         let input: Vec<u8> = (0..3_000_000u32).map(|i| b'a' + (i % 26) as u8).collect();
-        let report = run(&sh("cat; cat /dev/null >&2"), &input, &RunOptions::default()).unwrap();
+        let report =
+            run_child(&sh("cat; cat /dev/null >&2"), &input, &ChildOptions::default()).unwrap();
         assert!(report.exit.success());
         assert_eq!(report.stdout, input);
     }
 
     #[test]
     fn signals_and_output_limits_are_reported() {
-        let report = run(&sh("kill -SEGV $$"), b"", &RunOptions::default()).unwrap();
+        let report = run_child(&sh("kill -SEGV $$"), b"", &ChildOptions::default()).unwrap();
         assert_eq!(report.exit, Exit::Signal(11));
         assert_eq!(describe_exit(report.exit), "signal 11 (SIGSEGV)");
-        let options = RunOptions { output_limit: 1000, ..RunOptions::default() };
-        let report = run(&sh("yes"), b"", &options).unwrap();
+        let options = ChildOptions { output_limit: 1000, ..ChildOptions::default() };
+        let report = run_child(&sh("yes"), b"", &options).unwrap();
         assert_eq!((report.exit, report.stdout.len()), (Exit::OutputLimit, 1000));
     }
 
@@ -482,7 +560,7 @@ mod tests {
         // The shell holds 24 MB of command substitution output, then spins a little.
         let script = "x=$(head -c 24000000 /dev/zero | tr '\\0' a); i=0; \
                       while [ $i -lt 5000 ]; do i=$((i+1)); done; echo ${#x}";
-        let report = run(&sh(script), b"", &RunOptions::default()).unwrap();
+        let report = run_child(&sh(script), b"", &ChildOptions::default()).unwrap();
         assert_eq!(report.stdout, b"24000000\n");
         assert!(report.cpu > Duration::from_millis(1), "{:?}", report.cpu);
         // Measured when the test process is smaller than the child, else a bound; other
@@ -496,15 +574,15 @@ mod tests {
         // long before the time limit; under a 1 GB limit it ends, its own peak read by the
         // polls (`wait4` may only bound it: the test process can be larger).
         let script = "x=$(head -c 24000000 /dev/zero | tr '\\0' a); sleep 5; echo ${#x}";
-        let limited = |kib| RunOptions { memory_limit_kib: Some(kib), ..RunOptions::default() };
-        let report = run(&sh(script), b"", &limited(10 * 1024)).unwrap();
+        let limited = |kib| ChildOptions { memory_limit_kib: Some(kib), ..ChildOptions::default() };
+        let report = run_child(&sh(script), b"", &limited(10 * 1024)).unwrap();
         assert_eq!(report.exit, Exit::MemoryLimit);
         assert!(report.wall < Duration::from_secs(2), "{:?}", report.wall);
         assert!(matches!(report.memory, PeakMemory::Measured(kib) if kib > 10 * 1024));
         assert_eq!(describe_exit(report.exit), "memory limit exceeded");
         // A pause after the peak, so that a read sees all of it before the shell exits.
         let quick = "x=$(head -c 24000000 /dev/zero | tr '\\0' a); sleep 0.1; echo ${#x}";
-        let report = run(&sh(quick), b"", &limited(1 << 20)).unwrap();
+        let report = run_child(&sh(quick), b"", &limited(1 << 20)).unwrap();
         assert_eq!((report.exit, report.stdout.as_slice()), (Exit::Code(0), &b"24000000\n"[..]));
         assert!(matches!(report.memory, PeakMemory::Measured(kib) if kib >= 23_000));
     }
@@ -518,8 +596,8 @@ mod tests {
 
     #[test]
     fn a_missing_program_is_an_error_not_a_verdict() {
-        let err = run(&Program::new(&["/no/such/program"]), b"", &RunOptions::default());
-        assert!(matches!(err, Err(RunError::Spawn { .. })), "{err:?}");
+        let err = run_child(&Program::new(&["/no/such/program"]), b"", &ChildOptions::default());
+        assert!(matches!(err, Err(ChildError::Spawn { .. })), "{err:?}");
     }
 
     #[test]

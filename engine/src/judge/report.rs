@@ -1,0 +1,298 @@
+//! What `stress` and `shrink` print about a failure, as a value: [`FailureReport`] holds the
+//! facts (how the failure was found, the limits, how far shrinking got, the verdict, the
+//! texts, the commands that go on from it) and its `Display` lays them out so that the
+//! report fits a screen whatever the input's size.
+//!
+//! A text (the input, our answer, the program's output, a proof) of at most [`SHOWN_LINES`]
+//! lines, none longer than [`SHOWN_WIDTH`] characters, is printed whole. A longer one is
+//! summarised: its size, its first lines, and for an output that differs from our answer the
+//! first line that differs with the lines just before it. Every text is saved whole beside
+//! the failing input (`counterexample.in`, `.ans`, `.out`, and each proof's own ending), and
+//! the report names each file.
+
+use std::fmt::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+use super::verdict::Verdict;
+
+/// Texts of at most this many lines are printed whole.
+pub const SHOWN_LINES: usize = 40;
+/// Lines longer than this many characters are cut in a report.
+pub const SHOWN_WIDTH: usize = 120;
+/// Lines a summary shows from the head of a long text.
+const HEAD_LINES: usize = 8;
+/// Lines shown before the first difference.
+const CONTEXT_LINES: usize = 2;
+
+/// One text of a report and where it was saved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Text {
+    /// What it is: `input`, `our answer`, `your output`, `why our answer is right`.
+    pub title: String,
+    /// A short description after the title: `1 case, hit points 1..=3`.
+    pub about: Option<String>,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+    /// Where they were saved, or why they were not.
+    pub saved: Saved,
+}
+
+/// Whether a text was saved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Saved {
+    /// Saved whole in this file.
+    To(PathBuf),
+    /// Not saved: what went wrong.
+    Failed(String),
+    /// Not meant to be saved (a stderr tail).
+    No,
+}
+
+/// A failure, from how it was found to the commands that go on from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailureReport {
+    /// How it was found, one line: `found by run 14: runtime error: signal 11 (SIGSEGV)`.
+    pub found: String,
+    /// Lines about the search: runs tried, the limits, how far shrinking got.
+    pub about: Vec<String>,
+    /// The verdict of the reported (shrunk) input.
+    pub verdict: Verdict,
+    /// The input, our answer, the program's output, its stderr, our proofs, in that order.
+    pub texts: Vec<Text>,
+    /// Indices into `texts` of our answer and the program's output, to show their first
+    /// difference when either is summarised.
+    pub answer_and_output: Option<(usize, usize)>,
+    /// Commands that go on from here, with what each does: `run it again`, `replay`.
+    pub commands: Vec<(String, String)>,
+    /// The last line: times, run counts and `-j` (the one line that varies with `-j`).
+    pub time: String,
+}
+
+/// The files beside `input` (the failing input's path) that hold its other texts: `x.in`
+/// gives `x.ans`, `x.out`, `x.proof`; a name without the `.in` ending gets the ending added.
+#[must_use]
+pub fn beside(input: &Path, extension: &str) -> PathBuf {
+    if input.extension().is_some_and(|e| e == "in") {
+        input.with_extension(extension)
+    } else {
+        let mut name = input.as_os_str().to_owned();
+        name.push(".");
+        name.push(extension);
+        PathBuf::from(name)
+    }
+}
+
+/// Writes `bytes` to `path` whole or not at all: to a file beside it first, then renamed, so
+/// an interrupted write never leaves a partial file where a whole one was promised.
+///
+/// # Errors
+/// The file cannot be written or renamed; the message names it.
+pub fn save(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut aside = path.as_os_str().to_owned();
+    aside.push(format!(".partial-{}", std::process::id()));
+    let aside = PathBuf::from(aside);
+    let written = std::fs::write(&aside, bytes).and_then(|()| std::fs::rename(&aside, path));
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&aside);
+        format!("cannot write {}: {e}", path.display())
+    })
+}
+
+/// A text saved at `path`, or the reason it is not.
+#[must_use]
+pub fn saved_text(title: &str, about: Option<String>, bytes: Vec<u8>, path: PathBuf) -> Text {
+    let saved = match save(&path, &bytes) {
+        Ok(()) => Saved::To(path),
+        Err(e) => Saved::Failed(e),
+    };
+    Text { title: title.to_owned(), about, bytes, saved }
+}
+
+/// `n` with thousands separators: `34,871`.
+#[must_use]
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// `1 run`, `2 runs`, `34,871 runs`.
+#[must_use]
+pub fn plural(n: u64, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{} {noun}s", count(n)) }
+}
+
+/// A size in bytes for people: `812 bytes`, `61.2 KB`, `3.4 MB`.
+#[must_use]
+pub fn bytes_text(n: usize) -> String {
+    match n {
+        1 => "1 byte".to_owned(),
+        _ if n < 1000 => format!("{n} bytes"),
+        _ if n < 1_000_000 => format!("{:.1} KB", n as f64 / 1e3),
+        _ => format!("{:.1} MB", n as f64 / 1e6),
+    }
+}
+
+/// The lines of `bytes` (split at `\n`, a final newline ending the last line).
+fn lines(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    if bytes.ends_with(b"\n") || bytes.is_empty() {
+        lines.pop();
+    }
+    lines
+}
+
+/// One line as a report shows it, cut to [`SHOWN_WIDTH`] characters.
+fn shown_line(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim_end_matches('\r');
+    let width = text.chars().count();
+    if width <= SHOWN_WIDTH {
+        return text.to_owned();
+    }
+    let head: String = text.chars().take(SHOWN_WIDTH).collect();
+    format!("{head} ... ({} more characters)", count((width - SHOWN_WIDTH) as u64))
+}
+
+/// Whether `bytes` is printed whole.
+fn fits(bytes: &[u8]) -> bool {
+    let lines = lines(bytes);
+    lines.len() <= SHOWN_LINES && lines.iter().all(|l| l.len() <= SHOWN_WIDTH)
+}
+
+fn write_lines(f: &mut fmt::Formatter<'_>, lines: &[&[u8]]) -> fmt::Result {
+    for line in lines {
+        writeln!(f, "    {}", shown_line(line))?;
+    }
+    Ok(())
+}
+
+impl Text {
+    /// The heading: title, description, size when summarised, and the file.
+    fn heading(&self, whole: bool) -> String {
+        let mut heading = self.title.clone();
+        let mut details = Vec::new();
+        if let Some(about) = &self.about {
+            details.push(about.clone());
+        }
+        if self.bytes.is_empty() {
+            details.push("empty".to_owned());
+        } else if !whole {
+            let n = lines(&self.bytes).len() as u64;
+            details.push(format!("{}, {}", plural(n, "line"), bytes_text(self.bytes.len())));
+        }
+        if !details.is_empty() {
+            let _ = write!(heading, " ({})", details.join("; "));
+        }
+        match &self.saved {
+            Saved::To(path) => {
+                let _ = write!(heading, ", saved to {}", path.display());
+            }
+            Saved::Failed(why) => {
+                let _ = write!(heading, ", not saved: {why}");
+            }
+            Saved::No => {}
+        }
+        heading
+    }
+}
+
+impl fmt::Display for FailureReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.found)?;
+        for line in &self.about {
+            writeln!(f, "{line}")?;
+        }
+        writeln!(f, "\n{}\n", self.verdict)?;
+        let mut summarised = false;
+        for (i, text) in self.texts.iter().enumerate() {
+            let whole = fits(&text.bytes);
+            let is_diffed = self.answer_and_output.is_some_and(|(a, o)| i == a || i == o);
+            summarised |= is_diffed && !whole;
+            if text.bytes.is_empty() {
+                writeln!(f, "{}", text.heading(true))?;
+            } else if whole {
+                writeln!(f, "{}:", text.heading(true))?;
+                write_lines(f, &lines(&text.bytes))?;
+            } else {
+                let all = lines(&text.bytes);
+                let head = HEAD_LINES.min(all.len());
+                writeln!(f, "{}, first lines:", text.heading(false))?;
+                write_lines(f, &all[..head])?;
+                if all.len() > head {
+                    writeln!(f, "    ... {} more", plural((all.len() - head) as u64, "line"))?;
+                }
+            }
+        }
+        if let (true, Some((answer, output))) = (summarised, self.answer_and_output) {
+            write_difference(f, &self.texts[answer].bytes, &self.texts[output].bytes)?;
+        }
+        writeln!(f)?;
+        for (what, command) in &self.commands {
+            writeln!(f, "{what}: {command}")?;
+        }
+        writeln!(f, "{}", self.time)
+    }
+}
+
+/// The first line where `output` differs from `answer`, with the lines before it.
+fn write_difference(f: &mut fmt::Formatter<'_>, answer: &[u8], output: &[u8]) -> fmt::Result {
+    let (ours, yours) = (lines(answer), lines(output));
+    let Some(at) = (0..ours.len().max(yours.len())).find(|&i| ours.get(i) != yours.get(i)) else {
+        return writeln!(f, "your output and our answer are the same bytes line by line");
+    };
+    writeln!(f, "first line that differs from ours: line {}", count(at as u64 + 1))?;
+    let from = at.saturating_sub(CONTEXT_LINES);
+    for (name, side) in [("ours", &ours), ("yours", &yours)] {
+        writeln!(f, "  {name}:")?;
+        write_lines(f, &side[from.min(side.len())..(at + 1).min(side.len())])?;
+        if at >= side.len() {
+            writeln!(f, "    (end of output)")?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_sizes_read_as_people_write_them() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1000), "1,000");
+        assert_eq!(count(34_871), "34,871");
+        assert_eq!(count(1_440_000), "1,440,000");
+        assert_eq!(plural(1, "run"), "1 run");
+        assert_eq!(plural(2000, "case"), "2,000 cases");
+        assert_eq!(bytes_text(812), "812 bytes");
+        assert_eq!(bytes_text(61_234), "61.2 KB");
+        assert_eq!(bytes_text(3_400_000), "3.4 MB");
+    }
+
+    #[test]
+    fn files_beside_the_input_take_its_stem() {
+        assert_eq!(beside(Path::new("dir/ce.in"), "ans"), Path::new("dir/ce.ans"));
+        assert_eq!(beside(Path::new("dir/ce.txt"), "ans"), Path::new("dir/ce.txt.ans"));
+        assert_eq!(beside(Path::new("ce"), "out"), Path::new("ce.out"));
+    }
+
+    #[test]
+    fn long_lines_are_cut() {
+        let line = "1 ".repeat(100);
+        assert_eq!(
+            shown_line(line.as_bytes()),
+            format!("{} ... (80 more characters)", &line[..120])
+        );
+        assert_eq!(lines(b"a\nb\n"), [&b"a"[..], b"b"]);
+        assert_eq!(lines(b"a\nb"), [&b"a"[..], b"b"]);
+        assert!(lines(b"").is_empty());
+    }
+}
