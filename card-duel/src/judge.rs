@@ -1078,7 +1078,7 @@ mod tests {
             let judge = Judge::new();
             let mut rng = SplitMix64::new(seed);
             let valid = render(&judge, &judge.generate(&mut rng, level, Limits::Original));
-            let bytes = engine::judge::corrupt::corrupt(valid, &edits, b" 2");
+            let bytes = engine::judge::testing::corrupt::corrupt(valid, &edits, b" 2");
             for bytes in [bytes, noise] {
                 for limits in [Limits::Original, Limits::Extended] {
                     if let Ok(input) = judge.parse(&bytes, limits) {

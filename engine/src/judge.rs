@@ -9,8 +9,6 @@
 //! - [`compare`]: reading a contestant's output: lines and tokens with their line numbers,
 //!   quoting, the strict decimal grammar, absolute-error comparison.
 //! - [`moves`]: building blocks of shrink moves (drop chunks, drop one, lower a number).
-//! - [`corrupt`](mod@corrupt): corrupting a valid input, for the property tests that parsers and
-//!   validators never panic.
 //! - [`problem`]: the [`Problem`] trait each problem crate implements (parse and validate
 //!   under [`Limits`], generate, solve, judge, shrink moves), and [`check`] built on it.
 //! - [`child`] (Unix): running a child with a wall time limit, bounded output, its exit
@@ -22,13 +20,14 @@
 //!   exhaustive enumeration, deterministic for any number of jobs.
 //! - [`shrink`](mod@shrink) (Unix): the shrinking driver, greedy to a 1-minimal failing input.
 //! - [`report`] (Unix): a failure's report as a value, fitted to a screen, its texts saved.
-//! - [`cli`] (feature `cli`): clap arguments and the runners of the three subcommands.
+//! - [`cli`] (feature `cli`): clap arguments and the runners of the four subcommands.
+//! - `testing` (feature `testing`, hidden): what the problem crates' tests share, among them
+//!   the contracts of [`Problem`] checked on any problem and a toy problem.
 //!
 //! Only `sys` (private) holds `unsafe` code: `waitid`, `wait4`, `killpg`, `getrusage` and
 //! `prctl` through libc.
 
 pub mod compare;
-pub mod corrupt;
 pub mod moves;
 pub mod problem;
 pub mod protocol;
@@ -51,6 +50,9 @@ pub mod trial;
 
 #[cfg(all(unix, feature = "cli"))]
 pub mod cli;
+#[cfg(all(unix, feature = "testing"))]
+#[doc(hidden)]
+pub mod testing;
 
 pub use problem::{Exhibit, Limits, Problem, RunLimits, check};
 pub use protocol::Protocol;

@@ -2,22 +2,19 @@
 //! programs: a right one and wrong ones of every kind. Each failure is found, named, and
 //! shrunk to an input that the test proves 1-minimal by trying every move itself.
 
-#![cfg(unix)]
-
-#[path = "support/toy.rs"]
-mod toy;
+#![cfg(all(unix, feature = "testing"))]
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use engine::judge::problem::render;
 use engine::judge::stress::{StressError, run_seed};
+use engine::judge::testing::toy::Sum;
 use engine::judge::{
     ChildOptions, Limits, Plan, Problem, Program, Schedule, ShrinkOptions, StressOptions, Verdict,
     VerdictKind, check, shrink, stress, trial,
 };
 use engine::rng::SplitMix64;
-use toy::Sum;
 
 /// A scratch folder for this test binary's scripts, removed by nobody: it lives in the
 /// system's temporary folder under the process id.

@@ -1,10 +1,7 @@
 //! The judge's command-line runners on the toy problem: arguments as a problem binary parses
 //! them, exit codes of the protocols, and `stress` saving a shrunk counterexample.
 
-#![cfg(all(unix, feature = "cli"))]
-
-#[path = "support/toy.rs"]
-mod toy;
+#![cfg(all(unix, feature = "cli", feature = "testing"))]
 
 use std::path::{Path, PathBuf};
 
@@ -13,7 +10,7 @@ use engine::judge::cli::{
     CheckArgs, EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, StressArgs, ValidateArgs, run_check,
     run_stress, run_validate,
 };
-use toy::Sum;
+use engine::judge::testing::toy::Sum;
 
 /// The subcommands as a problem binary would declare them.
 #[derive(Debug, clap::Parser)]

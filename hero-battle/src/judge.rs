@@ -653,7 +653,7 @@ mod tests {
         ) {
             let mut rng = SplitMix64::new(seed);
             let valid = render(&Judge, &Judge.generate(&mut rng, level, Limits::Original));
-            let bytes = engine::judge::corrupt::corrupt(valid, &edits, b" 99");
+            let bytes = engine::judge::testing::corrupt::corrupt(valid, &edits, b" 99");
             for bytes in [bytes, noise] {
                 for limits in [Limits::Original, Limits::Extended] {
                     if let Ok(input) = Judge.parse(&bytes, limits) {

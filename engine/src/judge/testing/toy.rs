@@ -8,19 +8,19 @@
 //! values at most the bound, by largest value then lexicographically, in files of the largest
 //! `T`.
 
-use engine::Input;
-use engine::input::InputError;
-use engine::judge::compare::{Unit, compare};
-use engine::judge::moves;
-use engine::judge::problem::Invalid;
-use engine::judge::{Limits, Problem, RunLimits, Verdict};
-use engine::rng::SplitMix64;
+use crate::input::{Input, InputError};
+use crate::judge::compare::{Unit, compare};
+use crate::judge::moves;
+use crate::judge::problem::Invalid;
+use crate::judge::{Limits, Problem, RunLimits, Verdict};
+use crate::rng::SplitMix64;
 
 /// The toy problem.
-pub(crate) struct Sum;
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sum;
 
 /// `(max T, max value)` under `limits`.
-pub(crate) fn bounds(limits: Limits) -> (usize, u32) {
+pub fn bounds(limits: Limits) -> (usize, u32) {
     match limits {
         Limits::Original => (10, 9),
         Limits::Extended => (1000, 1000),
@@ -105,6 +105,18 @@ impl Problem for Sum {
             }
         }
         cases
+    }
+
+    /// One extreme: the most cases, with values at both ends (and no two equal).
+    fn extremes(&self, _limits: Limits) -> u32 {
+        1
+    }
+
+    fn extreme(&self, _k: u32, _rng: &mut SplitMix64, limits: Limits) -> Self::Input {
+        let (max_t, max_v) = bounds(limits);
+        let ends = [1, 2, max_v - 1, max_v];
+        let pairs = ends.iter().flat_map(|&a| ends.iter().map(move |&b| (a, b)));
+        pairs.rev().take(max_t).collect()
     }
 
     fn solve(&self, input: &Self::Input) -> Self::Answer {

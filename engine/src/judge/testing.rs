@@ -1,0 +1,307 @@
+//! What the problem crates' tests share (feature `testing`, not part of the API): the
+//! contracts of [`Problem`] checked on any problem, a judge that accepts everything for
+//! measuring the loop, the proof that a shrunk input is 1-minimal, corrupted inputs for the
+//! parsers' property tests, programs written on the fly, the check that stopping a judging
+//! command leaves nothing running, and a toy problem to test the engine itself.
+
+pub mod corrupt;
+pub mod toy;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::child::{ChildOptions, Program};
+use super::problem::{Exhibit, Invalid, Limits, Problem, RunLimits, render};
+use super::trial::trial;
+use super::verdict::{Verdict, VerdictKind};
+use crate::input::InputError;
+use crate::rng::SplitMix64;
+
+/// Checks the contracts of [`Problem`] on `problem` with `draws` generated inputs per level
+/// and limits: generated and extreme inputs are valid and round-trip through `render` and
+/// `parse`; every shrink move of them (the first `moves` of each) lowers the size; the
+/// exhaustive enumeration up to `exhaustive` (when given) has valid first and last inputs.
+///
+/// # Panics
+/// At the first broken contract, naming the input.
+pub fn check_contracts<P: Problem>(problem: &P, draws: u32, moves: usize, exhaustive: Option<u64>)
+where
+    P::Input: PartialEq,
+{
+    let mut rng = SplitMix64::new(0x00c0_ffee);
+    for limits in [Limits::Original, Limits::Extended] {
+        let generated = (0..P::LEVELS).flat_map(|level| (0..draws).map(move |_| level));
+        let mut inputs: Vec<(String, P::Input)> = Vec::new();
+        for level in generated {
+            inputs.push((format!("level {level}"), problem.generate(&mut rng, level, limits)));
+        }
+        for k in 0..problem.extremes(limits) {
+            inputs.push((format!("extreme {k}"), problem.extreme(k, &mut rng, limits)));
+        }
+        for (what, input) in &inputs {
+            assert_round_trip(problem, input, limits, what);
+            let size = problem.size(input);
+            for (i, candidate) in problem.shrink(input).take(moves).enumerate() {
+                let smaller = problem.size(&candidate);
+                assert!(
+                    smaller < size,
+                    "{limits} {what}: move {i} goes from size {size} to {smaller}"
+                );
+            }
+        }
+        if let Some(bound) = exhaustive {
+            let len = problem.exhaustive_len(bound, limits).expect("the bound has an enumeration");
+            assert!(len > 0, "an enumeration up to {bound} is not empty");
+            for index in [0, len - 1] {
+                let input = problem.exhaustive(bound, index, limits).expect("below the length");
+                assert_round_trip(problem, &input, limits, &format!("exhaustive input {index}"));
+            }
+            assert!(problem.exhaustive(bound, len, limits).is_none(), "past the end: None");
+        }
+    }
+}
+
+/// Asserts that `input` is valid under `limits` and that rendering and parsing it gives it
+/// back.
+///
+/// # Panics
+/// When it is not.
+pub fn assert_round_trip<P: Problem>(problem: &P, input: &P::Input, limits: Limits, what: &str)
+where
+    P::Input: PartialEq,
+{
+    if let Err(e) = problem.validate(input, limits) {
+        panic!("{limits} {what} is invalid: {e}");
+    }
+    let bytes = render(problem, input);
+    match problem.parse(&bytes, limits) {
+        Ok(again) => assert!(again == *input, "{limits} {what} does not round-trip"),
+        Err(e) => panic!("{limits} {what} does not parse back: {e}"),
+    }
+}
+
+/// The parser's property on any bytes: under both limits, whatever parses is valid and
+/// renders back to an equal input. Parsing must not panic, which the caller's property test
+/// (with [`corrupt::corrupt`]ed inputs and noise) checks by calling this.
+///
+/// # Panics
+/// When a parsed input is invalid or does not round-trip.
+pub fn assert_parses_soundly<P: Problem>(problem: &P, bytes: &[u8])
+where
+    P::Input: PartialEq,
+{
+    for limits in [Limits::Original, Limits::Extended] {
+        if let Ok(input) = problem.parse(bytes, limits) {
+            assert_round_trip(problem, &input, limits, "a parsed input");
+        }
+    }
+}
+
+/// `P` with a judge that does all of the real judge's work (our answer, the rule) and then
+/// accepts: stress then measures the loop's own cost with a program that answers anything.
+#[derive(Clone, Debug, Default)]
+pub struct Lenient<P>(pub P);
+
+impl<P: Problem> Problem for Lenient<P> {
+    type Input = P::Input;
+    type Answer = P::Answer;
+    const LEVELS: u32 = P::LEVELS;
+    const RUN_LIMITS: RunLimits = P::RUN_LIMITS;
+
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn parse(&self, bytes: &[u8], limits: Limits) -> Result<P::Input, InputError> {
+        self.0.parse(bytes, limits)
+    }
+    fn validate(&self, input: &P::Input, limits: Limits) -> Result<(), Invalid> {
+        self.0.validate(input, limits)
+    }
+    fn render(&self, input: &P::Input, out: &mut Vec<u8>) {
+        self.0.render(input, out);
+    }
+    fn cases(&self, input: &P::Input) -> usize {
+        self.0.cases(input)
+    }
+    fn size(&self, input: &P::Input) -> u64 {
+        self.0.size(input)
+    }
+    fn generate(&self, rng: &mut SplitMix64, level: u32, limits: Limits) -> P::Input {
+        self.0.generate(rng, level, limits)
+    }
+    fn extremes(&self, limits: Limits) -> u32 {
+        self.0.extremes(limits)
+    }
+    fn extreme(&self, k: u32, rng: &mut SplitMix64, limits: Limits) -> P::Input {
+        self.0.extreme(k, rng, limits)
+    }
+    fn solve(&self, input: &P::Input) -> P::Answer {
+        self.0.solve(input)
+    }
+    fn render_answer(&self, input: &P::Input, answer: &P::Answer, out: &mut Vec<u8>) {
+        self.0.render_answer(input, answer, out);
+    }
+    fn parse_answer(&self, input: &P::Input, bytes: &[u8]) -> Result<P::Answer, String> {
+        self.0.parse_answer(input, bytes)
+    }
+    fn judge(&self, input: &P::Input, answer: &P::Answer, output: &[u8]) -> Verdict {
+        let verdict = self.0.judge(input, answer, output);
+        Verdict::ok(format!("accepted whatever the judge said ({})", verdict.kind))
+    }
+    fn shrink(&self, input: &P::Input) -> impl Iterator<Item = P::Input> {
+        self.0.shrink(input)
+    }
+    fn explain(&self, input: &P::Input) -> Vec<Exhibit> {
+        self.0.explain(input)
+    }
+}
+
+/// Asserts that an input is 1-minimal for `program` under its moves `one_step`: each is
+/// invalid under `limits` or does not fail with `kind`. `one_step` is the test's own list of
+/// single moves (drop one case, lower one number by one, ...), written independently of the
+/// problem's [`Problem::shrink`], so the proof does not trust the code it checks.
+///
+/// # Panics
+/// When a move is valid and fails the same way, or a run cannot be carried out.
+pub fn assert_one_minimal<P: Problem>(
+    problem: &P,
+    program: &Program,
+    kind: VerdictKind,
+    limits: Limits,
+    options: &ChildOptions,
+    one_step: impl IntoIterator<Item = P::Input>,
+) {
+    for candidate in one_step {
+        if problem.validate(&candidate, limits).is_err() {
+            continue;
+        }
+        let t = trial(problem, program, &candidate, options).expect("the move runs");
+        assert_ne!(
+            t.verdict.kind, kind,
+            "{candidate:?} is one move smaller and fails: {}",
+            t.verdict
+        );
+    }
+}
+
+/// Writes `text` as `dir/name` (aside, then renamed, so no run reads half of it) and returns
+/// the program `/bin/sh dir/name`.
+///
+/// # Panics
+/// When the folder is not writable.
+#[must_use]
+pub fn shell_program(dir: &Path, name: &str, text: &str) -> Program {
+    let path = dir.join(name);
+    let aside = dir.join(format!(".{name}.{:?}", std::thread::current().id()));
+    std::fs::write(&aside, text).expect("the scratch folder is writable");
+    std::fs::rename(&aside, &path).expect("the scratch folder is writable");
+    Program::new(&["/bin/sh".into(), path.into_os_string()])
+}
+
+/// The processes whose command line mentions `marker` (Linux: read from `/proc`), other than
+/// zombies.
+#[must_use]
+pub fn processes_mentioning(marker: &str) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let zombie = stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z');
+            !zombie && String::from_utf8_lossy(&cmdline).contains(marker)
+        })
+        .collect()
+}
+
+/// Starts `binary stress` (or any judging subcommand given by `args`, which must end with `--`)
+/// on a program that never ends, waits until it runs, sends `signal`, and asserts that the
+/// command exits with `128 + signal` (or is killed, for SIGKILL) and that no process of the
+/// program is left. Returns what the command printed on stdout.
+///
+/// # Panics
+/// When the program does not start within 20 s, the command does not end within 20 s of the
+/// signal, its exit is not the one shells expect, or a process of the program is left.
+#[must_use]
+pub fn assert_stops_cleanly(binary: &str, args: &[&str], dir: &Path, signal: i32) -> String {
+    let marker = format!("forever-{}-{signal}-{}", std::process::id(), args.join("-"));
+    let marker = marker.replace(['/', ' '], "_");
+    let script = dir.join(format!("{marker}.sh"));
+    // A loop in a child of the program, and one in the program itself: both must go.
+    let text = format!("sh -c 'while :; do sleep 1; done' {marker}-child &\nwhile :; do :; done\n");
+    std::fs::write(&script, text).expect("the scratch folder is writable");
+    let mut command = std::process::Command::new(binary);
+    command.args(args).args(["/bin/sh", &script.display().to_string()]);
+    command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null());
+    let mut child = command.spawn().expect("the binary starts");
+    let started = Instant::now();
+    while processes_mentioning(&marker).is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(20), "{marker} never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let pid = i32::try_from(child.id()).expect("a pid fits");
+    let sent = std::process::Command::new("kill")
+        .args([format!("-{signal}"), pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -{signal} {pid}");
+    let waited = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waitable") {
+            break status;
+        }
+        assert!(waited.elapsed() < Duration::from_secs(20), "not stopped by signal {signal}");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut stdout = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        let _ = std::io::Read::read_to_string(&mut out, &mut stdout);
+    }
+    if signal == 9 {
+        assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(9));
+    } else {
+        assert_eq!(status.code(), Some(128 + signal), "{args:?}: {stdout}");
+    }
+    // The kernel finishes killing a group asynchronously: give it a moment.
+    let mut left = processes_mentioning(&marker);
+    for _ in 0..100 {
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        left = processes_mentioning(&marker);
+    }
+    if signal == 9 {
+        // Only the program itself dies with us (PR_SET_PDEATHSIG); what it started is adopted
+        // by init, and killed here so the test leaves nothing behind.
+        let program = format!("{marker}.sh");
+        let programs: Vec<u32> = left
+            .iter()
+            .copied()
+            .filter(|pid| {
+                std::fs::read(format!("/proc/{pid}/cmdline"))
+                    .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&program))
+            })
+            .collect();
+        for pid in &left {
+            let _ = std::process::Command::new("kill").args(["-9", &pid.to_string()]).status();
+        }
+        assert!(programs.is_empty(), "the program outlived a SIGKILLed judge: {programs:?}");
+    } else {
+        assert!(left.is_empty(), "left running after signal {signal}: {left:?}");
+    }
+    stdout
+}
+
+/// A fresh scratch folder under the system's temporary folder.
+///
+/// # Panics
+/// When it cannot be made.
+#[must_use]
+pub fn scratch(prefix: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
+    dir
+}
