@@ -1,5 +1,6 @@
 //! The judge's command-line runners on the toy problem: arguments as a problem binary parses
-//! them, exit codes of the protocols, and `stress` saving a shrunk counterexample.
+//! them, exit codes of the protocols, `stress` and `shrink` saving a shrunk counterexample,
+//! and the failure reports themselves as snapshots (`tests/snapshots/`).
 
 #![cfg(all(unix, feature = "cli", feature = "testing"))]
 
@@ -7,17 +8,15 @@ use std::path::{Path, PathBuf};
 
 use clap::Parser;
 use engine::judge::cli::{
-    CheckArgs, EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, StressArgs, ValidateArgs, run_check,
-    run_stress, run_validate,
+    EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, Ending, JudgeCommand, shrink_ending, stress_ending,
 };
 use engine::judge::testing::toy::Sum;
 
-/// The subcommands as a problem binary would declare them.
+/// The subcommands as a problem binary declares them: the judge's flattened into its own.
 #[derive(Debug, clap::Parser)]
 enum Command {
-    Check(CheckArgs),
-    Validate(ValidateArgs),
-    Stress(StressArgs),
+    #[command(flatten)]
+    Judge(JudgeCommand),
 }
 
 fn parse(args: &[&str]) -> Command {
@@ -38,11 +37,27 @@ fn file(dir: &Path, name: &str, text: &str) -> String {
 }
 
 fn exit(args: &[&str]) -> i32 {
+    let Command::Judge(judge) = parse(args);
+    judge.run(&Sum)
+}
+
+/// How `stress` or `shrink` with `args` ends, without printing.
+fn ending(args: &[&str]) -> Ending {
     match parse(args) {
-        Command::Check(a) => run_check(&Sum, &a),
-        Command::Validate(a) => run_validate(&Sum, &a),
-        Command::Stress(a) => run_stress(&Sum, &a),
+        Command::Judge(JudgeCommand::Stress(a)) => stress_ending(&Sum, &a),
+        Command::Judge(JudgeCommand::Shrink(a)) => shrink_ending(&Sum, &a),
+        Command::Judge(other) => panic!("not stress or shrink: {other:?}"),
     }
+}
+
+/// A report with what varies from run to run masked: the scratch folder and the time line.
+fn masked(ending: &Ending, dir: &Path) -> String {
+    let text = ending.stdout.replace(&dir.display().to_string(), "[dir]");
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| if l.starts_with("time: ") { "time: [masked]".to_owned() } else { l.to_owned() })
+        .collect();
+    format!("[exit code {}]\n{}\n{}", ending.code, ending.stderr, lines.join("\n"))
 }
 
 #[test]
@@ -109,4 +124,49 @@ fn stress_saves_a_shrunk_counterexample() {
         Command::try_parse_from(["sum", "stress", "--runs", "5"]).is_err(),
         "COMMAND is required"
     );
+}
+
+#[test]
+fn reports_fit_a_screen_and_name_their_files() {
+    let dir = scratch("reports");
+    let save = dir.join("ce.in").display().to_string();
+    let sh = |name: &str, text: &str| file(&dir, name, text);
+    let run = |args: &[&str]| masked(&ending(args), &dir);
+
+    // A small wrong answer, shrunk to one case, printed whole.
+    let carry = sh("carry.sh", "read t\nwhile read a b; do echo $(( (a + b) % 10 )); done\n");
+    let small = run(&["stress", "-j", "2", "--save", &save, "--", "sh", &carry]);
+    insta::assert_snapshot!("small_wrong_answer", small);
+    assert_eq!(std::fs::read_to_string(dir.join("ce.ans")).unwrap(), "10\n");
+    assert_eq!(std::fs::read_to_string(dir.join("ce.out")).unwrap(), "0\n");
+
+    // A crash with stderr, found by the extreme input (T = 10), shrunk as far as it needs T.
+    let crash = sh(
+        "crash.sh",
+        "read t\nif [ $t -ge 10 ]; then echo \"index $t out of range\" >&2; exit 3; fi\n\
+         while read a b; do echo $((a + b)); done\n",
+    );
+    let extreme = run(&["stress", "-j", "2", "--save", &save, "--", "sh", &crash]);
+    insta::assert_snapshot!("crash_at_the_largest_t", extreme);
+
+    // A large input, unshrunk: every text summarised, the first difference shown.
+    let late = sh(
+        "late.sh",
+        "read t\ni=0\nwhile read a b; do i=$((i+1)); \
+         if [ $i -eq 50 ]; then echo 0; else echo $((a + b)); fi; done\n",
+    );
+    let large = run(&[
+        "stress", "--limits", "extended", "--no-shrink", "--save", &save, "--", "sh", &late,
+    ]);
+    insta::assert_snapshot!("large_and_unshrunk", large);
+
+    // `shrink` on a saved input, with no time to shrink: the report says how to go on.
+    let given = file(&dir, "given.in", "3\n1 2\n9 9\n5 5\n");
+    let stopped = run(&[
+        "shrink", &given, "--shrink-time", "0", "--save", &save, "--", "sh", &carry,
+    ]);
+    insta::assert_snapshot!("shrink_out_of_time", stopped);
+    let right = sh("right.sh", "read t\nwhile read a b; do echo $((a + b)); done\n");
+    let passes = run(&["shrink", &given, "--save", &save, "--", "sh", &right]);
+    insta::assert_snapshot!("shrink_passes", passes);
 }

@@ -11,6 +11,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "these runners are the binaries' UI")]
 
 use std::ffi::OsString;
+use std::fmt;
 use std::io::{self, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -447,28 +448,58 @@ pub fn run_validate<P: Problem>(problem: &P, args: &ValidateArgs) -> i32 {
     }
 }
 
-/// Starts catching SIGINT, SIGTERM and SIGHUP (see [`interrupt`]), or says why it cannot.
-fn catch_signals() -> Result<(), i32> {
-    interrupt::catch().map_err(|e| {
-        eprintln!("error: cannot catch signals: {e}");
-        EXIT_TROUBLE
-    })
+/// How a `stress` or `shrink` command ended: the report for stdout, what went wrong for
+/// stderr, and the exit code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// The report.
+    pub stdout: String,
+    /// `error: ...` when something other than the user's program went wrong.
+    pub stderr: String,
+    /// The exit code.
+    pub code: i32,
 }
 
-/// The exit code after a report: `128 + signal` when a signal stopped the work, else
-/// `otherwise`.
-fn exit_code(otherwise: i32) -> i32 {
-    interrupt::caught().map_or(otherwise, interrupt::exit_code)
+impl Ending {
+    /// The report `stdout` ending with `code`, or with `128 + signal` when a signal stopped
+    /// the work.
+    fn report(stdout: String, code: i32) -> Self {
+        let code = interrupt::caught().map_or(code, interrupt::exit_code);
+        Self { stdout, stderr: String::new(), code }
+    }
+
+    /// Trouble: `error: {message}` and exit code 2 (or `128 + signal`).
+    fn trouble(message: impl fmt::Display) -> Self {
+        let code = interrupt::caught().map_or(EXIT_TROUBLE, interrupt::exit_code);
+        Self { stdout: String::new(), stderr: format!("error: {message}\n"), code }
+    }
+
+    /// Prints the ending and returns its exit code.
+    fn print(self) -> i32 {
+        print!("{}", self.stdout);
+        eprint!("{}", self.stderr);
+        self.code
+    }
 }
 
-/// Runs `stress`: the loop, then shrinking, then the report on stdout.
+/// Runs `stress` and prints its report: see [`stress_ending`].
+pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs) -> i32 {
+    stress_ending(problem, args).print()
+}
+
+/// Runs `shrink` and prints its report: see [`shrink_ending`].
+pub fn run_shrink<P: Problem>(problem: &P, args: &ShrinkArgs) -> i32 {
+    shrink_ending(problem, args).print()
+}
+
+/// `stress`: the loop, then shrinking, then the report.
 ///
 /// The report depends only on the seed (or the exhaustive bound), the options and the user's
 /// program, not on `-j`, except its last line, `time: ...`, which holds the wall times, the
 /// shrinker's run count (candidates run beside an accepted one vary with `-j`) and `-j`.
-pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs) -> i32 {
-    if let Err(code) = catch_signals() {
-        return code;
+pub fn stress_ending<P: Problem>(problem: &P, args: &StressArgs) -> Ending {
+    if let Err(e) = interrupt::catch() {
+        return Ending::trouble(format!("cannot catch signals: {e}"));
     }
     let limits = LimitsUsed::new(&args.run, P::RUN_LIMITS);
     let options = args.stress_options(&limits);
@@ -476,10 +507,7 @@ pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs) -> i32 {
     let total =
         match args.exhaustive.map(|b| problem.exhaustive_len(b, args.run.limits)).transpose() {
             Ok(total) => total,
-            Err(e) => {
-                eprintln!("error: no exhaustive run: {e}");
-                return EXIT_TROUBLE;
-            }
+            Err(e) => return Ending::trouble(format!("no exhaustive run: {e}")),
         };
     let report = with_spinner(
         |show| stress(problem, &args.run.program(), &options, Some(show)),
@@ -490,10 +518,7 @@ pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs) -> i32 {
     );
     let report = match report {
         Ok(report) => report,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_TROUBLE;
-        }
+        Err(e) => return Ending::trouble(e),
     };
     let source = match args.exhaustive {
         Some(bound) => format!("exhaustive up to {bound}"),
@@ -505,18 +530,18 @@ pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs) -> i32 {
         format!("limits: {}; inputs within the {} limits", limits.describe(), args.run.limits);
     let time = format!("time: {:.1} s", report.elapsed.as_secs_f64());
     let Some(failure) = report.failure else {
-        if let Some(signal) = report.interrupted {
-            println!(
+        let headline = if let Some(signal) = report.interrupted {
+            format!(
                 "interrupted by {} after {counts}: no failure so far",
                 interrupt::signal_name(signal)
-            );
+            )
         } else if total.is_some_and(|t| args.from == 0 && report.runs == t) {
-            println!("ok: right on every input: {counts}");
+            format!("ok: right on every input: {counts}")
         } else {
-            println!("ok: no failure in {counts}");
-        }
-        println!("{limits_line}\n{time}, -j {}", options.jobs);
-        return exit_code(EXIT_PASSED);
+            format!("ok: no failure in {counts}")
+        };
+        let text = format!("{headline}\n{limits_line}\n{time}, -j {}\n", options.jobs);
+        return Ending::report(text, EXIT_PASSED);
     };
     let replay_source = match args.exhaustive {
         Some(bound) => format!("--exhaustive {bound}"),
@@ -536,21 +561,14 @@ pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs) -> i32 {
         replay: Some(replay),
         time,
     };
-    shrink_and_report(
-        problem,
-        &args.run,
-        &limits,
-        failure.input,
-        failure.trial,
-        found,
-        !args.no_shrink,
-    )
+    let shrinking = !args.no_shrink;
+    shrink_and_report(problem, &args.run, &limits, failure.input, failure.trial, found, shrinking)
 }
 
-/// Runs `shrink`: the given input's run, then shrinking, then the report on stdout.
-pub fn run_shrink<P: Problem>(problem: &P, args: &ShrinkArgs) -> i32 {
-    if let Err(code) = catch_signals() {
-        return code;
+/// `shrink`: the given input's run, then shrinking, then the report.
+pub fn shrink_ending<P: Problem>(problem: &P, args: &ShrinkArgs) -> Ending {
+    if let Err(e) = interrupt::catch() {
+        return Ending::trouble(format!("cannot catch signals: {e}"));
     }
     let limits = LimitsUsed::new(&args.run, P::RUN_LIMITS);
     let name = args.input.display();
@@ -558,26 +576,20 @@ pub fn run_shrink<P: Problem>(problem: &P, args: &ShrinkArgs) -> i32 {
         .and_then(|bytes| problem.parse(&bytes, args.run.limits).map_err(|e| e.to_string()))
     {
         Ok(input) => input,
-        Err(e) => {
-            eprintln!("error: {name}: {e} ({} limits)", args.run.limits);
-            return EXIT_TROUBLE;
-        }
+        Err(e) => return Ending::trouble(format!("{name}: {e} ({} limits)", args.run.limits)),
     };
     let started = std::time::Instant::now();
     let first = match trial(problem, &args.run.program(), &input, &limits.child_options()) {
         Ok(first) => first,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return exit_code(EXIT_TROUBLE);
-        }
+        Err(e) => return Ending::trouble(e),
     };
     let limits_line =
         format!("limits: {}; inputs within the {} limits", limits.describe(), args.run.limits);
     let time = format!("time: {:.1} s", started.elapsed().as_secs_f64());
     if !first.verdict.kind.is_failure() {
-        println!("ok: {} passes on {name}: {}", args.run.command_line(), first.verdict);
-        println!("{limits_line}\n{time}");
-        return EXIT_PASSED;
+        let command = args.run.command_line();
+        let text = format!("ok: {command} passes on {name}: {}\n{limits_line}\n{time}\n", first.verdict);
+        return Ending::report(text, EXIT_PASSED);
     }
     let found = Found {
         headline: format!("{name} fails: {}", first.verdict),
@@ -600,8 +612,8 @@ struct Found {
     time: String,
 }
 
-/// Shrinks the failure (when `shrinking`), saves it, prints its report; returns the exit
-/// code.
+/// Shrinks the failure (when `shrinking`), saves it and its report's texts, and ends with
+/// the report.
 fn shrink_and_report<P: Problem>(
     problem: &P,
     run: &RunArgs,
@@ -610,7 +622,7 @@ fn shrink_and_report<P: Problem>(
     failing: Trial,
     found: Found,
     shrinking: bool,
-) -> i32 {
+) -> Ending {
     let Found { headline, mut about, replay, mut time } = found;
     let (input, trial, end) = if shrinking {
         let shrunk = with_spinner(
@@ -627,18 +639,14 @@ fn shrink_and_report<P: Problem>(
                 );
                 (shrunk.input, shrunk.trial, Some(shrunk.end))
             }
-            Err(e) => {
-                eprintln!("error: while shrinking: {e}");
-                return exit_code(EXIT_TROUBLE);
-            }
+            Err(e) => return Ending::trouble(format!("while shrinking: {e}")),
         }
     } else {
         (input, failing, None)
     };
-    let report =
-        failure_report(problem, run, limits, &input, trial, headline, about, replay, end, time);
-    print!("{report}");
-    exit_code(EXIT_FOUND)
+    let parts = ReportParts { found: headline, about, replay, end, time };
+    let report = failure_report(problem, run, limits, &input, trial, parts);
+    Ending::report(report.to_string(), EXIT_FOUND)
 }
 
 /// The line that says how far shrinking got.
@@ -660,20 +668,25 @@ fn shrink_line<I>(shrunk: &Shrunk<I>, run: &RunArgs) -> String {
     }
 }
 
+/// What a report says besides the failing input and its run.
+struct ReportParts {
+    found: String,
+    about: Vec<String>,
+    replay: Option<String>,
+    end: Option<ShrinkEnd>,
+    time: String,
+}
+
 /// Saves the failing input and its texts beside `run.save` and builds the report.
-#[allow(clippy::too_many_arguments, reason = "the report's parts, each used once")]
 fn failure_report<P: Problem>(
     problem: &P,
     run: &RunArgs,
     limits: &LimitsUsed,
     input: &P::Input,
     trial: Trial,
-    found: String,
-    about: Vec<String>,
-    replay: Option<String>,
-    end: Option<ShrinkEnd>,
-    time: String,
+    parts: ReportParts,
 ) -> FailureReport {
+    let ReportParts { found, about, replay, end, time } = parts;
     let save = &run.save;
     let mut ours = Vec::new();
     problem.render_answer(input, &problem.solve(input), &mut ours);
@@ -705,7 +718,7 @@ fn failure_report<P: Problem>(
     if let Some(replay) = replay {
         commands.push(("replay the run".to_owned(), replay));
     }
-    if end.is_some_and(|end| end != ShrinkEnd::Minimal) || end.is_none() {
+    if end != Some(ShrinkEnd::Minimal) {
         commands.push((
             "go on shrinking".to_owned(),
             format!(

@@ -226,7 +226,9 @@ impl fmt::Display for FailureReport {
                 writeln!(f, "{}, first lines:", text.heading(false))?;
                 write_lines(f, &all[..head])?;
                 if all.len() > head {
-                    writeln!(f, "    ... {} more", plural((all.len() - head) as u64, "line"))?;
+                    let more = (all.len() - head) as u64;
+                    let noun = if more == 1 { "line" } else { "lines" };
+                    writeln!(f, "    ... {} more {noun}", count(more))?;
                 }
             }
         }
