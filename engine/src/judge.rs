@@ -61,7 +61,7 @@ pub use verdict::{Verdict, VerdictKind};
 #[cfg(unix)]
 pub use child::{ChildError, ChildOptions, ChildReport, Exit, PeakMemory, Program, run_child};
 #[cfg(unix)]
-pub use shrink::{ShrinkEnd, ShrinkOptions, Shrunk, shrink};
+pub use shrink::{ShrinkEnd, ShrinkOptions, ShrinkProgress, Shrunk, shrink, shrink_with_progress};
 #[cfg(unix)]
 pub use stress::{Failure, Plan, Schedule, StressOptions, StressReport, stress};
 #[cfg(unix)]

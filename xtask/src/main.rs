@@ -3,7 +3,8 @@
 //! - `cargo xtask snapshot [--check]`: regenerate (or verify) the insta snapshots.
 //! - `cargo xtask gen PROBLEM FAMILY ...`: write a generated input to stdout.
 //! - `cargo xtask bench PROBLEM [--peers DIR]`: time our release binaries against the seed
-//!   editorials' programs on the same generated inputs.
+//!   editorials' programs on the same generated inputs; `cargo xtask bench judge` times the
+//!   stress loop itself.
 //! - `cargo xtask adversary PROBLEM ...`: search for inputs that make a solver work harder
 //!   than the reference.
 
@@ -12,6 +13,7 @@
 
 mod card_duel;
 mod hero_battle;
+mod judge;
 mod measure;
 mod snapshot;
 mod toy_train;
@@ -50,6 +52,12 @@ enum Task {
         #[command(subcommand)]
         problem: AdversaryProblem,
     },
+    /// (Internal) the trivial program `bench judge` stresses: an answer of the right shape.
+    #[command(hide = true)]
+    Trivial {
+        #[arg(value_enum)]
+        problem: judge::TrivialProblem,
+    },
     /// (Internal) run a command on an input, print its wall time and peak memory.
     #[command(hide = true)]
     MeasureChild {
@@ -84,6 +92,8 @@ enum BenchProblem {
     ToyTrain(measure::BenchArgs),
     /// card-duel on official-size files.
     CardDuel(measure::BenchArgs),
+    /// The stress loop's own cost on each problem, with a trivial program.
+    Judge(judge::JudgeBenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -97,6 +107,7 @@ fn main() -> ExitCode {
         Task::Adversary { problem: AdversaryProblem::ToyTrain(args) } => {
             toy_train::adversary::run(&args)
         }
+        Task::Trivial { problem } => judge::trivial(problem),
         Task::MeasureChild { input, output, command } => {
             measure::measure_child(&input, &output, &command)
         }
@@ -104,6 +115,7 @@ fn main() -> ExitCode {
             BenchProblem::HeroBattle(args) => hero_battle::bench(&args),
             BenchProblem::ToyTrain(args) => toy_train::bench(&args),
             BenchProblem::CardDuel(args) => card_duel::bench(&args),
+            BenchProblem::Judge(args) => judge::bench(&args),
         },
     };
     match result {

@@ -331,3 +331,55 @@ pub fn write_input(name: &str, text: &[u8]) -> Result<PathBuf, String> {
     std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
 }
+
+/// The line a figures table stands under: the date, the machine and the thread counts, e.g.
+/// `2026-12-01, Intel Xeon ... (2 cores), Linux, -j 1 and -j 2:`.
+pub fn machine_line(threads: &[&str]) -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400);
+    let (year, month, day) = civil_date(days);
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines().find_map(|l| l.strip_prefix("model name")).map(|l| {
+                l.trim_start_matches([' ', '\t', ':'])
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_owned());
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    format!(
+        "{year}-{month:02}-{day:02}, {cpu} ({cores} cores), {}, {}:",
+        std::env::consts::OS,
+        threads.join(" and ")
+    )
+}
+
+/// The calendar date of day `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+fn civil_date(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(20_789), (2026, 12, 1));
+        assert_eq!(civil_date(11_016), (2000, 2, 29));
+    }
+}

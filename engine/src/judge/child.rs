@@ -230,7 +230,13 @@ enum Event {
     Exited(io::Result<()>),
     OutputLimit,
     Stdout(Vec<u8>),
-    Stderr(Vec<u8>, usize),
+    Stderr(StderrTail),
+}
+
+/// The end of a program's stderr, and how many bytes it wrote there in all.
+struct StderrTail {
+    bytes: Vec<u8>,
+    total: usize,
 }
 
 /// A started program: its id (also its process group's) while it is unreaped. Dropping it
@@ -311,13 +317,21 @@ pub fn run_child(
     let wall = start.elapsed();
     let usage = started.finish().map_err(wait_error)?;
     let own_peak = sys::own_peak_rss_kib();
-    let (stdout, (stderr_tail, stderr_len)) = drain(&rx, watched.stdout, watched.stderr)
+    let (stdout, stderr_tail) = drain(&rx, watched.stdout, watched.stderr)
         .ok_or(ChildError::Escaped { program: name() })?;
     if let Some(signal) = interrupt::caught() {
         return Err(ChildError::Interrupted(signal));
     }
     let (exit, memory) = classify(&usage, own_peak, watched.polled_kib, watched.killed, options);
-    Ok(ChildReport { exit, stdout, stderr_tail, stderr_len, wall, cpu: usage.cpu, memory })
+    Ok(ChildReport {
+        exit,
+        stdout,
+        stderr_tail: stderr_tail.bytes,
+        stderr_len: stderr_tail.total,
+        wall,
+        cpu: usage.cpu,
+        memory,
+    })
 }
 
 /// Writes `input` to the program's stdin and closes it: at once when a pipe surely holds it,
@@ -378,7 +392,7 @@ fn read_tail(mut stderr: ChildStderr, tail: usize, tx: &mpsc::Sender<Event>) {
     if kept.len() > tail {
         kept.drain(..kept.len() - tail);
     }
-    let _ = tx.send(Event::Stderr(kept, total));
+    let _ = tx.send(Event::Stderr(StderrTail { bytes: kept, total }));
 }
 
 /// What [`watch`] saw until the program exited.
@@ -389,8 +403,8 @@ struct Watched {
     polled_kib: u64,
     /// Its stdout, if the reader finished first.
     stdout: Option<Vec<u8>>,
-    /// Its stderr tail and length, if the reader finished first.
-    stderr: Option<(Vec<u8>, usize)>,
+    /// Its stderr tail, if the reader finished first.
+    stderr: Option<StderrTail>,
 }
 
 /// Waits for program `pid` to exit, killing its group at the `deadline`, when its output
@@ -444,7 +458,7 @@ fn watch(
                 }
             }
             Event::Stdout(bytes) => watched.stdout = Some(bytes),
-            Event::Stderr(bytes, total) => watched.stderr = Some((bytes, total)),
+            Event::Stderr(tail) => watched.stderr = Some(tail),
         }
     }
 }
@@ -454,13 +468,13 @@ fn watch(
 fn drain(
     rx: &mpsc::Receiver<Event>,
     mut stdout: Option<Vec<u8>>,
-    mut stderr: Option<(Vec<u8>, usize)>,
-) -> Option<(Vec<u8>, (Vec<u8>, usize))> {
+    mut stderr: Option<StderrTail>,
+) -> Option<(Vec<u8>, StderrTail)> {
     let deadline = Instant::now() + DRAIN_GRACE;
     while stdout.is_none() || stderr.is_none() {
         match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok(Event::Stdout(bytes)) => stdout = Some(bytes),
-            Ok(Event::Stderr(bytes, total)) => stderr = Some((bytes, total)),
+            Ok(Event::Stderr(tail)) => stderr = Some(tail),
             Ok(Event::OutputLimit | Event::Exited(_)) => {}
             Err(_) => return None,
         }

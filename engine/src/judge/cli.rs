@@ -21,7 +21,7 @@ use super::interrupt;
 use super::problem::{Limits, Problem, RunLimits, check, render};
 use super::protocol::{EXIT_FAIL, Protocol, Source};
 use super::report::{FailureReport, Saved, Text, beside, count, plural, saved_text};
-use super::shrink::{ShrinkEnd, ShrinkOptions, Shrunk, shrink};
+use super::shrink::{ShrinkEnd, ShrinkOptions, ShrinkProgress, Shrunk, shrink_with_progress};
 use super::stress::{Progress, StressOptions, stress};
 use super::trial::{Trial, megabytes, trial};
 use super::verdict::Verdict;
@@ -160,11 +160,12 @@ pub enum JudgeCommand {
     /// Is FILE a valid input?
     Validate(ValidateArgs),
     /// Run COMMAND on generated inputs (or every input up to a bound) until it fails, then
-    /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble.
+    /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble;
+    /// stopped by SIGINT, SIGTERM or SIGHUP, it reports what it found and exits 130, 143, 129.
     Stress(StressArgs),
-    /// Shrink INPUT, on which COMMAND fails, to a 1-minimal input that fails the same way
-    /// (a failure saved by `stress`, or any input). Exit 0 it does not fail, 1 shrunk, 2
-    /// trouble.
+    /// Shrink INPUT, on which COMMAND fails, to a 1-minimal input that fails the same way (a
+    /// failure saved by `stress`, or any input). Exit 0 it does not fail, 1 shrunk, 2 trouble;
+    /// stopped by a signal, it reports how far it got and exits 130, 143, 129.
     Shrink(ShrinkArgs),
 }
 
@@ -588,7 +589,8 @@ pub fn shrink_ending<P: Problem>(problem: &P, args: &ShrinkArgs) -> Ending {
     let time = format!("time: {:.1} s", started.elapsed().as_secs_f64());
     if !first.verdict.kind.is_failure() {
         let command = args.run.command_line();
-        let text = format!("ok: {command} passes on {name}: {}\n{limits_line}\n{time}\n", first.verdict);
+        let text =
+            format!("ok: {command} passes on {name}: {}\n{limits_line}\n{time}\n", first.verdict);
         return Ending::report(text, EXIT_PASSED);
     }
     let found = Found {
@@ -625,9 +627,19 @@ fn shrink_and_report<P: Problem>(
 ) -> Ending {
     let Found { headline, mut about, replay, mut time } = found;
     let (input, trial, end) = if shrinking {
+        let options = run.shrink_options(limits);
         let shrunk = with_spinner(
-            |_| shrink(problem, &run.program(), input, failing, &run.shrink_options(limits)),
-            |(): ()| "shrinking".to_owned(),
+            |show| {
+                shrink_with_progress(problem, &run.program(), input, failing, &options, Some(show))
+            },
+            |p: ShrinkProgress| {
+                format!(
+                    "shrinking: {}, {}, size {}",
+                    plural(p.steps, "move"),
+                    plural(p.runs, "run"),
+                    count(p.size)
+                )
+            },
         );
         match shrunk {
             Ok(shrunk) => {

@@ -108,6 +108,35 @@ pub fn shrink<P: Problem>(
     failing: Trial,
     options: &ShrinkOptions,
 ) -> Result<Shrunk<P::Input>, ChildError> {
+    shrink_with_progress(problem, program, input, failing, options, None)
+}
+
+/// How far a shrinking search has got, passed to a callback after each batch of runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShrinkProgress {
+    /// Moves accepted.
+    pub steps: u64,
+    /// Runs made.
+    pub runs: u64,
+    /// The current input's size ([`Problem::size`]).
+    pub size: u64,
+}
+
+/// [`shrink`], calling `progress` after each batch of runs.
+///
+/// # Errors
+/// As [`shrink`].
+///
+/// # Panics
+/// As [`shrink`].
+pub fn shrink_with_progress<P: Problem>(
+    problem: &P,
+    program: &Program,
+    input: P::Input,
+    failing: Trial,
+    options: &ShrinkOptions,
+    progress: Option<&(dyn Fn(ShrinkProgress) + Sync)>,
+) -> Result<Shrunk<P::Input>, ChildError> {
     let start = Instant::now();
     let kind = failing.verdict.kind;
     let judge_output = !matches!(
@@ -161,6 +190,9 @@ pub fn shrink<P: Problem>(
                     break None;
                 }
                 runs += batch.len() as u64;
+                if let Some(report) = progress {
+                    report(ShrinkProgress { steps, runs, size });
+                }
                 let trials = match run_batch(problem, program, &batch, &options.run, judge_output) {
                     Err(ChildError::Interrupted(signal)) => {
                         break 'search ShrinkEnd::Interrupted(signal);

@@ -2,8 +2,6 @@
 //! them, exit codes of the protocols, `stress` and `shrink` saving a shrunk counterexample,
 //! and the failure reports themselves as snapshots (`tests/snapshots/`).
 
-#![cfg(all(unix, feature = "cli", feature = "testing"))]
-
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
@@ -155,16 +153,14 @@ fn reports_fit_a_screen_and_name_their_files() {
         "read t\ni=0\nwhile read a b; do i=$((i+1)); \
          if [ $i -eq 50 ]; then echo 0; else echo $((a + b)); fi; done\n",
     );
-    let large = run(&[
-        "stress", "--limits", "extended", "--no-shrink", "--save", &save, "--", "sh", &late,
-    ]);
+    let large =
+        run(&["stress", "--limits", "extended", "--no-shrink", "--save", &save, "--", "sh", &late]);
     insta::assert_snapshot!("large_and_unshrunk", large);
 
     // `shrink` on a saved input, with no time to shrink: the report says how to go on.
     let given = file(&dir, "given.in", "3\n1 2\n9 9\n5 5\n");
-    let stopped = run(&[
-        "shrink", &given, "--shrink-time", "0", "--save", &save, "--", "sh", &carry,
-    ]);
+    let stopped =
+        run(&["shrink", &given, "--shrink-time", "0", "--save", &save, "--", "sh", &carry]);
     insta::assert_snapshot!("shrink_out_of_time", stopped);
     let right = sh("right.sh", "read t\nwhile read a b; do echo $((a + b)); done\n");
     let passes = run(&["shrink", &given, "--save", &save, "--", "sh", &right]);

@@ -1,8 +1,6 @@
-//! The judge end to end on a toy problem (sum of two numbers per case) against small shell
+//! The stress loop and the shrinker on the toy problem (sum of two numbers per case) against small shell
 //! programs: a right one and wrong ones of every kind. Each failure is found, named, and
 //! shrunk to an input that the test proves 1-minimal by trying every move itself.
-
-#![cfg(all(unix, feature = "testing"))]
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
