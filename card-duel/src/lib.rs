@@ -38,10 +38,9 @@ pub mod tables;
 
 use std::fmt::Write as _;
 use std::io::{Read, Seek};
-use std::sync::OnceLock;
 use std::time::Instant;
 
-use engine::driver::{self, BatchSolver, Format, Steps};
+use engine::driver::{self, BatchSolver, FileSolver, Format, Steps};
 use engine::input::{Input, InputError};
 use engine::{DriverOptions, Output, RunError};
 
@@ -79,14 +78,14 @@ impl Format for InputFormat {
     }
 }
 
-/// card-duel as the engine's batch driver sees it: the header is O, and the shared work is
-/// every case's value, read in groups ([`Tables::values`], much faster than one lookup a case)
-/// off the tables of one sweep or off a tablebase; those values are the answers.
+/// card-duel as the engine's driver sees it: a [`FileSolver`] whose work is every case's
+/// value, read in groups ([`Tables::values`], much faster than one lookup a case) off the
+/// tables of one sweep or off a tablebase.
 #[derive(Clone, Copy, Debug)]
 pub enum CardDuel<'a> {
-    /// One sweep over every cell the file reaches ([`solve`]), which leaves its size in the
-    /// cell (for `--stats`).
-    Sweep(&'a OnceLock<SweepSize>),
+    /// One sweep over every cell the file reaches ([`solve`]); its size is the extra (for
+    /// `--stats`).
+    Sweep,
     /// A whole tablebase of the file's O.
     Tablebase(&'a Tablebase),
     /// The cases' values, in order, read before the batch (a few positions' blocks off a
@@ -94,82 +93,50 @@ pub enum CardDuel<'a> {
     Read(&'a [f64]),
 }
 
-impl BatchSolver for CardDuel<'_> {
+impl FileSolver for CardDuel<'_> {
     type Format = InputFormat;
-    type Shared = Vec<f64>;
-    type Scratch = ();
     type Answer = f64;
+    /// The sweep's size, when the values came from a sweep.
+    type Extra = Option<SweepSize>;
 
     fn format(&self) -> &InputFormat {
         &InputFormat
     }
 
-    fn prepare(&self, ops: &u8, cases: &[Position]) -> Vec<f64> {
+    fn solve_file(&self, ops: &u8, cases: &[Position]) -> (Vec<f64>, Option<SweepSize>) {
         match *self {
-            CardDuel::Sweep(size) => {
+            CardDuel::Sweep => {
                 let tables = Tables::build(*ops, Reach::of(cases));
-                let swept = tables.size().expect("tables built by a sweep know its size");
-                assert!(size.set(swept).is_ok(), "one sweep a batch");
-                values_of(&tables, cases)
+                (values_of(&tables, cases), tables.size())
             }
             CardDuel::Tablebase(tablebase) => {
                 assert_eq!(*ops, tablebase.ops(), "run_with_tablebase checks O first");
-                tablebase.values(cases)
+                (tablebase.values(cases), None)
             }
             CardDuel::Read(values) => {
                 assert_eq!(values.len(), cases.len(), "one value was read for each case");
-                values.to_vec()
+                (values.to_vec(), None)
             }
         }
     }
-
-    /// The values read in `prepare` are the answers.
-    fn take_answers(&self, values: &mut Vec<f64>) -> Option<Vec<f64>> {
-        Some(std::mem::take(values))
-    }
-
-    fn new_scratch(&self, _ops: &u8, _values: &Vec<f64>) {}
-
-    fn solve(&self, _ops: &u8, values: &Vec<f64>, index: usize, _: &Position, _: &mut ()) -> f64 {
-        values[index]
-    }
 }
 
-/// `--explain` as a batch: the shared work is one sweep that values every case's first
-/// actions while the layers below it are in memory; a case's answer is its entry.
+/// `--explain` as a file: one sweep values every case's first actions while the layers below
+/// it are in memory.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CardDuelExplain;
 
-impl BatchSolver for CardDuelExplain {
+impl FileSolver for CardDuelExplain {
     type Format = InputFormat;
-    type Shared = Vec<Explanation>;
-    type Scratch = ();
     type Answer = Explanation;
+    type Extra = ();
 
     fn format(&self) -> &InputFormat {
         &InputFormat
     }
 
-    fn prepare(&self, ops: &u8, cases: &[Position]) -> Vec<Explanation> {
-        explain::explain(*ops, cases)
-    }
-
-    /// The explanations found in `prepare` are the answers.
-    fn take_answers(&self, explanations: &mut Vec<Explanation>) -> Option<Vec<Explanation>> {
-        Some(std::mem::take(explanations))
-    }
-
-    fn new_scratch(&self, _ops: &u8, _shared: &Vec<Explanation>) {}
-
-    fn solve(
-        &self,
-        _ops: &u8,
-        explanations: &Vec<Explanation>,
-        index: usize,
-        _case: &Position,
-        _scratch: &mut (),
-    ) -> Explanation {
-        explanations[index].clone()
+    fn solve_file(&self, ops: &u8, cases: &[Position]) -> (Vec<Explanation>, ()) {
+        (explain::explain(*ops, cases), ())
     }
 }
 
@@ -231,20 +198,20 @@ pub struct Options {
     pub driver: DriverOptions,
 }
 
-/// Solves `bytes` with `solver` and writes one probability a line: the count of cases, the
-/// bytes and the driver's steps.
-fn probabilities<S>(
-    solver: &S,
+/// What a run wrote: the count of cases, the bytes, the driver's steps and the sweep's size
+/// when it swept.
+type Probabilities = (usize, Vec<u8>, Steps, Option<SweepSize>);
+
+/// Values `bytes` with `solver` and writes one probability a line.
+fn probabilities(
+    solver: &CardDuel<'_>,
     bytes: &[u8],
     driver: &DriverOptions,
-) -> Result<(usize, Vec<u8>, Steps), RunError>
-where
-    S: BatchSolver<Format = InputFormat, Answer = f64>,
-{
-    let written = driver::solve_and_write(solver, bytes, driver, |b, i, out| {
+) -> Result<Probabilities, RunError> {
+    let (written, swept) = driver::solve_file_and_write(solver, bytes, driver, |b, i, out| {
         write_probability(out, b.answers[i]);
     })?;
-    Ok((written.batch.cases.len(), written.bytes, written.steps))
+    Ok((written.batch.cases.len(), written.bytes, written.steps, swept))
 }
 
 /// Solves a whole input in the judge's format and renders the output: one probability per
@@ -255,20 +222,26 @@ where
 pub fn run(bytes: &[u8], options: &Options) -> Result<Output, RunError> {
     let started = Instant::now();
     let driver = &options.driver;
-    let swept = OnceLock::new();
-    let (cases, out, steps) = if options.explain {
-        let written = driver::solve_and_write(&CardDuelExplain, bytes, driver, |b, i, out| {
-            explain::write(i, &b.answers[i], out);
-        })?;
-        (written.batch.cases.len(), written.bytes, written.steps)
+    let (cases, out, steps, swept) = if options.explain {
+        let (written, ()) =
+            driver::solve_file_and_write(&CardDuelExplain, bytes, driver, |b, i, out| {
+                explain::write(i, &b.answers[i], out);
+            })?;
+        (written.batch.cases.len(), written.bytes, written.steps, None)
     } else {
         match options.solver {
-            Solver::Fast => probabilities(&CardDuel::Sweep(&swept), bytes, driver)?,
-            Solver::Reference => probabilities(&CardDuelReference, bytes, driver)?,
+            Solver::Fast => probabilities(&CardDuel::Sweep, bytes, driver)?,
+            Solver::Reference => {
+                let written =
+                    driver::solve_and_write(&CardDuelReference, bytes, driver, |b, i, out| {
+                        write_probability(out, b.answers[i]);
+                    })?;
+                (written.batch.cases.len(), written.bytes, written.steps, None)
+            }
         }
     };
     let stats = options.stats.then_some((cases, started, steps));
-    Ok(output(out, stats, swept.get().copied()))
+    Ok(output(out, stats, swept))
 }
 
 /// The output of a run that wrote `stdout`, with the `--stats` lines when `stats` gives the
@@ -320,7 +293,7 @@ pub fn run_with_tablebase<R: Read + Seek>(
         ));
     }
     let unusable = |e: TablebaseError| RunError::File { name: name.into(), reason: e.to_string() };
-    let (cases, out, steps) = match parse::header(&mut Input::new(bytes)) {
+    let (cases, out, steps, _) = match parse::header(&mut Input::new(bytes)) {
         // The driver reports a malformed header as any run would, before anything is read.
         Err(_) => probabilities(&CardDuel::Read(&[]), bytes, &options.driver)?,
         Ok((ops, _)) if ops != tablebase.ops() => {

@@ -95,14 +95,6 @@ pub trait BatchSolver: Sync {
     /// The file's shared work, given every case.
     fn prepare(&self, header: &HeaderOf<Self>, cases: &[CaseOf<Self>]) -> Self::Shared;
 
-    /// Every case's answer, in input order, when [`BatchSolver::prepare`] has found them all
-    /// (card-duel reads every case's value off its tables there): the driver then takes them
-    /// as they are, without calling `solve` or keeping a second copy. The default, `None`,
-    /// solves the cases one by one.
-    fn take_answers(&self, _shared: &mut Self::Shared) -> Option<Vec<Self::Answer>> {
-        None
-    }
-
     /// A fresh scratch for one thread.
     fn new_scratch(&self, header: &HeaderOf<Self>, shared: &Self::Shared) -> Self::Scratch;
 
@@ -115,6 +107,30 @@ pub trait BatchSolver: Sync {
         case: &CaseOf<Self>,
         scratch: &mut Self::Scratch,
     ) -> Self::Answer;
+}
+
+/// A solver that answers a whole file at once rather than case by case (card-duel values
+/// every position a file reaches in one sweep, then reads each case off it). The driver
+/// parses and writes as for a [`BatchSolver`]; the answers and what else the file's work
+/// leaves (its size, for `--stats`) come from one call.
+pub trait FileSolver: Sync {
+    /// The input format.
+    type Format: Format;
+    /// One case's answer.
+    type Answer: Send + Sync;
+    /// What the file's work leaves besides the answers.
+    type Extra: Send;
+
+    /// The format this solver reads.
+    fn format(&self) -> &Self::Format;
+
+    /// Every case's answer, in input order, and the extra. It may use rayon freely: it runs
+    /// on the driver's pool.
+    fn solve_file(
+        &self,
+        header: &<Self::Format as Format>::Header,
+        cases: &[<Self::Format as Format>::Case],
+    ) -> (Vec<Self::Answer>, Self::Extra);
 }
 
 /// How to run a batch.
@@ -140,6 +156,12 @@ pub struct Batch<H, C, A> {
 
 /// A solved batch of solver `S`.
 pub type BatchOf<S> = Batch<HeaderOf<S>, CaseOf<S>, <S as BatchSolver>::Answer>;
+
+/// A solved batch of format `F` with answers `A`.
+pub type FormatBatch<F, A> = Batch<<F as Format>::Header, <F as Format>::Case, A>;
+
+/// A solved batch of file solver `S`.
+pub type FileBatchOf<S> = FormatBatch<<S as FileSolver>::Format, <S as FileSolver>::Answer>;
 
 /// Parses every case of `bytes`, then nothing else may follow.
 ///
@@ -192,7 +214,7 @@ pub struct Written<B> {
 pub struct Steps {
     /// Parsing the header and every case.
     pub parse: Duration,
-    /// The solver's per-file work ([`BatchSolver::prepare`]).
+    /// The solver's per-file work ([`BatchSolver::prepare`]); zero for a [`FileSolver`].
     pub prepare: Duration,
     /// Solving the cases.
     pub solve: Duration,
@@ -240,39 +262,63 @@ pub fn solve_and_write<S: BatchSolver>(
     options: &DriverOptions,
     write: impl Fn(&BatchOf<S>, usize, &mut Vec<u8>) + Sync,
 ) -> Result<Written<BatchOf<S>>, RunError> {
+    let answer = |header: &HeaderOf<S>, cases: &[CaseOf<S>], steps: &mut Steps| {
+        let started = Instant::now();
+        let shared = solver.prepare(header, cases);
+        steps.prepare = started.elapsed();
+        let progress = Progress::new(cases.len(), options.progress);
+        let answers = std::thread::scope(|scope| {
+            if progress.enabled {
+                scope.spawn(|| progress.draw());
+            }
+            let answers = solve_cases(solver, header, &shared, cases, &progress.done);
+            progress.finished.store(true, Ordering::Release);
+            answers
+        });
+        (answers, ())
+    };
+    Ok(run_batch(solver.format(), bytes, options, answer, write)?.0)
+}
+
+/// [`solve_and_write`] for a [`FileSolver`]: the file's answers come from one
+/// [`FileSolver::solve_file`] (timed as the `solve` step), and its extra is returned beside
+/// the written batch.
+///
+/// # Errors
+/// As [`solve_input`]; nothing is solved or written then.
+pub fn solve_file_and_write<S: FileSolver>(
+    solver: &S,
+    bytes: &[u8],
+    options: &DriverOptions,
+    write: impl Fn(&FileBatchOf<S>, usize, &mut Vec<u8>) + Sync,
+) -> Result<(Written<FileBatchOf<S>>, S::Extra), RunError> {
+    let answer = |header: &_, cases: &[_], _: &mut Steps| solver.solve_file(header, cases);
+    run_batch(solver.format(), bytes, options, answer, write)
+}
+
+/// The driver's steps on the pool `options` asks for: parse `bytes` with `format`, answer the
+/// cases with `answer` (which may record a `prepare` time; the rest of its time is `solve`),
+/// check that every case has one answer, and write them in order.
+fn run_batch<F: Format, A: Send + Sync, X: Send>(
+    format: &F,
+    bytes: &[u8],
+    options: &DriverOptions,
+    answer: impl FnOnce(&F::Header, &[F::Case], &mut Steps) -> (Vec<A>, X) + Send,
+    write: impl Fn(&FormatBatch<F, A>, usize, &mut Vec<u8>) + Sync,
+) -> Result<(Written<FormatBatch<F, A>>, X), RunError> {
     thread_pool(options)?.install(|| {
         let started = Instant::now();
-        let (header, cases) = split::parse(solver.format(), bytes)?;
+        let (header, cases) = split::parse(format, bytes)?;
         let parsed = Instant::now();
-        let mut shared = solver.prepare(&header, &cases);
-        let prepared = Instant::now();
-        let answers = match solver.take_answers(&mut shared) {
-            Some(answers) => {
-                assert_eq!(answers.len(), cases.len(), "take_answers gives one answer a case");
-                answers
-            }
-            None => {
-                let progress = Progress::new(cases.len(), options.progress);
-                std::thread::scope(|scope| {
-                    if progress.enabled {
-                        scope.spawn(|| progress.draw());
-                    }
-                    let answers = solve_cases(solver, &header, &shared, &cases, &progress.done);
-                    progress.finished.store(true, Ordering::Release);
-                    answers
-                })
-            }
-        };
+        let mut steps = Steps { parse: parsed - started, ..Steps::default() };
+        let (answers, extra) = answer(&header, &cases, &mut steps);
+        assert_eq!(answers.len(), cases.len(), "a solver gives one answer a case");
+        steps.solve = parsed.elapsed() - steps.prepare;
         let solved = Instant::now();
         let batch = Batch { header, cases, answers };
         let bytes = write_ordered(batch.answers.len(), |i, out| write(&batch, i, out));
-        let steps = Steps {
-            parse: parsed - started,
-            prepare: prepared - parsed,
-            solve: solved - prepared,
-            write: solved.elapsed(),
-        };
-        Ok(Written { batch, bytes, steps })
+        steps.write = solved.elapsed();
+        Ok((Written { batch, bytes, steps }, extra))
     })
 }
 
@@ -661,52 +707,36 @@ mod tests {
         }
     }
 
-    /// [`Sum`] with every answer found while preparing: `solve` must not be called.
-    struct Prepared;
+    /// [`Sum`] answered as a whole file; the extra is the count of cases.
+    struct WholeFile;
 
-    impl BatchSolver for Prepared {
+    impl FileSolver for WholeFile {
         type Format = Sum;
-        type Shared = Vec<(u64, u64)>;
-        type Scratch = ();
         type Answer = (u64, u64);
+        type Extra = usize;
 
         fn format(&self) -> &Sum {
             &Sum
         }
 
-        fn prepare(&self, _k: &u64, cases: &[Vec<u64>]) -> Vec<(u64, u64)> {
-            cases.iter().map(|case| (case.iter().sum::<u64>() + cases.len() as u64, 0)).collect()
-        }
-
-        fn take_answers(&self, answers: &mut Vec<(u64, u64)>) -> Option<Vec<(u64, u64)>> {
-            Some(std::mem::take(answers))
-        }
-
-        fn new_scratch(&self, _k: &u64, _shared: &Vec<(u64, u64)>) {
-            unreachable!("no case is solved one by one")
-        }
-
-        fn solve(
-            &self,
-            _: &u64,
-            _: &Vec<(u64, u64)>,
-            _: usize,
-            _: &Vec<u64>,
-            (): &mut (),
-        ) -> (u64, u64) {
-            unreachable!("no case is solved one by one")
+        fn solve_file(&self, _k: &u64, cases: &[Vec<u64>]) -> (Vec<(u64, u64)>, usize) {
+            let sums = cases.iter().map(|case| (case.iter().sum::<u64>() + cases.len() as u64, 0));
+            (sums.collect(), cases.len())
         }
     }
 
     #[test]
-    fn answers_found_while_preparing_are_taken_as_they_are() {
+    fn a_file_solver_answers_as_case_by_case_solving_does() {
         let text = input(3000);
+        let write = |b: &Batch<u64, Vec<u64>, (u64, u64)>, i: usize, out: &mut Vec<u8>| {
+            out.extend_from_slice(format!("{}\n", b.answers[i].0).as_bytes());
+        };
         for threads in [1, 2, 8] {
             let options = DriverOptions { threads: Some(threads), progress: false };
-            let taken = solve_input(&Prepared, text.as_bytes(), &options).unwrap();
-            let solved = solve_input(&Sum, text.as_bytes(), &options).unwrap();
-            let sums = |answers: &[(u64, u64)]| answers.iter().map(|a| a.0).collect::<Vec<_>>();
-            assert_eq!(sums(&taken.answers), sums(&solved.answers), "{threads} threads");
+            let (file, cases) =
+                solve_file_and_write(&WholeFile, text.as_bytes(), &options, write).unwrap();
+            let solved = solve_and_write(&Sum, text.as_bytes(), &options, write).unwrap();
+            assert_eq!((file.bytes, cases), (solved.bytes, 3000), "{threads} threads");
         }
     }
 
