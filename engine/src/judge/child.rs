@@ -18,9 +18,9 @@
 //! which is ignored; this relies on SIGPIPE being ignored, as Rust binaries do by default.
 
 use std::ffi::{OsStr, OsString};
+use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
+use std::os::unix::process::ExitStatusExt;
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -284,26 +284,18 @@ pub fn run_child(
     let name = || program.display();
     let wait_error = |source| ChildError::Wait { program: name(), source };
     let start = Instant::now();
-    let mut command = Command::new(&program.program);
-    command
-        .args(&program.args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    sys::die_with_parent(&mut command);
-    let mut child =
-        command.spawn().map_err(|source| ChildError::Spawn { program: name(), source })?;
-    let started = Started { pid: child.id(), reaped: false };
+    let child = sys::spawn(&program.program, &program.args)
+        .map_err(|source| ChildError::Spawn { program: name(), source })?;
+    let started = Started { pid: child.pid, reaped: false };
     interrupt::track(started.pid);
 
     let (tx, rx) = mpsc::channel();
-    feed(child.stdin.take().expect("stdin is piped"), input);
-    let stdout = child.stdout.take().expect("stdout is piped");
+    feed(child.stdin, input);
+    let stdout = child.stdout;
     let limit = options.output_limit;
     let out_tx = tx.clone();
     thread::spawn(move || read_bounded(stdout, limit, &out_tx));
-    let stderr = child.stderr.take().expect("stderr is piped");
+    let stderr = child.stderr;
     let tail = options.stderr_tail;
     let err_tx = tx.clone();
     thread::spawn(move || read_tail(stderr, tail, &err_tx));
@@ -337,7 +329,7 @@ pub fn run_child(
 /// Writes `input` to the program's stdin and closes it: at once when a pipe surely holds it,
 /// else on a thread of its own. A program that exits without reading closes the pipe: that
 /// is its business, and the write's `EPIPE` is ignored.
-fn feed(mut stdin: ChildStdin, input: &[u8]) {
+fn feed(mut stdin: File, input: &[u8]) {
     if input.len() <= INLINE_INPUT {
         let _ = stdin.write_all(input);
     } else {
@@ -350,7 +342,7 @@ fn feed(mut stdin: ChildStdin, input: &[u8]) {
 
 /// Reads the program's stdout, keeping at most `limit` bytes; reports the output limit as
 /// soon as it is passed, then what was kept.
-fn read_bounded(mut stdout: ChildStdout, limit: usize, tx: &mpsc::Sender<Event>) {
+fn read_bounded(mut stdout: File, limit: usize, tx: &mpsc::Sender<Event>) {
     let mut kept = Vec::new();
     let mut buf = vec![0; 1 << 16];
     loop {
@@ -370,7 +362,7 @@ fn read_bounded(mut stdout: ChildStdout, limit: usize, tx: &mpsc::Sender<Event>)
 }
 
 /// Reads the program's stderr to its end, keeping the last `tail` bytes and the count.
-fn read_tail(mut stderr: ChildStderr, tail: usize, tx: &mpsc::Sender<Event>) {
+fn read_tail(mut stderr: File, tail: usize, tx: &mpsc::Sender<Event>) {
     let mut kept = Vec::new();
     let mut total = 0;
     let mut buf = vec![0; 1 << 14];
