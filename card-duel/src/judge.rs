@@ -880,6 +880,7 @@ mod tests {
                 answer.map(str::as_bytes),
                 Limits::Original,
                 true,
+                false,
             )
             .to_string()
         };
