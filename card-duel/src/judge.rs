@@ -602,7 +602,7 @@ impl Problem for Judge {
                 let read = if plain { String::new() } else { format!(", read as {found:?}") };
                 let error = (found - expected).abs();
                 let error = if error.is_nan() {
-                    "NaN, never within 1e-6".to_owned()
+                    format!("NaN, never within {TOLERANCE:e}")
                 } else {
                     format!("{} > {TOLERANCE:e}", error_text(error))
                 };

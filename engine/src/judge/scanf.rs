@@ -26,9 +26,10 @@
 //! Values: a decimal is `str::parse::<f64>` of the text `strtod` takes, correctly rounded as
 //! glibc's `strtod` is; a hex float is converted here as glibc converts it: to nearest, ties
 //! to even, through subnormals to 0 and above the largest double to infinity, but for one
-//! glibc slip that we keep, a subnormal from more than 53 significant bits forgets the bit
-//! after the 53rd ([`round_binary`]); `nan` is the quiet NaN `0x7ff8000000000000`, with the
-//! sign bit set by `-`.
+//! glibc slip that we keep: a subnormal from more than 53 significant bits forgets the bit
+//! after the 53rd when it rounds (`0x2ee56461a52001p-1088`, just above a tie between two
+//! subnormals, goes to the even one, below). `nan` is the quiet NaN `0x7ff8000000000000`,
+//! with the sign bit set by `-`.
 //!
 //! Both costs are linear: `O(skipped white space + consumed text)` time, `O(1)` extra space
 //! (a decimal's parse included).
