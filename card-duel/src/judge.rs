@@ -8,17 +8,31 @@
 //!   (the official validator tolerates `\r` and repeated blanks too); the validator's messages
 //!   name the rule and its line and column, e.g. `line 1, column 3: expected O in 3..=5,
 //!   found "6"`.
-//! - **Checker.** The official checker's rule (THUPC 2021's `chk.cpp`): the output is read
-//!   as whitespace-separated tokens whatever its lines, one number a case, each accepted when
-//!   `|found - expected| <= 1e-6` computed in doubles, with no slack. The jury's answer file
-//!   holds the official solution's rendering with 9 decimals, and that rendering, not the
-//!   exact value, is what the official checker compares with; so our own answer is our value
-//!   printed with 9 decimals and read back. A token that is not a number in the strict
-//!   decimal grammar (`[-+]?D+(.D+)?([eE][-+]?D+)?`) is a presentation error, and so are
-//!   missing and extra answers ("Output too short." and "Output too long." in `chk.cpp`).
-//!   Where we differ: `chk.cpp` reads with C's `%lf`, which also takes `nan`, `inf`, hex
-//!   floats, `1.` and `.5`; those are presentation errors here (`nan` and `inf` were wrong
-//!   answers there, and a correct value printed in hex or as `.5` was accepted).
+//! - **Checker.** The official checker's rule (THUPC 2021's `chk.cpp`), to the verdict: it
+//!   reads the jury's answers one by one with C's `fscanf(f, "%lf", &x)` and for each reads
+//!   one number of the output the same way; a read that does not return 1 (end of output, or
+//!   text that is not a number) is "Output too short.", a number with `fabs(out - ans) <=
+//!   1e-6` false is "Wrong Answer." (so `nan`, for which the comparison is false, and `inf`
+//!   are wrong answers). After the last answer it tries one more read: "Output too long."
+//!   only if that read returns a number, so text there that is not a number is ignored and so
+//!   is all that follows it. We read as glibc does ([`engine::judge::scanf`]): any of C's
+//!   white space between numbers, whatever the lines; `1.`, `.5`, `+1`, hex floats, `inf`
+//!   and `nan`; `0.5e` and `100ergs` read as 0.5 and 100 with the `e` gone; two numbers with
+//!   nothing between (`0.50.047`) read apart. Too short and too long are presentation
+//!   errors, a value off by more than 1e-6 is a wrong answer, with no slack: the boundary is
+//!   where doubles put it (`0.000001` for 0 is accepted, `0.500001` for 0.5 is not). The
+//!   jury's answer file holds the official solution's rendering with 9 decimals, and that
+//!   rendering, not the exact value, is what the official checker compares with; so our own
+//!   answer is our value printed with 9 decimals and read back. A given jury answer must be
+//!   one strict decimal (below) a case, nothing after.
+//! - **Lenient and strict.** An output the official checker accepts although the strict
+//!   reading would not is `ok` with [`Verdict::lenient`] saying the first such thing: a
+//!   case's number that is not in the strict decimal grammar `[-+]?D+(.D+)?([eE][-+]?D+)?`
+//!   (hex, `.5`, `1.`, `0.5e`), one that runs into the next with no white space between, or
+//!   text after the last answer. The strict reading (`check --strict`) is: exactly one token
+//!   a case, tokens separated by C's white space, each in that grammar and within 1e-6,
+//!   nothing else. An output the official checker rejects keeps its verdict under `--strict`;
+//!   one it accepts leniently is a presentation error there, with that text.
 //! - **Generation** ([`Judge::generate`]), by level, 40 cases a file at first: tiny positions
 //!   (HP up to 3, boards of at most two minions, hands often full), HP up to 4 (each of HP
 //!   1, 2, 3 and 4 is a threshold of the rules), both kept won at once by face attacks one
@@ -57,8 +71,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use engine::input::{Input, InputError};
-use engine::judge::compare::{Tokens, absolute_close, decimal, quote};
+use engine::judge::compare::{Tokens, absolute_close, decimal, is_decimal, quote};
 use engine::judge::problem::Invalid;
+use engine::judge::scanf::{Outcome, is_c_space, scan_f64};
 use engine::judge::{Exhibit, Limits, Problem, RunLimits, Verdict, moves};
 use engine::rng::SplitMix64;
 
@@ -193,12 +208,49 @@ fn shown(token: &[u8]) -> String {
     }
 }
 
-/// An absolute error for a message: every digit near the tolerance, three far from it.
+/// An absolute error for a message: three significant digits (`2.69e-6`), or as many as it
+/// takes not to read as the tolerance when it is not the tolerance (`1.00000000003e-6`, not
+/// `1.00e-6`, for an error just above it; `9.9999999997e-7` just below); `0` and `1e-6`
+/// themselves plainly.
 fn error_text(error: f64) -> String {
-    match error {
-        0.0 => "0".to_owned(),
-        _ if error < 1e-5 => format!("{error:e}"),
-        _ => format!("{error:.2e}"),
+    if error == 0.0 {
+        return "0".to_owned();
+    }
+    if error == TOLERANCE || !error.is_finite() {
+        return format!("{error:e}");
+    }
+    (2..=16)
+        .map(|decimals| format!("{error:.decimals$e}"))
+        .find(|text| text.parse::<f64>() != Ok(TOLERANCE))
+        .unwrap_or_else(|| format!("{error:e}"))
+}
+
+/// The white-space-separated word of `output` that starts at `start` (C's white space), for
+/// a message.
+fn word_at(output: &[u8], start: usize) -> &[u8] {
+    let rest = &output[start..];
+    &rest[..rest.iter().position(|&b| is_c_space(b)).unwrap_or(rest.len())]
+}
+
+/// Line numbers of positions in an output read from its start on: each position asked for
+/// is at or after the one before, so counting the newlines costs one pass in all.
+struct LineCounter<'a> {
+    output: &'a [u8],
+    counted: usize,
+    line: usize,
+}
+
+impl<'a> LineCounter<'a> {
+    fn new(output: &'a [u8]) -> Self {
+        Self { output, counted: 0, line: 1 }
+    }
+
+    /// The 1-based line of byte `pos`.
+    fn line_of(&mut self, pos: usize) -> usize {
+        debug_assert!(pos >= self.counted, "lines are asked for in order");
+        self.line += self.output[self.counted..pos].iter().filter(|&&b| b == b'\n').count();
+        self.counted = pos;
+        self.line
     }
 }
 
@@ -511,48 +563,112 @@ impl Problem for Judge {
         Ok(answers)
     }
 
-    /// The official checker's rule (module notes). The message of an accepted output gives
-    /// the largest error seen. `O(output)`.
+    /// The official checker's rule (module notes): each case's number read as C's
+    /// `fscanf("%lf")` reads it ([`scan_f64`]), then one more read that must not find a
+    /// number. The message of an accepted output gives the largest error seen, and
+    /// [`Verdict::lenient`] the first thing the strict reading would reject: a number not in
+    /// the strict decimal grammar, one run into the next, text after the last answer.
+    /// `O(output)`.
     fn judge(&self, input: &TestFile, answer: &Vec<f64>, output: &[u8]) -> Verdict {
         assert_eq!(answer.len(), input.positions.len(), "an answer holds one number a case");
-        let mut tokens = Tokens::new(output);
+        let mut lines = LineCounter::new(output);
+        let mut pos = 0;
         let mut largest = 0.0_f64;
+        let mut lenient: Option<String> = None;
         for (i, &expected) in answer.iter().enumerate() {
             let case = i + 1;
-            let Some((token, line)) = tokens.next() else {
-                return Verdict::presentation_error(format!(
-                    "case {case}: expected {expected:.9}, found end of output"
-                ));
+            let scan = scan_f64(output, pos);
+            let line = lines.line_of(scan.start);
+            let found = match scan.outcome {
+                // chk.cpp: "Output too short." for both.
+                Outcome::End => {
+                    return Verdict::presentation_error(format!(
+                        "case {case}: expected {expected:.9}, found end of output"
+                    ));
+                }
+                Outcome::Mismatch => {
+                    return Verdict::presentation_error(format!(
+                        "case {case}: expected {expected:.9}, found {} (line {line}), which is \
+                         not a number",
+                        quote(word_at(output, scan.start))
+                    ));
+                }
+                Outcome::Number(found) => found,
             };
-            let Some(found) = decimal(token) else {
-                return Verdict::presentation_error(format!(
-                    "case {case}: expected {expected:.9}, found {} (line {line}), which is not \
-                     a number",
-                    quote(token)
-                ));
-            };
+            let text = &output[scan.start..scan.end];
+            let plain = is_decimal(text);
+            let glued = output.get(scan.end).is_some_and(|&b| !is_c_space(b));
             if !absolute_close(expected, found, TOLERANCE) {
+                // chk.cpp: "Wrong Answer."
+                let word = word_at(output, scan.start);
+                let place = if glued {
+                    format!("line {line}, read from {}", quote(word))
+                } else {
+                    format!("line {line}")
+                };
+                let read = if plain { String::new() } else { format!(", read as {found:?}") };
+                let error = (found - expected).abs();
+                let error = if error.is_nan() {
+                    format!("NaN, never within {TOLERANCE:e}")
+                } else {
+                    format!("{} > {TOLERANCE:e}", error_text(error))
+                };
                 return Verdict::wrong_answer(format!(
-                    "case {case}: expected {expected:.9}, found {} (line {line}), absolute \
-                     error {} > {TOLERANCE:e}",
-                    shown(token),
-                    error_text((found - expected).abs())
+                    "case {case}: expected {expected:.9}, found {} ({place}){read}, absolute \
+                     error {error}",
+                    shown(text)
                 ));
             }
             largest = largest.max((found - expected).abs());
+            if lenient.is_none() {
+                if !plain {
+                    lenient = Some(format!(
+                        "case {case}: {} (line {line}) is not a decimal of the form \
+                         [-+]?D+(.D+)?([eE][-+]?D+)?; the official checker reads it as C's %lf \
+                         does, as {found:?}",
+                        quote(text)
+                    ));
+                } else if glued && case < answer.len() {
+                    lenient = Some(format!(
+                        "case {case}: {} (line {line}) runs into the next answer with no white \
+                         space between ({}), which the official checker reads apart",
+                        quote(text),
+                        quote(word_at(output, scan.start))
+                    ));
+                }
+            }
+            pos = scan.end;
         }
-        if let Some((extra, line)) = tokens.next() {
-            return Verdict::presentation_error(format!(
-                "extra output after {} answers: {} on line {line}",
-                answer.len(),
-                quote(extra)
-            ));
+        let after = scan_f64(output, pos);
+        match after.outcome {
+            Outcome::Number(_) => {
+                // chk.cpp: "Output too long."
+                return Verdict::presentation_error(format!(
+                    "extra output after {} answers: {} on line {}",
+                    answer.len(),
+                    quote(&output[after.start..after.end]),
+                    lines.line_of(after.start)
+                ));
+            }
+            Outcome::Mismatch if lenient.is_none() => {
+                lenient = Some(format!(
+                    "text after the last answer ({} on line {}), which the official checker \
+                     ignores",
+                    quote(word_at(output, after.start)),
+                    lines.line_of(after.start)
+                ));
+            }
+            Outcome::Mismatch | Outcome::End => {}
         }
-        Verdict::ok(format!(
+        let verdict = Verdict::ok(format!(
             "{}, largest absolute error {}",
             cases_text(answer.len()),
             error_text(largest)
-        ))
+        ));
+        match lenient {
+            Some(what) => verdict.overlooking(what),
+            None => verdict,
+        }
     }
 
     /// Drop half the cases, a quarter, ... (ddmin's chunks); drop each case; lower O; then
@@ -817,63 +933,103 @@ mod tests {
         let judge = Judge::new();
         let input = judge.parse(FOUR.as_bytes(), Limits::Original).unwrap();
         let answer = judge.solve(&input);
-        let verdict = |output: &str| judge.judge(&input, &answer, output.as_bytes());
-        let ok = |output: &str| {
-            let v = verdict(output);
-            assert!(v.is_ok(), "{output:?}: {v}");
-            v.message
-        };
-        assert_eq!(ok("0.5\n0.047132701\n0\n1\n"), "4 cases, largest absolute error 0");
-        // Tokens, whatever the lines; 1e-6 exactly is accepted (0.000001 - 0 is the double
+        let verdict = |output: &str| judge.judge(&input, &answer, output.as_bytes()).to_string();
+        assert_eq!(verdict("0.5\n0.047132701\n0\n1\n"), "ok: 4 cases, largest absolute error 0");
+        // Numbers, whatever the lines; 1e-6 exactly is accepted (0.000001 - 0 is the double
         // 1e-6), and so is -0.000001 on an exact 0.
-        assert_eq!(ok("0.5 0.047132 0.000001 1"), "4 cases, largest absolute error 1e-6");
-        ok("0.5 0.0471327 -0.000001 +1.000000e0");
-        // In doubles, 0.499999 is 9.99999999973e-7 from 0.5 but 0.500001 is
-        // 1.0000000000288e-6 from it: the first is accepted, the second is not, as chk.cpp's
-        // fabs(out - ans) <= 1e-6 decides.
-        ok("0.499999 0.047132701 0 1");
+        assert_eq!(verdict("0.5 0.047132 0.000001 1"), "ok: 4 cases, largest absolute error 1e-6");
         assert_eq!(
-            verdict("0.500001 0.047132701 0 1").to_string(),
+            verdict("0.5 0.0471327 -0.000001 +1.000000e0"),
+            "ok: 4 cases, largest absolute error 1e-6"
+        );
+        // In doubles, 0.499999 is 9.9999999997e-7 from 0.5 but 0.500001 is
+        // 1.0000000000288e-6 from it: the first is accepted, the second is not, as chk.cpp's
+        // fabs(out - ans) <= 1e-6 decides; neither error reads as 1e-6.
+        assert_eq!(
+            verdict("0.499999 0.047132701 0 1"),
+            "ok: 4 cases, largest absolute error 9.9999999997e-7"
+        );
+        assert_eq!(
+            verdict("0.500001 0.047132701 0 1"),
             "wrong answer: case 1: expected 0.500000000, found 0.500001 (line 1), absolute error \
-             1.0000000000287557e-6 > 1e-6"
+             1.00000000003e-6 > 1e-6"
         );
         // The next double above 1e-6 is just above the tolerance.
-        let above = "0.5 0.047132701 0.0000010000000000000002 1";
-        assert_eq!(verdict(above).kind, VerdictKind::WrongAnswer);
         assert_eq!(
-            verdict("0.5\n0.047132701\n0\n0.99\n").to_string(),
+            verdict("0.5 0.047132701 0.0000010000000000000002 1"),
+            "wrong answer: case 3: expected 0.000000000, found 0.0000010000000000000002 (line \
+             1), absolute error 1.0000000000000002e-6 > 1e-6"
+        );
+        assert_eq!(
+            verdict("0.5\n0.047132701\n0\n0.99\n"),
             "wrong answer: case 4: expected 1.000000000, found 0.99 (line 4), absolute error \
              1.00e-2 > 1e-6"
         );
+        // What C's %lf reads, read alike: nan and inf are numbers, and wrong.
+        assert_eq!(
+            verdict("0.5\n0.047132701\nnan\n1\n"),
+            "wrong answer: case 3: expected 0.000000000, found nan (line 3), read as NaN, \
+             absolute error NaN, never within 1e-6"
+        );
+        assert_eq!(
+            verdict("0.5 -inf 0 1"),
+            "wrong answer: case 2: expected 0.047132701, found -inf (line 1), read as -inf, \
+             absolute error inf > 1e-6"
+        );
+        assert_eq!(
+            verdict("0x1p-2 0 0 1"),
+            "wrong answer: case 1: expected 0.500000000, found 0x1p-2 (line 1), read as 0.25, \
+             absolute error 2.50e-1 > 1e-6"
+        );
+        assert_eq!(
+            verdict("0,5 0 0 1"),
+            r#"wrong answer: case 1: expected 0.500000000, found 0 (line 1, read from "0,5"), absolute error 5.00e-1 > 1e-6"#
+        );
+        // Accepted, but not as the strict reading would: the first such thing is said.
+        assert_eq!(
+            verdict("0x1p-1 .047132701 0 1"),
+            r#"ok: 4 cases, largest absolute error 0; lenient: case 1: "0x1p-1" (line 1) is not a decimal of the form [-+]?D+(.D+)?([eE][-+]?D+)?; the official checker reads it as C's %lf does, as 0.5"#
+        );
+        assert_eq!(
+            verdict("0.50.047132701 0 1e"),
+            r#"ok: 4 cases, largest absolute error 0; lenient: case 1: "0.50" (line 1) runs into the next answer with no white space between ("0.50.047132701"), which the official checker reads apart"#
+        );
+        assert_eq!(
+            verdict("0.5\n0.047132701\n0\n1\n\nthe end: 1\n"),
+            r#"ok: 4 cases, largest absolute error 0; lenient: text after the last answer ("the" on line 6), which the official checker ignores"#
+        );
+        // Too short, not a number, too long: presentation errors.
         for (output, message) in [
-            (
-                "0.5\n0.047132701\nnan\n1\n",
-                r#"case 3: expected 0.000000000, found "nan" (line 3), which is not a number"#,
-            ),
-            (
-                "0.5 inf 0 1",
-                r#"case 2: expected 0.047132701, found "inf" (line 1), which is not a number"#,
-            ),
-            (
-                "0x1p-1 0 0 1",
-                r#"case 1: expected 0.500000000, found "0x1p-1" (line 1), which is not a number"#,
-            ),
-            (
-                ".5 0 0 1",
-                r#"case 1: expected 0.500000000, found ".5" (line 1), which is not a number"#,
-            ),
-            (
-                "0,5 0 0 1",
-                r#"case 1: expected 0.500000000, found "0,5" (line 1), which is not a number"#,
-            ),
             ("0.5\n0.047132701\n0\n", "case 4: expected 1.000000000, found end of output"),
             ("", "case 1: expected 0.500000000, found end of output"),
+            (
+                "0.5\n0.047132701\nzero\n1\n",
+                r#"case 3: expected 0.000000000, found "zero" (line 3), which is not a number"#,
+            ),
+            (
+                "0.5x 0.047132701 0 1",
+                r#"case 2: expected 0.047132701, found "x" (line 1), which is not a number"#,
+            ),
             ("0.5\n0.047132701\n0\n1\n1\n", r#"extra output after 4 answers: "1" on line 5"#),
+            ("0.5\n0.047132701\n0\n1.0.5\n", r#"extra output after 4 answers: ".5" on line 4"#),
         ] {
-            let v = verdict(output);
+            let v = judge.judge(&input, &answer, output.as_bytes());
             assert_eq!(v.kind, VerdictKind::PresentationError, "{output:?}: {v}");
-            assert_eq!(v.message, message);
+            assert_eq!((v.message.as_str(), v.lenient), (message, None));
         }
+    }
+
+    #[test]
+    fn errors_read_with_three_digits_or_as_many_as_it_takes_to_differ_from_the_tolerance() {
+        assert_eq!(error_text(0.0), "0");
+        assert_eq!(error_text(TOLERANCE), "1e-6");
+        assert_eq!(error_text(2.69e-6), "2.69e-6");
+        assert_eq!(error_text(0.25), "2.50e-1");
+        assert_eq!(error_text(1.000_000_000_028_755_7e-6), "1.00000000003e-6");
+        assert_eq!(error_text(1.000_000_000_000_000_2e-6), "1.0000000000000002e-6");
+        assert_eq!(error_text(9.999_999_999_732_445e-7), "9.9999999997e-7");
+        assert_eq!(error_text(1.004e-6), "1.004e-6");
+        assert_eq!(error_text(f64::INFINITY), "inf");
     }
 
     #[test]
@@ -887,6 +1043,7 @@ mod tests {
                 answer.map(str::as_bytes),
                 Limits::Original,
                 true,
+                false,
             )
             .to_string()
         };
@@ -895,7 +1052,7 @@ mod tests {
         // The jury's rendering is what is compared with, within 1e-6 of ours.
         assert_eq!(
             run("0.5000015 0.047132701 0 1", Some("0.5000006 0.047132701 0 1")),
-            "ok: 4 cases, largest absolute error 8.999999999703689e-7"
+            "ok: 4 cases, largest absolute error 9.00e-7"
         );
         assert_eq!(run(right, Some("0.5 0.047132701 0")), "fail: answer: 3 numbers for 4 cases");
         assert_eq!(

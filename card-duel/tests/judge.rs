@@ -1,5 +1,7 @@
-//! The judge's subcommands of the card-duel binary end to end: `check` on every verdict
-//! (the 1e-6 boundary both ways) and protocol, `validate` on every rule with its place, and
+//! The judge's subcommands of the card-duel binary end to end: `check` on the verdict table
+//! (`tests/data/card-duel/check-verdicts.txt`: the official checker's verdict and the strict
+//! one for each output, the 1e-6 boundary both ways) and every protocol, `validate` on every
+//! rule with its place, and
 //! `stress` against programs this file writes: a right one (the binary itself) and wrappers
 //! around it that go wrong in one way each (a rule bug, state kept between cases, a crash, a
 //! hang, a misspelt number). Each failure is found, named, and shrunk to an input that the
@@ -13,7 +15,7 @@ use std::time::Duration;
 
 use card_duel::Board;
 use card_duel::judge::{Judge, TestFile};
-use engine::judge::{ChildOptions, Limits, Problem, Program, VerdictKind, trial};
+use engine::judge::{ChildOptions, Limits, Problem, Program, VerdictKind, check, trial};
 use tests::Ran;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_card-duel");
@@ -37,61 +39,106 @@ fn duel(args: &[&str], stdin: &[u8]) -> Ran {
     Ran::of(&tests::run_binary(BINARY, args, stdin))
 }
 
+/// One entry of the verdict table `tests/data/card-duel/check-verdicts.txt`: an output,
+/// what the official checker says to it, and our lines without and with `--strict`.
+struct VerdictRow {
+    output: Vec<u8>,
+    official: String,
+    check: String,
+    strict: String,
+}
+
+/// The verdict table: its input, its jury answer and its entries.
+fn verdict_table() -> (Vec<u8>, Vec<u8>, Vec<VerdictRow>) {
+    let path = tests::tests_dir().join("data").join("card-duel").join("check-verdicts.txt");
+    let text = std::fs::read_to_string(&path).expect("the verdict table is there");
+    let mut fields: Vec<(&str, &str)> = Vec::new();
+    for line in text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+        fields.push((key, value.trim_start()));
+    }
+    let quoted = |value: &str| {
+        let inner = value.strip_prefix('"').and_then(|v| v.strip_suffix('"'));
+        tests::unescape_c(inner.unwrap_or_else(|| panic!("{value} is not quoted")))
+    };
+    let [("input", input), ("answer", answer), entries @ ..] = &fields[..] else {
+        panic!("the table opens with its input and its answer");
+    };
+    let rows = entries
+        .chunks(4)
+        .map(|entry| match entry {
+            [("output", output), ("chk.cpp", official), ("check", check), ("strict", strict)] => {
+                VerdictRow {
+                    output: quoted(output),
+                    official: (*official).to_owned(),
+                    check: (*check).to_owned(),
+                    strict: (*strict).to_owned(),
+                }
+            }
+            _ => panic!("an entry is output, chk.cpp, check and strict: {entry:?}"),
+        })
+        .collect();
+    (quoted(input), quoted(answer), rows)
+}
+
 #[test]
-fn check_gives_every_testlib_verdict_and_names_the_case() {
-    let dir = scratch("check");
-    let input = write(&dir, "in", FOUR);
-    let answer = write(&dir, "ans", FOUR_OUT);
-    let cases = [
-        (FOUR_OUT, 0, "ok: 4 cases, largest absolute error 0"),
-        // Any white space between answers, any number format of the strict grammar.
-        ("0.5 0.0471327\r\n0 1e0", 0, "ok: 4 cases, largest absolute error 9.999999994736442e-10"),
-        // 1e-6 exactly is accepted: 0.000001 - 0 is the double 1e-6.
-        ("0.5\n0.047132701\n0.000001\n1\n", 0, "ok: 4 cases, largest absolute error 1e-6"),
-        // In doubles 0.499999 is 9.99999999973e-7 from 0.5, and accepted; 0.500001 is
-        // 1.0000000000288e-6 from it, and rejected, as chk.cpp's fabs(out - ans) <= 1e-6.
-        ("0.499999 0.047132701 0 1", 0, "ok: 4 cases, largest absolute error 9.999999999732445e-7"),
-        (
-            "0.500001 0.047132701 0 1",
-            1,
-            "wrong answer: case 1: expected 0.500000000, found 0.500001 (line 1), absolute error \
-             1.0000000000287557e-6 > 1e-6",
-        ),
-        (
-            // The double just above 1e-6.
-            "0.5 0.047132701 0.0000010000000000000002 1",
-            1,
-            "wrong answer: case 3: expected 0.000000000, found 0.0000010000000000000002 (line \
-             1), absolute error 1.0000000000000002e-6 > 1e-6",
-        ),
-        (
-            "0.500000000\n0.05\n0.000000000\n1.000000000\n",
-            1,
-            "wrong answer: case 2: expected 0.047132701, found 0.05 (line 2), absolute error \
-             2.87e-3 > 1e-6",
-        ),
-        (
-            "0.500000000\n0.047132701\nnan\n1.000000000\n",
-            2,
-            r#"presentation error: case 3: expected 0.000000000, found "nan" (line 3), which is not a number"#,
-        ),
-        (
-            "0,500000000\n0,047132701\n0,000000000\n1,000000000\n",
-            2,
-            r#"presentation error: case 1: expected 0.500000000, found "0,500000000" (line 1), which is not a number"#,
-        ),
-        (
-            "0.500000000\n0.047132701\n0.000000000\n",
-            2,
-            "presentation error: case 4: expected 1.000000000, found end of output",
-        ),
-        (
-            "0.500000000\n0.047132701\n0.000000000\n1.000000000\n1\n",
-            2,
-            r#"presentation error: extra output after 4 answers: "1" on line 5"#,
-        ),
-    ];
-    tests::assert_check_verdicts(BINARY, &dir, &input, &answer, &cases);
+fn check_gives_the_official_checkers_verdicts_and_strict_rejects_what_it_overlooks() {
+    let (input, answer, rows) = verdict_table();
+    let judge = Judge::new();
+    let mut lenient = 0;
+    for row in &rows {
+        let kind = match row.official.as_str() {
+            "Accepted." => VerdictKind::Ok,
+            "Wrong Answer." => VerdictKind::WrongAnswer,
+            "Output too short." | "Output too long." => VerdictKind::PresentationError,
+            other => panic!("chk.cpp has no message {other:?}"),
+        };
+        for jury in [None, Some(&answer[..])] {
+            let run =
+                |strict| check(&judge, &input, &row.output, jury, Limits::Original, true, strict);
+            let (official, strict) = (run(false), run(true));
+            let with = if jury.is_some() { "with the jury's answer" } else { "with ours" };
+            assert_eq!(official.to_string(), row.check, "{:?} {with}", row.output);
+            assert_eq!(strict.to_string(), row.strict, "{:?} {with}, strict", row.output);
+            assert_eq!(official.kind, kind, "{:?}: chk.cpp says {}", row.output, row.official);
+            // Strict differs only where chk.cpp overlooked something.
+            assert_eq!(official.clone().strict(), strict);
+            lenient += usize::from(official.lenient.is_some());
+        }
+    }
+    assert!(rows.len() >= 30 && lenient >= 2 * 8, "{} rows, {lenient} lenient", rows.len());
+    for message in ["Accepted.", "Wrong Answer.", "Output too short.", "Output too long."] {
+        assert!(rows.iter().any(|r| r.official == message), "no row gets {message}");
+    }
+
+    // The binary says the same lines, with testlib's exit codes.
+    let dir = scratch("verdicts");
+    let in_path = dir.join("in");
+    let answer_path = dir.join("ans");
+    std::fs::write(&in_path, &input).unwrap();
+    std::fs::write(&answer_path, &answer).unwrap();
+    let (in_path, answer_path) = (in_path.display().to_string(), answer_path.display().to_string());
+    for (i, row) in rows.iter().enumerate() {
+        let out_path = dir.join(format!("out{i}"));
+        std::fs::write(&out_path, &row.output).unwrap();
+        let out_path = out_path.display().to_string();
+        for (flags, line) in [(&[][..], &row.check), (&["--strict"][..], &row.strict)] {
+            for jury in [None, Some(answer_path.as_str())] {
+                let mut args = vec!["check"];
+                args.extend_from_slice(flags);
+                args.extend([in_path.as_str(), out_path.as_str()]);
+                args.extend(jury);
+                let ran = duel(&args, b"");
+                let code = match line.split(':').next() {
+                    Some("ok") => 0,
+                    Some("wrong answer") => 1,
+                    _ => 2,
+                };
+                assert_eq!((ran.code, ran.stderr.trim_end()), (code, line.as_str()), "{args:?}");
+                assert!(ran.stdout.is_empty(), "testlib says nothing on stdout");
+            }
+        }
+    }
 }
 
 #[test]
@@ -300,7 +347,8 @@ fn solving_keeps_its_command_line() {
 
 /// The awk half of the wrong programs: it reads the input (its first file) and our answers
 /// (its second), and prints our answers but for the cases where `COND` holds, where `MODE`
-/// decides: `wrong` moves the answer by 0.25, `comma` prints it with a decimal comma,
+/// decides: `wrong` moves the answer by 0.25, `letter` misspells it with a letter O for its
+/// first digit,
 /// `crash` exits 3 with a message, `hang` sleeps. In `COND`, case `c` has `E[c]`, `S[c]`
 /// (the teacher's HP), `t1[c]`, `t2[c]` (the teacher's 1-HP and 2-HP minions), `e1[c]`,
 /// `e2[c]` (E's), `th[c]`, `eh[c]` (the hands), and `prevE` is E's HP of the case before.
@@ -320,7 +368,7 @@ FNR == 1 {
     c = FNR; prevE = (c > 1) ? E[c - 1] : 0
     if (COND) {
         if (MODE == "wrong") { printf "%.9f\n", ($1 < 0.5) ? $1 + 0.25 : $1 - 0.25; next }
-        if (MODE == "comma") { sub(/\./, ","); print; next }
+        if (MODE == "letter") { sub(/^[0-9]/, "O"); print; next }
         if (MODE == "crash") { print "index 4 out of range" > "/dev/stderr"; exit 3 }
         if (MODE == "hang") { system("sleep 30") }
     }
@@ -527,17 +575,18 @@ fn a_hang_is_a_time_limit_exceeded() {
 
 #[test]
 fn a_misspelt_number_is_a_presentation_error() {
-    let comma = ("comma", "S[c] == 2 && t1[c] == 1");
+    // `O.250000000` is no number to C's %lf: chk.cpp's "Output too short.".
+    let letter = ("letter", "S[c] == 2 && t1[c] == 1");
     let (input, report) = find_and_prove(
-        "comma",
-        comma,
+        "letter",
+        letter,
         VerdictKind::PresentationError,
         &["--runs", "100"],
         TIME_LIMIT,
     );
     assert_eq!(input, "1 3\n1 2\n1 1\n0\n0 0\n", "{report}");
     assert!(
-        report.contains("\n\npresentation error: case 1: expected 0.250000000, found \"0,250000000\" (line 1), which is not a number\n"),
+        report.contains("\n\npresentation error: case 1: expected 0.250000000, found \"O.250000000\" (line 1), which is not a number\n"),
         "{report}"
     );
 }

@@ -8,6 +8,8 @@
 //!   plays which role in each protocol's argument order.
 //! - [`compare`]: reading a contestant's output: lines and tokens with their line numbers,
 //!   quoting, the strict decimal grammar, absolute-error comparison.
+//! - [`scanf`]: C's `fscanf(f, "%lf", &x)` exactly as glibc does it (what it consumes, returns
+//!   and stores), for judging as an official C checker judged.
 //! - [`moves`]: building blocks of shrink moves (drop chunks, drop one, lower a number).
 //! - [`problem`]: the [`Problem`] trait each problem crate implements (parse and validate
 //!   under [`Limits`], generate, solve, judge, shrink moves), and [`check`] built on it.
@@ -31,6 +33,7 @@ pub mod compare;
 pub mod moves;
 pub mod problem;
 pub mod protocol;
+pub mod scanf;
 pub mod verdict;
 
 #[cfg(unix)]

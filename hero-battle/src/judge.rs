@@ -497,8 +497,9 @@ mod tests {
     #[test]
     fn the_checker_follows_the_original_rule() {
         let input = b"2\n10 10 10 10 3 3 3 3 3 3 3 3\n5 5 30 30 7 2 2 7 1 1 1 1\n";
-        let judge =
-            |output: &str| check(&Judge, input, output.as_bytes(), None, Limits::Original, true);
+        let judge = |output: &str| {
+            check(&Judge, input, output.as_bytes(), None, Limits::Original, true, false)
+        };
         assert_eq!(judge("It depends\nBob wins\n").to_string(), "ok: 2 cases");
         assert_eq!(
             judge("It depends\nBob wins").kind,

@@ -724,8 +724,9 @@ mod tests {
 
     #[test]
     fn the_checker_compares_tokens_as_white_diff() {
-        let judge =
-            |output: &str| check(&Judge, SAMPLE, output.as_bytes(), None, Limits::Original, true);
+        let judge = |output: &str| {
+            check(&Judge, SAMPLE, output.as_bytes(), None, Limits::Original, true, false)
+        };
         assert_eq!(judge("1 1\n").to_string(), "ok: 2 stations");
         assert_eq!(judge("  1\n\n1").to_string(), "ok: 2 stations", "white space is free");
         assert_eq!(judge("1 0\n").to_string(), "wrong answer: station 1: expected 1, found 0");
@@ -762,12 +763,12 @@ mod tests {
             Judge.parse_answer(&sample, b"1 1\n1\n").unwrap_err(),
             r#"line 2: "1" after the last of 2 answers"#
         );
-        let verdict = check(&Judge, SAMPLE, b"1 1", Some(b"1 0"), Limits::Original, true);
+        let verdict = check(&Judge, SAMPLE, b"1 1", Some(b"1 0"), Limits::Original, true, false);
         assert_eq!(
             verdict.to_string(),
             "fail: the answer file disagrees with ours: station 1: expected 1, found 0"
         );
-        let verdict = check(&Judge, b"2 4\n", b"1 1", None, Limits::Original, true);
+        let verdict = check(&Judge, b"2 4\n", b"1 1", None, Limits::Original, true, false);
         assert_eq!(
             verdict.to_string(),
             "fail: input: line 1, column 4: expected owner flag a[0] in 0..=1, found end of input"

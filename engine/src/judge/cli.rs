@@ -201,6 +201,10 @@ pub struct CheckArgs {
     /// Take a given ANSWER as it is, without checking it against our own answer.
     #[arg(long)]
     pub trust_answer: bool,
+    /// Reject what the official checker overlooks (the problem's README says what, e.g. text
+    /// after the last answer): a presentation error instead of ok.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// `PROBLEM validate`: is a file a valid input?
@@ -414,7 +418,8 @@ pub fn run_check<P: Problem>(problem: &P, args: &CheckArgs) -> i32 {
             Source::Stdin => read(None)?,
         };
         let answer = files.answer.as_deref().map(|p| read(Some(p))).transpose()?;
-        Ok(check(problem, &input, &output, answer.as_deref(), args.limits, !args.trust_answer))
+        let verify = !args.trust_answer;
+        Ok(check(problem, &input, &output, answer.as_deref(), args.limits, verify, args.strict))
     })()
     .unwrap_or_else(Verdict::fail);
     args.protocol

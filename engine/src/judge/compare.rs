@@ -86,6 +86,15 @@ impl<'a> Iterator for Lines<'a> {
 /// would accept.
 #[must_use]
 pub fn decimal(token: &[u8]) -> Option<f64> {
+    if !is_decimal(token) {
+        return None;
+    }
+    std::str::from_utf8(token).ok()?.parse().ok()
+}
+
+/// Whether `token` is a number in [`decimal`]'s strict grammar, without reading its value.
+#[must_use]
+pub fn is_decimal(token: &[u8]) -> bool {
     fn digits(bytes: &[u8], mut i: usize) -> usize {
         while bytes.get(i).is_some_and(u8::is_ascii_digit) {
             i += 1;
@@ -95,13 +104,13 @@ pub fn decimal(token: &[u8]) -> Option<f64> {
     let mut i = usize::from(matches!(token.first(), Some(b'-' | b'+')));
     let end = digits(token, i);
     if end == i {
-        return None;
+        return false;
     }
     i = end;
     if token.get(i) == Some(&b'.') {
         let end = digits(token, i + 1);
         if end == i + 1 {
-            return None;
+            return false;
         }
         i = end;
     }
@@ -109,14 +118,11 @@ pub fn decimal(token: &[u8]) -> Option<f64> {
         let sign = usize::from(matches!(token.get(i + 1), Some(b'-' | b'+')));
         let end = digits(token, i + 1 + sign);
         if end == i + 1 + sign {
-            return None;
+            return false;
         }
         i = end;
     }
-    if i != token.len() {
-        return None;
-    }
-    std::str::from_utf8(token).ok()?.parse().ok()
+    i == token.len()
 }
 
 /// What [`compare`] compares: whitespace-separated tokens, or whole lines byte for byte.
@@ -218,9 +224,11 @@ mod tests {
     fn decimals_follow_the_strict_grammar() {
         for good in ["0", "-1", "+2.5", "0.123456789", "1e-7", "3.0E+2"] {
             assert!(decimal(good.as_bytes()).is_some(), "{good}");
+            assert!(is_decimal(good.as_bytes()), "{good}");
         }
         for bad in ["", "-", "1.", ".5", "nan", "inf", "0x1p3", "1e", "1_0", "1.2.3", "١"] {
             assert_eq!(decimal(bad.as_bytes()), None, "{bad}");
+            assert!(!is_decimal(bad.as_bytes()), "{bad}");
         }
         assert!(absolute_close(0.5, 0.500_000_9, 1e-6));
         assert!(!absolute_close(0.5, 0.500_001_1, 1e-6));

@@ -223,6 +223,10 @@ pub fn render<P: Problem>(problem: &P, input: &P::Input) -> Vec<u8> {
 /// A malformed input or answer is `fail`. A given answer is also judged against our own with
 /// the problem's rule when `verify_answer` is set, and a disagreement is `fail` too (the
 /// jury's answer is wrong), so a setter's answer files are checked as a side effect.
+///
+/// With `strict`, an `ok` that the problem's rule gives only by overlooking a flaw of the
+/// output ([`Verdict::lenient`], e.g. text after the last answer) is a presentation error
+/// saying what; every other verdict is the rule's.
 pub fn check<P: Problem>(
     problem: &P,
     input: &[u8],
@@ -230,6 +234,7 @@ pub fn check<P: Problem>(
     answer: Option<&[u8]>,
     limits: Limits,
     verify_answer: bool,
+    strict: bool,
 ) -> Verdict {
     let input = match problem.parse(input, limits) {
         Ok(input) => input,
@@ -255,5 +260,6 @@ pub fn check<P: Problem>(
             jury
         }
     };
-    problem.judge(&input, &answer, output)
+    let verdict = problem.judge(&input, &answer, output);
+    if strict { verdict.strict() } else { verdict }
 }

@@ -66,20 +66,43 @@ impl fmt::Display for VerdictKind {
     }
 }
 
-/// A verdict: its kind and a one-line message naming what and where.
+/// A verdict: its kind and a one-line message naming what and where, and for an output the
+/// original checker accepts in spite of a flaw it overlooks, that flaw.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
     /// The kind.
     pub kind: VerdictKind,
     /// What and where, without the kind: `case 17: expected "Bob wins", found "It depends"`.
     pub message: String,
+    /// What the original checker overlooked in an output it accepts, in words: `text after
+    /// the last answer ("abc" on line 4), which the official checker ignores`. `None` for a
+    /// clean output and for every verdict but `ok`; `check --strict` turns an `ok` with it
+    /// into a presentation error ([`Verdict::strict`]).
+    pub lenient: Option<String>,
 }
 
 impl Verdict {
-    /// A verdict of `kind` with `message`.
+    /// A verdict of `kind` with `message`, nothing overlooked.
     #[must_use]
     pub fn new(kind: VerdictKind, message: impl Into<String>) -> Self {
-        Self { kind, message: message.into() }
+        Self { kind, message: message.into(), lenient: None }
+    }
+
+    /// The verdict with `what` as what the original checker overlooked ([`Verdict::lenient`]).
+    #[must_use]
+    pub fn overlooking(self, what: impl Into<String>) -> Self {
+        Self { lenient: Some(what.into()), ..self }
+    }
+
+    /// The verdict under a strict reading: an `ok` that the original checker gave only by
+    /// overlooking something becomes a presentation error whose message says what; any other
+    /// verdict stays as it is.
+    #[must_use]
+    pub fn strict(self) -> Self {
+        match self.lenient {
+            Some(what) if self.kind == VerdictKind::Ok => Self::presentation_error(what),
+            _ => self,
+        }
     }
 
     /// `ok` with a message such as `40 cases`.
@@ -114,13 +137,17 @@ impl Verdict {
 }
 
 impl fmt::Display for Verdict {
-    /// `kind: message`, or the kind alone when the message is empty.
+    /// `kind: message`, or the kind alone when the message is empty; then `; lenient: ` and
+    /// what was overlooked, if anything was.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.message.is_empty() {
-            f.write_str(self.kind.words())
-        } else {
-            write!(f, "{}: {}", self.kind.words(), self.message)
+        f.write_str(self.kind.words())?;
+        if !self.message.is_empty() {
+            write!(f, ": {}", self.message)?;
         }
+        if let Some(what) = &self.lenient {
+            write!(f, "; lenient: {what}")?;
+        }
+        Ok(())
     }
 }
 
@@ -140,6 +167,18 @@ mod tests {
             Verdict::new(VerdictKind::TimeLimit, "killed after 2.00 s").to_string(),
             "time limit exceeded: killed after 2.00 s"
         );
+    }
+
+    #[test]
+    fn what_was_overlooked_follows_the_message_and_strict_rejects_it() {
+        let overlooked = "text after the last answer (\"abc\" on line 4)";
+        let v = Verdict::ok("4 cases").overlooking(overlooked);
+        assert_eq!(v.to_string(), format!("ok: 4 cases; lenient: {overlooked}"));
+        assert_eq!(v.clone().strict(), Verdict::presentation_error(overlooked));
+        assert_eq!(Verdict::ok("4 cases").strict(), Verdict::ok("4 cases"));
+        let wrong = Verdict::wrong_answer("case 1: expected 1, found 2");
+        assert_eq!(wrong.clone().strict(), wrong);
+        assert_eq!(Verdict::ok("").overlooking("x").to_string(), "ok; lenient: x");
     }
 
     #[test]

@@ -252,7 +252,7 @@ fn a_program_that_cannot_start_is_trouble() {
 fn check_judges_against_our_answer_or_a_jury_answer() {
     let input = b"2\n1 2\n3 4\n";
     let verdict = |output: &[u8], answer: Option<&[u8]>| {
-        check(&Sum, input, output, answer, Limits::Original, true).to_string()
+        check(&Sum, input, output, answer, Limits::Original, true, false).to_string()
     };
     assert_eq!(verdict(b"3\n7\n", None), "ok: 2 cases");
     assert_eq!(verdict(b"3\n8\n", None), r#"wrong answer: case 2: expected "7", found "8""#);
@@ -266,7 +266,7 @@ fn check_judges_against_our_answer_or_a_jury_answer() {
         r#"fail: the answer file disagrees with ours: case 2: expected "7", found "8""#
     );
     assert_eq!(
-        check(&Sum, b"2\n1 2\n1 2\n", b"3\n3\n", None, Limits::Original, true).to_string(),
+        check(&Sum, b"2\n1 2\n1 2\n", b"3\n3\n", None, Limits::Original, true, false).to_string(),
         "fail: input: line 3, column 1: case 1 2 appears twice"
     );
 }
