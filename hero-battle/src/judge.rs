@@ -15,7 +15,12 @@
 //!   values (1 and 99), then the families of [`generate`](crate::generate) (Small,
 //!   Lopsided, Random, Large) and last a mix with Hard cases (and, one file in 64, a whole
 //!   file of them: the editorial's slowest input). A file holds 40 cases under the original
-//!   limits (sometimes fewer), up to 320 under the extended ones.
+//!   limits (sometimes fewer), up to 320 under the extended ones; a tiny file at most 20, so
+//!   that the largest `T` is first tried by the extremes.
+//! - **Extremes** ([`Judge::extreme`]), tried right after the first ten tiny files: 40 cases
+//!   (the original limit on `T`) of every number 99, every number 1, each number 1 or 99,
+//!   hit points 99 against damage 1 (the longest games), hit points 98 or 99 against damage
+//!   1 or 2; under the extended limits also a file of [`MANY_CASES`] cases.
 //! - **Shrinking** ([`Judge::shrink`]): drop half the cases, then quarters and so on; drop
 //!   one case; lower one number (to 1, then by half the distance to its current value,
 //!   a quarter, ..., by one). The driver's result is 1-minimal under "drop a case" and
@@ -45,6 +50,15 @@ pub const ORIGINAL_MAX_CASES: usize = 40;
 
 /// The values a number may take: `1..=99`, under either limits.
 const VALUES: RangeInclusive<u8> = 1..=MAX_VALUE;
+
+/// Most cases a tiny (level 0) file holds: half the original limit, so that a program that
+/// fails only at the largest `T` passes them and is found by the extremes that follow.
+const TINY_MAX_CASES: usize = ORIGINAL_MAX_CASES / 2;
+
+/// Cases of the extended limits' largest extreme file: past 65,535, so a 16-bit count or a
+/// table sized for the original `T` fails, and small enough that a run of our own binary
+/// and our answer to it take about half a second (see [`Extreme::ManyCases`]).
+pub const MANY_CASES: usize = 70_000;
 
 /// hero-battle for the judge (see the module notes). Its input is the list of cases, its
 /// answer one [`Verdict`] per case.
@@ -106,6 +120,76 @@ fn draw(rng: &mut SplitMix64, level: usize) -> Case {
     }
 }
 
+/// The extreme inputs, in the order the stress loop tries them ([`Judge::extreme`]): every
+/// file but the last holds [`ORIGINAL_MAX_CASES`] cases, the largest `T` the original
+/// limits allow, with numbers at the ends of `1..=99`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Extreme {
+    /// Every number 99: every blow kills.
+    AllMax,
+    /// Every number 1.
+    AllMin,
+    /// Each number 1 or 99, at random.
+    Ends,
+    /// Hit points 99, damage 1: the longest games, the editorial's slowest shape.
+    LongestGames,
+    /// Hit points 98 or 99, damage 1 or 2, at random: long games of every parity.
+    NearLongest,
+    /// Extended limits only: [`MANY_CASES`] cases of the Random family (every number
+    /// uniform in `1..=99`, games of a few turns, a few microseconds each for our solver).
+    ManyCases,
+}
+
+impl Extreme {
+    /// Every extreme, in order; the original limits take all but the last.
+    const ALL: [Self; 6] = [
+        Self::AllMax,
+        Self::AllMin,
+        Self::Ends,
+        Self::LongestGames,
+        Self::NearLongest,
+        Self::ManyCases,
+    ];
+
+    /// How many of [`Extreme::ALL`] `limits` take.
+    fn count(limits: Limits) -> usize {
+        match limits {
+            Limits::Original => Self::ALL.len() - 1,
+            Limits::Extended => Self::ALL.len(),
+        }
+    }
+
+    /// The values each hit point and each damage is drawn from (uniformly); `None` for
+    /// [`Extreme::ManyCases`].
+    fn values(self) -> Option<(&'static [u8], &'static [u8])> {
+        const ENDS: &[u8] = &[1, MAX_VALUE];
+        Some(match self {
+            Self::AllMax => (&[MAX_VALUE], &[MAX_VALUE]),
+            Self::AllMin => (&[1], &[1]),
+            Self::Ends => (ENDS, ENDS),
+            Self::LongestGames => (&[MAX_VALUE], &[1]),
+            Self::NearLongest => (&[MAX_VALUE - 1, MAX_VALUE], &[1, 2]),
+            Self::ManyCases => return None,
+        })
+    }
+
+    /// The file, with `rng` drawing what the extreme leaves open.
+    fn input(self, rng: &mut SplitMix64) -> Vec<Case> {
+        let Some((hit_points, damage)) = self.values() else {
+            return (0..MANY_CASES).map(|_| Family::Random.draw(rng)).collect();
+        };
+        let case = |rng: &mut SplitMix64| {
+            let mut v = [0; 12];
+            for (k, value) in v.iter_mut().enumerate() {
+                let from = if k < 4 { hit_points } else { damage };
+                *value = from[rng.below(from.len())];
+            }
+            Case::from_array(v)
+        };
+        (0..ORIGINAL_MAX_CASES).map(|_| case(rng)).collect()
+    }
+}
+
 /// `m^e` for the exhaustive enumeration's counts (at most `99^12 < 2^80`).
 fn pow(m: u128, e: u32) -> u128 {
     m.pow(e)
@@ -144,6 +228,13 @@ fn unrank(bound: u8, rank: u128) -> Case {
 impl Judge {
     /// How many cases a generated file of `level` holds under `limits`.
     fn file_cases(rng: &mut SplitMix64, level: u32, limits: Limits) -> usize {
+        if level == 0 {
+            // Tiny files: fewer cases, as many of them empty as at other levels.
+            if limits == Limits::Extended && rng.chance(1, 64) {
+                return 0;
+            }
+            return rng.below(TINY_MAX_CASES) + 1;
+        }
         let most = match limits {
             Limits::Original => ORIGINAL_MAX_CASES,
             // Growing with the level, from 40 to 320 cases.
@@ -251,6 +342,21 @@ impl Problem for Judge {
                 }
             })
             .collect()
+    }
+
+    /// Five files of 40 cases under the original limits, six under the extended ones (see
+    /// [`Extreme`]).
+    fn extremes(&self, limits: Limits) -> u32 {
+        Extreme::count(limits) as u32
+    }
+
+    /// Extreme `k`: every number 99; every number 1; each 1 or 99; hit points 99 against
+    /// damage 1; hit points 98 or 99 against damage 1 or 2; under the extended limits also
+    /// [`MANY_CASES`] cases.
+    fn extreme(&self, k: u32, rng: &mut SplitMix64, limits: Limits) -> Vec<Case> {
+        let k = k as usize;
+        assert!(k < Extreme::count(limits), "{limits} limits have no extreme input {k}");
+        Extreme::ALL[k].input(rng)
     }
 
     /// The fast solver, with one table per thread. `O(R * B)` per case (see
@@ -428,7 +534,7 @@ mod tests {
     fn tiny_cases_reach_every_kind_of_position() {
         let mut rng = SplitMix64::new(3);
         let cases: Vec<Case> =
-            (0..50).flat_map(|_| Judge.generate(&mut rng, 0, Limits::Original)).collect();
+            (0..100).flat_map(|_| Judge.generate(&mut rng, 0, Limits::Original)).collect();
         let verdicts = Judge.solve(&cases);
         for v in Verdict::ALL {
             assert!(verdicts.iter().filter(|&&w| w == v).count() >= 50, "{v:?}");
@@ -438,12 +544,55 @@ mod tests {
     }
 
     #[test]
-    fn original_files_hold_at_most_forty_cases_and_mostly_forty() {
+    fn original_files_hold_at_most_forty_cases_and_mostly_forty_tiny_ones_at_most_twenty() {
         let mut rng = SplitMix64::new(5);
         let sizes: Vec<usize> =
-            (0..400).map(|i| Judge.generate(&mut rng, i % 8, Limits::Original).len()).collect();
+            (0..400).map(|i| Judge.generate(&mut rng, 1 + i % 7, Limits::Original).len()).collect();
         assert!(sizes.iter().all(|&n| (1..=40).contains(&n)));
         assert!(sizes.iter().filter(|&&n| n == 40).count() > 250);
+        let tiny: Vec<usize> =
+            (0..400).map(|_| Judge.generate(&mut rng, 0, Limits::Original).len()).collect();
+        assert!(tiny.iter().all(|&n| (1..=20).contains(&n)));
+        assert!(tiny.contains(&1) && tiny.contains(&20));
+    }
+
+    /// The extremes: 40 cases each (the largest original `T`) with numbers at the ends of
+    /// their range, then under the extended limits a file of `MANY_CASES`.
+    #[test]
+    fn extremes_are_the_largest_t_with_numbers_at_the_ends() {
+        let mut rng = SplitMix64::new(8);
+        let original: Vec<Vec<Case>> =
+            (0..5).map(|k| Judge.extreme(k, &mut rng, Limits::Original)).collect();
+        assert_eq!(Judge.extremes(Limits::Original), 5);
+        assert!(original.iter().all(|file| file.len() == ORIGINAL_MAX_CASES));
+        let values = |file: &[Case], fields: std::ops::Range<usize>| -> Vec<u8> {
+            let mut v: Vec<u8> =
+                file.iter().flat_map(|c| c.to_array()[fields.clone()].to_vec()).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let shapes: Vec<(Vec<u8>, Vec<u8>)> =
+            original.iter().map(|file| (values(file, 0..4), values(file, 4..12))).collect();
+        assert_eq!(
+            shapes,
+            [
+                (vec![99], vec![99]),
+                (vec![1], vec![1]),
+                (vec![1, 99], vec![1, 99]),
+                (vec![99], vec![1]),
+                (vec![98, 99], vec![1, 2]),
+            ]
+        );
+        assert_eq!(Judge.extremes(Limits::Extended), 6);
+        let many = Judge.extreme(5, &mut rng, Limits::Extended);
+        assert_eq!(many.len(), MANY_CASES);
+        assert_eq!(values(&many, 0..12), (1..=99).collect::<Vec<u8>>());
+        // Under the extended limits the first five are the same files.
+        let mut again = SplitMix64::new(8);
+        for (k, file) in original.iter().enumerate() {
+            assert_eq!(&Judge.extreme(k as u32, &mut again, Limits::Extended), file);
+        }
     }
 
     #[test]
