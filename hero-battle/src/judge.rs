@@ -1,10 +1,11 @@
 //! hero-battle as the judge sees it: [`Judge`] implements [`engine::judge::Problem`], which
-//! gives the binary its `check`, `validate` and `stress` subcommands.
+//! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands.
 //!
 //! - **Limits.** `original`: the contest's, `1 <= T <= 40` and every number in `1..=99`.
 //!   `extended`: what the solver accepts, any `T` in `0..=MAX_CASES`, the same values.
-//!   Numbers are separated by any white space, as the statement says; the validator's
-//!   messages name the rule and its line and column, e.g. `line 1, column 1: expected the
+//!   Numbers are separated by any white space, as the statement says. The solver's parser
+//!   ([`InputFormat`]) reads under either limits, so the validator's messages are the
+//!   solver's: the rule and its line and column, e.g. `line 1, column 1: expected the
 //!   number of cases T in 1..=40, found "41"`.
 //! - **Checker.** The original judge's rule: one line per case, compared exactly. A line
 //!   that is not one of `Alice wins`, `Bob wins`, `It depends` (a misspelling, a `\r`, a
@@ -34,7 +35,7 @@ use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use engine::driver::{Batch, BatchSolver};
-use engine::input::{Input, InputError};
+use engine::input::InputError;
 use engine::judge::compare::{Lines, Unit, compare, quote};
 use engine::judge::problem::Invalid;
 use engine::judge::{Exhibit, Limits, Problem, RunLimits, moves};
@@ -43,7 +44,7 @@ use engine::rng::SplitMix64;
 use crate::generate::{Family, write_input};
 use crate::rules::{Case, FIELDS, MAX_VALUE, Verdict};
 use crate::threshold::ThresholdSolver;
-use crate::{HeroBattle, MAX_CASES};
+use crate::{HeroBattle, InputFormat};
 
 /// Most cases a file holds under the original limits, and the size of an exhaustive file.
 pub const ORIGINAL_MAX_CASES: usize = 40;
@@ -64,14 +65,6 @@ pub const MANY_CASES: usize = 70_000;
 /// answer one [`Verdict`] per case.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Judge;
-
-/// The case counts `limits` allow.
-fn case_counts(limits: Limits) -> RangeInclusive<usize> {
-    match limits {
-        Limits::Original => 1..=ORIGINAL_MAX_CASES,
-        Limits::Extended => 0..=MAX_CASES,
-    }
-}
 
 /// `n cases` (or `1 case`).
 fn cases_text(n: usize) -> String {
@@ -262,28 +255,14 @@ impl Problem for Judge {
         "hero-battle"
     }
 
-    /// Reads `T` and the cases with the solver's tokenizer, `T` within `limits`.
-    /// `O(input)`.
+    /// Reads `T` and the cases with the solver's parser ([`InputFormat`]), `T` within
+    /// `limits`. `O(input)`.
     fn parse(&self, bytes: &[u8], limits: Limits) -> Result<Vec<Case>, InputError> {
-        let mut input = Input::new(bytes);
-        let count: usize = input.uint("the number of cases T", case_counts(limits))?;
-        // A case takes at least 23 bytes: a huge announced T fails at the end of the input
-        // instead of reserving memory it never fills.
-        let mut cases = Vec::with_capacity(count.min(bytes.len() / 23 + 1));
-        for _ in 0..count {
-            let mut v = [0; 12];
-            for (value, what) in v.iter_mut().zip(FIELDS) {
-                *value = input.uint(what, VALUES)?;
-            }
-            cases.push(Case::from_array(v));
-        }
-        let after = if count == 0 { "the header".to_owned() } else { format!("case {count}") };
-        input.finish(&after)?;
-        Ok(cases)
+        engine::driver::parse_all(&InputFormat { limits }, bytes).map(|((), cases)| cases)
     }
 
     fn validate(&self, input: &Vec<Case>, limits: Limits) -> Result<(), Invalid> {
-        let counts = case_counts(limits);
+        let counts = InputFormat { limits }.case_counts();
         if !counts.contains(&input.len()) {
             return Err(Invalid(format!(
                 "T = {} is outside {}..={}",

@@ -241,7 +241,7 @@ fn a_malformed_large_file_reports_its_first_error_for_every_thread_count() {
             corrupt.push(bad.to_owned());
         }
         let bytes = (corrupt.join("\n") + "\n").into_bytes();
-        let expected = engine::driver::parse_all(&hero_battle::InputFormat, &bytes)
+        let expected = engine::driver::parse_all(&hero_battle::InputFormat::SOLVER, &bytes)
             .expect_err("the file is malformed");
         for threads in [1, 2, 3, 8] {
             let driver = DriverOptions { threads: Some(threads), progress: false };
