@@ -9,10 +9,10 @@
 //!   number of cases T in 1..=40, found "41"`.
 //! - **Checker.** The original judge's rule: one line per case, compared exactly. A line
 //!   that is not one of `Alice wins`, `Bob wins`, `It depends` (a misspelling, a `\r`, a
-//!   trailing space) is a presentation error, and so is a missing or an extra line; a wrong
-//!   verdict is a wrong answer. `O(output)`.
+//!   trailing space) is a presentation error, and so is a missing or an extra line; one of
+//!   those three lines other than ours is a wrong answer. `O(output)`.
 //! - **Generation** ([`Judge::generate`]), by level: tiny cases (hit points and damage
-//!   `1..=3`, where dead heroes, one-hit kills and every verdict abound), small ones, edge
+//!   `1..=3`, where dead heroes, one-hit kills and every answer abound), small ones, edge
 //!   values (1 and 99), then the families of [`generate`](crate::generate) (Small,
 //!   Lopsided, Random, Large) and last a mix with Hard cases (and, one file in 64, a whole
 //!   file of them: the editorial's slowest input). A file holds 40 cases under the original
@@ -38,11 +38,11 @@ use engine::driver::{Batch, BatchSolver};
 use engine::input::InputError;
 use engine::judge::compare::{Lines, Unit, compare, quote};
 use engine::judge::problem::Invalid;
-use engine::judge::{Exhibit, Limits, Problem, RunLimits, moves};
+use engine::judge::{Exhibit, Limits, Problem, RunLimits, Verdict, moves};
 use engine::rng::SplitMix64;
 
 use crate::generate::{Family, write_input};
-use crate::rules::{Case, FIELDS, MAX_VALUE, Verdict};
+use crate::rules::{Case, FIELDS, MAX_VALUE, WhoWins};
 use crate::threshold::ThresholdSolver;
 use crate::{HeroBattle, InputFormat};
 
@@ -62,7 +62,7 @@ const TINY_MAX_CASES: usize = ORIGINAL_MAX_CASES / 2;
 pub const MANY_CASES: usize = 70_000;
 
 /// hero-battle for the judge (see the module notes). Its input is the list of cases, its
-/// answer one [`Verdict`] per case.
+/// answer one [`WhoWins`] line per case.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Judge;
 
@@ -245,7 +245,7 @@ impl Judge {
 
 impl Problem for Judge {
     type Input = Vec<Case>;
-    type Answer = Vec<Verdict>;
+    type Answer = Vec<WhoWins>;
     const LEVELS: u32 = DRAWS as u32 + 1;
     /// The original judge's: 1 s and 256 MB for a file (the statement's Origin).
     const RUN_LIMITS: RunLimits =
@@ -340,66 +340,57 @@ impl Problem for Judge {
 
     /// The fast solver, with one table per thread. `O(R * B)` per case (see
     /// [`threshold`](crate::threshold)).
-    fn solve(&self, input: &Vec<Case>) -> Vec<Verdict> {
+    fn solve(&self, input: &Vec<Case>) -> Vec<WhoWins> {
         thread_local! {
             /// One solver a thread, reused across files: its tables (up to 2.3 MB) are then
             /// allocated and first touched once, not once a run.
             static SOLVER: RefCell<ThresholdSolver> = RefCell::new(ThresholdSolver::new());
         }
         SOLVER.with_borrow_mut(|solver| {
-            input.iter().map(|case| solver.solve(case).verdict()).collect()
+            input.iter().map(|case| solver.solve(case).who_wins()).collect()
         })
     }
 
-    fn render_answer(&self, _input: &Vec<Case>, answer: &Vec<Verdict>, out: &mut Vec<u8>) {
-        for verdict in answer {
-            out.extend_from_slice(verdict.as_str().as_bytes());
+    fn render_answer(&self, _input: &Vec<Case>, answer: &Vec<WhoWins>, out: &mut Vec<u8>) {
+        for who_wins in answer {
+            out.extend_from_slice(who_wins.as_str().as_bytes());
             out.push(b'\n');
         }
     }
 
     /// A jury's answer: exactly one verdict line per case.
-    fn parse_answer(&self, input: &Vec<Case>, bytes: &[u8]) -> Result<Vec<Verdict>, String> {
-        let mut verdicts = Vec::with_capacity(input.len());
+    fn parse_answer(&self, input: &Vec<Case>, bytes: &[u8]) -> Result<Vec<WhoWins>, String> {
+        let mut answers = Vec::with_capacity(input.len());
         for (text, line) in Lines::new(bytes) {
-            if verdicts.len() == input.len() {
+            if answers.len() == input.len() {
                 return Err(format!(
                     "line {line}: {} after the last of {}",
                     quote(text),
                     cases_text(input.len())
                 ));
             }
-            let verdict = Verdict::from_line(text).ok_or_else(|| {
+            let who_wins = WhoWins::from_line(text).ok_or_else(|| {
                 format!(
                     "line {line}: expected \"Alice wins\", \"Bob wins\" or \"It depends\", \
                      found {}",
                     quote(text)
                 )
             })?;
-            verdicts.push(verdict);
+            answers.push(who_wins);
         }
-        if verdicts.len() < input.len() {
-            return Err(format!(
-                "{} verdict lines for {}",
-                verdicts.len(),
-                cases_text(input.len())
-            ));
+        if answers.len() < input.len() {
+            return Err(format!("{} verdict lines for {}", answers.len(), cases_text(input.len())));
         }
-        Ok(verdicts)
+        Ok(answers)
     }
 
-    fn judge(
-        &self,
-        input: &Vec<Case>,
-        answer: &Vec<Verdict>,
-        output: &[u8],
-    ) -> engine::judge::Verdict {
-        assert_eq!(answer.len(), input.len(), "an answer holds one verdict per case");
+    fn judge(&self, input: &Vec<Case>, answer: &Vec<WhoWins>, output: &[u8]) -> Verdict {
+        assert_eq!(answer.len(), input.len(), "an answer holds one line per case");
         let expected: Vec<&str> = answer.iter().map(|v| v.as_str()).collect();
-        let readable = |line: &[u8]| Verdict::from_line(line).is_some();
+        let readable = |line: &[u8]| WhoWins::from_line(line).is_some();
         let verdict =
             compare(Unit::Line, &expected, output, readable, |i| format!("case {}", i + 1));
-        if verdict.is_ok() { engine::judge::Verdict::ok(cases_text(answer.len())) } else { verdict }
+        if verdict.is_ok() { Verdict::ok(cases_text(answer.len())) } else { verdict }
     }
 
     /// Drop half the cases, a quarter, ... (ddmin's chunks), drop each case, then lower each
@@ -447,7 +438,7 @@ impl Problem for Judge {
         Some((first..end).map(|rank| unrank(bound, rank)).collect())
     }
 
-    /// `--explain`'s output for `input`: each verdict with a winning first attack per first
+    /// `--explain`'s output for `input`: each answer line with a winning first attack per first
     /// mover, or the second mover's answer to every opening.
     fn explain(&self, input: &Vec<Case>) -> Vec<Exhibit> {
         let solver = HeroBattle { explain: true, ..HeroBattle::default() };
@@ -459,7 +450,7 @@ impl Problem for Judge {
             .collect();
         let batch = Batch { header: (), cases: input.clone(), answers };
         let output = crate::render(&batch);
-        let text = String::from_utf8(output.stdout).expect("verdicts and attacks are ASCII");
+        let text = String::from_utf8(output.stdout).expect("answer lines and attacks are ASCII");
         vec![Exhibit { title: "why our answer is right (--explain)", extension: "proof", text }]
     }
 
@@ -507,16 +498,16 @@ mod tests {
         }
     }
 
-    /// Level 0 must reach every kind of position the issue names: dead heroes at the start of
-    /// a turn, one-hit kills, and all three verdicts.
+    /// Level 0's tiny cases must reach the positions small inputs are for: heroes dead at the
+    /// start of a turn, one-hit kills, and each of the three answers.
     #[test]
     fn tiny_cases_reach_every_kind_of_position() {
         let mut rng = SplitMix64::new(3);
         let cases: Vec<Case> =
             (0..100).flat_map(|_| Judge.generate(&mut rng, 0, Limits::Original)).collect();
-        let verdicts = Judge.solve(&cases);
-        for v in Verdict::ALL {
-            assert!(verdicts.iter().filter(|&&w| w == v).count() >= 50, "{v:?}");
+        let answers = Judge.solve(&cases);
+        for w in WhoWins::ALL {
+            assert!(answers.iter().filter(|&&a| a == w).count() >= 50, "{w:?}");
         }
         let one_hit = cases.iter().filter(|c| c.alice_damage[0][0] >= c.bob_hp[0]).count();
         assert!(one_hit > cases.len() / 3, "{one_hit} one-hit kills");
@@ -667,7 +658,7 @@ mod tests {
         let input = vec![case([1; 12]), case([2; 12])];
         assert_eq!(
             Judge.parse_answer(&input, b"It depends\nIt depends\n"),
-            Ok(vec![Verdict::ItDepends; 2])
+            Ok(vec![WhoWins::ItDepends; 2])
         );
         assert_eq!(
             Judge.parse_answer(&input, b"It depends\nit depends\n").unwrap_err(),

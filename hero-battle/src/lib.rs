@@ -40,7 +40,7 @@ use engine::input::{Input, InputError};
 use engine::judge::Limits;
 use engine::{DriverOptions, Output, RunError};
 
-pub use rules::{Case, Outcome, Player, Verdict};
+pub use rules::{Case, Outcome, Player, WhoWins};
 
 /// Which solver answers the cases.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -226,7 +226,7 @@ pub fn render(batch: &BatchOf<HeroBattle>) -> Output {
 
 /// Appends one case's output: its verdict line, then its explanation lines if any.
 fn write_report(report: &Report, out: &mut Vec<u8>) {
-    out.extend_from_slice(report.outcome.verdict().as_str().as_bytes());
+    out.extend_from_slice(report.outcome.who_wins().as_str().as_bytes());
     out.push(b'\n');
     if let Some(detail) = &report.detail {
         for line in detail.explanation.iter().flatten() {
