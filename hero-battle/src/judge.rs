@@ -476,7 +476,7 @@ impl Problem for Judge {
 #[cfg(test)]
 mod tests {
     use engine::judge::problem::render;
-    use engine::judge::{VerdictKind, check};
+    use engine::judge::{VerdictKind, check, testing};
 
     use super::*;
 
@@ -484,18 +484,11 @@ mod tests {
         Case::from_array(v)
     }
 
+    /// Generated, extreme and exhaustive inputs are valid and round-trip; shrink moves lower
+    /// the size.
     #[test]
-    fn generated_inputs_are_valid_and_round_trip_at_every_level() {
-        let mut rng = SplitMix64::new(11);
-        for level in 0..Judge::LEVELS {
-            for limits in [Limits::Original, Limits::Extended] {
-                for _ in 0..40 {
-                    let input = Judge.generate(&mut rng, level, limits);
-                    Judge.validate(&input, limits).unwrap();
-                    assert_eq!(Judge.parse(&render(&Judge, &input), limits).unwrap(), input);
-                }
-            }
-        }
+    fn the_judge_keeps_the_problem_contracts() {
+        testing::check_contracts(&Judge, 40, 1000, Some(54));
     }
 
     /// Level 0's tiny cases must reach the positions small inputs are for: heroes dead at the
@@ -675,12 +668,10 @@ mod tests {
     }
 
     #[test]
-    fn every_shrink_move_lowers_the_size_and_the_last_ones_are_single_steps() {
+    fn the_moves_hold_every_single_step_and_lower_a_number_to_one_first() {
         let input =
             vec![case([3, 1, 99, 2, 1, 1, 1, 1, 1, 1, 1, 50]), case([1; 12]), case([2; 12])];
-        let size = Judge.size(&input);
         let moves: Vec<Vec<Case>> = Judge.shrink(&input).collect();
-        assert!(moves.iter().all(|m| Judge.size(m) < size));
         // Each single-step move is among them: drop one case, lower one number by one.
         for i in 0..input.len() {
             let mut dropped = input.clone();
@@ -758,8 +749,8 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Mutated valid inputs and random bytes: parsing and validating under both limits
-        /// never panic, and whatever parses is valid and renders back to an equal input.
+        /// Mutated valid inputs and random bytes: parsing under both limits never panics, and
+        /// whatever parses is valid and renders back to an equal input.
         #[test]
         fn parse_and_validate_never_panic(
             seed: u64,
@@ -772,16 +763,8 @@ mod tests {
         ) {
             let mut rng = SplitMix64::new(seed);
             let valid = render(&Judge, &Judge.generate(&mut rng, level, Limits::Original));
-            let bytes = engine::judge::testing::corrupt::corrupt(valid, &edits, b" 99");
-            for bytes in [bytes, noise] {
-                for limits in [Limits::Original, Limits::Extended] {
-                    if let Ok(input) = Judge.parse(&bytes, limits) {
-                        proptest::prop_assert!(Judge.validate(&input, limits).is_ok());
-                        let again = Judge.parse(&render(&Judge, &input), limits);
-                        proptest::prop_assert_eq!(again.as_ref(), Ok(&input));
-                    }
-                }
-            }
+            testing::assert_parses_soundly(&Judge, &testing::corrupt::corrupt(valid, &edits, b" 99"));
+            testing::assert_parses_soundly(&Judge, &noise);
         }
     }
 }
