@@ -23,9 +23,9 @@
 //!   hit points 99 against damage 1 (the longest games), hit points 98 or 99 against damage
 //!   1 or 2; under the extended limits also a file of [`MANY_CASES`] cases.
 //! - **Shrinking** ([`Judge::shrink`]): drop half the cases, then quarters and so on; drop
-//!   one case; lower one number (to 1, then by half the distance to its current value,
-//!   a quarter, ..., by one). The driver's result is 1-minimal under "drop a case" and
-//!   "lower one number by one".
+//!   one case; every number of the file, then of one case, to 1; lower one number (to 1,
+//!   then by half the distance to its current value, a quarter, ..., by one). The driver's
+//!   result is 1-minimal under "drop a case" and "lower one number by one".
 //! - **Exhaustive** ([`Judge::exhaustive`]): every case whose twelve values lie in
 //!   `1..=bound`, ordered by largest value, then lexicographically, in files of 40.
 //! - **Proof** ([`Judge::explain`]): `--explain`'s text for the (small) failing input.
@@ -393,9 +393,21 @@ impl Problem for Judge {
         if verdict.is_ok() { Verdict::ok(cases_text(answer.len())) } else { verdict }
     }
 
-    /// Drop half the cases, a quarter, ... (ddmin's chunks), drop each case, then lower each
-    /// number in input order: to 1, then by half the distance, a quarter, ..., one.
+    /// Drop half the cases, a quarter, ... (ddmin's chunks), drop each case; set every
+    /// number to 1, in the whole file (when two cases or more have a number above 1), then
+    /// in each case; then lower each number in input order: to 1, then by half the distance,
+    /// a quarter, ..., one. The ones-moves make a failure that needs many cases but no
+    /// particular numbers (a full file of 40 that crashes) cost a run or a run a case
+    /// instead of a run a number.
     fn shrink(&self, input: &Vec<Case>) -> impl Iterator<Item = Vec<Case>> {
+        let ones = Case::from_array([1; 12]);
+        let above_one: Vec<usize> = (0..input.len()).filter(|&i| input[i] != ones).collect();
+        let whole_file = (above_one.len() > 1).then(|| vec![ones; input.len()]);
+        let each_case = above_one.into_iter().map(move |i| {
+            let mut next = input.clone();
+            next[i] = ones;
+            next
+        });
         let numbers = (0..12 * input.len()).flat_map(move |k| {
             let (case, field) = (k / 12, k % 12);
             let values = input[case].to_array();
@@ -407,7 +419,11 @@ impl Problem for Judge {
                 next
             })
         });
-        moves::drop_chunks(input).chain(moves::drop_each(input)).chain(numbers)
+        moves::drop_chunks(input)
+            .chain(moves::drop_each(input))
+            .chain(whole_file)
+            .chain(each_case)
+            .chain(numbers)
     }
 
     /// `bound` is the largest value (`1..=99`) of the enumerated cases: `bound^12` cases in
@@ -668,7 +684,7 @@ mod tests {
     }
 
     #[test]
-    fn the_moves_hold_every_single_step_and_lower_a_number_to_one_first() {
+    fn the_moves_set_numbers_to_one_then_hold_every_single_step() {
         let input =
             vec![case([3, 1, 99, 2, 1, 1, 1, 1, 1, 1, 1, 50]), case([1; 12]), case([2; 12])];
         let moves: Vec<Vec<Case>> = Judge.shrink(&input).collect();
@@ -702,6 +718,15 @@ mod tests {
             .map(|m| m[0].bob_hp[0])
             .collect();
         assert_eq!(firsts, [1, 50, 75, 87, 93, 96, 98]);
+        // After the three drops: every number to 1 in the file, then in each case not all 1.
+        let ones = case([1; 12]);
+        assert_eq!(moves[3], [ones; 3]);
+        assert_eq!(moves[4], [ones, ones, input[2]]);
+        assert_eq!(moves[5], [input[0], ones, ones]);
+        assert_eq!(moves[6][0].alice_hp[0], 1, "then the numbers");
+        // One case: no file-wide move, which would be the same candidate.
+        let single = Judge.shrink(&input[..1].to_vec()).take(2).collect::<Vec<_>>();
+        assert_eq!(single[..2], [vec![], vec![ones]]);
     }
 
     #[test]
