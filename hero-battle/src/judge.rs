@@ -56,9 +56,9 @@ const VALUES: RangeInclusive<u8> = 1..=MAX_VALUE;
 /// fails only at the largest `T` passes them and is found by the extremes that follow.
 const TINY_MAX_CASES: usize = ORIGINAL_MAX_CASES / 2;
 
-/// Cases of the extended limits' largest extreme file: past 65,535, so a 16-bit count or a
-/// table sized for the original `T` fails, and small enough that a run of our own binary
-/// and our answer to it take about half a second (see [`Extreme::ManyCases`]).
+/// Cases of the extended limits' largest extreme file, drawn from the Random family: past
+/// 65,535, so a 16-bit count or a table sized for the original `T` fails, and few enough
+/// that a run of our own binary and our answer to it take about half a second.
 pub const MANY_CASES: usize = 70_000;
 
 /// hero-battle for the judge (see the module notes). Its input is the list of cases, its
@@ -222,7 +222,8 @@ impl Judge {
     /// How many cases a generated file of `level` holds under `limits`.
     fn file_cases(rng: &mut SplitMix64, level: u32, limits: Limits) -> usize {
         if level == 0 {
-            // Tiny files: fewer cases, as many of them empty as at other levels.
+            // Tiny files hold fewer cases; under the extended limits one in 64 is empty, as at
+            // the other levels.
             if limits == Limits::Extended && rng.chance(1, 64) {
                 return 0;
             }
@@ -323,8 +324,8 @@ impl Problem for Judge {
             .collect()
     }
 
-    /// Five files of 40 cases under the original limits, six under the extended ones (see
-    /// [`Extreme`]).
+    /// Five files of 40 cases; under the extended limits also a sixth of [`MANY_CASES`] (see
+    /// the module notes).
     fn extremes(&self, limits: Limits) -> u32 {
         Extreme::count(limits) as u32
     }
@@ -454,8 +455,8 @@ impl Problem for Judge {
         Some((first..end).map(|rank| unrank(bound, rank)).collect())
     }
 
-    /// `--explain`'s output for `input`: each answer line with a winning first attack per first
-    /// mover, or the second mover's answer to every opening.
+    /// `--explain`'s output for `input`: each answer line with a winning first attack per
+    /// first mover, or the second mover's answer to every opening.
     fn explain(&self, input: &Vec<Case>) -> Vec<Exhibit> {
         let solver = HeroBattle { explain: true, ..HeroBattle::default() };
         let mut scratch = solver.new_scratch(&(), &());
@@ -788,7 +789,8 @@ mod tests {
         ) {
             let mut rng = SplitMix64::new(seed);
             let valid = render(&Judge, &Judge.generate(&mut rng, level, Limits::Original));
-            testing::assert_parses_soundly(&Judge, &testing::corrupt::corrupt(valid, &edits, b" 99"));
+            let corrupted = testing::corrupt::corrupt(valid, &edits, b" 99");
+            testing::assert_parses_soundly(&Judge, &corrupted);
             testing::assert_parses_soundly(&Judge, &noise);
         }
     }
