@@ -1,25 +1,31 @@
 //! hero-battle as the judge sees it: [`Judge`] implements [`engine::judge::Problem`], which
-//! gives the binary its `check`, `validate` and `stress` subcommands.
+//! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands.
 //!
 //! - **Limits.** `original`: the contest's, `1 <= T <= 40` and every number in `1..=99`.
 //!   `extended`: what the solver accepts, any `T` in `0..=MAX_CASES`, the same values.
-//!   Numbers are separated by any white space, as the statement says; the validator's
-//!   messages name the rule and its line and column, e.g. `line 1, column 1: expected the
+//!   Numbers are separated by any white space, as the statement says. The solver's parser
+//!   ([`InputFormat`]) reads under either limits, so the validator's messages are the
+//!   solver's: the rule and its line and column, e.g. `line 1, column 1: expected the
 //!   number of cases T in 1..=40, found "41"`.
 //! - **Checker.** The original judge's rule: one line per case, compared exactly. A line
 //!   that is not one of `Alice wins`, `Bob wins`, `It depends` (a misspelling, a `\r`, a
-//!   trailing space) is a presentation error, and so is a missing or an extra line; a wrong
-//!   verdict is a wrong answer. `O(output)`.
+//!   trailing space) is a presentation error, and so is a missing or an extra line; one of
+//!   those three lines other than ours is a wrong answer. `O(output)`.
 //! - **Generation** ([`Judge::generate`]), by level: tiny cases (hit points and damage
-//!   `1..=3`, where dead heroes, one-hit kills and every verdict abound), small ones, edge
+//!   `1..=3`, where dead heroes, one-hit kills and every answer abound), small ones, edge
 //!   values (1 and 99), then the families of [`generate`](crate::generate) (Small,
 //!   Lopsided, Random, Large) and last a mix with Hard cases (and, one file in 64, a whole
 //!   file of them: the editorial's slowest input). A file holds 40 cases under the original
-//!   limits (sometimes fewer), up to 320 under the extended ones.
+//!   limits (sometimes fewer), up to 320 under the extended ones; a tiny file at most 20, so
+//!   that the largest `T` is first tried by the extremes.
+//! - **Extremes** ([`Judge::extreme`]), tried right after the first ten tiny files: 40 cases
+//!   (the original limit on `T`) of every number 99, every number 1, each number 1 or 99,
+//!   hit points 99 against damage 1 (the longest games), hit points 98 or 99 against damage
+//!   1 or 2; under the extended limits also a file of [`MANY_CASES`] cases.
 //! - **Shrinking** ([`Judge::shrink`]): drop half the cases, then quarters and so on; drop
-//!   one case; lower one number (to 1, then by half the distance to its current value,
-//!   a quarter, ..., by one). The driver's result is 1-minimal under "drop a case" and
-//!   "lower one number by one".
+//!   one case; every number of the file, then of one case, to 1; lower one number (to 1,
+//!   then by half the distance to its current value, a quarter, ..., by one). The driver's
+//!   result is 1-minimal under "drop a case" and "lower one number by one".
 //! - **Exhaustive** ([`Judge::exhaustive`]): every case whose twelve values lie in
 //!   `1..=bound`, ordered by largest value, then lexicographically, in files of 40.
 //! - **Proof** ([`Judge::explain`]): `--explain`'s text for the (small) failing input.
@@ -29,16 +35,16 @@ use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use engine::driver::{Batch, BatchSolver};
-use engine::input::{Input, InputError};
+use engine::input::InputError;
 use engine::judge::compare::{Lines, Unit, compare, quote};
 use engine::judge::problem::Invalid;
-use engine::judge::{Exhibit, Limits, Problem, RunLimits, moves};
+use engine::judge::{Exhibit, Limits, Problem, RunLimits, Verdict, moves};
 use engine::rng::SplitMix64;
 
 use crate::generate::{Family, write_input};
-use crate::rules::{Case, FIELDS, MAX_VALUE, Verdict};
+use crate::rules::{Case, FIELDS, MAX_VALUE, WhoWins};
 use crate::threshold::ThresholdSolver;
-use crate::{HeroBattle, MAX_CASES};
+use crate::{HeroBattle, InputFormat};
 
 /// Most cases a file holds under the original limits, and the size of an exhaustive file.
 pub const ORIGINAL_MAX_CASES: usize = 40;
@@ -46,18 +52,19 @@ pub const ORIGINAL_MAX_CASES: usize = 40;
 /// The values a number may take: `1..=99`, under either limits.
 const VALUES: RangeInclusive<u8> = 1..=MAX_VALUE;
 
+/// Most cases a tiny (level 0) file holds: half the original limit, so that a program that
+/// fails only at the largest `T` passes them and is found by the extremes that follow.
+const TINY_MAX_CASES: usize = ORIGINAL_MAX_CASES / 2;
+
+/// Cases of the extended limits' largest extreme file, drawn from the Random family: past
+/// 65,535, so a 16-bit count or a table sized for the original `T` fails, and few enough
+/// that a run of our own binary and our answer to it take about half a second.
+pub const MANY_CASES: usize = 70_000;
+
 /// hero-battle for the judge (see the module notes). Its input is the list of cases, its
-/// answer one [`Verdict`] per case.
+/// answer one [`WhoWins`] line per case.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Judge;
-
-/// The case counts `limits` allow.
-fn case_counts(limits: Limits) -> RangeInclusive<usize> {
-    match limits {
-        Limits::Original => 1..=ORIGINAL_MAX_CASES,
-        Limits::Extended => 0..=MAX_CASES,
-    }
-}
 
 /// `n cases` (or `1 case`).
 fn cases_text(n: usize) -> String {
@@ -106,6 +113,76 @@ fn draw(rng: &mut SplitMix64, level: usize) -> Case {
     }
 }
 
+/// The extreme inputs, in the order the stress loop tries them ([`Judge::extreme`]): every
+/// file but the last holds [`ORIGINAL_MAX_CASES`] cases, the largest `T` the original
+/// limits allow, with numbers at the ends of `1..=99`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Extreme {
+    /// Every number 99: every blow kills.
+    AllMax,
+    /// Every number 1.
+    AllMin,
+    /// Each number 1 or 99, at random.
+    Ends,
+    /// Hit points 99, damage 1: the longest games, the editorial's slowest shape.
+    LongestGames,
+    /// Hit points 98 or 99, damage 1 or 2, at random: long games of every parity.
+    NearLongest,
+    /// Extended limits only: [`MANY_CASES`] cases of the Random family (every number
+    /// uniform in `1..=99`, games of a few turns, a few microseconds each for our solver).
+    ManyCases,
+}
+
+impl Extreme {
+    /// Every extreme, in order; the original limits take all but the last.
+    const ALL: [Self; 6] = [
+        Self::AllMax,
+        Self::AllMin,
+        Self::Ends,
+        Self::LongestGames,
+        Self::NearLongest,
+        Self::ManyCases,
+    ];
+
+    /// How many of [`Extreme::ALL`] `limits` take.
+    fn count(limits: Limits) -> usize {
+        match limits {
+            Limits::Original => Self::ALL.len() - 1,
+            Limits::Extended => Self::ALL.len(),
+        }
+    }
+
+    /// The values each hit point and each damage is drawn from (uniformly); `None` for
+    /// [`Extreme::ManyCases`].
+    fn values(self) -> Option<(&'static [u8], &'static [u8])> {
+        const ENDS: &[u8] = &[1, MAX_VALUE];
+        Some(match self {
+            Self::AllMax => (&[MAX_VALUE], &[MAX_VALUE]),
+            Self::AllMin => (&[1], &[1]),
+            Self::Ends => (ENDS, ENDS),
+            Self::LongestGames => (&[MAX_VALUE], &[1]),
+            Self::NearLongest => (&[MAX_VALUE - 1, MAX_VALUE], &[1, 2]),
+            Self::ManyCases => return None,
+        })
+    }
+
+    /// The file, with `rng` drawing what the extreme leaves open.
+    fn input(self, rng: &mut SplitMix64) -> Vec<Case> {
+        let Some((hit_points, damage)) = self.values() else {
+            return (0..MANY_CASES).map(|_| Family::Random.draw(rng)).collect();
+        };
+        let case = |rng: &mut SplitMix64| {
+            let mut v = [0; 12];
+            for (k, value) in v.iter_mut().enumerate() {
+                let from = if k < 4 { hit_points } else { damage };
+                *value = from[rng.below(from.len())];
+            }
+            Case::from_array(v)
+        };
+        (0..ORIGINAL_MAX_CASES).map(|_| case(rng)).collect()
+    }
+}
+
 /// `m^e` for the exhaustive enumeration's counts (at most `99^12 < 2^80`).
 fn pow(m: u128, e: u32) -> u128 {
     m.pow(e)
@@ -144,6 +221,14 @@ fn unrank(bound: u8, rank: u128) -> Case {
 impl Judge {
     /// How many cases a generated file of `level` holds under `limits`.
     fn file_cases(rng: &mut SplitMix64, level: u32, limits: Limits) -> usize {
+        if level == 0 {
+            // Tiny files hold fewer cases; under the extended limits one in 64 is empty, as at
+            // the other levels.
+            if limits == Limits::Extended && rng.chance(1, 64) {
+                return 0;
+            }
+            return rng.below(TINY_MAX_CASES) + 1;
+        }
         let most = match limits {
             Limits::Original => ORIGINAL_MAX_CASES,
             // Growing with the level, from 40 to 320 cases.
@@ -161,7 +246,7 @@ impl Judge {
 
 impl Problem for Judge {
     type Input = Vec<Case>;
-    type Answer = Vec<Verdict>;
+    type Answer = Vec<WhoWins>;
     const LEVELS: u32 = DRAWS as u32 + 1;
     /// The original judge's: 1 s and 256 MB for a file (the statement's Origin).
     const RUN_LIMITS: RunLimits =
@@ -171,28 +256,14 @@ impl Problem for Judge {
         "hero-battle"
     }
 
-    /// Reads `T` and the cases with the solver's tokenizer, `T` within `limits`.
-    /// `O(input)`.
+    /// Reads `T` and the cases with the solver's parser ([`InputFormat`]), `T` within
+    /// `limits`. `O(input)`.
     fn parse(&self, bytes: &[u8], limits: Limits) -> Result<Vec<Case>, InputError> {
-        let mut input = Input::new(bytes);
-        let count: usize = input.uint("the number of cases T", case_counts(limits))?;
-        // A case takes at least 23 bytes: a huge announced T fails at the end of the input
-        // instead of reserving memory it never fills.
-        let mut cases = Vec::with_capacity(count.min(bytes.len() / 23 + 1));
-        for _ in 0..count {
-            let mut v = [0; 12];
-            for (value, what) in v.iter_mut().zip(FIELDS) {
-                *value = input.uint(what, VALUES)?;
-            }
-            cases.push(Case::from_array(v));
-        }
-        let after = if count == 0 { "the header".to_owned() } else { format!("case {count}") };
-        input.finish(&after)?;
-        Ok(cases)
+        engine::driver::parse_all(&InputFormat { limits }, bytes).map(|((), cases)| cases)
     }
 
     fn validate(&self, input: &Vec<Case>, limits: Limits) -> Result<(), Invalid> {
-        let counts = case_counts(limits);
+        let counts = InputFormat { limits }.case_counts();
         if !counts.contains(&input.len()) {
             return Err(Invalid(format!(
                 "T = {} is outside {}..={}",
@@ -253,73 +324,91 @@ impl Problem for Judge {
             .collect()
     }
 
+    /// Five files of 40 cases; under the extended limits also a sixth of [`MANY_CASES`] (see
+    /// the module notes).
+    fn extremes(&self, limits: Limits) -> u32 {
+        Extreme::count(limits) as u32
+    }
+
+    /// Extreme `k`: every number 99; every number 1; each 1 or 99; hit points 99 against
+    /// damage 1; hit points 98 or 99 against damage 1 or 2; under the extended limits also
+    /// [`MANY_CASES`] cases.
+    fn extreme(&self, k: u32, rng: &mut SplitMix64, limits: Limits) -> Vec<Case> {
+        let k = k as usize;
+        assert!(k < Extreme::count(limits), "{limits} limits have no extreme input {k}");
+        Extreme::ALL[k].input(rng)
+    }
+
     /// The fast solver, with one table per thread. `O(R * B)` per case (see
     /// [`threshold`](crate::threshold)).
-    fn solve(&self, input: &Vec<Case>) -> Vec<Verdict> {
+    fn solve(&self, input: &Vec<Case>) -> Vec<WhoWins> {
         thread_local! {
             /// One solver a thread, reused across files: its tables (up to 2.3 MB) are then
             /// allocated and first touched once, not once a run.
             static SOLVER: RefCell<ThresholdSolver> = RefCell::new(ThresholdSolver::new());
         }
         SOLVER.with_borrow_mut(|solver| {
-            input.iter().map(|case| solver.solve(case).verdict()).collect()
+            input.iter().map(|case| solver.solve(case).who_wins()).collect()
         })
     }
 
-    fn render_answer(&self, _input: &Vec<Case>, answer: &Vec<Verdict>, out: &mut Vec<u8>) {
-        for verdict in answer {
-            out.extend_from_slice(verdict.as_str().as_bytes());
+    fn render_answer(&self, _input: &Vec<Case>, answer: &Vec<WhoWins>, out: &mut Vec<u8>) {
+        for who_wins in answer {
+            out.extend_from_slice(who_wins.as_str().as_bytes());
             out.push(b'\n');
         }
     }
 
     /// A jury's answer: exactly one verdict line per case.
-    fn parse_answer(&self, input: &Vec<Case>, bytes: &[u8]) -> Result<Vec<Verdict>, String> {
-        let mut verdicts = Vec::with_capacity(input.len());
+    fn parse_answer(&self, input: &Vec<Case>, bytes: &[u8]) -> Result<Vec<WhoWins>, String> {
+        let mut answers = Vec::with_capacity(input.len());
         for (text, line) in Lines::new(bytes) {
-            if verdicts.len() == input.len() {
+            if answers.len() == input.len() {
                 return Err(format!(
                     "line {line}: {} after the last of {}",
                     quote(text),
                     cases_text(input.len())
                 ));
             }
-            let verdict = Verdict::from_line(text).ok_or_else(|| {
+            let who_wins = WhoWins::from_line(text).ok_or_else(|| {
                 format!(
                     "line {line}: expected \"Alice wins\", \"Bob wins\" or \"It depends\", \
                      found {}",
                     quote(text)
                 )
             })?;
-            verdicts.push(verdict);
+            answers.push(who_wins);
         }
-        if verdicts.len() < input.len() {
-            return Err(format!(
-                "{} verdict lines for {}",
-                verdicts.len(),
-                cases_text(input.len())
-            ));
+        if answers.len() < input.len() {
+            return Err(format!("{} verdict lines for {}", answers.len(), cases_text(input.len())));
         }
-        Ok(verdicts)
+        Ok(answers)
     }
 
-    fn judge(
-        &self,
-        input: &Vec<Case>,
-        answer: &Vec<Verdict>,
-        output: &[u8],
-    ) -> engine::judge::Verdict {
-        assert_eq!(answer.len(), input.len(), "an answer holds one verdict per case");
+    fn judge(&self, input: &Vec<Case>, answer: &Vec<WhoWins>, output: &[u8]) -> Verdict {
+        assert_eq!(answer.len(), input.len(), "an answer holds one line per case");
         let expected: Vec<&str> = answer.iter().map(|v| v.as_str()).collect();
-        let readable = |line: &[u8]| Verdict::from_line(line).is_some();
+        let readable = |line: &[u8]| WhoWins::from_line(line).is_some();
         let verdict =
             compare(Unit::Line, &expected, output, readable, |i| format!("case {}", i + 1));
-        if verdict.is_ok() { engine::judge::Verdict::ok(cases_text(answer.len())) } else { verdict }
+        if verdict.is_ok() { Verdict::ok(cases_text(answer.len())) } else { verdict }
     }
 
-    /// Drop half the cases, a quarter, ... (ddmin's chunks), drop each case, then lower each
-    /// number in input order: to 1, then by half the distance, a quarter, ..., one.
+    /// Drop half the cases, a quarter, ... (ddmin's chunks), drop each case; set every
+    /// number to 1, in the whole file (when two cases or more have a number above 1), then
+    /// in each case; then lower each number in input order: to 1, then by half the distance,
+    /// a quarter, ..., one. The ones-moves make a failure that needs many cases but no
+    /// particular numbers (a full file of 40 that crashes) cost a run or a run a case
+    /// instead of a run a number.
     fn shrink(&self, input: &Vec<Case>) -> impl Iterator<Item = Vec<Case>> {
+        let ones = Case::from_array([1; 12]);
+        let above_one: Vec<usize> = (0..input.len()).filter(|&i| input[i] != ones).collect();
+        let whole_file = (above_one.len() > 1).then(|| vec![ones; input.len()]);
+        let each_case = above_one.into_iter().map(move |i| {
+            let mut next = input.clone();
+            next[i] = ones;
+            next
+        });
         let numbers = (0..12 * input.len()).flat_map(move |k| {
             let (case, field) = (k / 12, k % 12);
             let values = input[case].to_array();
@@ -331,7 +420,11 @@ impl Problem for Judge {
                 next
             })
         });
-        moves::drop_chunks(input).chain(moves::drop_each(input)).chain(numbers)
+        moves::drop_chunks(input)
+            .chain(moves::drop_each(input))
+            .chain(whole_file)
+            .chain(each_case)
+            .chain(numbers)
     }
 
     /// `bound` is the largest value (`1..=99`) of the enumerated cases: `bound^12` cases in
@@ -362,8 +455,8 @@ impl Problem for Judge {
         Some((first..end).map(|rank| unrank(bound, rank)).collect())
     }
 
-    /// `--explain`'s output for `input`: each verdict with a winning first attack per first
-    /// mover, or the second mover's answer to every opening.
+    /// `--explain`'s output for `input`: each answer line with a winning first attack per
+    /// first mover, or the second mover's answer to every opening.
     fn explain(&self, input: &Vec<Case>) -> Vec<Exhibit> {
         let solver = HeroBattle { explain: true, ..HeroBattle::default() };
         let mut scratch = solver.new_scratch(&(), &());
@@ -374,7 +467,7 @@ impl Problem for Judge {
             .collect();
         let batch = Batch { header: (), cases: input.clone(), answers };
         let output = crate::render(&batch);
-        let text = String::from_utf8(output.stdout).expect("verdicts and attacks are ASCII");
+        let text = String::from_utf8(output.stdout).expect("answer lines and attacks are ASCII");
         vec![Exhibit { title: "why our answer is right (--explain)", extension: "proof", text }]
     }
 
@@ -400,7 +493,7 @@ impl Problem for Judge {
 #[cfg(test)]
 mod tests {
     use engine::judge::problem::render;
-    use engine::judge::{VerdictKind, check};
+    use engine::judge::{VerdictKind, check, testing};
 
     use super::*;
 
@@ -408,42 +501,78 @@ mod tests {
         Case::from_array(v)
     }
 
+    /// Generated, extreme and exhaustive inputs are valid and round-trip; shrink moves lower
+    /// the size.
     #[test]
-    fn generated_inputs_are_valid_and_round_trip_at_every_level() {
-        let mut rng = SplitMix64::new(11);
-        for level in 0..Judge::LEVELS {
-            for limits in [Limits::Original, Limits::Extended] {
-                for _ in 0..40 {
-                    let input = Judge.generate(&mut rng, level, limits);
-                    Judge.validate(&input, limits).unwrap();
-                    assert_eq!(Judge.parse(&render(&Judge, &input), limits).unwrap(), input);
-                }
-            }
-        }
+    fn the_judge_keeps_the_problem_contracts() {
+        testing::check_contracts(&Judge, 40, 1000, Some(54));
     }
 
-    /// Level 0 must reach every kind of position the issue names: dead heroes at the start of
-    /// a turn, one-hit kills, and all three verdicts.
+    /// Level 0's tiny cases must reach the positions small inputs are for: heroes dead at the
+    /// start of a turn, one-hit kills, and each of the three answers.
     #[test]
     fn tiny_cases_reach_every_kind_of_position() {
         let mut rng = SplitMix64::new(3);
         let cases: Vec<Case> =
-            (0..50).flat_map(|_| Judge.generate(&mut rng, 0, Limits::Original)).collect();
-        let verdicts = Judge.solve(&cases);
-        for v in Verdict::ALL {
-            assert!(verdicts.iter().filter(|&&w| w == v).count() >= 50, "{v:?}");
+            (0..100).flat_map(|_| Judge.generate(&mut rng, 0, Limits::Original)).collect();
+        let answers = Judge.solve(&cases);
+        for w in WhoWins::ALL {
+            assert!(answers.iter().filter(|&&a| a == w).count() >= 50, "{w:?}");
         }
         let one_hit = cases.iter().filter(|c| c.alice_damage[0][0] >= c.bob_hp[0]).count();
         assert!(one_hit > cases.len() / 3, "{one_hit} one-hit kills");
     }
 
     #[test]
-    fn original_files_hold_at_most_forty_cases_and_mostly_forty() {
+    fn original_files_hold_at_most_forty_cases_and_mostly_forty_tiny_ones_at_most_twenty() {
         let mut rng = SplitMix64::new(5);
         let sizes: Vec<usize> =
-            (0..400).map(|i| Judge.generate(&mut rng, i % 8, Limits::Original).len()).collect();
+            (0..400).map(|i| Judge.generate(&mut rng, 1 + i % 7, Limits::Original).len()).collect();
         assert!(sizes.iter().all(|&n| (1..=40).contains(&n)));
         assert!(sizes.iter().filter(|&&n| n == 40).count() > 250);
+        let tiny: Vec<usize> =
+            (0..400).map(|_| Judge.generate(&mut rng, 0, Limits::Original).len()).collect();
+        assert!(tiny.iter().all(|&n| (1..=20).contains(&n)));
+        assert!(tiny.contains(&1) && tiny.contains(&20));
+    }
+
+    /// The extremes: 40 cases each (the largest original `T`) with numbers at the ends of
+    /// their range, then under the extended limits a file of `MANY_CASES`.
+    #[test]
+    fn extremes_are_the_largest_t_with_numbers_at_the_ends() {
+        let mut rng = SplitMix64::new(8);
+        let original: Vec<Vec<Case>> =
+            (0..5).map(|k| Judge.extreme(k, &mut rng, Limits::Original)).collect();
+        assert_eq!(Judge.extremes(Limits::Original), 5);
+        assert!(original.iter().all(|file| file.len() == ORIGINAL_MAX_CASES));
+        let values = |file: &[Case], fields: std::ops::Range<usize>| -> Vec<u8> {
+            let mut v: Vec<u8> =
+                file.iter().flat_map(|c| c.to_array()[fields.clone()].to_vec()).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let shapes: Vec<(Vec<u8>, Vec<u8>)> =
+            original.iter().map(|file| (values(file, 0..4), values(file, 4..12))).collect();
+        assert_eq!(
+            shapes,
+            [
+                (vec![99], vec![99]),
+                (vec![1], vec![1]),
+                (vec![1, 99], vec![1, 99]),
+                (vec![99], vec![1]),
+                (vec![98, 99], vec![1, 2]),
+            ]
+        );
+        assert_eq!(Judge.extremes(Limits::Extended), 6);
+        let many = Judge.extreme(5, &mut rng, Limits::Extended);
+        assert_eq!(many.len(), MANY_CASES);
+        assert_eq!(values(&many, 0..12), (1..=99).collect::<Vec<u8>>());
+        // Under the extended limits the first five are the same files.
+        let mut again = SplitMix64::new(8);
+        for (k, file) in original.iter().enumerate() {
+            assert_eq!(&Judge.extreme(k as u32, &mut again, Limits::Extended), file);
+        }
     }
 
     #[test]
@@ -540,7 +669,7 @@ mod tests {
         let input = vec![case([1; 12]), case([2; 12])];
         assert_eq!(
             Judge.parse_answer(&input, b"It depends\nIt depends\n"),
-            Ok(vec![Verdict::ItDepends; 2])
+            Ok(vec![WhoWins::ItDepends; 2])
         );
         assert_eq!(
             Judge.parse_answer(&input, b"It depends\nit depends\n").unwrap_err(),
@@ -557,12 +686,10 @@ mod tests {
     }
 
     #[test]
-    fn every_shrink_move_lowers_the_size_and_the_last_ones_are_single_steps() {
+    fn the_moves_set_numbers_to_one_then_hold_every_single_step() {
         let input =
             vec![case([3, 1, 99, 2, 1, 1, 1, 1, 1, 1, 1, 50]), case([1; 12]), case([2; 12])];
-        let size = Judge.size(&input);
         let moves: Vec<Vec<Case>> = Judge.shrink(&input).collect();
-        assert!(moves.iter().all(|m| Judge.size(m) < size));
         // Each single-step move is among them: drop one case, lower one number by one.
         for i in 0..input.len() {
             let mut dropped = input.clone();
@@ -593,6 +720,15 @@ mod tests {
             .map(|m| m[0].bob_hp[0])
             .collect();
         assert_eq!(firsts, [1, 50, 75, 87, 93, 96, 98]);
+        // After the three drops: every number to 1 in the file, then in each case not all 1.
+        let ones = case([1; 12]);
+        assert_eq!(moves[3], [ones; 3]);
+        assert_eq!(moves[4], [ones, ones, input[2]]);
+        assert_eq!(moves[5], [input[0], ones, ones]);
+        assert_eq!(moves[6][0].alice_hp[0], 1, "then the numbers");
+        // One case: no file-wide move, which would be the same candidate.
+        let single = Judge.shrink(&input[..1].to_vec()).take(2).collect::<Vec<_>>();
+        assert_eq!(single[..2], [vec![], vec![ones]]);
     }
 
     #[test]
@@ -640,8 +776,8 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Mutated valid inputs and random bytes: parsing and validating under both limits
-        /// never panic, and whatever parses is valid and renders back to an equal input.
+        /// Mutated valid inputs and random bytes: parsing under both limits never panics, and
+        /// whatever parses is valid and renders back to an equal input.
         #[test]
         fn parse_and_validate_never_panic(
             seed: u64,
@@ -654,16 +790,9 @@ mod tests {
         ) {
             let mut rng = SplitMix64::new(seed);
             let valid = render(&Judge, &Judge.generate(&mut rng, level, Limits::Original));
-            let bytes = engine::judge::testing::corrupt::corrupt(valid, &edits, b" 99");
-            for bytes in [bytes, noise] {
-                for limits in [Limits::Original, Limits::Extended] {
-                    if let Ok(input) = Judge.parse(&bytes, limits) {
-                        proptest::prop_assert!(Judge.validate(&input, limits).is_ok());
-                        let again = Judge.parse(&render(&Judge, &input), limits);
-                        proptest::prop_assert_eq!(again.as_ref(), Ok(&input));
-                    }
-                }
-            }
+            let corrupted = testing::corrupt::corrupt(valid, &edits, b" 99");
+            testing::assert_parses_soundly(&Judge, &corrupted);
+            testing::assert_parses_soundly(&Judge, &noise);
         }
     }
 }

@@ -32,13 +32,15 @@ pub mod threshold;
 
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 
 use engine::driver::{BatchOf, BatchSolver, Format};
 use engine::input::{Input, InputError};
+use engine::judge::Limits;
 use engine::{DriverOptions, Output, RunError};
 
-pub use rules::{Case, Outcome, Player, Verdict};
+pub use rules::{Case, Outcome, Player, WhoWins};
 
 /// Which solver answers the cases.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,9 +69,29 @@ pub struct Options {
     pub driver: DriverOptions,
 }
 
-/// The judge's input format: `T`, then `T` lines of twelve numbers in `1..=99`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InputFormat;
+/// The judge's input format: `T`, then `T` lines of twelve numbers in `1..=99`, with `T`
+/// in the range `limits` allow. The one parser of the input: the solver reads with
+/// [`InputFormat::SOLVER`], the judge ([`judge::Judge`]) under the limits it is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputFormat {
+    /// Which case counts `T` are accepted.
+    pub limits: Limits,
+}
+
+impl InputFormat {
+    /// What the solver reads: any `T` up to [`MAX_CASES`] (the extended limits).
+    pub const SOLVER: Self = Self { limits: Limits::Extended };
+
+    /// The case counts `T` the limits allow: `1..=40` under the original limits,
+    /// `0..=MAX_CASES` under the extended ones.
+    #[must_use]
+    pub fn case_counts(&self) -> RangeInclusive<usize> {
+        match self.limits {
+            Limits::Original => 1..=judge::ORIGINAL_MAX_CASES,
+            Limits::Extended => 0..=MAX_CASES,
+        }
+    }
+}
 
 /// The batch solver: options plus the engine's [`BatchSolver`] plumbing.
 #[derive(Clone, Copy, Debug, Default)]
@@ -126,7 +148,7 @@ impl Format for InputFormat {
     type Case = Case;
 
     fn parse_header(&self, input: &mut Input<'_>) -> Result<((), usize), InputError> {
-        Ok(((), input.uint("the number of cases T", 0..=MAX_CASES)?))
+        Ok(((), input.uint("the number of cases T", self.case_counts())?))
     }
 
     /// The judge's files hold one case a line.
@@ -150,7 +172,7 @@ impl BatchSolver for HeroBattle {
     type Answer = Report;
 
     fn format(&self) -> &InputFormat {
-        &InputFormat
+        &InputFormat::SOLVER
     }
 
     fn prepare(&self, _: &(), _cases: &[Case]) {}
@@ -204,7 +226,7 @@ pub fn render(batch: &BatchOf<HeroBattle>) -> Output {
 
 /// Appends one case's output: its verdict line, then its explanation lines if any.
 fn write_report(report: &Report, out: &mut Vec<u8>) {
-    out.extend_from_slice(report.outcome.verdict().as_str().as_bytes());
+    out.extend_from_slice(report.outcome.who_wins().as_str().as_bytes());
     out.push(b'\n');
     if let Some(detail) = &report.detail {
         for line in detail.explanation.iter().flatten() {

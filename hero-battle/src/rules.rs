@@ -106,9 +106,10 @@ impl fmt::Display for Player {
     }
 }
 
-/// Who wins, whoever moves first.
+/// A case's answer line: who wins whoever moves first (`Alice wins`, `Bob wins`), or that
+/// whoever moves first wins (`It depends`). The statement calls it the verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Verdict {
+pub enum WhoWins {
     /// Alice wins whoever moves first.
     AliceWins,
     /// Bob wins whoever moves first.
@@ -117,17 +118,17 @@ pub enum Verdict {
     ItDepends,
 }
 
-impl Verdict {
-    /// Every verdict, in the order the statement lists them.
+impl WhoWins {
+    /// Every answer, in the order the statement lists them.
     pub const ALL: [Self; 3] = [Self::AliceWins, Self::BobWins, Self::ItDepends];
 
-    /// The verdict whose judge's line is exactly `line` (no white space around it).
+    /// The answer whose judge's line is exactly `line` (no white space around it).
     #[must_use]
     pub fn from_line(line: &[u8]) -> Option<Self> {
-        Self::ALL.into_iter().find(|v| v.as_str().as_bytes() == line)
+        Self::ALL.into_iter().find(|w| w.as_str().as_bytes() == line)
     }
 
-    /// The judge's line for this verdict.
+    /// The judge's line for this answer.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -148,13 +149,13 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The verdict these two results give.
+    /// The answer line these two results give.
     #[must_use]
-    pub fn verdict(self) -> Verdict {
+    pub fn who_wins(self) -> WhoWins {
         match (self.alice_first, self.bob_first) {
-            (true, true) => Verdict::AliceWins,
-            (false, false) => Verdict::BobWins,
-            _ => Verdict::ItDepends,
+            (true, true) => WhoWins::AliceWins,
+            (false, false) => WhoWins::BobWins,
+            _ => WhoWins::ItDepends,
         }
     }
 

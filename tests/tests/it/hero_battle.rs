@@ -7,7 +7,7 @@ use engine::DriverOptions;
 use hero_battle::explain::{Plan, after};
 use hero_battle::generate::{Family, cases, to_input};
 use hero_battle::reference::Reference;
-use hero_battle::rules::{Case, Player, Verdict};
+use hero_battle::rules::{Case, Player, WhoWins};
 use hero_battle::threshold::{Orientation, ThresholdSolver};
 use hero_battle::{Options, Solver};
 
@@ -53,7 +53,7 @@ const FAMILIES: [(Family, usize); 4] =
 fn threshold_solver_agrees_with_the_reference() {
     let mut fast = ThresholdSolver::new();
     let mut naive = Reference::new();
-    let mut verdicts = std::collections::HashMap::new();
+    let mut answers = std::collections::HashMap::new();
     let mut total = 0;
     for (i, (family, count)) in FAMILIES.into_iter().enumerate() {
         for case in cases(family, count, 0x5eed + i as u64) {
@@ -65,13 +65,13 @@ fn threshold_solver_agrees_with_the_reference() {
                     "{family:?} {orientation:?} {case:?}"
                 );
             }
-            *verdicts.entry(want.verdict()).or_insert(0) += 1;
+            *answers.entry(want.who_wins()).or_insert(0) += 1;
             total += 1;
         }
     }
     assert!(total >= 3000);
-    for v in [Verdict::AliceWins, Verdict::BobWins, Verdict::ItDepends] {
-        assert!(verdicts.get(&v).is_some_and(|&n| n >= 50), "{v:?}: {verdicts:?}");
+    for w in WhoWins::ALL {
+        assert!(answers.get(&w).is_some_and(|&n| n >= 50), "{w:?}: {answers:?}");
     }
 }
 
@@ -211,8 +211,8 @@ fn the_fast_solver_is_right_on_the_exhaustive_enumeration() {
         for index in files {
             let file = Judge.exhaustive(bound, index, Limits::Original).expect("below the length");
             let fast = Judge.solve(&file);
-            for (case, verdict) in file.iter().zip(fast) {
-                assert_eq!(naive.solve(case).verdict(), verdict, "{case:?}");
+            for (case, who_wins) in file.iter().zip(fast) {
+                assert_eq!(naive.solve(case).who_wins(), who_wins, "{case:?}");
                 compared += 1;
             }
         }
@@ -241,7 +241,7 @@ fn a_malformed_large_file_reports_its_first_error_for_every_thread_count() {
             corrupt.push(bad.to_owned());
         }
         let bytes = (corrupt.join("\n") + "\n").into_bytes();
-        let expected = engine::driver::parse_all(&hero_battle::InputFormat, &bytes)
+        let expected = engine::driver::parse_all(&hero_battle::InputFormat::SOLVER, &bytes)
             .expect_err("the file is malformed");
         for threads in [1, 2, 3, 8] {
             let driver = DriverOptions { threads: Some(threads), progress: false };
