@@ -545,88 +545,6 @@ fn the_exhaustive_run_finds_a_failure_and_its_replay_line_reproduces_it() {
     assert_eq!(Some(saved(&dir)), Judge.exhaustive(2, from, Limits::Original));
 }
 
-/// `testing::assert_stops_cleanly`, but sending the signal only once the program runs.
-///
-/// The engine's helper waits for a process whose command line holds its marker, the
-/// script's name; the binary's own command line holds it too (the script is its last
-/// argument), so the signal went out as soon as the binary was spawned, before it installed
-/// its handlers, and it died of the signal instead of exiting with 128 + signal (seen here
-/// on the first SIGINT; a process signalled within about 2 ms of its spawn dies so). This
-/// copy waits for a process other than the binary. Otherwise it is the engine's: starts
-/// `BINARY ARGS /bin/sh SCRIPT` on a script that never ends (a loop in the program and one
-/// in a child of it), sends `signal`, asserts the exit (`128 + signal`, or killed by
-/// SIGKILL) and that nothing of the program is left (after SIGKILL only the program itself
-/// dies with the binary: its child is killed here). Returns what the binary printed.
-fn assert_stops_cleanly(args: &[&str], dir: &Path, signal: i32) -> String {
-    use std::os::unix::process::ExitStatusExt as _;
-    use std::time::Instant;
-
-    let marker = format!("forever-{}-{signal}-{}", std::process::id(), args.join("-"));
-    let marker = marker.replace(['/', ' '], "_");
-    let script = dir.join(format!("{marker}.sh"));
-    let text = format!("sh -c 'while :; do sleep 1; done' {marker}-child &\nwhile :; do :; done\n");
-    std::fs::write(&script, text).expect("the scratch folder is writable");
-    let mut child = Command::new(BINARY)
-        .args(args)
-        .args(["/bin/sh", &script.display().to_string()])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("the binary starts");
-    let started = Instant::now();
-    while testing::processes_mentioning(&marker).iter().all(|&pid| pid == child.id()) {
-        assert!(started.elapsed() < Duration::from_secs(20), "{marker} never started");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let sent = Command::new("kill")
-        .args([format!("-{signal}"), child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success(), "kill -{signal}");
-    let waited = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waitable") {
-            break status;
-        }
-        assert!(waited.elapsed() < Duration::from_secs(20), "not stopped by signal {signal}");
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let mut stdout = String::new();
-    if let Some(mut out) = child.stdout.take() {
-        let _ = std::io::Read::read_to_string(&mut out, &mut stdout);
-    }
-    if signal == 9 {
-        assert_eq!(status.signal(), Some(9));
-    } else {
-        assert_eq!(status.code(), Some(128 + signal), "{args:?}: {stdout}");
-    }
-    // The kernel finishes killing a group asynchronously: give it a moment.
-    let mut left = testing::processes_mentioning(&marker);
-    for _ in 0..100 {
-        if left.is_empty() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-        left = testing::processes_mentioning(&marker);
-    }
-    if signal == 9 {
-        let program = format!("{marker}.sh");
-        let programs: Vec<u32> = (left.iter().copied())
-            .filter(|pid| {
-                std::fs::read(format!("/proc/{pid}/cmdline"))
-                    .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&program))
-            })
-            .collect();
-        for pid in &left {
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-        }
-        assert!(programs.is_empty(), "the program outlived a SIGKILLed judge: {programs:?}");
-    } else {
-        assert!(left.is_empty(), "left running after signal {signal}: {left:?}");
-    }
-    stdout
-}
-
 /// Stopping `stress` with SIGINT, SIGTERM or SIGHUP ends it with 128 + the signal after
 /// killing every process of the programs it was running; with SIGKILL the programs die with
 /// it.
@@ -635,7 +553,7 @@ fn stopping_stress_leaves_nothing_running() {
     let dir = scratch("stop-stress");
     for signal in [2, 15, 1, 9] {
         let args = ["stress", "--time-limit", "60", "-j", "2", "--"];
-        let stdout = assert_stops_cleanly(&args, &dir, signal);
+        let stdout = testing::assert_stops_cleanly(BINARY, &args, &dir, signal);
         if signal == 2 {
             assert!(stdout.starts_with("interrupted by SIGINT"), "{stdout}");
         }
@@ -648,5 +566,6 @@ fn stopping_shrink_leaves_nothing_running() {
     let dir = scratch("stop-shrink");
     let failing =
         write(&dir, "failing.in", "2\n3 1 1 1 1 1 1 1 1 1 1 1\n1 1 1 1 1 1 1 1 1 1 1 1\n");
-    let _ = assert_stops_cleanly(&["shrink", &failing, "--time-limit", "60", "--"], &dir, 2);
+    let args = ["shrink", failing.as_str(), "--time-limit", "60", "--"];
+    let _ = testing::assert_stops_cleanly(BINARY, &args, &dir, 2);
 }

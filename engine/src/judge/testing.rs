@@ -236,7 +236,9 @@ pub fn assert_stops_cleanly(binary: &str, args: &[&str], dir: &Path, signal: i32
     command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null());
     let mut child = command.spawn().expect("the binary starts");
     let started = Instant::now();
-    while processes_mentioning(&marker).is_empty() {
+    // The binary's own command line names the script too: wait for another process, the
+    // program, so that the signal comes after the binary has set up its handlers.
+    while processes_mentioning(&marker).iter().all(|&pid| pid == child.id()) {
         assert!(started.elapsed() < Duration::from_secs(20), "{marker} never started");
         std::thread::sleep(Duration::from_millis(10));
     }
