@@ -18,7 +18,8 @@
 //! - [`InlineVec`]: a small vector kept inline, for move lists and minion rows.
 //! - [`rng`]: a tiny, version-stable generator for reproducible generated inputs.
 //! - [`judge`]: judging a user's program: running it under limits, verdicts and checker
-//!   protocols, the [`judge::Problem`] trait, the stress loop and the shrinking driver.
+//!   protocols, the [`judge::Problem`] trait, the stress loop, the shrinking driver and the
+//!   reports.
 //! - `cli` (feature `cli`): what the thin binaries share: clap arguments, reading the input
 //!   file or stdin, printing an [`Output`] and exiting with a [`RunError`]'s code.
 //!
@@ -62,8 +63,8 @@
 //! # Ok::<(), engine::RunError>(())
 //! ```
 
-// `deny`, not `forbid`: `judge::sys` alone allows the three system calls std does not offer
-// (`waitid` without reaping, `wait4` with resource usage, `killpg`).
+// `deny`, not `forbid`: two modules allow it, each saying why: `judge::sys` (the system calls
+// std does not offer for running a program) and `memory` (one `madvise`).
 #![deny(unsafe_code)]
 
 #[cfg(feature = "cli")]
