@@ -310,6 +310,19 @@ impl Problem for Judge {
         generate::railway(rng, level, limits)
     }
 
+    /// Five: one station; 5,000 stations with 5,000 tracks, then with 20,000, each with a
+    /// single charger and with every station charging (the same under both limits).
+    fn extremes(&self, limits: Limits) -> u32 {
+        generate::extremes(limits)
+    }
+
+    /// Owners mixed, structure from `rng`: with `m = n` one path through every station into
+    /// a cycle (single charger) or a random head for each station (all charging), with
+    /// 20,000 tracks random distinct ones. `O(n + m)`.
+    fn extreme(&self, k: u32, rng: &mut SplitMix64, limits: Limits) -> Railway {
+        generate::extreme(k, rng, limits)
+    }
+
     /// The default solver's answer, its certificate checked by [`verify()`]. `O(n + m)` for
     /// the check, plus the solver's time.
     fn solve(&self, input: &Railway) -> Vec<bool> {
