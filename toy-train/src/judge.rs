@@ -31,7 +31,6 @@
 
 mod generate;
 mod moves;
-mod railway;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -43,7 +42,7 @@ use engine::judge::problem::Invalid;
 use engine::judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 use engine::rng::SplitMix64;
 
-pub use railway::Railway;
+pub use crate::railway::Railway;
 
 use crate::game::{MAX_STATIONS, MAX_TRACKS};
 use crate::{Solution, Solver, dot, output, solve, verify};

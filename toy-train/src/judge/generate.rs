@@ -10,9 +10,9 @@ use std::ops::RangeInclusive;
 use engine::judge::Limits;
 use engine::rng::SplitMix64;
 
-use super::railway::Railway;
 use super::{ORIGINAL_MAX_STATIONS, ORIGINAL_MAX_TRACKS, bounds, validate};
-use crate::generator::{Family, GenParams, generate as family_instance};
+use crate::generator::{self, Family, GenParams};
+use crate::railway::Railway;
 
 /// Size levels: 0 to 2 tiny shapes (up to 3, 6, 10 stations), 3 up to 15 stations (the
 /// original's subtask 2), 4 to 6 the families at up to 100, 1,000 and the limit, 7 a mix.
@@ -165,10 +165,9 @@ fn family(rng: &mut SplitMix64, sizes: RangeInclusive<usize>, limits: Limits) ->
         params.charging_per_mille = Some(rng.range(1, 300));
     }
     params.shuffle = rng.chance(1, 2);
-    let instance = family_instance(&params)
-        .or_else(|_| family_instance(&GenParams { m: None, ..params }))
+    let mut railway = generator::generate(&params)
+        .or_else(|_| generator::generate(&GenParams { m: None, ..params }))
         .ok()?;
-    let mut railway = Railway::from(instance);
     if limits == Limits::Extended {
         if rng.chance(1, 8) {
             railway.charging.fill(false);
@@ -246,7 +245,9 @@ pub(crate) fn extreme(k: u32, rng: &mut SplitMix64, limits: Limits) -> Railway {
         let mut params = GenParams::new(Family::Random, n, rng.next_u64());
         params.m = Some(m);
         params.shuffle = rng.chance(1, 2);
-        family_instance(&params).expect("the largest original railway is a random family's").tracks
+        generator::generate(&params)
+            .expect("the largest original railway is a random family's")
+            .tracks
     };
     let railway = Railway { arezou, charging, tracks };
     debug_assert!(validate(&railway, limits).is_ok(), "extreme {k}");

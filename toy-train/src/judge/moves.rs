@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use super::railway::{Railway, chunks};
+use crate::railway::Railway;
 
 /// One move of the plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,6 +103,14 @@ impl Iterator for Moves<'_> {
     }
 }
 
+/// Index ranges splitting `0..len` into chunks of `len / 2`, then `len / 4`, ... down to
+/// single items: ddmin's complements, big first, ending with each item alone. About `2 len`
+/// ranges.
+fn chunks(len: usize) -> impl Iterator<Item = Range<usize>> {
+    std::iter::successors((len > 0).then_some((len / 2).max(1)), |&k| (k > 1).then_some(k / 2))
+        .flat_map(move |k| (0..len.div_ceil(k)).map(move |c| c * k..((c + 1) * k).min(len)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +133,13 @@ mod tests {
         // Station 1's only track leads to 2: it is bypassed.
         assert!(all.contains(&r.bypassing(1)));
         assert!(all.iter().all(|c| c.n() + c.m() + c.chargers() < r.n() + r.m() + r.chargers()));
+    }
+
+    #[test]
+    fn chunks_halve_down_to_single_items() {
+        let got: Vec<Range<usize>> = chunks(5).collect();
+        assert_eq!(got, [0..2, 2..4, 4..5, 0..1, 1..2, 2..3, 3..4, 4..5]);
+        assert_eq!(chunks(1).map(|r| (r.start, r.end)).collect::<Vec<_>>(), [(0, 1)]);
+        assert_eq!(chunks(0).count(), 0);
     }
 }

@@ -1,12 +1,19 @@
-//! [`Railway`]: an input as the judge handles it (owners, chargers and tracks in input
-//! order), its rendering in the sample grader's format, and the edits shrink moves are made
-//! of (drop stations and renumber, drop tracks, clear charging flags).
+//! [`Railway`]: an input exactly as its file lists it (owners, chargers and tracks in file
+//! order), what the generators build, the judge reads and edits, and the solvers' [`Game`]
+//! is made from; its rendering in the sample grader's format (`write_railway`); and the
+//! edits shrink moves are made of (drop stations and renumber, drop tracks, bypass a
+//! station, clear charging flags).
+//!
+//! The solver itself does not go through a `Railway`: [`parse`](crate::parse()) streams the
+//! input straight into a [`Game`]'s arrays, which is what lets it read 10^8 stations.
 
 use std::collections::HashSet;
 use std::ops::Range;
 
+use engine::rng::SplitMix64;
+
 use crate::game::{Game, GameError};
-use crate::generator::{Instance, write_railway};
+use crate::output::push_uint;
 
 /// A railway exactly as its input file lists it: the stations' flags and the tracks in file
 /// order (so rendering and parsing give each other back).
@@ -22,9 +29,33 @@ pub struct Railway {
     pub tracks: Vec<(u32, u32)>,
 }
 
-impl From<Instance> for Railway {
-    fn from(instance: Instance) -> Self {
-        Self { arezou: instance.arezou, charging: instance.charging, tracks: instance.tracks }
+/// Appends a railway in the sample grader's format: `n m`, the owner flags, the charger
+/// flags, one track a line. `O(n + m)`.
+pub(crate) fn write_railway(
+    out: &mut Vec<u8>,
+    arezou: &[bool],
+    charging: &[bool],
+    tracks: &[(u32, u32)],
+) {
+    out.reserve(4 * arezou.len() + 12 * tracks.len() + 24);
+    push_uint(out, arezou.len() as u64);
+    out.push(b' ');
+    push_uint(out, tracks.len() as u64);
+    out.push(b'\n');
+    for flags in [arezou, charging] {
+        for (i, &f) in flags.iter().enumerate() {
+            if i > 0 {
+                out.push(b' ');
+            }
+            out.push(if f { b'1' } else { b'0' });
+        }
+        out.push(b'\n');
+    }
+    for &(u, v) in tracks {
+        push_uint(out, u64::from(u));
+        out.push(b' ');
+        push_uint(out, u64::from(v));
+        out.push(b'\n');
     }
 }
 
@@ -50,7 +81,7 @@ impl Railway {
     /// The game the solvers take. `O(n + m)`.
     ///
     /// # Errors
-    /// As [`Game::new`]: never for a railway the judge's validator accepts.
+    /// As [`Game::new`]: never for a generated railway or one the judge's validator accepts.
     pub fn to_game(&self) -> Result<Game, GameError> {
         Game::new(&self.arezou, &self.charging, &self.tracks)
     }
@@ -59,6 +90,33 @@ impl Railway {
     /// track a line. `O(n + m)`.
     pub fn render(&self, out: &mut Vec<u8>) {
         write_railway(out, &self.arezou, &self.charging, &self.tracks);
+    }
+
+    /// The input text in the sample grader's format. `O(n + m)`.
+    #[must_use]
+    pub fn to_text(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.render(&mut out);
+        out
+    }
+
+    /// Renames the stations by a random permutation and shuffles the track order, keeping
+    /// the game the same up to names. `O(n + m)`.
+    #[must_use]
+    pub fn shuffled(self, rng: &mut SplitMix64) -> Self {
+        let n = self.arezou.len();
+        let mut name: Vec<u32> = (0..n as u32).collect();
+        rng.shuffle(&mut name);
+        let mut arezou = vec![false; n];
+        let mut charging = vec![false; n];
+        for (old, &new) in name.iter().enumerate() {
+            arezou[new as usize] = self.arezou[old];
+            charging[new as usize] = self.charging[old];
+        }
+        let mut tracks: Vec<(u32, u32)> =
+            self.tracks.iter().map(|&(u, v)| (name[u as usize], name[v as usize])).collect();
+        rng.shuffle(&mut tracks);
+        Self { arezou, charging, tracks }
     }
 
     /// The railway without the stations marked in `dropped` and the tracks touching them;
@@ -204,14 +262,6 @@ impl Railway {
     }
 }
 
-/// Index ranges splitting `0..len` into chunks of `len / 2`, then `len / 4`, ... down to
-/// single items: ddmin's complements, big first, ending with each item alone. About `2 len`
-/// ranges.
-pub(crate) fn chunks(len: usize) -> impl Iterator<Item = Range<usize>> {
-    std::iter::successors((len > 0).then_some((len / 2).max(1)), |&k| (k > 1).then_some(k / 2))
-        .flat_map(move |k| (0..len.div_ceil(k)).map(move |c| c * k..((c + 1) * k).min(len)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,14 +280,6 @@ mod tests {
         let mut out = Vec::new();
         r.render(&mut out);
         assert_eq!(out, b"2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1\n");
-    }
-
-    #[test]
-    fn chunks_halve_down_to_single_items() {
-        let got: Vec<Range<usize>> = chunks(5).collect();
-        assert_eq!(got, [0..2, 2..4, 4..5, 0..1, 1..2, 2..3, 3..4, 4..5]);
-        assert_eq!(chunks(1).map(|r| (r.start, r.end)).collect::<Vec<_>>(), [(0, 1)]);
-        assert_eq!(chunks(0).count(), 0);
     }
 
     #[test]
