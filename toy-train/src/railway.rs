@@ -2,7 +2,7 @@
 //! order), what the generators build, the judge reads and edits, and the solvers' [`Game`]
 //! is made from; its rendering in the sample grader's format (`write_railway`); and the
 //! edits shrink moves are made of (drop stations and renumber, drop tracks, bypass a
-//! station, clear charging flags).
+//! station, clear charging flags), each keeping a track out of every station.
 //!
 //! The solver itself does not go through a `Railway`: [`parse`](crate::parse()) streams the
 //! input straight into a [`Game`]'s arrays, which is what lets it read 10^8 stations.
@@ -19,7 +19,7 @@ use crate::output::push_uint;
 /// order (so rendering and parsing give each other back).
 ///
 /// Space: `2n + 8m` bytes.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Railway {
     /// `a[i]`: Arezou owns station `i`.
     pub arezou: Vec<bool>,
@@ -146,71 +146,83 @@ impl Railway {
         }
     }
 
-    /// The railway without the stations in `range`, and then without every station left
-    /// with no track out (repeatedly, as dropping one can strand its predecessors), so the
-    /// result keeps a track out of every station whenever `self` does. `O(n + m)`.
+    /// The railway without station `s`, each other station keeping a track: plainly (`s`
+    /// and its tracks dropped, the stations after it renumbered) when no other station's
+    /// tracks all lead to `s`; otherwise by [bypassing](Self::bypassing) `s` when its only
+    /// track leads to another station; otherwise [giving a self-loop to each station it
+    /// strands](Self::without_station_chunk). So it is the plain one-step drop whenever
+    /// that is valid. `O(n + m)`.
     #[must_use]
-    pub fn without_stations_closed(&self, range: Range<usize>) -> Self {
+    pub fn without_station(&self, s: u32) -> Self {
         let n = self.n();
-        let mut dropped = vec![false; n];
-        dropped[range].fill(true);
-        // Tracks out of each station that still lead to a kept station.
-        let mut live = vec![0u32; n];
-        // Predecessors by head in CSR form, one entry a track.
-        let mut start = vec![0u32; n + 1];
+        // `elsewhere[u]`: a track of `u` leads to a station other than `s`.
+        let mut elsewhere = vec![false; n];
+        let mut out = self.tracks.iter().filter(|&&(u, _)| u == s);
         for &(u, v) in &self.tracks {
-            if !dropped[v as usize] {
-                live[u as usize] += 1;
-            }
-            start[v as usize + 1] += 1;
+            elsewhere[u as usize] |= v != s;
         }
-        for i in 1..=n {
-            start[i] += start[i - 1];
-        }
-        let mut fill = start[..n].to_vec();
-        let mut pred = vec![0u32; self.m()];
-        for &(u, v) in &self.tracks {
-            pred[fill[v as usize] as usize] = u;
-            fill[v as usize] += 1;
-        }
-        let mut stranded: Vec<u32> =
-            (0..n as u32).filter(|&s| !dropped[s as usize] && live[s as usize] == 0).collect();
-        for &s in &stranded {
+        let strands = (0..n).any(|u| u != s as usize && !elsewhere[u]);
+        if !strands {
+            let mut dropped = vec![false; n];
             dropped[s as usize] = true;
+            return self.without_stations(&dropped);
         }
-        while let Some(x) = stranded.pop() {
-            for &u in &pred[start[x as usize] as usize..start[x as usize + 1] as usize] {
-                if !dropped[u as usize] {
-                    // This track was counted: `x` was kept when the counts were made.
-                    live[u as usize] -= 1;
-                    if live[u as usize] == 0 {
-                        dropped[u as usize] = true;
-                        stranded.push(u);
-                    }
-                }
-            }
+        match (out.next(), out.next()) {
+            (Some(&(_, t)), None) if t != s => self.bypassing(s),
+            _ => self.without_station_chunk(s as usize..s as usize + 1),
         }
-        self.without_stations(&dropped)
     }
 
-    /// The railway without the tracks in `range`, except that a station whose every track
-    /// lies in `range` keeps the first of them, so no station is left without a track out.
-    /// `O(n + m)`.
+    /// The railway without the stations in `range` and the tracks touching them, the others
+    /// renumbered in order; a station left without a track gets a self-loop in place of its
+    /// first track into `range`, so every station keeps a track and no station but those in
+    /// `range` goes. `O(n + m)`.
     #[must_use]
-    pub fn without_tracks(&self, range: Range<usize>) -> Self {
-        let mut outside = vec![false; self.n()];
-        for (i, &(u, _)) in self.tracks.iter().enumerate() {
-            if !range.contains(&i) {
-                outside[u as usize] = true;
+    pub fn without_station_chunk(&self, range: Range<usize>) -> Self {
+        let n = self.n();
+        let inside = |s: u32| range.contains(&(s as usize));
+        let mut kept_track = vec![false; n];
+        for &(u, v) in &self.tracks {
+            if !inside(v) {
+                kept_track[u as usize] = true;
             }
         }
+        let mut looped = kept_track;
         let mut tracks = Vec::with_capacity(self.m());
-        for (i, &(u, v)) in self.tracks.iter().enumerate() {
-            if !range.contains(&i) {
+        for &(u, v) in &self.tracks {
+            if inside(u) {
+                continue;
+            }
+            if !inside(v) {
                 tracks.push((u, v));
-            } else if !outside[u as usize] {
-                // The first track of `u` in the range, kept; later ones are dropped.
-                outside[u as usize] = true;
+            } else if !looped[u as usize] {
+                looped[u as usize] = true;
+                tracks.push((u, u));
+            }
+        }
+        let mut dropped = vec![false; n];
+        dropped[range].fill(true);
+        Self { arezou: self.arezou.clone(), charging: self.charging.clone(), tracks }
+            .without_stations(&dropped)
+    }
+
+    /// The railway without the tracks `listed` (indices into the tracks), except that a
+    /// station whose every track is listed keeps the first of them, so no station is left
+    /// without a track out. `O(n + m)`.
+    #[must_use]
+    pub fn without_tracks(&self, listed: &[u32]) -> Self {
+        let mut drop = vec![false; self.m()];
+        for &i in listed {
+            drop[i as usize] = true;
+        }
+        let mut kept = vec![false; self.n()];
+        for (&(u, _), &d) in self.tracks.iter().zip(&drop) {
+            kept[u as usize] |= !d;
+        }
+        let mut tracks = Vec::with_capacity(self.m());
+        for (&(u, v), &d) in self.tracks.iter().zip(&drop) {
+            if !d || !kept[u as usize] {
+                kept[u as usize] = true;
                 tracks.push((u, v));
             }
         }
@@ -283,21 +295,29 @@ mod tests {
     }
 
     #[test]
-    fn dropping_stations_renumbers_and_strands_predecessors() {
+    fn dropping_stations_renumbers_and_loops_what_they_strand() {
         // 0 -> 1 -> 2 -> 2, 3 -> 0, 3 -> 3.
         let r = railway(&[1, 0, 1, 0], &[0, 1, 0, 1], &[(0, 1), (1, 2), (2, 2), (3, 0), (3, 3)]);
         let plain = r.without_stations(&[false, false, true, false]);
         assert_eq!(plain, railway(&[1, 0, 0], &[0, 1, 1], &[(0, 1), (2, 0), (2, 2)]));
-        // Without 2, station 1 has no track, then 0 neither; 3 keeps its self-loop.
-        let closed = r.without_stations_closed(2..3);
-        assert_eq!(closed, railway(&[0], &[1], &[(0, 0)]));
+        // Without 2, station 1 has no track: it gets a self-loop; 0 keeps its track to 1.
+        let chunk = r.without_station_chunk(2..3);
+        assert_eq!(chunk, railway(&[1, 0, 0], &[0, 1, 1], &[(0, 1), (1, 1), (2, 0), (2, 2)]));
+        assert_eq!(
+            r.without_station_chunk(1..3),
+            railway(&[1, 0], &[0, 1], &[(0, 0), (1, 0), (1, 1)])
+        );
+        // One station: plainly when that strands nothing, else bypassed, else with loops.
+        assert_eq!(r.without_station(3), r.without_stations(&[false, false, false, true]));
+        assert_eq!(r.without_station(1), r.bypassing(1));
+        assert_eq!(r.without_station(2), chunk);
     }
 
     #[test]
     fn dropping_tracks_keeps_one_per_station() {
         let r = railway(&[1, 1], &[1, 0], &[(0, 0), (0, 1), (1, 0), (1, 1)]);
-        assert_eq!(r.without_tracks(1..3).tracks, [(0, 0), (1, 1)]);
-        assert_eq!(r.without_tracks(0..4).tracks, [(0, 0), (1, 0)]);
+        assert_eq!(r.without_tracks(&[1, 2]).tracks, [(0, 0), (1, 1)]);
+        assert_eq!(r.without_tracks(&[0, 1, 2, 3]).tracks, [(0, 0), (1, 0)]);
         assert_eq!(r.without_chargers(&[0]).chargers(), 0);
     }
 
