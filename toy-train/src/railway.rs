@@ -146,30 +146,44 @@ impl Railway {
         }
     }
 
-    /// The railway without station `s`, each other station keeping a track: plainly (`s`
-    /// and its tracks dropped, the stations after it renumbered) when no other station's
-    /// tracks all lead to `s`; otherwise by [bypassing](Self::bypassing) `s` when its only
-    /// track leads to another station; otherwise [giving a self-loop to each station it
-    /// strands](Self::without_station_chunk). So it is the plain one-step drop whenever
-    /// that is valid. `O(n + m)`.
+    /// Whether dropping station `s` with its tracks would leave another station without a
+    /// track: some station other than `s` has all its tracks leading to `s`. `O(n + m)`.
     #[must_use]
-    pub fn without_station(&self, s: u32) -> Self {
-        let n = self.n();
+    pub fn strands(&self, s: u32) -> bool {
         // `elsewhere[u]`: a track of `u` leads to a station other than `s`.
-        let mut elsewhere = vec![false; n];
-        let mut out = self.tracks.iter().filter(|&&(u, _)| u == s);
+        let mut elsewhere = vec![false; self.n()];
         for &(u, v) in &self.tracks {
             elsewhere[u as usize] |= v != s;
         }
-        let strands = (0..n).any(|u| u != s as usize && !elsewhere[u]);
-        if !strands {
-            let mut dropped = vec![false; n];
+        elsewhere.iter().enumerate().any(|(u, &e)| u != s as usize && !e)
+    }
+
+    /// Whether station `s` can be [bypassed](Self::bypassing) to a purpose: its only track
+    /// leads to another station, and some track leads into it. `O(m)`.
+    #[must_use]
+    pub fn bypassable(&self, s: u32) -> bool {
+        let mut out = self.tracks.iter().filter(|&&(u, _)| u == s);
+        let one_track = matches!((out.next(), out.next()), (Some(&(_, t)), None) if t != s);
+        one_track && self.tracks.iter().any(|&(u, v)| v == s && u != s)
+    }
+
+    /// The railway without station `s`, each other station keeping a track: plainly (`s`
+    /// and its tracks dropped, the stations after it renumbered) when that
+    /// [strands](Self::strands) no station; otherwise by [bypassing](Self::bypassing) `s`
+    /// when its only track leads to another station; otherwise [giving a self-loop to each
+    /// station it strands](Self::without_station_chunk). So it is the plain one-step drop
+    /// whenever that is valid. `O(n + m)`.
+    #[must_use]
+    pub fn without_station(&self, s: u32) -> Self {
+        if !self.strands(s) {
+            let mut dropped = vec![false; self.n()];
             dropped[s as usize] = true;
             return self.without_stations(&dropped);
         }
-        match (out.next(), out.next()) {
-            (Some(&(_, t)), None) if t != s => self.bypassing(s),
-            _ => self.without_station_chunk(s as usize..s as usize + 1),
+        if self.bypassable(s) {
+            self.bypassing(s)
+        } else {
+            self.without_station_chunk(s as usize..s as usize + 1)
         }
     }
 

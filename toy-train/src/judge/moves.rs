@@ -9,7 +9,9 @@
 //! quarters; and so on to level [`LEVELS`] (chunks of a 256th) or chunks of two items. Then
 //! come the single moves: drop one droppable track, clear one charging flag, drop one
 //! station ([`Railway::without_station`]: plainly when that leaves every station a track,
-//! else by bypassing it, else giving a self-loop to each station it strands). So a failure
+//! else by bypassing it, else giving a self-loop to each station it strands), and bypass a
+//! station that was dropped plainly (whose only track leads elsewhere and into which a
+//! track leads; where the drop was not plain it was the bypass already). So a failure
 //! that needs all of a large railway's stations still sheds its tracks and chargers at the
 //! first levels, and one that needs few sheds most stations there. A dropped chunk of
 //! stations gives a self-loop to each station it strands rather than dropping that one
@@ -43,6 +45,8 @@ enum Kind {
     Tracks,
     /// Clear charging flags (indices into [`Moves::chargers`]).
     Chargers,
+    /// Bypass a station that [`Railway::without_station`] drops plainly (single moves only).
+    Bypasses,
 }
 
 /// A run of moves of one kind: the `2^level` chunks of a level, or (`level` `None`) the
@@ -90,9 +94,13 @@ impl<'a> Moves<'a> {
                 plan.push(Segment { kind, level: Some(level), count: 1 << level });
             }
         }
-        for (kind, count) in
-            [(Kind::Tracks, droppable.len()), (Kind::Chargers, chargers.len()), (Kind::Stations, n)]
-        {
+        let singles = [
+            (Kind::Tracks, droppable.len()),
+            (Kind::Chargers, chargers.len()),
+            (Kind::Stations, n),
+            (Kind::Bypasses, n),
+        ];
+        for (kind, count) in singles {
             plan.push(Segment { kind, level: None, count });
         }
         plan.retain(|s| s.count > 0);
@@ -103,7 +111,7 @@ impl<'a> Moves<'a> {
     fn build(&self, segment: Segment, offset: usize) -> Railway {
         let r = self.railway;
         let len = match segment.kind {
-            Kind::Stations => r.n(),
+            Kind::Stations | Kind::Bypasses => r.n(),
             Kind::Tracks => self.droppable.len(),
             Kind::Chargers => self.chargers.len(),
         };
@@ -117,6 +125,11 @@ impl<'a> Moves<'a> {
         };
         match segment.kind {
             Kind::Stations if segment.level.is_none() => r.without_station(offset as u32),
+            // Where the single drop is not plain, it is the bypass already (or there is none).
+            Kind::Bypasses => {
+                let s = offset as u32;
+                if r.bypassable(s) && !r.strands(s) { r.bypassing(s) } else { Railway::default() }
+            }
             Kind::Stations => r.without_station_chunk(range),
             Kind::Tracks => r.without_tracks(&self.droppable[range]),
             Kind::Chargers => r.without_chargers(&self.chargers[range]),
@@ -180,13 +193,16 @@ mod tests {
         assert_eq!(Moves::new(&r).nth(all.len()), None);
         // Halves of the 4 stations, of the 6 droppable tracks (all but 1 -> 2) and of the 3
         // chargers (one and a half a chunk: placeholders); then 6 tracks, 3 chargers and 4
-        // stations one by one.
-        assert_eq!(all.len(), 3 * 2 + 6 + 3 + 4);
+        // stations one by one, and 4 bypasses.
+        assert_eq!(all.len(), 3 * 2 + 6 + 3 + 4 + 4);
         assert_eq!(all[0], r.without_station_chunk(0..2));
         assert_eq!(all[2], r.without_tracks(&[0, 1, 3]));
         assert_eq!(all[4], Railway::default(), "half of 3 chargers is a placeholder");
-        // Station 1's only track leads to 2, and 0 has another track: 1 is dropped plainly.
-        assert_eq!(all[all.len() - 3], r.without_stations(&[false, true, false, false]));
+        // Station 1's only track leads to 2, and 0 has another track: 1 is dropped plainly,
+        // and bypassed as well.
+        assert_eq!(all[all.len() - 7], r.without_stations(&[false, true, false, false]));
+        assert_eq!(all[all.len() - 3], r.bypassing(1));
+        assert_eq!(all[all.len() - 4], Railway::default(), "station 0 has two tracks");
         assert!(all.iter().all(|c| c.n() + c.m() + c.chargers() < r.n() + r.m() + r.chargers()));
     }
 
