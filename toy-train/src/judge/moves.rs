@@ -25,6 +25,10 @@
 //! the driver no run. The levels stop at [`LEVELS`] because every pass that accepts nothing
 //! (at least the last, which proves the railway 1-minimal) tries every chunk: 256 chunks of
 //! each kind cost 510 runs a kind and pass, beside the `n` single drops of the stations.
+//! The single tracks and chargers come before the single stations for the same reason: a
+//! railway that needs all its stations sheds its last tracks and chargers there, so the
+//! last move accepted comes before the `n` station drops, which then run once, not twice
+//! (6,000 runs instead of 11,000 from an IOI-size railway).
 //!
 //! Every move lowers stations plus tracks plus chargers, and none strands a station.
 
