@@ -12,7 +12,7 @@
 //! scales to any size with the same per-copy behaviour, which is how the search scores
 //! gadgets and how the generator builds the families it found.
 
-use crate::generator::Instance;
+use crate::railway::Railway;
 
 /// Where a gadget's track leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +120,7 @@ impl Gadget {
     /// # Panics
     /// A link names a station the gadget does not have.
     #[must_use]
-    pub fn chain(&self, copies: usize) -> Instance {
+    pub fn chain(&self, copies: usize) -> Railway {
         self.chain_padded(copies, 0)
     }
 
@@ -130,7 +130,7 @@ impl Gadget {
     /// # Panics
     /// A link names a station the gadget does not have.
     #[must_use]
-    pub fn chain_padded(&self, copies: usize, padding: usize) -> Instance {
+    pub fn chain_padded(&self, copies: usize, padding: usize) -> Railway {
         let g = self.stations.len();
         let copies = copies.max(1);
         let station = |copy: usize, i: usize| {
@@ -178,14 +178,14 @@ impl Gadget {
         let first_padding = first_tail + tail;
         charging[first_padding..].fill(true);
         tracks.extend((first_padding as u32..n as u32).map(|u| (u, u)));
-        Instance { arezou, charging, tracks }
+        Railway { arezou, charging, tracks }
     }
 
     /// The railway with as many copies as fit in `n` stations, padded to exactly `n`.
     ///
     /// # Errors
     /// `n` is too small for the ground and one copy.
-    pub fn chain_of_size(&self, n: usize) -> Result<Instance, String> {
+    pub fn chain_of_size(&self, n: usize) -> Result<Railway, String> {
         let per_copy = self.stations_per_copy();
         if n < 2 + per_copy {
             return Err(format!("needs at least {} stations", 2 + per_copy));

@@ -11,86 +11,8 @@ use std::str::FromStr;
 
 use engine::rng::SplitMix64;
 
-use crate::game::{Game, GameError, MAX_STATIONS, MAX_TRACKS};
-use crate::output::push_uint;
-
-/// A generated railway in the input's terms, tracks in the order they are printed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Instance {
-    /// `a[i]`: Arezou owns station `i`.
-    pub arezou: Vec<bool>,
-    /// `r[i]`: station `i` charges.
-    pub charging: Vec<bool>,
-    /// Tracks `(u, v)`.
-    pub tracks: Vec<(u32, u32)>,
-}
-
-impl Instance {
-    /// The input text in the sample grader's format. `O(n + m)`.
-    #[must_use]
-    pub fn to_text(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        write_railway(&mut out, &self.arezou, &self.charging, &self.tracks);
-        out
-    }
-
-    /// The game this instance describes.
-    ///
-    /// # Errors
-    /// As [`Game::new`]; generated instances never fail.
-    pub fn to_game(&self) -> Result<Game, GameError> {
-        Game::new(&self.arezou, &self.charging, &self.tracks)
-    }
-
-    /// Renames the stations by a random permutation and shuffles the track order, keeping
-    /// the game the same up to names. `O(n + m)`.
-    #[must_use]
-    pub fn shuffled(self, rng: &mut SplitMix64) -> Self {
-        let n = self.arezou.len();
-        let mut name: Vec<u32> = (0..n as u32).collect();
-        rng.shuffle(&mut name);
-        let mut arezou = vec![false; n];
-        let mut charging = vec![false; n];
-        for (old, &new) in name.iter().enumerate() {
-            arezou[new as usize] = self.arezou[old];
-            charging[new as usize] = self.charging[old];
-        }
-        let mut tracks: Vec<(u32, u32)> =
-            self.tracks.iter().map(|&(u, v)| (name[u as usize], name[v as usize])).collect();
-        rng.shuffle(&mut tracks);
-        Self { arezou, charging, tracks }
-    }
-}
-
-/// Appends a railway in the sample grader's format: `n m`, the owner flags, the charger
-/// flags, one track a line. `O(n + m)`.
-pub(crate) fn write_railway(
-    out: &mut Vec<u8>,
-    arezou: &[bool],
-    charging: &[bool],
-    tracks: &[(u32, u32)],
-) {
-    out.reserve(4 * arezou.len() + 12 * tracks.len() + 24);
-    push_uint(out, arezou.len() as u64);
-    out.push(b' ');
-    push_uint(out, tracks.len() as u64);
-    out.push(b'\n');
-    for flags in [arezou, charging] {
-        for (i, &f) in flags.iter().enumerate() {
-            if i > 0 {
-                out.push(b' ');
-            }
-            out.push(if f { b'1' } else { b'0' });
-        }
-        out.push(b'\n');
-    }
-    for &(u, v) in tracks {
-        push_uint(out, u64::from(u));
-        out.push(b' ');
-        push_uint(out, u64::from(v));
-        out.push(b'\n');
-    }
-}
+use crate::game::{MAX_STATIONS, MAX_TRACKS};
+use crate::railway::Railway;
 
 /// The shapes the generators know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -278,7 +200,7 @@ pub struct GenError {
 /// # Errors
 /// Sizes no instance of the family has (for example `m < n`, `m > n²`, `small` with more than
 /// 15 stations, a staircase with fewer than 3 stations).
-pub fn generate(params: &GenParams) -> Result<Instance, GenError> {
+pub fn generate(params: &GenParams) -> Result<Railway, GenError> {
     let fail = |reason: &str| GenError {
         family: params.family,
         n: params.n,
@@ -318,7 +240,7 @@ pub fn generate(params: &GenParams) -> Result<Instance, GenError> {
             } else {
                 random_chargers(&mut rng, n, charging_pm)
             };
-            Instance { arezou, charging, tracks }
+            Railway { arezou, charging, tracks }
         }
         Family::Line => line(&mut rng, n, arezou_pm, charging_pm),
         Family::Staircase => staircase(n, params.m).map_err(|r| fail(&r))?,
@@ -387,7 +309,7 @@ fn random_tracks(rng: &mut SplitMix64, n: usize, m: usize) -> Vec<(u32, u32)> {
 
 /// Subtask 1: station `u` has a self-loop, a track to `u + 1`, or both (the last station
 /// only its self-loop).
-fn line(rng: &mut SplitMix64, n: usize, arezou_pm: u64, charging_pm: u64) -> Instance {
+fn line(rng: &mut SplitMix64, n: usize, arezou_pm: u64, charging_pm: u64) -> Railway {
     let mut tracks = Vec::with_capacity(2 * n);
     for u in 0..n as u32 {
         let kind = if u as usize + 1 == n { 0 } else { rng.below(3) };
@@ -400,7 +322,7 @@ fn line(rng: &mut SplitMix64, n: usize, arezou_pm: u64, charging_pm: u64) -> Ins
     }
     let arezou = (0..n).map(|_| rng.chance(arezou_pm, 1000)).collect();
     let charging = random_chargers(rng, n, charging_pm);
-    Instance { arezou, charging, tracks }
+    Railway { arezou, charging, tracks }
 }
 
 /// The staircase: `x_0..x_k` owned by Arezou, each with a self-loop (`x_0`'s only track),
@@ -408,7 +330,7 @@ fn line(rng: &mut SplitMix64, n: usize, arezou_pm: u64, charging_pm: u64) -> Ins
 /// of `b ≈ n / 10` Arezou-owned charging stations, station `i` of the block leading to the
 /// next `d_i` stations of the block (cyclically) to make up `m` (default about `4n`).
 /// Stations are numbered `x_0..x_k`, `c_1..c_k`, then the block.
-fn staircase(n: usize, m: Option<usize>) -> Result<Instance, String> {
+fn staircase(n: usize, m: Option<usize>) -> Result<Railway, String> {
     if n < 3 {
         return Err("a staircase needs at least 3 stations".into());
     }
@@ -443,7 +365,7 @@ fn staircase(n: usize, m: Option<usize>) -> Result<Instance, String> {
             tracks.push(((first + i) as u32, (first + (i + step) % b) as u32));
         }
     }
-    Ok(Instance { arezou, charging, tracks })
+    Ok(Railway { arezou, charging, tracks })
 }
 
 /// Step `j` of a staircase of `k` steps (stations `x_j = j`, `c_j = k + j`): the self-loop
@@ -478,7 +400,7 @@ enum TailShape {
 /// (`link = 1`, `k ≈ n / 6`) or a detour `y_i → p_i → q_i → y_(i+1)` through two more Arezou
 /// stations (`link = 3`, `k ≈ n / 14`). In round `i` the charger `c_i` goes and `y_i` must
 /// switch to its link, and so must everything that leads through it.
-fn cascade(n: usize, link: usize, tail: TailShape) -> Result<Instance, String> {
+fn cascade(n: usize, link: usize, tail: TailShape) -> Result<Railway, String> {
     if n < 5 {
         return Err("a cascade needs at least 5 stations".into());
     }
@@ -512,7 +434,7 @@ fn cascade(n: usize, link: usize, tail: TailShape) -> Result<Instance, String> {
         let to = if j == 1 || tail == TailShape::Star { y(1) } else { t(j - 1) };
         tracks.push((t(j), to));
     }
-    Ok(Instance { arezou, charging, tracks })
+    Ok(Railway { arezou, charging, tracks })
 }
 
 #[cfg(test)]

@@ -15,15 +15,27 @@
 //!   first station that differs, e.g. `station 3: expected 1, found 0`. `O(output + n)`.
 //! - **Generation** ([`Judge::generate`]): tiny railways first (1 to 6 stations, the shapes
 //!   where wrong ideas fail), then up to 15 stations, then the generator's families at up to
-//!   100, 1,000 and 5,000 stations.
-//! - **Shrinking** ([`Judge::shrink`]), in four groups, each from halves down to single
-//!   items: drop stations (with every station this leaves without a track, so candidates
-//!   stay valid; a single station's drop is then the plain one-step drop, with its tracks
-//!   and renumbered, whenever that is valid); bypass a station whose only track leads
-//!   elsewhere (its predecessors lead there instead); drop tracks (each station keeping
-//!   one, so a single track's drop is the plain one whenever that is valid); clear charging
-//!   flags. The driver's result is therefore 1-minimal under the issue's one-step moves
-//!   (drop a station, drop a track, clear a charging flag), and under bypasses too.
+//!   100, 1,000 and 5,000 stations. The stress loop's first runs after ten tiny ones are the
+//!   five extreme railways ([`Judge::extreme`]): one station; 5,000 stations with 5,000
+//!   tracks (one path through every station into a cycle, or a random head for each) and
+//!   with 20,000 (random distinct tracks), each with a single charger and with every
+//!   station charging, owners mixed. So a program that fails only at the largest `n` (a
+//!   table of 5,000 indexed from 1) is found at run 11.
+//! - **Shrinking** ([`Judge::shrink`]), by granularity across the kinds, as ddmin does:
+//!   drop either half of the stations, of the droppable tracks (those of stations with
+//!   another track) and of the charging flags, then quarters of each, and so on to a 256th
+//!   or chunks of two; then the single moves: drop one track, clear one charging flag, drop
+//!   one station, bypass one station (its only track leads elsewhere; its predecessors lead
+//!   there instead). A chunk of stations gives a self-loop to each station it leaves
+//!   without a track; a single station is dropped plainly (with its tracks, the others
+//!   renumbered) when that leaves every station a track, else bypassed, else with
+//!   self-loops. Every candidate keeps a track out of every station, and each one-step move
+//!   of the issue (drop a station, drop a track, clear a charging flag) that gives a valid
+//!   railway is in the list, so the driver's result is 1-minimal under them, and under
+//!   bypasses too. A railway whose failure needs all its 5,000 stations sheds its extra
+//!   tracks and chargers in the first level; proving it 1-minimal then takes about 5,500
+//!   runs (510 chunks and 5,000 single stations), 24 to 38 s at `-j 2` on two cores with the
+//!   editorial's program.
 //! - **Exhaustive** ([`Judge::exhaustive`]): every railway of up to `bound` stations
 //!   (`1..=4`) without duplicate tracks, smallest first: 19,318 railways up to 3 stations.
 //! - **Proof** ([`Judge::explain`]): our strategies station by station, the verifier's line
@@ -31,7 +43,6 @@
 
 mod generate;
 mod moves;
-mod railway;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -43,7 +54,7 @@ use engine::judge::problem::Invalid;
 use engine::judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 use engine::rng::SplitMix64;
 
-pub use railway::Railway;
+pub use crate::railway::Railway;
 
 use crate::game::{MAX_STATIONS, MAX_TRACKS};
 use crate::{Solution, Solver, dot, output, solve, verify};
@@ -310,6 +321,19 @@ impl Problem for Judge {
         generate::railway(rng, level, limits)
     }
 
+    /// Five: one station; 5,000 stations with 5,000 tracks, then with 20,000, each with a
+    /// single charger and with every station charging (the same under both limits).
+    fn extremes(&self, limits: Limits) -> u32 {
+        generate::extremes(limits)
+    }
+
+    /// Owners mixed, structure from `rng`: with `m = n` one path through every station into
+    /// a cycle (single charger) or a random head for each station (all charging), with
+    /// 20,000 tracks random distinct ones. `O(n + m)`.
+    fn extreme(&self, k: u32, rng: &mut SplitMix64, limits: Limits) -> Railway {
+        generate::extreme(k, rng, limits)
+    }
+
     /// The default solver's answer, its certificate checked by [`verify()`]. `O(n + m)` for
     /// the check, plus the solver's time.
     fn solve(&self, input: &Railway) -> Vec<bool> {
@@ -400,9 +424,9 @@ impl Problem for Judge {
         }
     }
 
-    /// See the module notes: station chunks, bypasses, track chunks, charger chunks, the
-    /// single moves last in each group. The plan costs `O(n + m)`, each candidate `O(n + m)`
-    /// when the driver asks for it, and skipping moves nothing.
+    /// See the module notes: chunks of stations, droppable tracks and chargers, halves first,
+    /// then the single moves. The plan costs `O(n + m)`, each candidate `O(n + m)` when the
+    /// driver asks for it, and skipping builds nothing.
     fn shrink(&self, input: &Railway) -> impl Iterator<Item = Railway> {
         moves::Moves::new(input)
     }
@@ -534,18 +558,56 @@ mod tests {
         Judge.parse(text.as_bytes(), limits).unwrap_err().to_string()
     }
 
+    /// The engine's contracts: generated and extreme railways are valid and round-trip under
+    /// both limits, shrink moves lower the size, the enumeration's ends are valid.
     #[test]
-    fn generated_inputs_are_valid_and_round_trip_at_every_level() {
-        let mut rng = SplitMix64::new(17);
+    fn the_problem_keeps_the_engines_contracts() {
+        engine::judge::testing::check_contracts(&Judge, 12, 60, Some(3));
+    }
+
+    /// The extremes are the largest railways of the original, with one charger and with all,
+    /// owners mixed, and the single-charger railway with `m = n` is one path into a cycle.
+    #[test]
+    fn the_extremes_reach_the_limits() {
         for limits in [Limits::Original, Limits::Extended] {
-            for level in 0..Judge::LEVELS {
-                let runs = if level >= 5 { 4 } else { 60 };
-                for _ in 0..runs {
-                    let input = Judge.generate(&mut rng, level, limits);
-                    validate(&input, limits).unwrap();
-                    assert_eq!(Judge.parse(&render(&Judge, &input), limits).unwrap(), input);
+            assert_eq!(Judge.extremes(limits), 5);
+            let mut rng = SplitMix64::new(11);
+            let all: Vec<Railway> = (0..5).map(|k| Judge.extreme(k, &mut rng, limits)).collect();
+            let shapes: Vec<(usize, usize, usize)> =
+                all.iter().map(|r| (r.n(), r.m(), r.chargers())).collect();
+            assert_eq!(
+                shapes,
+                [
+                    (1, 1, 1),
+                    (5000, 5000, 1),
+                    (5000, 5000, 5000),
+                    (5000, 20000, 1),
+                    (5000, 20000, 5000)
+                ]
+            );
+            for r in &all {
+                assert_eq!(validate(r, Limits::Original), Ok(()), "valid under both limits");
+                if r.n() > 1 {
+                    let arezou = r.arezou.iter().filter(|&&a| a).count();
+                    assert!((2000..=3000).contains(&arezou), "owners mixed: {arezou}");
                 }
             }
+            // Following the only tracks from the station nothing leads to visits every
+            // station before it repeats one.
+            let path = &all[1];
+            let mut head = vec![0u32; 5000];
+            let mut entered = vec![false; 5000];
+            for &(u, v) in &path.tracks {
+                head[u as usize] = v;
+                entered[v as usize] = true;
+            }
+            let mut s = entered.iter().position(|&e| !e).expect("the path's start") as u32;
+            let mut seen = vec![false; 5000];
+            while !seen[s as usize] {
+                seen[s as usize] = true;
+                s = head[s as usize];
+            }
+            assert!(seen.iter().all(|&v| v), "one path through every station");
         }
     }
 
@@ -775,19 +837,17 @@ mod tests {
         );
     }
 
-    /// The moves lower the size, end with every one-step move the issue names (drop a
-    /// station, with its tracks, renumbered; drop a track; clear a charging flag) whenever
-    /// that move gives a valid railway, and keep every candidate that could be valid valid.
+    /// The moves hold every one-step move the issue names (drop a station, with its tracks,
+    /// renumbered; drop a track; clear a charging flag) whenever that move gives a valid
+    /// railway, which makes the driver's result 1-minimal under them, and never strand a
+    /// station (the empty railway stands for a chunk too small to drop).
     #[test]
     fn shrink_moves_shrink_and_cover_the_one_step_moves() {
         let mut rng = SplitMix64::new(9);
         for level in [0, 1, 2, 3, 4] {
             for _ in 0..20 {
                 let input = Judge.generate(&mut rng, level, Limits::Original);
-                let size = Judge.size(&input);
                 let moves: Vec<Railway> = Judge.shrink(&input).collect();
-                assert!(moves.iter().all(|m| Judge.size(m) < size));
-                // Station and track chunks never strand a station.
                 assert!(moves.iter().all(|m| m.n() == 0 || validate(m, Limits::Extended).is_ok()));
                 let mut one_step = Vec::new();
                 for s in 0..input.n() {
@@ -854,8 +914,9 @@ mod tests {
 
     proptest::proptest! {
         /// Mutated valid inputs and random bytes: parsing and validating under both limits
-        /// never panic, whatever parses is valid and renders back to an equal railway, and
-        /// under the extended limits the judge and the solver agree.
+        /// never panic, whatever parses is valid and renders back to an equal railway
+        /// ([`assert_parses_soundly`](engine::judge::testing::assert_parses_soundly)), and
+        /// under the extended limits the judge and the solver's streaming parser agree.
         #[test]
         fn parse_and_validate_never_panic(
             seed: u64,
@@ -867,18 +928,17 @@ mod tests {
             let valid = render(&Judge, &Judge.generate(&mut rng, level, Limits::Original));
             let bytes = engine::judge::testing::corrupt::corrupt(valid, &edits, b" 1");
             for bytes in [bytes, noise] {
-                for limits in [Limits::Original, Limits::Extended] {
-                    let parsed = Judge.parse(&bytes, limits);
-                    if let Ok(input) = &parsed {
-                        proptest::prop_assert!(validate(input, limits).is_ok());
-                        let again = Judge.parse(&render(&Judge, input), limits);
-                        proptest::prop_assert_eq!(again.as_ref(), Ok(input));
-                        let _ = Judge.summary(input);
+                engine::judge::testing::assert_parses_soundly(&Judge, &bytes);
+                if let Ok(railway) = Judge.parse(&bytes, Limits::Original) {
+                    let _ = Judge.summary(&railway);
+                }
+                let ours = Judge.parse(&bytes, Limits::Extended);
+                let solver = crate::parse(&bytes);
+                match (&ours, &solver) {
+                    (Ok(railway), Ok(game)) => {
+                        proptest::prop_assert_eq!(&railway.to_game().expect("a game"), game);
                     }
-                    if limits == Limits::Extended {
-                        let solver = crate::parse(&bytes).map(|_| ());
-                        proptest::prop_assert_eq!(parsed.map(|_| ()), solver);
-                    }
+                    _ => proptest::prop_assert_eq!(ours.map(|_| ()), solver.map(|_| ())),
                 }
             }
         }

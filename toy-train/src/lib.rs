@@ -7,6 +7,8 @@
 //!
 //! - [`game`]: the graph in compressed sparse row form (forward and reverse, `u32`);
 //! - [`parse`](mod@parse): the sample grader's input read straight into a [`Game`];
+//! - [`railway`]: a [`Railway`] as its input file lists it, which the generators build and
+//!   the judge reads, renders and edits;
 //! - [`classic`]: the reference solver, repeated attractors, `O(n · m)`;
 //! - [`decremental`]: the default solver, the same rounds with the attractor maintained
 //!   decrementally under a work budget (`O(n · m)` worst case, at most `1 + 1/16` times the
@@ -40,11 +42,13 @@ pub mod generator;
 pub mod judge;
 pub mod output;
 pub mod parse;
+pub mod railway;
 pub mod verify;
 pub mod work;
 
 pub use game::{Game, GameError, Player};
 pub use parse::parse;
+pub use railway::Railway;
 pub use verify::{Verified, VerifyError, verify};
 
 use std::fmt::Write as _;

@@ -39,16 +39,3 @@ impl Meter for Work {
 pub fn heap_op(len: usize) -> usize {
     (usize::BITS - len.leading_zeros()) as usize
 }
-
-/// Solves `game` with `solver` and returns the answer with the work it took. Same
-/// complexity as the solver.
-#[must_use]
-pub fn solve_with_work(game: &crate::Game, solver: crate::Solver) -> (crate::Solution, Work) {
-    match solver {
-        crate::Solver::Fast => {
-            let (solution, stats) = crate::decremental::solve_with_stats(game);
-            (solution, Work(stats.work))
-        }
-        crate::Solver::Reference => crate::classic::solve_with_work(game),
-    }
-}

@@ -5,8 +5,8 @@
 
 use engine::rng::SplitMix64;
 use toy_train::decremental::{Budget, Repairs};
-use toy_train::generator::{Family, GenParams, Instance, generate};
-use toy_train::{Game, Options, Solution, Solver, brute, classic, decremental, verify};
+use toy_train::generator::{Family, GenParams, generate};
+use toy_train::{Game, Options, Railway, Solution, Solver, brute, classic, decremental, verify};
 
 /// The options a data file's flags ask for.
 fn options(flags: &[String]) -> Options {
@@ -457,7 +457,7 @@ fn generators_are_reproducible_and_keep_their_shapes() {
     assert!(generate(&params).is_err(), "more tracks than n² without repeats");
 }
 
-fn check_shape(family: Family, inst: &Instance) {
+fn check_shape(family: Family, inst: &Railway) {
     let n = inst.arezou.len();
     let chargers = inst.charging.iter().filter(|&&c| c).count();
     match family {

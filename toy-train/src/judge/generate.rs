@@ -2,16 +2,17 @@
 //! already fail (self-loops, a single charger, stations whose only track is a self-loop,
 //! one owner only, cycles with and without chargers, lines, dense little graphs), then the
 //! generator's families ([`Family::ALL`], so families added later come in by themselves) at
-//! growing sizes up to the limits.
+//! growing sizes up to the limits; and the extreme railways the stress loop tries right
+//! after its first tiny ones ([`extreme`]).
 
 use std::ops::RangeInclusive;
 
 use engine::judge::Limits;
 use engine::rng::SplitMix64;
 
-use super::railway::Railway;
-use super::{bounds, validate};
-use crate::generator::{Family, GenParams, generate as family_instance};
+use super::{ORIGINAL_MAX_STATIONS, ORIGINAL_MAX_TRACKS, bounds, validate};
+use crate::generator::{self, Family, GenParams};
+use crate::railway::Railway;
 
 /// Size levels: 0 to 2 tiny shapes (up to 3, 6, 10 stations), 3 up to 15 stations (the
 /// original's subtask 2), 4 to 6 the families at up to 100, 1,000 and the limit, 7 a mix.
@@ -164,10 +165,9 @@ fn family(rng: &mut SplitMix64, sizes: RangeInclusive<usize>, limits: Limits) ->
         params.charging_per_mille = Some(rng.range(1, 300));
     }
     params.shuffle = rng.chance(1, 2);
-    let instance = family_instance(&params)
-        .or_else(|_| family_instance(&GenParams { m: None, ..params }))
+    let mut railway = generator::generate(&params)
+        .or_else(|_| generator::generate(&GenParams { m: None, ..params }))
         .ok()?;
-    let mut railway = Railway::from(instance);
     if limits == Limits::Extended {
         if rng.chance(1, 8) {
             railway.charging.fill(false);
@@ -177,4 +177,79 @@ fn family(rng: &mut SplitMix64, sizes: RangeInclusive<usize>, limits: Limits) ->
         }
     }
     Some(railway)
+}
+
+/// The extreme railways: (stations, tracks, chargers) of each, in the order the stress loop
+/// tries them. One station; then the original's largest `n` with `m = n` (every station's
+/// only track chosen) and with the largest `m`, each with a single charger and with every
+/// station charging. The sizes are valid under both limits; the extended ones use them too,
+/// as 5,000 stations already find the programs that fail only at the largest sizes (a table
+/// one too short, a recursion too deep) and larger railways cost every later run its time.
+const EXTREMES: [(usize, usize, Chargers); 5] = {
+    let (n, m) = (ORIGINAL_MAX_STATIONS as usize, ORIGINAL_MAX_TRACKS as usize);
+    [
+        (1, 1, Chargers::One),
+        (n, n, Chargers::One),
+        (n, n, Chargers::All),
+        (n, m, Chargers::One),
+        (n, m, Chargers::All),
+    ]
+};
+
+/// How many stations of an extreme railway charge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Chargers {
+    One,
+    All,
+}
+
+/// How many extreme railways there are (the same under both limits).
+pub(crate) fn extremes(_limits: Limits) -> u32 {
+    EXTREMES.len() as u32
+}
+
+/// Extreme railway `k` (see [`EXTREMES`]): owners mixed half and half, structure from `rng`,
+/// no repeated track, a track out of every station, valid under both limits. With `m = n`,
+/// the single-charger railway is one path through every station in a random order that
+/// ends in a cycle back to a random station of the path (the deepest railway there is), and
+/// the all-charger one gives each station a random head (a random forest of trees hanging
+/// off cycles); with the largest `m`, the tracks are the generator's random distinct tracks,
+/// listed by tail or shuffled. `O(n + m)`.
+///
+/// # Panics
+/// `k >= extremes(limits)`.
+pub(crate) fn extreme(k: u32, rng: &mut SplitMix64, limits: Limits) -> Railway {
+    let (n, m, chargers) = EXTREMES[k as usize];
+    let arezou: Vec<bool> = (0..n).map(|_| rng.chance(1, 2)).collect();
+    let charging = match chargers {
+        Chargers::One => {
+            let one = rng.below(n);
+            (0..n).map(|s| s == one).collect()
+        }
+        Chargers::All => vec![true; n],
+    };
+    let tracks = if m == n {
+        let mut heads = vec![0u32; n];
+        if chargers == Chargers::One {
+            let mut order: Vec<u32> = (0..n as u32).collect();
+            rng.shuffle(&mut order);
+            for w in order.windows(2) {
+                heads[w[0] as usize] = w[1];
+            }
+            heads[order[n - 1] as usize] = order[rng.below(n)];
+        } else {
+            heads.iter_mut().for_each(|h| *h = rng.below(n) as u32);
+        }
+        heads.iter().enumerate().map(|(u, &v)| (u as u32, v)).collect()
+    } else {
+        let mut params = GenParams::new(Family::Random, n, rng.next_u64());
+        params.m = Some(m);
+        params.shuffle = rng.chance(1, 2);
+        generator::generate(&params)
+            .expect("the largest original railway is a random family's")
+            .tracks
+    };
+    let railway = Railway { arezou, charging, tracks };
+    debug_assert!(validate(&railway, limits).is_ok(), "extreme {k}");
+    railway
 }

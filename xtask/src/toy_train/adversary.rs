@@ -21,8 +21,7 @@ use std::path::PathBuf;
 use engine::rng::SplitMix64;
 use toy_train::decremental::{self, Budget, Repairs};
 use toy_train::gadget::Gadget;
-use toy_train::generator::Instance;
-use toy_train::{Game, classic};
+use toy_train::{Game, Railway, classic};
 
 use crate::TaskResult;
 use crate::measure;
@@ -277,7 +276,7 @@ impl Candidate {
         }
     }
 
-    fn instance(&self, copies: usize) -> Instance {
+    fn instance(&self, copies: usize) -> Railway {
         match self {
             Self::Free(rail) => rail.instance(),
             Self::Chain(gadget) => gadget.chain(copies),
@@ -477,14 +476,14 @@ impl Rail {
         }
     }
 
-    fn instance(&self) -> Instance {
+    fn instance(&self) -> Railway {
         let tracks = self
             .succ
             .iter()
             .enumerate()
             .flat_map(|(u, list)| list.iter().map(move |&v| (u as u32, v)))
             .collect();
-        Instance { arezou: self.arezou.clone(), charging: self.charging.clone(), tracks }
+        Railway { arezou: self.arezou.clone(), charging: self.charging.clone(), tracks }
     }
 
     fn describe(&self) -> String {
