@@ -12,7 +12,7 @@
 
 use std::ffi::OsString;
 use std::fmt;
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -444,7 +444,9 @@ pub fn run_validate<P: Problem>(problem: &P, args: &ValidateArgs) -> i32 {
     };
     match problem.parse(&bytes, args.limits) {
         Ok(input) => {
-            println!("ok: {}, within the {} limits", problem.summary(&input), args.limits);
+            let line =
+                format!("ok: {}, within the {} limits\n", problem.summary(&input), args.limits);
+            let _ = io::stdout().lock().write_all(line.as_bytes());
             args.protocol.validator_exit_code(true)
         }
         Err(e) => {
@@ -480,10 +482,11 @@ impl Ending {
         Self { stdout: String::new(), stderr: format!("error: {message}\n"), code }
     }
 
-    /// Prints the ending and returns its exit code.
+    /// Prints the ending and returns its exit code. A reader that stopped reading (`| head`)
+    /// is not an error: what it read is what it wanted.
     fn print(self) -> i32 {
-        print!("{}", self.stdout);
-        eprint!("{}", self.stderr);
+        let _ = io::stdout().lock().write_all(self.stdout.as_bytes());
+        let _ = io::stderr().lock().write_all(self.stderr.as_bytes());
         self.code
     }
 }
