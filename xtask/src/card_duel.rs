@@ -1,11 +1,11 @@
 //! `cargo xtask gen card-duel` and `cargo xtask bench card-duel`: the files of
 //! [`card_duel::generate`] (official-size files, every position of one O, families of
-//! positions), and the benchmark: the latency of single positions (heavy ones and a uniform
-//! sample) for O = 1, 5, 10 and 20, swept and read off a tablebase, an official-size file, and
-//! every position of O = 5 and O = 20, with 1 and 2 threads and read off a tablebase, and
-//! peak memory.
+//! positions), and the benchmark, which ends with its figures as one Markdown table under a
+//! line giving the date, the machine and the thread counts (the crate README's "Figures").
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use card_duel::StartKey;
 use card_duel::generate::{self, Family, OFFICIAL_CASES, SEED};
@@ -70,46 +70,38 @@ pub fn gen_to_stdout(args: &GenArgs) -> TaskResult {
 /// cases), as `docs/problems/card-duel.md` reports them.
 const OFFICIAL: &str = "17 s and 1.35 GB";
 
-/// Benchmarks card-duel, ours with 2 threads and with 1: the latency of single positions
-/// (every heavy position, E = S = 20 with full boards and hands, and a uniform sample, each as
-/// its own file) for O = 1, 5, 10 and 20, swept and read off that O's tablebase (whose
-/// writing is timed too); then an official-size file and every position of O = 5 and of
-/// O = 20, swept and read off the tablebase, with peak memory and the 1- to 2-thread ratio,
-/// beside the official solution's published figures. `--quick` keeps O = 5 and the
-/// official-size file.
+/// Benchmarks card-duel's release binary, sweeping with two threads and with one and reading
+/// off a tablebase, on the inputs listed below; prints each comparison as it goes, then the
+/// figures as one Markdown table under [`measure::machine_line`]. `--quick` keeps O = 5 and
+/// the official-size file.
 pub fn bench(args: &BenchArgs) -> TaskResult {
     let binary = measure::build_release("card-duel")?;
     let ours = |threads: &str| {
         Contender::new(format!("card-duel ({threads} thr)"), &binary, &["-j", threads])
     };
     let contenders = [ours("2"), ours("1")];
+    let mut rows = Vec::new();
 
     let sample = measure::write_input("card-duel-sample2.in", b"1 4\n5 14\n1 1\n1 1\n1 0\n")?;
-    measure::compare("one case: official sample 2", &sample, &contenders, args.runs)?;
+    let title = "one case: official sample 2";
+    let meds = measure::compare(title, &sample, &contenders, args.runs)?;
+    rows.push(Row::file(title, &meds));
     let ops_list: &[u8] = if args.quick { &[5] } else { &[1, 5, 10, 20] };
     for &ops in ops_list {
         // The tablebase of this O, built once, then read by every single position beside
         // the sweep.
-        let tablebase = tablebase_path(ops)?;
-        let started = std::time::Instant::now();
-        let built = std::process::Command::new(&binary)
-            .args(["tablebase", &ops.to_string(), "-j", "2"])
-            .arg(&tablebase)
-            .output()
-            .map_err(|e| format!("cannot run card-duel tablebase: {e}"))?;
-        if !built.status.success() {
-            return Err(format!(
-                "card-duel tablebase {ops} failed: {}",
-                String::from_utf8_lossy(&built.stderr)
-            ));
-        }
+        let written = write_tablebase(&binary, ops)?;
         println!(
-            "\ntablebase of O = {ops} (card-duel tablebase {ops}, 2 thr): written in {:.2} s",
-            started.elapsed().as_secs_f64()
+            "\ntablebase of O = {ops} (card-duel tablebase {ops}, 2 thr): written in {written}"
         );
+        rows.push(Row {
+            input: format!("writing the tablebase of O = {ops}"),
+            cells: [written, "-".to_owned(), "-".to_owned()],
+        });
         let single = [contenders[0].clone(), read_off(&binary, ops)?];
-        // Every heavy position (25 distinct), and 20 distinct positions drawn uniformly
-        // (`cargo xtask gen card-duel official --cases 20 --seed 7`).
+        // Every heavy position (E = S = 20, full boards and hands: 25 distinct), and 20
+        // distinct positions drawn uniformly (`cargo xtask gen card-duel official --cases 20
+        // --seed 7`).
         let mut heavy = generate::positions(Family::Heavy, 400, SEED);
         heavy.sort_by_key(|p| StartKey::of(p).rank());
         heavy.dedup();
@@ -126,8 +118,14 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
                     )
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            let title = format!("single positions, O = {ops}: {} {name}", files.len());
-            measure::latency(&title, &files, &single, args.runs)?;
+            let title = format!("{} {name} single positions, O = {ops}", files.len());
+            // The median and the worst over the files of each file's median time.
+            let spread = measure::latency(&title, &files, &single, args.runs)?;
+            let [swept, read] = [0, 1].map(|i| {
+                let (median, worst) = spread[i];
+                format!("{:.1} / {}", median.as_secs_f64() * 1e3, millis(worst))
+            });
+            rows.push(Row { input: title, cells: [swept, "-".to_owned(), read] });
         }
     }
 
@@ -136,31 +134,89 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
     // The sweep with two threads and one, then the answers read off the tablebase of O = 5
     // written above.
     let files = [contenders[0].clone(), contenders[1].clone(), read_off(&binary, 5)?];
-    let meds = measure::compare("official-size file, O = 5", &official, &files, args.runs)?;
-    measure::print_ratio("1 to 2 threads", meds[1], meds[0]);
+    let title = "official-size file: 351,493 distinct positions of O = 5";
+    let meds = measure::compare(title, &official, &files, args.runs)?;
     println!("  official solution (published): {OFFICIAL} on an official-size file");
+    rows.push(Row::file(title, &meds));
 
     if !args.quick {
         for ops in [5, 20] {
             let all = generate::all_file(ops, SEED);
             let all = measure::write_input(&format!("card-duel-all-o{ops}.in"), all.as_bytes())?;
-            let title = format!("every position of O = {ops}");
+            let title = format!("every position of O = {ops} (1,440,000)");
             let files = [contenders[0].clone(), contenders[1].clone(), read_off(&binary, ops)?];
             let meds = measure::compare(&title, &all, &files, args.runs)?;
-            measure::print_ratio("1 to 2 threads", meds[1], meds[0]);
+            rows.push(Row::file(&title, &meds));
         }
+    }
+    println!("\n{}", measure::machine_line(&["-j 1", "-j 2"]));
+    println!("\n| input | -j 2 | -j 1 | `--tablebase`, -j 2 |");
+    println!("|---|---|---|---|");
+    for row in &rows {
+        println!("| {} | {} | {} | {} |", row.input, row.cells[0], row.cells[1], row.cells[2]);
     }
     Ok(())
 }
 
+/// One line of the figures table: the input and its cells for the sweep with two threads,
+/// with one, and the values read off the tablebase with two.
+struct Row {
+    input: String,
+    cells: [String; 3],
+}
+
+impl Row {
+    /// A file's row from the medians of [`measure::compare`] (two threads, one thread, then
+    /// the tablebase if timed): time and peak memory, and with one thread how many times the
+    /// two threads' time it took.
+    fn file(input: &str, meds: &[measure::Sample]) -> Self {
+        let cell = |s: &measure::Sample| {
+            format!("{}, {:.0} MB", millis(s.wall), s.max_rss_kib as f64 / 1024.0)
+        };
+        let ratio = meds[1].wall.as_secs_f64() / meds[0].wall.as_secs_f64().max(1e-9);
+        Self {
+            input: input.to_owned(),
+            cells: [
+                cell(&meds[0]),
+                format!("{} ({ratio:.2}x)", cell(&meds[1])),
+                meds.get(2).map_or_else(|| "-".to_owned(), cell),
+            ],
+        }
+    }
+}
+
+/// `41.2 ms`.
+fn millis(time: Duration) -> String {
+    format!("{:.1} ms", time.as_secs_f64() * 1e3)
+}
+
+/// Writes the tablebase of O = `ops` where [`read_off`] reads it, with two threads, and
+/// returns how long that took: `180.3 ms`.
+fn write_tablebase(binary: &Path, ops: u8) -> Result<String, String> {
+    let tablebase = tablebase_path(ops)?;
+    let started = Instant::now();
+    let built = std::process::Command::new(binary)
+        .args(["tablebase", &ops.to_string(), "-j", "2"])
+        .arg(&tablebase)
+        .output()
+        .map_err(|e| format!("cannot run card-duel tablebase: {e}"))?;
+    if !built.status.success() {
+        return Err(format!(
+            "card-duel tablebase {ops} failed: {}",
+            String::from_utf8_lossy(&built.stderr)
+        ));
+    }
+    Ok(millis(started.elapsed()))
+}
+
 /// Where the bench writes the tablebase of O = `ops`.
-fn tablebase_path(ops: u8) -> Result<std::path::PathBuf, String> {
+fn tablebase_path(ops: u8) -> Result<PathBuf, String> {
     Ok(measure::bench_dir()?.join(format!("card-duel-o{ops}.tablebase")))
 }
 
 /// card-duel with two threads, reading every value off the tablebase of O = `ops` that the
 /// bench wrote.
-fn read_off(binary: &std::path::Path, ops: u8) -> Result<Contender, String> {
+fn read_off(binary: &Path, ops: u8) -> Result<Contender, String> {
     let tablebase = tablebase_path(ops)?.display().to_string();
     Ok(Contender::new("--tablebase (2 thr)", binary, &["-j", "2", "--tablebase", &tablebase]))
 }
