@@ -14,7 +14,7 @@
 //! bitvec is the bit table's container: it allocates and sizes the bits and counts them. The
 //! hot `get` and `insert` read and write its raw `u64` words instead of going through its
 //! per-bit proxies, which took 1.3x to 1.6x the time of a shift and a mask on random access
-//! (`cargo run --release -p engine --example bit_access`); raw words also let a scan visit
+//! (`cargo bench -p engine --bench bit_access`); raw words also let a scan visit
 //! only the set bits with `trailing_zeros`.
 
 use std::hash::Hash;

@@ -4,7 +4,7 @@ use hero_battle::generate::{Family, cases, to_input};
 
 use crate::TaskResult;
 use crate::measure::{
-    BenchArgs, Contender, build_release, compare, peer, print_ratio, write_input,
+    BenchArgs, Contender, Sample, build_release, compare, peer, print_ratio, write_input,
 };
 
 /// Generator options for hero-battle.
@@ -54,12 +54,14 @@ const INPUTS: [BenchInput; 4] = [
 pub fn bench(args: &BenchArgs) -> TaskResult {
     let ours = build_release("hero-battle")?;
     let peer = peer(args, "hero-battle-seed");
+    let mut rows = Vec::new();
     for BenchInput { file, family, cases: count, quick } in INPUTS {
         if args.quick && !quick {
             continue;
         }
         let input = write_input(file, to_input(&cases(family, count, 2017)).as_bytes())?;
         let mut contenders = Vec::new();
+        let with_peer = peer.is_some() && quick;
         if let Some(peer) = peer.as_ref().filter(|_| quick) {
             contenders.push(Contender::new("hero-battle-seed", peer, &[]));
         }
@@ -69,6 +71,48 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
         let meds = compare(&title, &input, &contenders, args.runs)?;
         let n = meds.len();
         print_ratio("1 to 2 threads", meds[n - 2], meds[n - 1]);
+        let what = match family {
+            Family::Hard => "hard cases (hit points 90..99, damage 1..3)",
+            _ => "random cases (all numbers 1..99)",
+        };
+        rows.push(Row {
+            input: format!("{} {what}", crate::measure::thousands(count as u64)),
+            editorial: with_peer.then(|| meds[0]),
+            one: meds[n - 2],
+            two: meds[n - 1],
+        });
+    }
+    println!("\n{}", crate::measure::machine_line(&["-j 1", "-j 2"]));
+    println!("\n| input | editorial | ours, -j 1 | ours, -j 2 |");
+    println!("|---|---|---|---|");
+    for row in rows {
+        let cell = |s: Sample, base: Option<Sample>| {
+            let ratio = base.map_or_else(String::new, |b| {
+                format!(" ({:.0}x)", b.wall.as_secs_f64() / s.wall.as_secs_f64())
+            });
+            format!("{}, {:.1} MB{ratio}", duration(s), s.max_rss_kib as f64 / 1024.0)
+        };
+        let editorial = row.editorial.map_or_else(|| "-".to_owned(), |e| cell(e, None));
+        println!(
+            "| {} | {editorial} | {} | {} |",
+            row.input,
+            cell(row.one, row.editorial),
+            cell(row.two, row.editorial)
+        );
     }
     Ok(())
+}
+
+/// One line of the figures table.
+struct Row {
+    input: String,
+    editorial: Option<Sample>,
+    one: Sample,
+    two: Sample,
+}
+
+/// A wall time for the table: `37.3 ms`, `1.61 s`.
+fn duration(s: Sample) -> String {
+    let seconds = s.wall.as_secs_f64();
+    if seconds < 1.0 { format!("{:.1} ms", seconds * 1e3) } else { format!("{seconds:.2} s") }
 }

@@ -332,6 +332,11 @@ pub fn write_input(name: &str, text: &[u8]) -> Result<PathBuf, String> {
     Ok(path)
 }
 
+/// `n` with thousands separators: `20,000`.
+pub fn thousands(n: u64) -> String {
+    engine::judge::report::count(n)
+}
+
 /// The line a figures table stands under: the date, the machine and the thread counts, e.g.
 /// `2026-12-01, Intel Xeon ... (2 cores), Linux, -j 1 and -j 2:`.
 pub fn machine_line(threads: &[&str]) -> String {

@@ -135,6 +135,7 @@ struct Row {
 fn print_summary(rows: &[Row]) {
     let cell = |x: Option<f64>| x.map_or("-".to_owned(), |x| format!("{x:.1} ms"));
     let ratio = |x: Option<f64>, y: f64| x.map_or("-".to_owned(), |x| format!("{:.2}", y / x));
+    println!("\n{}", measure::machine_line(&["one thread"]));
     println!(
         "\n| input | editorial | classic | default | default / classic | default / editorial |"
     );

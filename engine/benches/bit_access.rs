@@ -1,7 +1,7 @@
 //! Measures why the bit tables use raw words: bitvec's per-bit `get`/`set` against a shift
-//! and a mask on the same `u64` words. Run `cargo run --release -p engine --example bit_access`.
+//! and a mask on the same `u64` words. Run `cargo bench -p engine --bench bit_access`.
 
-#![allow(clippy::print_stdout, reason = "an example reports its measurement")]
+#![allow(clippy::print_stdout, reason = "a benchmark reports its measurement")]
 
 use std::hint::black_box;
 use std::time::Instant;
