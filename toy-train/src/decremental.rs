@@ -230,9 +230,9 @@ pub enum Budget {
         per_mille: u32,
     },
     /// Repair every round however long it takes (with bumps capped at `n + m` tracks a
-    /// round, as always): `O(n · m · log n)` worst case. Without sinking, this is the solver
-    /// before issue 8, many times slower than the classic solver on the families the
-    /// adversarial search found. For comparisons and tests.
+    /// round, as always): `O(n · m · log n)` worst case. Without sinking, this setting is many
+    /// times slower than the classic solver on the families the adversarial search found. For
+    /// comparisons and tests.
     Unbounded,
 }
 

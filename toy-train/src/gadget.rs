@@ -198,8 +198,8 @@ impl Gadget {
 /// The gadgets of the generator's adversarial families, as the search found them (simplified:
 /// no station or track can be dropped without losing a tenth of the score). Each was found by
 /// `cargo xtask adversary toy-train --mode chain --attack old OPTIONS` against the decremental
-/// solver as it was before issue 8 (no sinking, no budget; figures below are for that
-/// solver, "unbudgeted"); the options are given with each. The tests check that it still
+/// solver with lifts and bumps but no sinking and no budget (figures below are for that
+/// setting, "unbudgeted"); the options are given with each. The tests check that it still
 /// does several times the classic solver's work on each, and that the default does not.
 pub mod found {
     use super::{Gadget, Link, Tail};

@@ -30,7 +30,7 @@
 //!   without a track; a single station is dropped plainly (with its tracks, the others
 //!   renumbered) when that leaves every station a track, else bypassed, else with
 //!   self-loops. Every candidate keeps a track out of every station, and each one-step move
-//!   of the issue (drop a station, drop a track, clear a charging flag) that gives a valid
+//!   (drop a station, drop a track, clear a charging flag) that gives a valid
 //!   railway is in the list, so the driver's result is 1-minimal under them, and under
 //!   bypasses too. A railway whose failure needs all its 5,000 stations sheds its extra
 //!   tracks and chargers in the first level; proving it 1-minimal then takes about 5,500
@@ -611,7 +611,7 @@ mod tests {
         }
     }
 
-    /// The tiny levels reach the shapes the issue names, and every original subtask.
+    /// The tiny levels reach the shapes where wrong ideas fail, and every original subtask.
     #[test]
     fn tiny_levels_reach_the_edge_shapes() {
         let mut rng = SplitMix64::new(3);
@@ -837,7 +837,7 @@ mod tests {
         );
     }
 
-    /// The moves hold every one-step move the issue names (drop a station, with its tracks,
+    /// The moves hold every one-step move (drop a station, with its tracks,
     /// renumbered; drop a track; clear a charging flag) whenever that move gives a valid
     /// railway, which makes the driver's result 1-minimal under them, and never strand a
     /// station (the empty railway stands for a chunk too small to drop).

@@ -302,7 +302,7 @@ fn stress(dir: &Path, options: &[&str], command: &[String]) -> Stressed {
     Stressed { code, report, saved }
 }
 
-/// The one-step moves, written here independently of the library's: drop a station
+/// The one-step moves, written here independently of the library's: drop a station
 /// (and its tracks, renumbering the rest), drop a track, clear a charging flag.
 fn one_step_moves(r: &Railway) -> Vec<Railway> {
     let mut moves = Vec::new();

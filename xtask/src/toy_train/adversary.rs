@@ -85,8 +85,8 @@ pub enum Attack {
     Default,
     /// The default's repairs without its budget.
     Unbounded,
-    /// The decremental solver before issue 8: no sinking, no budget (the found families were
-    /// found against it).
+    /// Lifts and bumps without sinking and without a budget, the setting the found families
+    /// were found against.
     Old,
 }
 
