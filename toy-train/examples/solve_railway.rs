@@ -1,7 +1,7 @@
 //! toy-train from Rust: a railway built in code, solved, and its answer checked by the
 //! independent verifier.
 //!
-//! `cargo run --release -p toy-train --example library`
+//! `cargo run --release -p toy-train --example solve_railway`
 
 #![allow(clippy::print_stdout, reason = "an example shows its results")]
 

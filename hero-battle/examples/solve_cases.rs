@@ -1,6 +1,6 @@
 //! hero-battle from Rust: one case with `solve`, a whole judge input with `run`.
 //!
-//! `cargo run --release -p hero-battle --example library`
+//! `cargo run --release -p hero-battle --example solve_cases`
 
 #![allow(clippy::print_stdout, reason = "an example shows its results")]
 
