@@ -4,7 +4,7 @@
 //! report fits a screen whatever the input's size.
 //!
 //! A text (the input, our answer, the program's output, a proof) of at most [`SHOWN_LINES`]
-//! lines, none longer than [`SHOWN_WIDTH`] characters, is printed whole. A longer one is
+//! lines is printed whole, each line cut at [`SHOWN_WIDTH`] characters. A longer one is
 //! summarised: its size, its first lines, and for an output that differs from our answer the
 //! first line that differs with the lines just before it. Every text is saved whole beside
 //! the failing input (`counterexample.in`, `.ans`, `.out`, and each proof's own ending), and
@@ -13,12 +13,12 @@
 use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
 
-use super::verdict::Verdict;
+use super::verdict::{Verdict, VerdictKind};
 
 /// Texts of at most this many lines are printed whole.
 pub const SHOWN_LINES: usize = 40;
 /// Lines longer than this many characters are cut in a report.
-pub const SHOWN_WIDTH: usize = 120;
+pub const SHOWN_WIDTH: usize = 160;
 /// Lines a summary shows from the head of a long text.
 const HEAD_LINES: usize = 8;
 /// Lines shown before the first difference.
@@ -160,10 +160,9 @@ fn shown_line(line: &[u8]) -> String {
     format!("{head} ... ({} more characters)", count((width - SHOWN_WIDTH) as u64))
 }
 
-/// Whether `bytes` is printed whole.
+/// Whether `bytes` is printed whole (its long lines cut).
 fn fits(bytes: &[u8]) -> bool {
-    let lines = lines(bytes);
-    lines.len() <= SHOWN_LINES && lines.iter().all(|l| l.len() <= SHOWN_WIDTH)
+    lines(bytes).len() <= SHOWN_LINES
 }
 
 fn write_lines(f: &mut fmt::Formatter<'_>, lines: &[&[u8]]) -> fmt::Result {
@@ -203,6 +202,14 @@ impl Text {
     }
 }
 
+impl FailureReport {
+    /// Whether the verdict judges what the output says (a wrong answer or a presentation
+    /// error), rather than how the run ended.
+    fn verdict_is_about_output(&self) -> bool {
+        matches!(self.verdict.kind, VerdictKind::WrongAnswer | VerdictKind::PresentationError)
+    }
+}
+
 impl fmt::Display for FailureReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{}", self.found)?;
@@ -210,11 +217,8 @@ impl fmt::Display for FailureReport {
             writeln!(f, "{line}")?;
         }
         writeln!(f, "\n{}\n", self.verdict)?;
-        let mut summarised = false;
         for (i, text) in self.texts.iter().enumerate() {
             let whole = fits(&text.bytes);
-            let is_diffed = self.answer_and_output.is_some_and(|(a, o)| i == a || i == o);
-            summarised |= is_diffed && !whole;
             if text.bytes.is_empty() {
                 writeln!(f, "{}", text.heading(true))?;
             } else if whole {
@@ -231,9 +235,15 @@ impl fmt::Display for FailureReport {
                     writeln!(f, "    ... {} more {noun}", count(more))?;
                 }
             }
-        }
-        if let (true, Some((answer, output))) = (summarised, self.answer_and_output) {
-            write_difference(f, &self.texts[answer].bytes, &self.texts[output].bytes)?;
+            // Right after the output, where it differs from our answer, when either is too
+            // long to compare by eye and the verdict is about what it says.
+            if let Some((answer, output)) = self.answer_and_output
+                && i == output
+                && self.verdict_is_about_output()
+                && !(fits(&self.texts[answer].bytes) && whole)
+            {
+                write_difference(f, &self.texts[answer].bytes, &text.bytes)?;
+            }
         }
         writeln!(f)?;
         for (what, command) in &self.commands {
