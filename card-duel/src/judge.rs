@@ -65,29 +65,30 @@
 
 use std::fmt;
 use std::fmt::Write as _;
-use std::ops::RangeInclusive;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use engine::input::{Input, InputError};
+use engine::driver::parse_all;
+use engine::input::InputError;
 use engine::judge::compare::{Tokens, absolute_close, decimal, is_decimal, quote};
 use engine::judge::problem::Invalid;
 use engine::judge::scanf::{Outcome, is_c_space, scan_f64};
 use engine::judge::{Exhibit, Limits, Problem, RunLimits, Verdict, moves};
 use engine::rng::SplitMix64;
 
-use crate::generate::{Family, OFFICIAL_CASES, distinct_positions};
-use crate::parse::{self, MAX_CASES};
-use crate::rules::{Board, FACE_DAMAGE, MAX_HAND, MAX_HP, MAX_MINIONS, MAX_OPS, Position};
+use crate::explain;
+use crate::generate::{Family, distinct_positions};
+use crate::parse::{InputFormat, render_input, write_probability};
+use crate::rules::{
+    Board, FACE_DAMAGE, MAX_HAND, MAX_HP, MAX_MINIONS, MAX_OPS, OFFICIAL_CASES, Position,
+};
 use crate::tables::{Reach, StartKey, Tables};
-use crate::{explain, write_probability};
 
 /// The official checker's tolerance: an answer is accepted within this absolute error.
 pub const TOLERANCE: f64 = 1e-6;
 
-/// The values of O the contest allows.
-pub const ORIGINAL_OPS: RangeInclusive<u8> = 3..=5;
+pub use crate::rules::ORIGINAL_OPS;
 
 /// Files whose HPs are all at most this cost a few milliseconds with value tables
 /// restricted to their reach; a larger HP may cost up to half a second, as much as the whole
@@ -137,22 +138,6 @@ impl fmt::Debug for Judge {
     }
 }
 
-/// The case counts `limits` allow.
-fn case_counts(limits: Limits) -> RangeInclusive<usize> {
-    match limits {
-        Limits::Original => 1..=OFFICIAL_CASES,
-        Limits::Extended => 0..=MAX_CASES as usize,
-    }
-}
-
-/// The values of O `limits` allow.
-fn ops_range(limits: Limits) -> RangeInclusive<u8> {
-    match limits {
-        Limits::Original => ORIGINAL_OPS,
-        Limits::Extended => 1..=MAX_OPS,
-    }
-}
-
 /// `n cases` (or `1 case`).
 fn cases_text(n: usize) -> String {
     if n == 1 { "1 case".to_owned() } else { format!("{n} cases") }
@@ -177,27 +162,6 @@ fn printed(p: f64) -> f64 {
     }
     let text = std::str::from_utf8(&text).expect("a printed probability is ASCII");
     text.trim_end().parse().expect("a printed probability reads back")
-}
-
-/// Appends `value` (below 100) in decimal.
-fn push_small(out: &mut Vec<u8>, value: u8) {
-    debug_assert!(value < 100, "{value} has more than two digits");
-    if value >= 10 {
-        out.push(b'0' + value / 10);
-    }
-    out.push(b'0' + value % 10);
-}
-
-/// Appends a board line: the count, then each minion's HP, 1-HP ones first.
-fn push_board(out: &mut Vec<u8>, board: Board) {
-    push_small(out, board.len());
-    for _ in 0..board.ones {
-        out.extend_from_slice(b" 1");
-    }
-    for _ in 0..board.twos {
-        out.extend_from_slice(b" 2");
-    }
-    out.push(b'\n');
 }
 
 /// A token for a message: as it is when short, else cut to its first 40 characters.
@@ -406,25 +370,16 @@ impl Problem for Judge {
         "card-duel"
     }
 
-    /// Reads `T O` and the positions with the solver's parser, `T` and `O` within `limits`.
-    /// `O(input)`.
+    /// Reads `T O` and the positions with the solver's parser ([`InputFormat`]), `T` and `O`
+    /// within `limits`. `O(input)`.
     fn parse(&self, bytes: &[u8], limits: Limits) -> Result<TestFile, InputError> {
-        let mut input = Input::new(bytes);
-        let count: usize = input.uint("the number of cases T", case_counts(limits))?;
-        let ops: u8 = input.uint("O", ops_range(limits))?;
-        // At least 12 bytes a case: a huge announced T fails at the end of the input instead
-        // of reserving memory it never fills.
-        let mut positions = Vec::with_capacity(count.min(bytes.len() / 12 + 1));
-        for _ in 0..count {
-            positions.push(parse::position(&mut input)?);
-        }
-        let after = if count == 0 { "the header".to_owned() } else { format!("case {count}") };
-        input.finish(&after)?;
+        let (ops, positions) = parse_all(&InputFormat { limits }, bytes)?;
         Ok(TestFile { ops, positions })
     }
 
     fn validate(&self, input: &TestFile, limits: Limits) -> Result<(), Invalid> {
-        let counts = case_counts(limits);
+        let format = InputFormat { limits };
+        let counts = format.case_counts();
         if !counts.contains(&input.positions.len()) {
             return Err(Invalid(format!(
                 "T = {} is outside {}..={}",
@@ -433,7 +388,7 @@ impl Problem for Judge {
                 counts.end()
             )));
         }
-        let ops = ops_range(limits);
+        let ops = format.ops();
         if !ops.contains(&input.ops) {
             return Err(Invalid(format!(
                 "O = {} is outside {}..={}",
@@ -448,23 +403,9 @@ impl Problem for Judge {
         Ok(())
     }
 
-    /// The bytes [`write_input`](crate::write_input) writes, built without the formatter: an
-    /// official-size file is 351,493 cases of small numbers. `O(cases)`.
+    /// The solver's writer, [`render_input`]. `O(cases)`.
     fn render(&self, input: &TestFile, out: &mut Vec<u8>) {
-        out.reserve(16 + 24 * input.positions.len());
-        out.extend_from_slice(format!("{} {}\n", input.positions.len(), input.ops).as_bytes());
-        for p in &input.positions {
-            push_small(out, p.e_hp);
-            out.push(b' ');
-            push_small(out, p.teacher_hp);
-            out.push(b'\n');
-            push_board(out, p.teacher_board);
-            push_board(out, p.e_board);
-            push_small(out, p.teacher_hand);
-            out.push(b' ');
-            push_small(out, p.e_hand);
-            out.push(b'\n');
-        }
+        render_input(input.ops, &input.positions, out);
     }
 
     fn cases(&self, input: &TestFile) -> usize {
@@ -740,7 +681,7 @@ impl Problem for Judge {
 
     /// `bound` is O: every position of that O, in files of the official size.
     fn exhaustive_len(&self, bound: u64, limits: Limits) -> Result<u64, Invalid> {
-        let ops = ops_range(limits);
+        let ops = InputFormat { limits }.ops();
         if !(u64::from(*ops.start())..=u64::from(*ops.end())).contains(&bound) {
             return Err(Invalid(format!(
                 "the bound is O, in {}..={} under the {limits} limits; found {bound}",
@@ -886,16 +827,6 @@ mod tests {
         for p in values {
             let text = format!("{p:.9}");
             assert_eq!(printed(p).to_bits(), text.parse::<f64>().unwrap().to_bits(), "{text}");
-        }
-    }
-
-    #[test]
-    fn rendering_is_the_solvers_input_format() {
-        let mut rng = SplitMix64::new(4);
-        for level in 0..Judge::LEVELS - 1 {
-            let input = Judge::new().generate(&mut rng, level, Limits::Extended);
-            let text = crate::write_input(input.ops, &input.positions);
-            assert_eq!(render(&Judge::new(), &input), text.into_bytes());
         }
     }
 

@@ -10,6 +10,7 @@ use card_duel::rules::MAX_OPS;
 use card_duel::{Options, Solver, TablebaseError, TablebaseFile, tablebase};
 use clap::{Parser, Subcommand};
 use engine::cli::{BatchArgs, exit_with_error, finish};
+use engine::driver::Format as _;
 use engine::input::Input;
 use engine::judge::cli::{JudgeCommand, JudgeHelp, parse_args};
 use engine::{DriverOptions, RunError};
@@ -118,7 +119,7 @@ fn tablebase_for(path: &Path, input: &[u8], options: &Options, build_missing: bo
     if !folder && (!build_missing || path.exists()) {
         return path.to_path_buf();
     }
-    let Ok((ops, _)) = card_duel::parse::header(&mut Input::new(input)) else {
+    let Ok((ops, _)) = card_duel::InputFormat::SOLVER.parse_header(&mut Input::new(input)) else {
         finish(card_duel::run(input, options))
     };
     let file = file_for(path, ops);
