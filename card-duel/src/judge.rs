@@ -65,7 +65,6 @@
 
 use std::fmt;
 use std::fmt::Write as _;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
@@ -83,7 +82,8 @@ use crate::parse::{InputFormat, render_input, write_probability};
 use crate::rules::{
     Board, FACE_DAMAGE, MAX_HAND, MAX_HP, MAX_MINIONS, MAX_OPS, OFFICIAL_CASES, Position,
 };
-use crate::tables::{Reach, StartKey, Tables};
+use crate::tablebase::{Cache, Policy, Tablebase};
+use crate::tables::StartKey;
 
 /// The official checker's tolerance: an answer is accepted within this absolute error.
 pub const TOLERANCE: f64 = 1e-6;
@@ -118,22 +118,31 @@ pub struct TestFile {
 /// card-duel for the judge (see the module notes). Its input is a [`TestFile`], its answer
 /// one probability per case as the jury's file holds it (9 decimals, read back).
 ///
-/// It keeps the whole value table of each O it has needed for a large file, so that a stress
-/// run builds each table once; a `Judge` is meant to live as long as the command.
-#[derive(Default)]
+/// It keeps the tablebase (the whole value table) of each O it has needed for large files in
+/// a [`Cache`] in memory, so that a stress run builds each once; a `Judge` is meant to live
+/// as long as the command.
 pub struct Judge {
-    /// The whole table of each O (index O), once files have needed it.
-    full: [OnceLock<Tables>; MAX_OPS as usize + 1],
+    /// The tablebase of each O, once files have needed it.
+    tablebases: Cache,
     /// Files solved so far of each O.
     files: [AtomicU32; MAX_OPS as usize + 1],
     /// Files solved so far of each O with an HP above [`SMALL_FILE_HP`].
     large_files: [AtomicU32; MAX_OPS as usize + 1],
 }
 
+impl Default for Judge {
+    fn default() -> Judge {
+        Judge {
+            tablebases: Cache::in_memory(),
+            files: Default::default(),
+            large_files: Default::default(),
+        }
+    }
+}
+
 impl fmt::Debug for Judge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kept: Vec<usize> =
-            (0..self.full.len()).filter(|&o| self.full[o].get().is_some()).collect();
+        let kept = self.tablebases.kept_ops();
         f.debug_struct("Judge").field("whole_tables_of_o", &kept).finish()
     }
 }
@@ -314,19 +323,22 @@ impl Judge {
         Judge::default()
     }
 
-    /// The whole value table of `input`'s O when it exists or is worth building now (see the
-    /// module notes); `None` for a file that gets tables of its own reach.
-    fn whole_table(&self, input: &TestFile) -> Option<&Tables> {
-        let o = usize::from(input.ops);
-        if let Some(tables) = self.full[o].get() {
-            return Some(tables);
+    /// The tablebase of `input`'s O when it is kept or worth building now (see the module
+    /// notes); `None` for a file that gets tables of its own reach.
+    fn tablebase(&self, input: &TestFile) -> Option<&Tablebase> {
+        if let Some(tablebase) = self.tablebases.kept(input.ops) {
+            return Some(tablebase);
         }
+        let o = usize::from(input.ops);
         let files = self.files[o].fetch_add(1, Ordering::Relaxed) + 1;
         let large = input.positions.iter().any(|p| p.e_hp.max(p.teacher_hp) > SMALL_FILE_HP);
         let large_files = self.large_files[o].fetch_add(u32::from(large), Ordering::Relaxed);
         let worth = files >= WHOLE_TABLE_FILES
             || (large && (large_files > 0 || input.positions.len() > WHOLE_TABLE_CASES));
-        worth.then(|| self.full[o].get_or_init(|| Tables::build(input.ops, Reach::all())))
+        worth.then(|| {
+            let built = self.tablebases.get_or_build(input.ops, Policy::Build);
+            built.expect("a cache in memory builds, and building cannot fail")
+        })
     }
 
     /// O for a generated file under `limits`: any of 3, 4 and 5 (all edges of the original
@@ -458,18 +470,15 @@ impl Problem for Judge {
     }
 
     /// The fast solver's values, printed with 9 decimals and read back (see the module
-    /// notes). A lookup a case once the file's O has its whole table, else one
-    /// [`Tables::build`] over the file's reach.
+    /// notes): read in groups off the tablebase of the file's O once the judge keeps it
+    /// ([`Tablebase::values`]), else one [`Tables::build`](crate::Tables::build) over the
+    /// file's reach.
     fn solve(&self, input: &TestFile) -> Vec<f64> {
         if input.positions.is_empty() {
             return Vec::new();
         }
-        let values = match self.whole_table(input) {
-            Some(tables) => input
-                .positions
-                .iter()
-                .map(|p| tables.value(p).expect("a whole table holds every position"))
-                .collect(),
+        let values = match self.tablebase(input) {
+            Some(tablebase) => tablebase.values(&input.positions),
             None => crate::solve(input.ops, &input.positions),
         };
         values.into_iter().map(printed).collect()

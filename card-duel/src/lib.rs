@@ -7,7 +7,8 @@
 //!   memoized expectiminimax; slow, for tests and for checking.
 //! - [`explain`]: E's first actions and their values, for `--explain`.
 //! - [`tablebase`]: every position's value of one O, kept in a file and read back, for
-//!   `--tablebase` ([`run_with_tablebase`]).
+//!   `--tablebase` ([`run_with_tablebases`]); its [`Cache`] keeps the tablebase of each O a
+//!   program needs, in memory and optionally in a folder (the judge's cache too).
 //! - [`generate`]: official-size and all-position files and position families, fixed seeds.
 //! - [`judge`]: the problem as the judge sees it (limits, the official checker's rule,
 //!   generation, shrink moves, the exhaustive enumeration), behind the binary's `check`,
@@ -50,7 +51,7 @@ pub use explain::Explanation;
 pub use parse::{InputFormat, write_input, write_probability};
 pub use reference::Reference;
 pub use rules::{Action, Board, Position};
-pub use tablebase::{Tablebase, TablebaseError, TablebaseFile};
+pub use tablebase::{Cache, Policy, Store, Tablebase, TablebaseError, TablebaseFile};
 pub use tables::{Reach, StartKey, SweepSize, Tables};
 
 /// card-duel as the engine's driver sees it: a [`FileSolver`] whose work is every case's
@@ -260,13 +261,7 @@ pub fn run_with_tablebase<R: Read + Seek>(
     options: &Options,
 ) -> Result<Output, RunError> {
     let started = Instant::now();
-    if options.explain || options.solver != Solver::Fast {
-        return Err(RunError::Unsupported(
-            "a tablebase holds the fast solver's values only: it neither explains nor runs \
-             the reference solver"
-                .into(),
-        ));
-    }
+    unsupported(options)?;
     let unusable = |e: TablebaseError| RunError::File { name: name.into(), reason: e.to_string() };
     let (cases, out, steps, _) = match InputFormat::SOLVER.parse_header(&mut Input::new(bytes)) {
         // The driver reports a malformed header as any run would, before anything is read.
@@ -297,15 +292,85 @@ pub fn run_with_tablebase<R: Read + Seek>(
     Ok(output(out, options.stats.then_some((cases, started, steps)), None))
 }
 
-/// [`Tablebase::build`] on a pool of `driver.threads` worker threads (all cores when `None`).
+/// `--tablebase PATH [--build-missing]`: [`run`] with every value read off the tablebase of
+/// the input's O in `cache`, instead of a sweep: the same bytes out. A tablebase in the
+/// store's file is read as [`run_with_tablebase`] reads it (a few blocks for a small file);
+/// one that is missing there is an error under [`Policy::Read`], and under
+/// [`Policy::BuildMissing`] is built on `options.driver`'s threads and saved there first
+/// ([`Cache::get_or_build`]; 0.07 to 0.3 s, once), then read from memory. A single-file store
+/// that exists is opened before the input is read, and answers inputs of its O only; a folder
+/// is asked for its file of the input's O, once the header is read.
 ///
 /// # Errors
-/// A thread pool that cannot start.
+/// As [`run_with_tablebase`]; a folder without the tablebase of the input's O under
+/// [`Policy::Read`]; a built tablebase that cannot be saved (`cannot write FILE: ...`).
+pub fn run_with_tablebases(
+    bytes: &[u8],
+    cache: &Cache,
+    policy: Policy,
+    options: &Options,
+) -> Result<Output, RunError> {
+    let read_file = |file: &std::path::Path| {
+        let (tablebase, name) = tablebase::open(file)?;
+        run_with_tablebase(bytes, tablebase, &name, options)
+    };
+    if let Store::File(file) = cache.store()
+        && (policy == Policy::Read || (policy == Policy::BuildMissing && file.exists()))
+    {
+        return read_file(file);
+    }
+    let (ops, _) = InputFormat::SOLVER.parse_header(&mut Input::new(bytes))?;
+    let stored = cache.file(ops).filter(|file| file.exists());
+    if let Some(file) = stored.filter(|_| policy != Policy::Build && cache.kept(ops).is_none()) {
+        return read_file(&file);
+    }
+    let started = Instant::now();
+    unsupported(options)?;
+    let tablebase =
+        driver::thread_pool(&options.driver)?.install(|| cache.get_or_build(ops, policy))?;
+    let (cases, out, steps, _) =
+        probabilities(&CardDuel::Tablebase(tablebase), bytes, &options.driver)?;
+    Ok(output(out, options.stats.then_some((cases, started, steps)), None))
+}
+
+/// `card-duel tablebase O PATH`: builds the tablebase of O = `ops` on `driver`'s threads and
+/// saves it as PATH or, when PATH is a folder, as its `oO.tb` ([`Cache::at`]); the output says
+/// what was written and how long the build took.
+///
+/// # Errors
+/// A thread pool that cannot start; a file that cannot be written (`cannot write FILE: ...`).
 ///
 /// # Panics
 /// When `ops` is outside `1..=MAX_OPS`.
-pub fn build_tablebase(ops: u8, driver: &DriverOptions) -> Result<Tablebase, RunError> {
-    Ok(driver::thread_pool(driver)?.install(|| Tablebase::build(ops)))
+pub fn write_tablebase(
+    ops: u8,
+    path: &std::path::Path,
+    driver: &DriverOptions,
+) -> Result<Output, RunError> {
+    let file = Cache::at(path).file(ops).expect("a cache at a path has a file for every O");
+    let started = Instant::now();
+    let tablebase = driver::thread_pool(driver)?.install(|| Tablebase::build(ops));
+    let built = started.elapsed();
+    tablebase::save(&tablebase, &file)?;
+    let stdout = format!(
+        "wrote {}: the tablebase of O = {ops}, {} positions, built in {:.2} s\n",
+        file.display(),
+        StartKey::CARDINALITY,
+        built.as_secs_f64()
+    );
+    Ok(Output { stdout: stdout.into_bytes(), stderr: String::new() })
+}
+
+/// Refuses `options` a tablebase cannot serve: the reference solver or explanations.
+fn unsupported(options: &Options) -> Result<(), RunError> {
+    if options.explain || options.solver != Solver::Fast {
+        return Err(RunError::Unsupported(
+            "a tablebase holds the fast solver's values only: it neither explains nor runs \
+             the reference solver"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// E's winning probability for each position, by the fast solver on the current rayon pool.
