@@ -316,6 +316,142 @@ const SMALL_FILE: usize = 40;
 const MIXED_FILE: usize = 1000;
 const LARGE_FILE: usize = 10_000;
 
+/// The extreme inputs, in the order the stress loop tries them ([`Judge::extreme`]): HP 20
+/// for both players, full boards and full hands, the largest `T` the original limits allow,
+/// O at both ends of its range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Extreme {
+    /// The 25 heavy positions (both players at [`MAX_HP`], both boards full, both hands full:
+    /// the costliest positions), each once, shuffled, O = 5: a small file that a program
+    /// failing on any of these fails on, and that shrinks in a moment.
+    Heavy,
+    /// The 576 positions whose every field is at an end of its range, each once, shuffled:
+    /// HP 1 or 20, each board empty or full (any mix of 1-HP and 2-HP minions), each hand
+    /// empty or full; O = 3.
+    Ends,
+    /// [`OFFICIAL_CASES`] distinct positions drawn uniformly, as the official files are;
+    /// O = 5.
+    Official,
+    /// [`OFFICIAL_CASES`] heavy positions (drawn from the 25, so each many times: the format
+    /// allows repeats), O = 3.
+    OfficialHeavy3,
+    /// The same at O = 5.
+    OfficialHeavy5,
+    /// Extended limits only: every one of the 1,440,000 positions once, shuffled, at O =
+    /// [`MAX_OPS`]: the largest O, and more cases than the original limits allow. About 0.2 s
+    /// for our binary and for our answer (a tablebase of O = 20 and lookups).
+    EveryPositionMaxOps,
+}
+
+impl Extreme {
+    /// Every extreme, in order; the original limits take all but the last.
+    const ALL: [Extreme; 6] = [
+        Extreme::Heavy,
+        Extreme::Ends,
+        Extreme::Official,
+        Extreme::OfficialHeavy3,
+        Extreme::OfficialHeavy5,
+        Extreme::EveryPositionMaxOps,
+    ];
+
+    /// How many extremes `limits` take.
+    fn count(limits: Limits) -> usize {
+        match limits {
+            Limits::Original => Extreme::ALL.len() - 1,
+            Limits::Extended => Extreme::ALL.len(),
+        }
+    }
+
+    /// The file, with `rng` drawing what the extreme leaves open (orders, which heavy
+    /// positions).
+    fn input(self, rng: &mut SplitMix64) -> TestFile {
+        let heavy = heavy_positions();
+        let (ops, positions) = match self {
+            Extreme::Heavy => (5, shuffled(heavy, rng)),
+            Extreme::Ends => (3, shuffled(end_positions(), rng)),
+            Extreme::Official => (5, distinct_positions(OFFICIAL_CASES, rng.next_u64())),
+            Extreme::OfficialHeavy3 | Extreme::OfficialHeavy5 => {
+                let ops = if self == Extreme::OfficialHeavy3 { 3 } else { 5 };
+                (ops, (0..OFFICIAL_CASES).map(|_| heavy[rng.below(heavy.len())]).collect())
+            }
+            Extreme::EveryPositionMaxOps => {
+                (MAX_OPS, distinct_positions(StartKey::CARDINALITY, rng.next_u64()))
+            }
+        };
+        TestFile { ops, positions }
+    }
+}
+
+/// The five full boards: four minions, 0 to 4 of them with 1 HP.
+fn full_boards() -> impl Iterator<Item = Board> + Clone {
+    (0..=MAX_MINIONS).map(|ones| Board { ones, twos: MAX_MINIONS - ones })
+}
+
+/// The 25 heavy positions: both players at [`MAX_HP`], both boards full, both hands full.
+fn heavy_positions() -> Vec<Position> {
+    let mut positions = Vec::new();
+    for teacher_board in full_boards() {
+        for e_board in full_boards() {
+            positions.push(Position {
+                e_hp: MAX_HP,
+                teacher_hp: MAX_HP,
+                e_board,
+                teacher_board,
+                e_hand: MAX_HAND,
+                teacher_hand: MAX_HAND,
+            });
+        }
+    }
+    positions
+}
+
+/// The 576 positions whose every field is at an end of its range: HP 1 or [`MAX_HP`], each
+/// board empty or full, each hand 0 or [`MAX_HAND`].
+fn end_positions() -> Vec<Position> {
+    let boards: Vec<Board> = std::iter::once(Board::EMPTY).chain(full_boards()).collect();
+    let mut positions = Vec::new();
+    for e_hp in [1, MAX_HP] {
+        for teacher_hp in [1, MAX_HP] {
+            for &teacher_board in &boards {
+                for &e_board in &boards {
+                    for teacher_hand in [0, MAX_HAND] {
+                        for e_hand in [0, MAX_HAND] {
+                            positions.push(Position {
+                                e_hp,
+                                teacher_hp,
+                                e_board,
+                                teacher_board,
+                                e_hand,
+                                teacher_hand,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    positions
+}
+
+/// `positions` in an order drawn by `rng` (Fisher-Yates).
+fn shuffled(mut positions: Vec<Position>, rng: &mut SplitMix64) -> Vec<Position> {
+    for i in (1..positions.len()).rev() {
+        positions.swap(i, rng.below(i + 1));
+    }
+    positions
+}
+
+/// The simplest position: both players at 1 HP, empty boards, empty hands. Every shrink move
+/// of it is invalid.
+const SIMPLEST: Position = Position {
+    e_hp: 1,
+    teacher_hp: 1,
+    e_board: Board::EMPTY,
+    teacher_board: Board::EMPTY,
+    e_hand: 0,
+    teacher_hand: 0,
+};
+
 impl Judge {
     /// A judge with no table built yet.
     #[must_use]
@@ -422,6 +558,19 @@ impl Problem for Judge {
 
     fn cases(&self, input: &TestFile) -> usize {
         input.positions.len()
+    }
+
+    fn extremes(&self, limits: Limits) -> u32 {
+        Extreme::count(limits) as u32
+    }
+
+    /// Extreme `k`: the 25 heavy positions (O = 5); the 576 positions of fields at their ends
+    /// (O = 3); 351,493 distinct positions (O = 5); 351,493 heavy positions at O = 3, then at
+    /// O = 5; under the extended limits also every position at O = 20.
+    fn extreme(&self, k: u32, rng: &mut SplitMix64, limits: Limits) -> TestFile {
+        let k = k as usize;
+        assert!(k < Extreme::count(limits), "the {limits} limits have no extreme input {k}");
+        Extreme::ALL[k].input(rng)
     }
 
     /// O plus, for each case, one and every HP and hand size on the table: each move lowers
@@ -621,13 +770,25 @@ impl Problem for Judge {
         }
     }
 
-    /// Drop half the cases, a quarter, ... (ddmin's chunks); drop each case; lower O; then
-    /// for each case in order: lower E's HP, then the teacher's (to 1, then by half the
-    /// distance, ..., by one); for the teacher's board, then E's: remove a 1-HP minion,
-    /// remove a 2-HP minion, lower a 2-HP minion to 1; lower the teacher's hand, then E's (to
-    /// 0, then by one).
+    /// Keep either half of the cases; every case to the simplest position (both at 1 HP,
+    /// empty boards and hands), when two or more are not; drop a quarter of the cases, an
+    /// eighth, ... (the rest of ddmin's chunks); drop each case; lower O; then for each case
+    /// in order: lower E's HP, then the teacher's (to 1, then by half the distance, ..., by
+    /// one); for the teacher's board, then E's: remove a 1-HP minion, remove a 2-HP minion,
+    /// lower a 2-HP minion to 1; lower the teacher's hand, then E's (to 0, then by one).
+    ///
+    /// The whole-file move comes after the halves, so it costs a run only when neither half
+    /// fails alone (a failure that needs cases from both, or that depends on their count, as
+    /// a program failing only at the largest `T`, which it then turns into a file of simplest
+    /// cases at once) or when at most three cases are left.
     fn shrink(&self, input: &TestFile) -> impl Iterator<Item = TestFile> {
         let with = move |positions: Vec<Position>| TestFile { ops: input.ops, positions };
+        let n = input.positions.len();
+        // Chunks of n / 2: two of them, or three when n is odd.
+        let halves = if n >= 4 { n.div_ceil(n / 2) } else { 0 };
+        let not_simplest = input.positions.iter().filter(|&&p| p != SIMPLEST).count();
+        let simplest =
+            (not_simplest > 1).then(|| TestFile { ops: input.ops, positions: vec![SIMPLEST; n] });
         let ops = moves::lower(u64::from(input.ops), 1).map(move |ops| TestFile {
             ops: u8::try_from(ops).expect("lowered from a u8"),
             positions: input.positions.clone(),
@@ -665,7 +826,10 @@ impl Problem for Judge {
             e_hp.chain(teacher_hp).chain(boards).chain(teacher_hand).chain(e_hand).map(changed)
         });
         moves::drop_chunks(&input.positions)
+            .take(halves)
             .map(with)
+            .chain(simplest)
+            .chain(moves::drop_chunks(&input.positions).skip(halves).map(with))
             .chain(moves::drop_each(&input.positions).map(with))
             .chain(ops)
             .chain(cases)
@@ -824,6 +988,60 @@ mod tests {
         assert!(count(&|(_, v)| *v == 1.0) > 200);
         assert!(count(&|(_, v)| *v > 0.0 && *v < 1.0) > 500);
         assert!(count(&|(_, v)| *v < 0.5) > 200, "the teacher is favoured often enough");
+    }
+
+    /// The extremes: HP 20, full boards and hands, the largest T, O at 3 and 5 (and 20 under
+    /// the extended limits), each file what its name says.
+    #[test]
+    fn extremes_are_heavy_positions_ends_and_official_sizes() {
+        let judge = Judge::new();
+        assert_eq!(judge.extremes(Limits::Original), 5);
+        assert_eq!(judge.extremes(Limits::Extended), 6);
+        let mut rng = SplitMix64::new(8);
+        let files: Vec<TestFile> =
+            (0..6).map(|k| judge.extreme(k, &mut rng, Limits::Extended)).collect();
+        let shape = |f: &TestFile| {
+            let distinct: HashSet<usize> =
+                f.positions.iter().map(|p| StartKey::of(p).rank()).collect();
+            (f.ops, f.positions.len(), distinct.len())
+        };
+        let shapes: Vec<(u8, usize, usize)> = files.iter().map(shape).collect();
+        assert_eq!(
+            shapes,
+            [
+                (5, 25, 25),
+                (3, 576, 576),
+                (5, OFFICIAL_CASES, OFFICIAL_CASES),
+                (3, OFFICIAL_CASES, 25),
+                (5, OFFICIAL_CASES, 25),
+                (MAX_OPS, StartKey::CARDINALITY, StartKey::CARDINALITY),
+            ]
+        );
+        let heavy = |p: &Position| {
+            (p.e_hp, p.teacher_hp, p.e_board.len(), p.teacher_board.len(), p.e_hand, p.teacher_hand)
+                == (20, 20, 4, 4, 3, 3)
+        };
+        for k in [0, 3, 4] {
+            assert!(files[k].positions.iter().all(heavy), "extreme {k}");
+        }
+        let ends = |p: &Position| {
+            [p.e_hp, p.teacher_hp].iter().all(|&hp| hp == 1 || hp == 20)
+                && [p.e_board, p.teacher_board].iter().all(|b| b.is_empty() || b.len() == 4)
+                && [p.e_hand, p.teacher_hand].iter().all(|&h| h == 0 || h == 3)
+        };
+        assert!(files[1].positions.iter().all(ends));
+        // Shuffled, so the first cases differ from the rank order; valid under the limits
+        // they belong to (the last only under the extended ones).
+        assert_ne!(files[0].positions, heavy_positions());
+        for (k, file) in files.iter().enumerate() {
+            let limits = if k < 5 { Limits::Original } else { Limits::Extended };
+            assert_eq!(judge.validate(file, limits), Ok(()), "extreme {k}");
+        }
+        // Under the original limits the first five are the same files.
+        let mut again = SplitMix64::new(8);
+        for (k, file) in files.iter().take(5).enumerate() {
+            assert_eq!(&judge.extreme(k as u32, &mut again, Limits::Original), file);
+        }
     }
 
     #[test]
@@ -1111,9 +1329,10 @@ mod tests {
         // Bigger steps come first: the first HP move of case 1 lowers E's 20 HP to 1.
         let first = moves.iter().position(|m| m.positions.len() == 3 && m.ops == 5).unwrap();
         assert_eq!(moves[first].positions[0].e_hp, 1);
-        // Beside them, only the bigger steps: O 5 to 1 and 3; HP 20 to 1, 11, 16 and 18; 3
-        // to 1; 9 to 1, 5 and 7; hands of 3 to 0.
-        assert_eq!(moves.len(), expected.len() + 12);
+        // Beside them, only the bigger steps: every case to the simplest position; O 5 to 1
+        // and 3; HP 20 to 1, 11, 16 and 18; 3 to 1; 9 to 1, 5 and 7; hands of 3 to 0.
+        assert_eq!(moves.len(), expected.len() + 13);
+        assert!(moves.contains(&TestFile { ops: 5, positions: vec![SIMPLEST; 3] }));
     }
 
     #[test]
