@@ -770,17 +770,20 @@ impl Problem for Judge {
         }
     }
 
-    /// Keep either half of the cases; every case to the simplest position (both at 1 HP,
-    /// empty boards and hands), when two or more are not; drop a quarter of the cases, an
-    /// eighth, ... (the rest of ddmin's chunks); drop each case; lower O; then for each case
-    /// in order: lower E's HP, then the teacher's (to 1, then by half the distance, ..., by
-    /// one); for the teacher's board, then E's: remove a 1-HP minion, remove a 2-HP minion,
-    /// lower a 2-HP minion to 1; lower the teacher's hand, then E's (to 0, then by one).
+    /// Lower O (to 1, then by half the distance, ..., by one); keep either half of the cases;
+    /// every case to the simplest position (both at 1 HP, empty boards and hands), when two
+    /// or more are not; drop a quarter of the cases, an eighth, ... (the rest of ddmin's
+    /// chunks); drop each case; then for each case in order: lower E's HP, then the
+    /// teacher's (to 1, then by half the distance, ..., by one); for the teacher's board,
+    /// then E's: remove a 1-HP minion, remove a 2-HP minion, lower a 2-HP minion to 1; lower
+    /// the teacher's hand, then E's (to 0, then by one).
     ///
-    /// The whole-file move comes after the halves, so it costs a run only when neither half
-    /// fails alone (a failure that needs cases from both, or that depends on their count, as
-    /// a program failing only at the largest `T`, which it then turns into a file of simplest
-    /// cases at once) or when at most three cases are left.
+    /// O comes first: a smaller O makes every later run cheaper for a program that, like
+    /// ours, sweeps a table per file, and it costs one run under the original limits (O = 3
+    /// is their smallest). The whole-file move comes after the halves, so it costs a run
+    /// only when neither half fails alone (a failure that needs cases from both, or that
+    /// depends on their count, as a program failing only at the largest `T`, which it then
+    /// turns into a file of simplest cases at once) or when at most three cases are left.
     fn shrink(&self, input: &TestFile) -> impl Iterator<Item = TestFile> {
         let with = move |positions: Vec<Position>| TestFile { ops: input.ops, positions };
         let n = input.positions.len();
@@ -825,13 +828,10 @@ impl Problem for Judge {
             let e_hand = lower_hand(p.e_hand).map(move |e_hand| Position { e_hand, ..p });
             e_hp.chain(teacher_hp).chain(boards).chain(teacher_hand).chain(e_hand).map(changed)
         });
-        moves::drop_chunks(&input.positions)
-            .take(halves)
-            .map(with)
+        ops.chain(moves::drop_chunks(&input.positions).take(halves).map(with))
             .chain(simplest)
             .chain(moves::drop_chunks(&input.positions).skip(halves).map(with))
             .chain(moves::drop_each(&input.positions).map(with))
-            .chain(ops)
             .chain(cases)
     }
 
@@ -897,7 +897,7 @@ mod tests {
     use std::collections::HashSet;
 
     use engine::judge::problem::render;
-    use engine::judge::{VerdictKind, check};
+    use engine::judge::{VerdictKind, check, testing};
 
     use crate::Reference;
 
@@ -929,20 +929,14 @@ mod tests {
     const FOUR: &str = "4 3\n1 1\n0\n0\n0 1\n5 14\n1 1\n1 1\n1 0\n1 4\n2 2 2\n0\n0 0\n\
                         3 3\n0\n1 1\n0 0\n";
 
+    /// Generated, extreme and exhaustive inputs are valid and round-trip; the first shrink
+    /// moves of each lower the size. Levels 6 and 7 and the extremes hold up to 1,440,000
+    /// cases, so a few draws a level and the first moves of each (the chunk drops, the
+    /// whole-file move, the first single drops) keep this to seconds; every move of a small
+    /// input is in `the_shrink_moves_hold_the_one_step_moves`.
     #[test]
-    fn generated_inputs_are_valid_and_round_trip_at_every_level() {
-        let mut rng = SplitMix64::new(11);
-        for level in 0..Judge::LEVELS {
-            let draws = if level < 6 { 30 } else { 2 };
-            for limits in [Limits::Original, Limits::Extended] {
-                for _ in 0..draws {
-                    let input = Judge::new().generate(&mut rng, level, limits);
-                    Judge::new().validate(&input, limits).unwrap();
-                    let again = Judge::new().parse(&render(&Judge::new(), &input), limits);
-                    assert_eq!(again.as_ref(), Ok(&input));
-                }
-            }
-        }
+    fn the_judge_keeps_the_problem_contracts() {
+        testing::check_contracts(&Judge::new(), 6, 64, Some(3));
     }
 
     /// The first levels reach what the issue names: HP 1 and 2, empty and small boards, 1-HP
@@ -1263,7 +1257,7 @@ mod tests {
     }
 
     #[test]
-    fn every_shrink_move_lowers_the_size_and_the_one_step_moves_are_there() {
+    fn the_shrink_moves_hold_the_one_step_moves() {
         let judge = Judge::new();
         let input = TestFile {
             ops: 5,
@@ -1276,7 +1270,6 @@ mod tests {
         let size = judge.size(&input);
         let moves: Vec<TestFile> = judge.shrink(&input).collect();
         assert!(moves.iter().all(|m| judge.size(m) < size));
-        assert!(moves.iter().all(|m| judge.validate(m, Limits::Extended).is_ok()));
         // The issue's one-step moves, and lowering O by one.
         let mut expected = Vec::new();
         for i in 0..input.positions.len() {
@@ -1382,28 +1375,24 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Mutated valid inputs and random bytes: parsing and validating under both limits
-        /// never panic, and whatever parses is valid and renders back to an equal input.
+        /// Mutated valid inputs and random bytes: parsing under both limits never panics, and
+        /// whatever parses is valid and renders back to an equal input.
         #[test]
         fn parse_and_validate_never_panic(
             seed: u64,
             level in 0..6u32,
-            edits in proptest::collection::vec((0..4096usize, 0..8u8, proptest::num::u8::ANY), 0..6),
+            edits in proptest::collection::vec(
+                (0..4096usize, 0..8u8, proptest::num::u8::ANY),
+                0..6,
+            ),
             noise in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
         ) {
             let judge = Judge::new();
             let mut rng = SplitMix64::new(seed);
             let valid = render(&judge, &judge.generate(&mut rng, level, Limits::Original));
-            let bytes = engine::judge::testing::corrupt::corrupt(valid, &edits, b" 2");
-            for bytes in [bytes, noise] {
-                for limits in [Limits::Original, Limits::Extended] {
-                    if let Ok(input) = judge.parse(&bytes, limits) {
-                        proptest::prop_assert!(judge.validate(&input, limits).is_ok());
-                        let again = judge.parse(&render(&judge, &input), limits);
-                        proptest::prop_assert_eq!(again.as_ref(), Ok(&input));
-                    }
-                }
-            }
+            let corrupted = testing::corrupt::corrupt(valid, &edits, b" 2");
+            testing::assert_parses_soundly(&judge, &corrupted);
+            testing::assert_parses_soundly(&judge, &noise);
         }
     }
 }
