@@ -1,13 +1,15 @@
 //! card-duel as the judge sees it: [`Judge`] implements [`engine::judge::Problem`], which
-//! gives the binary its `check`, `validate` and `stress` subcommands.
+//! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands.
 //!
 //! - **Limits.** `original`: the contest's, as its statement and validator state them:
 //!   `1 <= T <= 351,493`, `3 <= O <= 5`, HP `1..=20`, at most 4 minions a board, each of HP 1
-//!   or 2, hands `0..=3`. `extended`: what the solver accepts, `0 <= T <= MAX_CASES` and
-//!   `1 <= O <= MAX_OPS`, the other fields alike. Numbers are separated by any white space
-//!   (the official validator tolerates `\r` and repeated blanks too); the validator's messages
-//!   name the rule and its line and column, e.g. `line 1, column 3: expected O in 3..=5,
-//!   found "6"`.
+//!   or 2, hands `0..=3`; positions may repeat. `extended`: what the solver accepts,
+//!   `0 <= T <= MAX_CASES` and `1 <= O <= MAX_OPS`, the other fields alike. Numbers are
+//!   separated by any white space (the official validator tolerates `\r` and repeated blanks
+//!   too). The solver's parser ([`InputFormat`]) reads under either limits, so the
+//!   validator's messages are the solver's: the rule and its line and column, e.g. `line 1,
+//!   column 3: expected O in 3..=5, found "6"`. Each run of a program gets the original
+//!   judge's 20 s and 2048 MiB unless told otherwise.
 //! - **Checker.** The official checker's rule (THUPC 2021's `chk.cpp`), to the verdict: it
 //!   reads the jury's answers one by one with C's `fscanf(f, "%lf", &x)` and for each reads
 //!   one number of the output the same way; a read that does not return 1 (end of output, or
@@ -41,11 +43,33 @@
 //!   cases or of 351,493 distinct positions (the official data's shape). O is drawn from
 //!   `3..=5` under the original limits; under the extended ones mostly from the edges 1, 2,
 //!   3, 5 and 20.
-//! - **Shrinking** ([`Judge::shrink`]): drop half the cases, then quarters and so on; drop
-//!   one case; lower O; then, case by case, lower E's or the teacher's HP (to 1, then by half
-//!   the distance, a quarter, ..., by one), remove one minion (a 1-HP or a 2-HP one), lower a
-//!   2-HP minion to 1, lower a hand (to 0, then by one). The driver's result is 1-minimal
-//!   under all of these, the one-step moves among them.
+//! - **Extremes** ([`Judge::extreme`]), tried right after the first ten tiny files (runs 10
+//!   to 14): the 25 heavy positions (both players at 20 HP, both boards full, both hands
+//!   full) once each at O = 5; the 576 positions whose every field is at an end of its range
+//!   (HP 1 or 20, boards empty or full, hands 0 or 3) at O = 3; 351,493 distinct positions
+//!   at O = 5; 351,493 heavy positions (so each of the 25 many times) at O = 3, then at O =
+//!   5; under the extended limits also every one of the 1,440,000 positions at O = 20 (run
+//!   15). A program that fails only at HP 20 or only with a full board fails at run 10, one
+//!   that fails only at the largest `T` at run 12.
+//! - **Shrinking** ([`Judge::shrink`]): lower O (to 1, then by half the distance, ..., by
+//!   one); in a file of [`KEEP_QUARTERS_FROM`] cases or more, keep one quarter of the
+//!   cases; keep either half; every case to the simplest position (both at 1 HP, empty
+//!   boards and hands, when two cases or more are not); drop a quarter of the cases, an
+//!   eighth and so on; drop one case; then, case by case, lower E's or the teacher's HP (to
+//!   1, then by half the distance, a quarter, ..., by one), remove one minion (a 1-HP or a
+//!   2-HP one), lower a 2-HP minion to 1, lower a hand (to 0, then by one). The driver's
+//!   result is 1-minimal under all of these, the one-step moves among them. O goes
+//!   first because a smaller O makes every later run of a program that sweeps a table per
+//!   file cheaper, and under the original limits it costs one run; keeping a quarter takes a
+//!   large file down faster than halves when runs go two at a time; the whole-file move
+//!   comes right after the halves, where it costs a run only when neither half fails alone
+//!   (a failure that depends on the count of cases becomes a file of simplest cases at
+//!   once) or when at most three cases are left. An official-size failure of a program as
+//!   fast as ours (our binary on one thread behind an awk filter, wrong on one kind of
+//!   position: 4,400, 294 or 8 of the 351,493 cases) shrinks to one case, 1-minimal, in 50
+//!   to 56 runs: 4.1 to 8.3 s with `-j 2` on two cores at load 1.5 to 1.7, 7 to 11 s at load
+//!   3 to 4. The program's runs are most of it: about 0.15 s each even for one case at HP
+//!   20, whose sweep reaches most of the state space.
 //! - **Exhaustive** ([`Judge::exhaustive`]): the bound is O; every one of the 1,440,000
 //!   positions of that O in [`StartKey`] rank order (E's HP, the teacher's HP, E's board, the
 //!   teacher's board, E's hand, the teacher's hand), in files of the official 351,493 cases,
@@ -54,14 +78,16 @@
 //!   first 64 cases when it has more.
 //!
 //! Our answers come from the fast solver, with tables restricted to the file's reach: a few
-//! milliseconds for small HP, up to half a second for a file that reaches nearly every
-//! position. A stress run or a shrink asks for many files, so the whole table of an O is
-//! built once (about half a second, 11.5 MB kept) when it pays: for the second file of that
-//! O with an HP above [`SMALL_FILE_HP`], at once for a file of more than
-//! [`WHOLE_TABLE_CASES`] such cases, and for any file from the [`WHOLE_TABLE_FILES`]-th of
-//! that O on; every later file of that O is answered by lookups. A `check`, which solves one
-//! file, never pays for the whole table, and a bug that shows in a stress run's first small
-//! files is reported without waiting for it.
+//! milliseconds for small HP, up to 0.3 s for a file that reaches nearly every position. A
+//! stress run or a shrink asks for many files, so the judge keeps the tablebase of an O (its
+//! whole table, [`Tablebase`]) in a [`Cache`] in memory, built once (0.07 to 0.3 s, 11.5
+//! MB kept) when it pays: for the second file of that O with an HP above
+//! [`SMALL_FILE_HP`], at once for a file of more than [`WHOLE_TABLE_CASES`] cases with such
+//! an HP, and for any file from the [`WHOLE_TABLE_FILES`]-th of that O on; every later file
+//! of that O is read off it in groups. A `check`, which solves one file, never pays for the
+//! whole table, and a bug that shows in a stress run's first small files is reported
+//! without waiting for it. The same [`Cache`], backed by a folder, serves `--tablebase
+//! DIR --build-missing`.
 
 use std::fmt;
 use std::fmt::Write as _;
@@ -441,6 +467,15 @@ fn shuffled(mut positions: Vec<Position>, rng: &mut SplitMix64) -> Vec<Position>
     positions
 }
 
+/// Files of at least this many cases try keeping one quarter of their cases before keeping
+/// one half. With `-j 2`, whose first run after an accepted move runs alone and the others
+/// two at a time, a failure on one case takes about one batch of runs to get 4 times
+/// smaller this way, and 1.5 batches to get 2 times smaller by halves; on an official-size
+/// file it took 18 runs of files of more than 3 cases instead of 22 to 31 (keeping an eighth
+/// took 13 to 23). Smaller files keep the halves alone: at most six halvings take them to
+/// one case, and their runs cost little.
+pub const KEEP_QUARTERS_FROM: usize = 64;
+
 /// The simplest position: both players at 1 HP, empty boards, empty hands. Every shrink move
 /// of it is invalid.
 const SIMPLEST: Position = Position {
@@ -770,13 +805,14 @@ impl Problem for Judge {
         }
     }
 
-    /// Lower O (to 1, then by half the distance, ..., by one); keep either half of the cases;
-    /// every case to the simplest position (both at 1 HP, empty boards and hands), when two
-    /// or more are not; drop a quarter of the cases, an eighth, ... (the rest of ddmin's
-    /// chunks); drop each case; then for each case in order: lower E's HP, then the
-    /// teacher's (to 1, then by half the distance, ..., by one); for the teacher's board,
-    /// then E's: remove a 1-HP minion, remove a 2-HP minion, lower a 2-HP minion to 1; lower
-    /// the teacher's hand, then E's (to 0, then by one).
+    /// Lower O (to 1, then by half the distance, ..., by one); in a file of at least
+    /// [`KEEP_QUARTERS_FROM`] cases, keep one quarter of the cases; keep either half; every
+    /// case to the simplest position (both at 1 HP, empty boards and hands), when two or more
+    /// are not; drop a quarter of the cases, an eighth, ... (the rest of ddmin's chunks);
+    /// drop each case; then for each case in order: lower E's HP, then the teacher's (to 1,
+    /// then by half the distance, ..., by one); for the teacher's board, then E's: remove a
+    /// 1-HP minion, remove a 2-HP minion, lower a 2-HP minion to 1; lower the teacher's
+    /// hand, then E's (to 0, then by one).
     ///
     /// O comes first: a smaller O makes every later run cheaper for a program that, like
     /// ours, sweeps a table per file, and it costs one run under the original limits (O = 3
@@ -789,6 +825,11 @@ impl Problem for Judge {
         let n = input.positions.len();
         // Chunks of n / 2: two of them, or three when n is odd.
         let halves = if n >= 4 { n.div_ceil(n / 2) } else { 0 };
+        let quarter = n.div_ceil(4);
+        let quarters =
+            (n >= KEEP_QUARTERS_FROM).then_some(0..4).into_iter().flatten().map(move |q| {
+                with(input.positions[q * quarter..((q + 1) * quarter).min(n)].to_vec())
+            });
         let not_simplest = input.positions.iter().filter(|&&p| p != SIMPLEST).count();
         let simplest =
             (not_simplest > 1).then(|| TestFile { ops: input.ops, positions: vec![SIMPLEST; n] });
@@ -828,7 +869,8 @@ impl Problem for Judge {
             let e_hand = lower_hand(p.e_hand).map(move |e_hand| Position { e_hand, ..p });
             e_hp.chain(teacher_hp).chain(boards).chain(teacher_hand).chain(e_hand).map(changed)
         });
-        ops.chain(moves::drop_chunks(&input.positions).take(halves).map(with))
+        ops.chain(quarters)
+            .chain(moves::drop_chunks(&input.positions).take(halves).map(with))
             .chain(simplest)
             .chain(moves::drop_chunks(&input.positions).skip(halves).map(with))
             .chain(moves::drop_each(&input.positions).map(with))
@@ -1319,9 +1361,18 @@ mod tests {
         for m in &expected {
             assert!(moves.contains(m), "{m:?}");
         }
-        // Bigger steps come first: the first HP move of case 1 lowers E's 20 HP to 1.
-        let first = moves.iter().position(|m| m.positions.len() == 3 && m.ops == 5).unwrap();
-        assert_eq!(moves[first].positions[0].e_hp, 1);
+        // A file of 100 cases keeps one quarter, then one half, after lowering O.
+        let hundred = TestFile { ops: 3, positions: vec![input.positions[0]; 100] };
+        let first: Vec<usize> = judge.shrink(&hundred).take(7).map(|m| m.positions.len()).collect();
+        assert_eq!(first, [100, 100, 25, 25, 25, 25, 50]);
+        // Bigger steps come first: O goes to 1 first, and the first move of case 1 alone
+        // lowers E's 20 HP to 1.
+        assert_eq!(moves[0], TestFile { ops: 1, ..input.clone() });
+        let only_case_1 = |m: &TestFile| {
+            m.ops == 5 && m.positions.len() == 3 && m.positions[1..] == input.positions[1..]
+        };
+        let first = moves.iter().position(only_case_1).unwrap();
+        assert_eq!(moves[first].positions[0], Position { e_hp: 1, ..input.positions[0] });
         // Beside them, only the bigger steps: every case to the simplest position; O 5 to 1
         // and 3; HP 20 to 1, 11, 16 and 18; 3 to 1; 9 to 1, 5 and 7; hands of 3 to 0.
         assert_eq!(moves.len(), expected.len() + 13);

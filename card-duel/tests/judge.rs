@@ -606,13 +606,14 @@ fn a_program_failing_only_at_the_largest_t_is_found_by_the_first_official_size_e
     let failing = trial(&Judge::new(), &script.program, &found, &run).expect("the program runs");
     assert_eq!(failing.verdict.kind, VerdictKind::RuntimeError, "{}", failing.verdict);
 
-    // Shrinking: O goes down to 3 (one run); neither half fails (three runs: 351,493 is odd,
-    // so the last "half" is one case), so every case becomes the simplest (one run, beside a
-    // quarter drop); the budget of six runs ends there. No case can go: proving it takes a
-    // run a case, so the test drops the first and the last only (and O = 2 is invalid).
-    let options = ShrinkOptions { jobs: 2, run: run.clone(), runs: Some(6), ..Default::default() };
+    // Shrinking: O goes down to 3 (one run); no quarter and no half fails (seven runs:
+    // 351,493 is odd, so the last "half" is one case), so every case becomes the simplest
+    // (one run, beside a quarter drop); the budget of ten runs ends there. No case can go:
+    // proving it takes a run a case, so the test drops the first and the last only (and O =
+    // 2 is invalid).
+    let options = ShrinkOptions { jobs: 2, run: run.clone(), runs: Some(10), ..Default::default() };
     let shrunk = shrink(&Judge::new(), &script.program, found, failing, &options).unwrap();
-    assert_eq!((shrunk.steps, shrunk.runs, shrunk.end), (2, 6, ShrinkEnd::Runs));
+    assert_eq!((shrunk.steps, shrunk.runs, shrunk.end), (2, 10, ShrinkEnd::Runs));
     let simplest = position(1, 1, (0, 0), (0, 0), (0, 0));
     assert!(
         shrunk.input == TestFile { ops: 3, positions: vec![simplest; 351_493] },
