@@ -11,8 +11,8 @@
 //!   program needs, in memory and optionally in a folder (the judge's cache too).
 //! - [`generate`]: official-size and all-position files and position families, fixed seeds.
 //! - [`judge`]: the problem as the judge sees it (limits, the official checker's rule,
-//!   generation, shrink moves, the exhaustive enumeration), behind the binary's `check`,
-//!   `validate` and `stress`.
+//!   generation, the extreme inputs, shrink moves, the exhaustive enumeration), behind the
+//!   binary's `check`, `validate`, `stress` and `shrink`.
 //! - [`parse`] reads the judge's format ([`InputFormat`], under either limits) and writes it
 //!   ([`write_input`]) and the answers ([`write_probability`]); [`rules`] holds the pieces both
 //!   solvers share.
@@ -41,6 +41,7 @@ pub mod tables;
 
 use std::fmt::Write as _;
 use std::io::{Read, Seek};
+use std::path::Path;
 use std::time::Instant;
 
 use engine::driver::{self, BatchSolver, FileSolver, Format, Steps};
@@ -310,7 +311,7 @@ pub fn run_with_tablebases(
     policy: Policy,
     options: &Options,
 ) -> Result<Output, RunError> {
-    let read_file = |file: &std::path::Path| {
+    let read_file = |file: &Path| {
         let (tablebase, name) = tablebase::open(file)?;
         run_with_tablebase(bytes, tablebase, &name, options)
     };
@@ -342,11 +343,7 @@ pub fn run_with_tablebases(
 ///
 /// # Panics
 /// When `ops` is outside `1..=MAX_OPS`.
-pub fn write_tablebase(
-    ops: u8,
-    path: &std::path::Path,
-    driver: &DriverOptions,
-) -> Result<Output, RunError> {
+pub fn write_tablebase(ops: u8, path: &Path, driver: &DriverOptions) -> Result<Output, RunError> {
     let file = Cache::at(path).file(ops).expect("a cache at a path has a file for every O");
     let started = Instant::now();
     let tablebase = driver::thread_pool(driver)?.install(|| Tablebase::build(ops));
