@@ -117,7 +117,7 @@ pub const TOLERANCE: f64 = 1e-6;
 pub use crate::rules::ORIGINAL_OPS;
 
 /// Files whose HPs are all at most this cost a few milliseconds with value tables
-/// restricted to their reach; a larger HP may cost up to half a second, as much as the whole
+/// restricted to their reach; a larger HP may cost up to 0.3 s, as much as the whole
 /// table of its O (see the module notes).
 pub const SMALL_FILE_HP: u8 = 8;
 
