@@ -13,9 +13,9 @@
 
 use std::io::Write;
 
+use crate::parse::write_probability;
 use crate::rules::{Action, FACE_DAMAGE, Position};
 use crate::tables::Tables;
-use crate::write_probability;
 
 /// E's options at the start of one case.
 #[derive(Clone, Debug, PartialEq)]

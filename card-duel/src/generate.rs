@@ -8,15 +8,14 @@
 
 use engine::rng::SplitMix64;
 
+use crate::parse::write_input;
 use crate::pings::SAFE_HP;
 use crate::rules::{
     BOARD_SHAPES, Board, FACE_DAMAGE, HERO_POWER_COST, MAX_HAND, MAX_HP, MAX_MINIONS, Position,
 };
 use crate::tables::StartKey;
-use crate::write_input;
 
-/// Cases in an official data file.
-pub const OFFICIAL_CASES: usize = 351_493;
+pub use crate::rules::OFFICIAL_CASES;
 
 /// The seed of the benchmark's files, and of `cargo xtask gen card-duel` unless told otherwise.
 pub const SEED: u64 = 2021;

@@ -1,13 +1,15 @@
 //! card-duel as the judge sees it: [`Judge`] implements [`engine::judge::Problem`], which
-//! gives the binary its `check`, `validate` and `stress` subcommands.
+//! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands.
 //!
 //! - **Limits.** `original`: the contest's, as its statement and validator state them:
 //!   `1 <= T <= 351,493`, `3 <= O <= 5`, HP `1..=20`, at most 4 minions a board, each of HP 1
-//!   or 2, hands `0..=3`. `extended`: what the solver accepts, `0 <= T <= MAX_CASES` and
-//!   `1 <= O <= MAX_OPS`, the other fields alike. Numbers are separated by any white space
-//!   (the official validator tolerates `\r` and repeated blanks too); the validator's messages
-//!   name the rule and its line and column, e.g. `line 1, column 3: expected O in 3..=5,
-//!   found "6"`.
+//!   or 2, hands `0..=3`; positions may repeat. `extended`: what the solver accepts,
+//!   `0 <= T <= MAX_CASES` and `1 <= O <= MAX_OPS`, the other fields alike. Numbers are
+//!   separated by any white space (the official validator tolerates `\r` and repeated blanks
+//!   too). The solver's parser ([`InputFormat`]) reads under either limits, so the
+//!   validator's messages are the solver's: the rule and its line and column, e.g. `line 1,
+//!   column 3: expected O in 3..=5, found "6"`. Each run of a program gets the original
+//!   judge's 20 s and 2048 MiB unless told otherwise.
 //! - **Checker.** The official checker's rule (THUPC 2021's `chk.cpp`), to the verdict: it
 //!   reads the jury's answers one by one with C's `fscanf(f, "%lf", &x)` and for each reads
 //!   one number of the output the same way; a read that does not return 1 (end of output, or
@@ -41,11 +43,33 @@
 //!   cases or of 351,493 distinct positions (the official data's shape). O is drawn from
 //!   `3..=5` under the original limits; under the extended ones mostly from the edges 1, 2,
 //!   3, 5 and 20.
-//! - **Shrinking** ([`Judge::shrink`]): drop half the cases, then quarters and so on; drop
-//!   one case; lower O; then, case by case, lower E's or the teacher's HP (to 1, then by half
-//!   the distance, a quarter, ..., by one), remove one minion (a 1-HP or a 2-HP one), lower a
-//!   2-HP minion to 1, lower a hand (to 0, then by one). The driver's result is 1-minimal
-//!   under all of these, the issue's one-step moves among them.
+//! - **Extremes** ([`Judge::extreme`]), tried right after the first ten tiny files (runs 10
+//!   to 14): the 25 heavy positions (both players at 20 HP, both boards full, both hands
+//!   full) once each at O = 5; the 576 positions whose every field is at an end of its range
+//!   (HP 1 or 20, boards empty or full, hands 0 or 3) at O = 3; 351,493 distinct positions
+//!   at O = 5; 351,493 heavy positions (so each of the 25 many times) at O = 3, then at O =
+//!   5; under the extended limits also every one of the 1,440,000 positions at O = 20 (run
+//!   15). A program that fails only at HP 20 or only with a full board fails at run 10, one
+//!   that fails only at the largest `T` at run 12.
+//! - **Shrinking** ([`Judge::shrink`]): lower O (to 1, then by half the distance, ..., by
+//!   one); in a file of [`KEEP_QUARTERS_FROM`] cases or more, keep one quarter of the
+//!   cases; keep either half; every case to the simplest position (both at 1 HP, empty
+//!   boards and hands, when two cases or more are not); drop a quarter of the cases, an
+//!   eighth and so on; drop one case; then, case by case, lower E's or the teacher's HP (to
+//!   1, then by half the distance, a quarter, ..., by one), remove one minion (a 1-HP or a
+//!   2-HP one), lower a 2-HP minion to 1, lower a hand (to 0, then by one). The driver's
+//!   result is 1-minimal under all of these, the issue's one-step moves among them. O goes
+//!   first because a smaller O makes every later run of a program that sweeps a table per
+//!   file cheaper, and under the original limits it costs one run; keeping a quarter takes a
+//!   large file down faster than halves when runs go two at a time; the whole-file move
+//!   comes right after the halves, where it costs a run only when neither half fails alone
+//!   (a failure that depends on the count of cases becomes a file of simplest cases at
+//!   once) or when at most three cases are left. An official-size failure of a program as
+//!   fast as ours (our binary on one thread behind an awk filter, wrong on one kind of
+//!   position: 4,400, 294 or 8 of the 351,493 cases) shrinks to one case, 1-minimal, in 50
+//!   to 56 runs: 4.1 to 8.3 s with `-j 2` on two cores at load 1.5 to 1.7, 7 to 11 s at load
+//!   3 to 4. The program's runs are most of it: about 0.15 s each even for one case at HP
+//!   20, whose sweep reaches most of the state space.
 //! - **Exhaustive** ([`Judge::exhaustive`]): the bound is O; every one of the 1,440,000
 //!   positions of that O in [`StartKey`] rank order (E's HP, the teacher's HP, E's board, the
 //!   teacher's board, E's hand, the teacher's hand), in files of the official 351,493 cases,
@@ -54,43 +78,46 @@
 //!   first 64 cases when it has more.
 //!
 //! Our answers come from the fast solver, with tables restricted to the file's reach: a few
-//! milliseconds for small HP, up to half a second for a file that reaches nearly every
-//! position. A stress run or a shrink asks for many files, so the whole table of an O is
-//! built once (about half a second, 11.5 MB kept) when it pays: for the second file of that
-//! O with an HP above [`SMALL_FILE_HP`], at once for a file of more than
-//! [`WHOLE_TABLE_CASES`] such cases, and for any file from the [`WHOLE_TABLE_FILES`]-th of
-//! that O on; every later file of that O is answered by lookups. A `check`, which solves one
-//! file, never pays for the whole table, and a bug that shows in a stress run's first small
-//! files is reported without waiting for it.
+//! milliseconds for small HP, up to 0.3 s for a file that reaches nearly every position. A
+//! stress run or a shrink asks for many files, so the judge keeps the tablebase of an O (its
+//! whole table, [`Tablebase`]) in a [`Cache`] in memory, built once (0.07 to 0.3 s, 11.5
+//! MB kept) when it pays: for the second file of that O with an HP above
+//! [`SMALL_FILE_HP`], at once for a file of more than [`WHOLE_TABLE_CASES`] cases with such
+//! an HP, and for any file from the [`WHOLE_TABLE_FILES`]-th of that O on; every later file
+//! of that O is read off it in groups. A `check`, which solves one file, never pays for the
+//! whole table, and a bug that shows in a stress run's first small files is reported
+//! without waiting for it. The same [`Cache`], backed by a folder, serves `--tablebase
+//! DIR --build-missing`.
 
 use std::fmt;
 use std::fmt::Write as _;
-use std::ops::RangeInclusive;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use engine::input::{Input, InputError};
+use engine::driver::parse_all;
+use engine::input::InputError;
 use engine::judge::compare::{Tokens, absolute_close, decimal, is_decimal, quote};
 use engine::judge::problem::Invalid;
 use engine::judge::scanf::{Outcome, is_c_space, scan_f64};
 use engine::judge::{Exhibit, Limits, Problem, RunLimits, Verdict, moves};
 use engine::rng::SplitMix64;
 
-use crate::generate::{Family, OFFICIAL_CASES, distinct_positions};
-use crate::parse::{self, MAX_CASES};
-use crate::rules::{Board, FACE_DAMAGE, MAX_HAND, MAX_HP, MAX_MINIONS, MAX_OPS, Position};
-use crate::tables::{Reach, StartKey, Tables};
-use crate::{explain, write_probability};
+use crate::explain;
+use crate::generate::{Family, distinct_positions};
+use crate::parse::{InputFormat, render_input, write_probability};
+use crate::rules::{
+    Board, FACE_DAMAGE, MAX_HAND, MAX_HP, MAX_MINIONS, MAX_OPS, OFFICIAL_CASES, Position,
+};
+use crate::tablebase::{Cache, Policy, Tablebase};
+use crate::tables::StartKey;
 
 /// The official checker's tolerance: an answer is accepted within this absolute error.
 pub const TOLERANCE: f64 = 1e-6;
 
-/// The values of O the contest allows.
-pub const ORIGINAL_OPS: RangeInclusive<u8> = 3..=5;
+pub use crate::rules::ORIGINAL_OPS;
 
 /// Files whose HPs are all at most this cost a few milliseconds with value tables
-/// restricted to their reach; a larger HP may cost up to half a second, as much as the whole
+/// restricted to their reach; a larger HP may cost up to 0.3 s, as much as the whole
 /// table of its O (see the module notes).
 pub const SMALL_FILE_HP: u8 = 8;
 
@@ -117,39 +144,32 @@ pub struct TestFile {
 /// card-duel for the judge (see the module notes). Its input is a [`TestFile`], its answer
 /// one probability per case as the jury's file holds it (9 decimals, read back).
 ///
-/// It keeps the whole value table of each O it has needed for a large file, so that a stress
-/// run builds each table once; a `Judge` is meant to live as long as the command.
-#[derive(Default)]
+/// It keeps the tablebase (the whole value table) of each O it has needed for large files in
+/// a [`Cache`] in memory, so that a stress run builds each once; a `Judge` is meant to live
+/// as long as the command.
 pub struct Judge {
-    /// The whole table of each O (index O), once files have needed it.
-    full: [OnceLock<Tables>; MAX_OPS as usize + 1],
+    /// The tablebase of each O, once files have needed it.
+    tablebases: Cache,
     /// Files solved so far of each O.
     files: [AtomicU32; MAX_OPS as usize + 1],
     /// Files solved so far of each O with an HP above [`SMALL_FILE_HP`].
     large_files: [AtomicU32; MAX_OPS as usize + 1],
 }
 
+impl Default for Judge {
+    fn default() -> Judge {
+        Judge {
+            tablebases: Cache::in_memory(),
+            files: Default::default(),
+            large_files: Default::default(),
+        }
+    }
+}
+
 impl fmt::Debug for Judge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kept: Vec<usize> =
-            (0..self.full.len()).filter(|&o| self.full[o].get().is_some()).collect();
+        let kept = self.tablebases.kept_ops();
         f.debug_struct("Judge").field("whole_tables_of_o", &kept).finish()
-    }
-}
-
-/// The case counts `limits` allow.
-fn case_counts(limits: Limits) -> RangeInclusive<usize> {
-    match limits {
-        Limits::Original => 1..=OFFICIAL_CASES,
-        Limits::Extended => 0..=MAX_CASES as usize,
-    }
-}
-
-/// The values of O `limits` allow.
-fn ops_range(limits: Limits) -> RangeInclusive<u8> {
-    match limits {
-        Limits::Original => ORIGINAL_OPS,
-        Limits::Extended => 1..=MAX_OPS,
     }
 }
 
@@ -177,27 +197,6 @@ fn printed(p: f64) -> f64 {
     }
     let text = std::str::from_utf8(&text).expect("a printed probability is ASCII");
     text.trim_end().parse().expect("a printed probability reads back")
-}
-
-/// Appends `value` (below 100) in decimal.
-fn push_small(out: &mut Vec<u8>, value: u8) {
-    debug_assert!(value < 100, "{value} has more than two digits");
-    if value >= 10 {
-        out.push(b'0' + value / 10);
-    }
-    out.push(b'0' + value % 10);
-}
-
-/// Appends a board line: the count, then each minion's HP, 1-HP ones first.
-fn push_board(out: &mut Vec<u8>, board: Board) {
-    push_small(out, board.len());
-    for _ in 0..board.ones {
-        out.extend_from_slice(b" 1");
-    }
-    for _ in 0..board.twos {
-        out.extend_from_slice(b" 2");
-    }
-    out.push(b'\n');
 }
 
 /// A token for a message: as it is when short, else cut to its first 40 characters.
@@ -343,6 +342,151 @@ const SMALL_FILE: usize = 40;
 const MIXED_FILE: usize = 1000;
 const LARGE_FILE: usize = 10_000;
 
+/// The extreme inputs, in the order the stress loop tries them ([`Judge::extreme`]): HP 20
+/// for both players, full boards and full hands, the largest `T` the original limits allow,
+/// O at both ends of its range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Extreme {
+    /// The 25 heavy positions (both players at [`MAX_HP`], both boards full, both hands full:
+    /// the costliest positions), each once, shuffled, O = 5: a small file that a program
+    /// failing on any of these fails on, and that shrinks in a moment.
+    Heavy,
+    /// The 576 positions whose every field is at an end of its range, each once, shuffled:
+    /// HP 1 or 20, each board empty or full (any mix of 1-HP and 2-HP minions), each hand
+    /// empty or full; O = 3.
+    Ends,
+    /// [`OFFICIAL_CASES`] distinct positions drawn uniformly, as the official files are;
+    /// O = 5.
+    Official,
+    /// [`OFFICIAL_CASES`] heavy positions (drawn from the 25, so each many times: the format
+    /// allows repeats), O = 3.
+    OfficialHeavy3,
+    /// The same at O = 5.
+    OfficialHeavy5,
+    /// Extended limits only: every one of the 1,440,000 positions once, shuffled, at O =
+    /// [`MAX_OPS`]: the largest O, and more cases than the original limits allow. About 0.2 s
+    /// for our binary and for our answer (a tablebase of O = 20 and lookups).
+    EveryPositionMaxOps,
+}
+
+impl Extreme {
+    /// Every extreme, in order; the original limits take all but the last.
+    const ALL: [Extreme; 6] = [
+        Extreme::Heavy,
+        Extreme::Ends,
+        Extreme::Official,
+        Extreme::OfficialHeavy3,
+        Extreme::OfficialHeavy5,
+        Extreme::EveryPositionMaxOps,
+    ];
+
+    /// How many extremes `limits` take.
+    fn count(limits: Limits) -> usize {
+        match limits {
+            Limits::Original => Extreme::ALL.len() - 1,
+            Limits::Extended => Extreme::ALL.len(),
+        }
+    }
+
+    /// The file, with `rng` drawing what the extreme leaves open (orders, which heavy
+    /// positions).
+    fn input(self, rng: &mut SplitMix64) -> TestFile {
+        let heavy = heavy_positions();
+        let (ops, positions) = match self {
+            Extreme::Heavy => (5, shuffled(heavy, rng)),
+            Extreme::Ends => (3, shuffled(end_positions(), rng)),
+            Extreme::Official => (5, distinct_positions(OFFICIAL_CASES, rng.next_u64())),
+            Extreme::OfficialHeavy3 | Extreme::OfficialHeavy5 => {
+                let ops = if self == Extreme::OfficialHeavy3 { 3 } else { 5 };
+                (ops, (0..OFFICIAL_CASES).map(|_| heavy[rng.below(heavy.len())]).collect())
+            }
+            Extreme::EveryPositionMaxOps => {
+                (MAX_OPS, distinct_positions(StartKey::CARDINALITY, rng.next_u64()))
+            }
+        };
+        TestFile { ops, positions }
+    }
+}
+
+/// The five full boards: four minions, 0 to 4 of them with 1 HP.
+fn full_boards() -> impl Iterator<Item = Board> + Clone {
+    (0..=MAX_MINIONS).map(|ones| Board { ones, twos: MAX_MINIONS - ones })
+}
+
+/// The 25 heavy positions: both players at [`MAX_HP`], both boards full, both hands full.
+fn heavy_positions() -> Vec<Position> {
+    let mut positions = Vec::new();
+    for teacher_board in full_boards() {
+        for e_board in full_boards() {
+            positions.push(Position {
+                e_hp: MAX_HP,
+                teacher_hp: MAX_HP,
+                e_board,
+                teacher_board,
+                e_hand: MAX_HAND,
+                teacher_hand: MAX_HAND,
+            });
+        }
+    }
+    positions
+}
+
+/// The 576 positions whose every field is at an end of its range: HP 1 or [`MAX_HP`], each
+/// board empty or full, each hand 0 or [`MAX_HAND`].
+fn end_positions() -> Vec<Position> {
+    let boards: Vec<Board> = std::iter::once(Board::EMPTY).chain(full_boards()).collect();
+    let mut positions = Vec::new();
+    for e_hp in [1, MAX_HP] {
+        for teacher_hp in [1, MAX_HP] {
+            for &teacher_board in &boards {
+                for &e_board in &boards {
+                    for teacher_hand in [0, MAX_HAND] {
+                        for e_hand in [0, MAX_HAND] {
+                            positions.push(Position {
+                                e_hp,
+                                teacher_hp,
+                                e_board,
+                                teacher_board,
+                                e_hand,
+                                teacher_hand,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    positions
+}
+
+/// `positions` in an order drawn by `rng` (Fisher-Yates).
+fn shuffled(mut positions: Vec<Position>, rng: &mut SplitMix64) -> Vec<Position> {
+    for i in (1..positions.len()).rev() {
+        positions.swap(i, rng.below(i + 1));
+    }
+    positions
+}
+
+/// Files of at least this many cases try keeping one quarter of their cases before keeping
+/// one half. With `-j 2`, whose first run after an accepted move runs alone and the others
+/// two at a time, a failure on one case takes about one batch of runs to get 4 times
+/// smaller this way, and 1.5 batches to get 2 times smaller by halves; on an official-size
+/// file it took 18 runs of files of more than 3 cases instead of 22 to 31 (keeping an eighth
+/// took 13 to 23). Smaller files keep the halves alone: at most six halvings take them to
+/// one case, and their runs cost little.
+pub const KEEP_QUARTERS_FROM: usize = 64;
+
+/// The simplest position: both players at 1 HP, empty boards, empty hands. Every shrink move
+/// of it is invalid.
+const SIMPLEST: Position = Position {
+    e_hp: 1,
+    teacher_hp: 1,
+    e_board: Board::EMPTY,
+    teacher_board: Board::EMPTY,
+    e_hand: 0,
+    teacher_hand: 0,
+};
+
 impl Judge {
     /// A judge with no table built yet.
     #[must_use]
@@ -350,19 +494,22 @@ impl Judge {
         Judge::default()
     }
 
-    /// The whole value table of `input`'s O when it exists or is worth building now (see the
-    /// module notes); `None` for a file that gets tables of its own reach.
-    fn whole_table(&self, input: &TestFile) -> Option<&Tables> {
-        let o = usize::from(input.ops);
-        if let Some(tables) = self.full[o].get() {
-            return Some(tables);
+    /// The tablebase of `input`'s O when it is kept or worth building now (see the module
+    /// notes); `None` for a file that gets tables of its own reach.
+    fn tablebase(&self, input: &TestFile) -> Option<&Tablebase> {
+        if let Some(tablebase) = self.tablebases.kept(input.ops) {
+            return Some(tablebase);
         }
+        let o = usize::from(input.ops);
         let files = self.files[o].fetch_add(1, Ordering::Relaxed) + 1;
         let large = input.positions.iter().any(|p| p.e_hp.max(p.teacher_hp) > SMALL_FILE_HP);
         let large_files = self.large_files[o].fetch_add(u32::from(large), Ordering::Relaxed);
         let worth = files >= WHOLE_TABLE_FILES
             || (large && (large_files > 0 || input.positions.len() > WHOLE_TABLE_CASES));
-        worth.then(|| self.full[o].get_or_init(|| Tables::build(input.ops, Reach::all())))
+        worth.then(|| {
+            let built = self.tablebases.get_or_build(input.ops, Policy::Build);
+            built.expect("a cache in memory builds, and building cannot fail")
+        })
     }
 
     /// O for a generated file under `limits`: any of 3, 4 and 5 (all edges of the original
@@ -406,25 +553,16 @@ impl Problem for Judge {
         "card-duel"
     }
 
-    /// Reads `T O` and the positions with the solver's parser, `T` and `O` within `limits`.
-    /// `O(input)`.
+    /// Reads `T O` and the positions with the solver's parser ([`InputFormat`]), `T` and `O`
+    /// within `limits`. `O(input)`.
     fn parse(&self, bytes: &[u8], limits: Limits) -> Result<TestFile, InputError> {
-        let mut input = Input::new(bytes);
-        let count: usize = input.uint("the number of cases T", case_counts(limits))?;
-        let ops: u8 = input.uint("O", ops_range(limits))?;
-        // At least 12 bytes a case: a huge announced T fails at the end of the input instead
-        // of reserving memory it never fills.
-        let mut positions = Vec::with_capacity(count.min(bytes.len() / 12 + 1));
-        for _ in 0..count {
-            positions.push(parse::position(&mut input)?);
-        }
-        let after = if count == 0 { "the header".to_owned() } else { format!("case {count}") };
-        input.finish(&after)?;
+        let (ops, positions) = parse_all(&InputFormat { limits }, bytes)?;
         Ok(TestFile { ops, positions })
     }
 
     fn validate(&self, input: &TestFile, limits: Limits) -> Result<(), Invalid> {
-        let counts = case_counts(limits);
+        let format = InputFormat { limits };
+        let counts = format.case_counts();
         if !counts.contains(&input.positions.len()) {
             return Err(Invalid(format!(
                 "T = {} is outside {}..={}",
@@ -433,7 +571,7 @@ impl Problem for Judge {
                 counts.end()
             )));
         }
-        let ops = ops_range(limits);
+        let ops = format.ops();
         if !ops.contains(&input.ops) {
             return Err(Invalid(format!(
                 "O = {} is outside {}..={}",
@@ -448,27 +586,26 @@ impl Problem for Judge {
         Ok(())
     }
 
-    /// The bytes [`write_input`](crate::write_input) writes, built without the formatter: an
-    /// official-size file is 351,493 cases of small numbers. `O(cases)`.
+    /// The solver's writer, [`render_input`]. `O(cases)`.
     fn render(&self, input: &TestFile, out: &mut Vec<u8>) {
-        out.reserve(16 + 24 * input.positions.len());
-        out.extend_from_slice(format!("{} {}\n", input.positions.len(), input.ops).as_bytes());
-        for p in &input.positions {
-            push_small(out, p.e_hp);
-            out.push(b' ');
-            push_small(out, p.teacher_hp);
-            out.push(b'\n');
-            push_board(out, p.teacher_board);
-            push_board(out, p.e_board);
-            push_small(out, p.teacher_hand);
-            out.push(b' ');
-            push_small(out, p.e_hand);
-            out.push(b'\n');
-        }
+        render_input(input.ops, &input.positions, out);
     }
 
     fn cases(&self, input: &TestFile) -> usize {
         input.positions.len()
+    }
+
+    fn extremes(&self, limits: Limits) -> u32 {
+        Extreme::count(limits) as u32
+    }
+
+    /// Extreme `k`: the 25 heavy positions (O = 5); the 576 positions of fields at their ends
+    /// (O = 3); 351,493 distinct positions (O = 5); 351,493 heavy positions at O = 3, then at
+    /// O = 5; under the extended limits also every position at O = 20.
+    fn extreme(&self, k: u32, rng: &mut SplitMix64, limits: Limits) -> TestFile {
+        let k = k as usize;
+        assert!(k < Extreme::count(limits), "the {limits} limits have no extreme input {k}");
+        Extreme::ALL[k].input(rng)
     }
 
     /// O plus, for each case, one and every HP and hand size on the table: each move lowers
@@ -517,18 +654,15 @@ impl Problem for Judge {
     }
 
     /// The fast solver's values, printed with 9 decimals and read back (see the module
-    /// notes). A lookup a case once the file's O has its whole table, else one
-    /// [`Tables::build`] over the file's reach.
+    /// notes): read in groups off the tablebase of the file's O once the judge keeps it
+    /// ([`Tablebase::values`]), else one [`Tables::build`](crate::Tables::build) over the
+    /// file's reach.
     fn solve(&self, input: &TestFile) -> Vec<f64> {
         if input.positions.is_empty() {
             return Vec::new();
         }
-        let values = match self.whole_table(input) {
-            Some(tables) => input
-                .positions
-                .iter()
-                .map(|p| tables.value(p).expect("a whole table holds every position"))
-                .collect(),
+        let values = match self.tablebase(input) {
+            Some(tablebase) => tablebase.values(&input.positions),
             None => crate::solve(input.ops, &input.positions),
         };
         values.into_iter().map(printed).collect()
@@ -671,13 +805,34 @@ impl Problem for Judge {
         }
     }
 
-    /// Drop half the cases, a quarter, ... (ddmin's chunks); drop each case; lower O; then
-    /// for each case in order: lower E's HP, then the teacher's (to 1, then by half the
-    /// distance, ..., by one); for the teacher's board, then E's: remove a 1-HP minion,
-    /// remove a 2-HP minion, lower a 2-HP minion to 1; lower the teacher's hand, then E's (to
-    /// 0, then by one).
+    /// Lower O (to 1, then by half the distance, ..., by one); in a file of at least
+    /// [`KEEP_QUARTERS_FROM`] cases, keep one quarter of the cases; keep either half; every
+    /// case to the simplest position (both at 1 HP, empty boards and hands), when two or more
+    /// are not; drop a quarter of the cases, an eighth, ... (the rest of ddmin's chunks);
+    /// drop each case; then for each case in order: lower E's HP, then the teacher's (to 1,
+    /// then by half the distance, ..., by one); for the teacher's board, then E's: remove a
+    /// 1-HP minion, remove a 2-HP minion, lower a 2-HP minion to 1; lower the teacher's
+    /// hand, then E's (to 0, then by one).
+    ///
+    /// O comes first: a smaller O makes every later run cheaper for a program that, like
+    /// ours, sweeps a table per file, and it costs one run under the original limits (O = 3
+    /// is their smallest). The whole-file move comes after the halves, so it costs a run
+    /// only when neither half fails alone (a failure that needs cases from both, or that
+    /// depends on their count, as a program failing only at the largest `T`, which it then
+    /// turns into a file of simplest cases at once) or when at most three cases are left.
     fn shrink(&self, input: &TestFile) -> impl Iterator<Item = TestFile> {
         let with = move |positions: Vec<Position>| TestFile { ops: input.ops, positions };
+        let n = input.positions.len();
+        // Chunks of n / 2: two of them, or three when n is odd.
+        let halves = if n >= 4 { n.div_ceil(n / 2) } else { 0 };
+        let quarter = n.div_ceil(4);
+        let quarters =
+            (n >= KEEP_QUARTERS_FROM).then_some(0..4).into_iter().flatten().map(move |q| {
+                with(input.positions[q * quarter..((q + 1) * quarter).min(n)].to_vec())
+            });
+        let not_simplest = input.positions.iter().filter(|&&p| p != SIMPLEST).count();
+        let simplest =
+            (not_simplest > 1).then(|| TestFile { ops: input.ops, positions: vec![SIMPLEST; n] });
         let ops = moves::lower(u64::from(input.ops), 1).map(move |ops| TestFile {
             ops: u8::try_from(ops).expect("lowered from a u8"),
             positions: input.positions.clone(),
@@ -714,10 +869,11 @@ impl Problem for Judge {
             let e_hand = lower_hand(p.e_hand).map(move |e_hand| Position { e_hand, ..p });
             e_hp.chain(teacher_hp).chain(boards).chain(teacher_hand).chain(e_hand).map(changed)
         });
-        moves::drop_chunks(&input.positions)
-            .map(with)
+        ops.chain(quarters)
+            .chain(moves::drop_chunks(&input.positions).take(halves).map(with))
+            .chain(simplest)
+            .chain(moves::drop_chunks(&input.positions).skip(halves).map(with))
             .chain(moves::drop_each(&input.positions).map(with))
-            .chain(ops)
             .chain(cases)
     }
 
@@ -740,7 +896,7 @@ impl Problem for Judge {
 
     /// `bound` is O: every position of that O, in files of the official size.
     fn exhaustive_len(&self, bound: u64, limits: Limits) -> Result<u64, Invalid> {
-        let ops = ops_range(limits);
+        let ops = InputFormat { limits }.ops();
         if !(u64::from(*ops.start())..=u64::from(*ops.end())).contains(&bound) {
             return Err(Invalid(format!(
                 "the bound is O, in {}..={} under the {limits} limits; found {bound}",
@@ -783,7 +939,7 @@ mod tests {
     use std::collections::HashSet;
 
     use engine::judge::problem::render;
-    use engine::judge::{VerdictKind, check};
+    use engine::judge::{VerdictKind, check, testing};
 
     use crate::Reference;
 
@@ -815,20 +971,14 @@ mod tests {
     const FOUR: &str = "4 3\n1 1\n0\n0\n0 1\n5 14\n1 1\n1 1\n1 0\n1 4\n2 2 2\n0\n0 0\n\
                         3 3\n0\n1 1\n0 0\n";
 
+    /// Generated, extreme and exhaustive inputs are valid and round-trip; the first shrink
+    /// moves of each lower the size. Levels 6 and 7 and the extremes hold up to 1,440,000
+    /// cases, so a few draws a level and the first moves of each (the chunk drops, the
+    /// whole-file move, the first single drops) keep this to seconds; every move of a small
+    /// input is in `the_shrink_moves_hold_the_one_step_moves`.
     #[test]
-    fn generated_inputs_are_valid_and_round_trip_at_every_level() {
-        let mut rng = SplitMix64::new(11);
-        for level in 0..Judge::LEVELS {
-            let draws = if level < 6 { 30 } else { 2 };
-            for limits in [Limits::Original, Limits::Extended] {
-                for _ in 0..draws {
-                    let input = Judge::new().generate(&mut rng, level, limits);
-                    Judge::new().validate(&input, limits).unwrap();
-                    let again = Judge::new().parse(&render(&Judge::new(), &input), limits);
-                    assert_eq!(again.as_ref(), Ok(&input));
-                }
-            }
-        }
+    fn the_judge_keeps_the_problem_contracts() {
+        testing::check_contracts(&Judge::new(), 6, 64, Some(3));
     }
 
     /// The first levels reach what the issue names: HP 1 and 2, empty and small boards, 1-HP
@@ -876,6 +1026,60 @@ mod tests {
         assert!(count(&|(_, v)| *v < 0.5) > 200, "the teacher is favoured often enough");
     }
 
+    /// The extremes: HP 20, full boards and hands, the largest T, O at 3 and 5 (and 20 under
+    /// the extended limits), each file what its name says.
+    #[test]
+    fn extremes_are_heavy_positions_ends_and_official_sizes() {
+        let judge = Judge::new();
+        assert_eq!(judge.extremes(Limits::Original), 5);
+        assert_eq!(judge.extremes(Limits::Extended), 6);
+        let mut rng = SplitMix64::new(8);
+        let files: Vec<TestFile> =
+            (0..6).map(|k| judge.extreme(k, &mut rng, Limits::Extended)).collect();
+        let shape = |f: &TestFile| {
+            let distinct: HashSet<usize> =
+                f.positions.iter().map(|p| StartKey::of(p).rank()).collect();
+            (f.ops, f.positions.len(), distinct.len())
+        };
+        let shapes: Vec<(u8, usize, usize)> = files.iter().map(shape).collect();
+        assert_eq!(
+            shapes,
+            [
+                (5, 25, 25),
+                (3, 576, 576),
+                (5, OFFICIAL_CASES, OFFICIAL_CASES),
+                (3, OFFICIAL_CASES, 25),
+                (5, OFFICIAL_CASES, 25),
+                (MAX_OPS, StartKey::CARDINALITY, StartKey::CARDINALITY),
+            ]
+        );
+        let heavy = |p: &Position| {
+            (p.e_hp, p.teacher_hp, p.e_board.len(), p.teacher_board.len(), p.e_hand, p.teacher_hand)
+                == (20, 20, 4, 4, 3, 3)
+        };
+        for k in [0, 3, 4] {
+            assert!(files[k].positions.iter().all(heavy), "extreme {k}");
+        }
+        let ends = |p: &Position| {
+            [p.e_hp, p.teacher_hp].iter().all(|&hp| hp == 1 || hp == 20)
+                && [p.e_board, p.teacher_board].iter().all(|b| b.is_empty() || b.len() == 4)
+                && [p.e_hand, p.teacher_hand].iter().all(|&h| h == 0 || h == 3)
+        };
+        assert!(files[1].positions.iter().all(ends));
+        // Shuffled, so the first cases differ from the rank order; valid under the limits
+        // they belong to (the last only under the extended ones).
+        assert_ne!(files[0].positions, heavy_positions());
+        for (k, file) in files.iter().enumerate() {
+            let limits = if k < 5 { Limits::Original } else { Limits::Extended };
+            assert_eq!(judge.validate(file, limits), Ok(()), "extreme {k}");
+        }
+        // Under the original limits the first five are the same files.
+        let mut again = SplitMix64::new(8);
+        for (k, file) in files.iter().take(5).enumerate() {
+            assert_eq!(&judge.extreme(k as u32, &mut again, Limits::Original), file);
+        }
+    }
+
     #[test]
     fn printed_values_read_back_as_the_text_does() {
         let mut rng = SplitMix64::new(9);
@@ -886,16 +1090,6 @@ mod tests {
         for p in values {
             let text = format!("{p:.9}");
             assert_eq!(printed(p).to_bits(), text.parse::<f64>().unwrap().to_bits(), "{text}");
-        }
-    }
-
-    #[test]
-    fn rendering_is_the_solvers_input_format() {
-        let mut rng = SplitMix64::new(4);
-        for level in 0..Judge::LEVELS - 1 {
-            let input = Judge::new().generate(&mut rng, level, Limits::Extended);
-            let text = crate::write_input(input.ops, &input.positions);
-            assert_eq!(render(&Judge::new(), &input), text.into_bytes());
         }
     }
 
@@ -1105,7 +1299,7 @@ mod tests {
     }
 
     #[test]
-    fn every_shrink_move_lowers_the_size_and_the_one_step_moves_are_there() {
+    fn the_shrink_moves_hold_the_one_step_moves() {
         let judge = Judge::new();
         let input = TestFile {
             ops: 5,
@@ -1118,7 +1312,6 @@ mod tests {
         let size = judge.size(&input);
         let moves: Vec<TestFile> = judge.shrink(&input).collect();
         assert!(moves.iter().all(|m| judge.size(m) < size));
-        assert!(moves.iter().all(|m| judge.validate(m, Limits::Extended).is_ok()));
         // The issue's one-step moves, and lowering O by one.
         let mut expected = Vec::new();
         for i in 0..input.positions.len() {
@@ -1168,12 +1361,22 @@ mod tests {
         for m in &expected {
             assert!(moves.contains(m), "{m:?}");
         }
-        // Bigger steps come first: the first HP move of case 1 lowers E's 20 HP to 1.
-        let first = moves.iter().position(|m| m.positions.len() == 3 && m.ops == 5).unwrap();
-        assert_eq!(moves[first].positions[0].e_hp, 1);
-        // Beside them, only the bigger steps: O 5 to 1 and 3; HP 20 to 1, 11, 16 and 18; 3
-        // to 1; 9 to 1, 5 and 7; hands of 3 to 0.
-        assert_eq!(moves.len(), expected.len() + 12);
+        // A file of 100 cases keeps one quarter, then one half, after lowering O.
+        let hundred = TestFile { ops: 3, positions: vec![input.positions[0]; 100] };
+        let first: Vec<usize> = judge.shrink(&hundred).take(7).map(|m| m.positions.len()).collect();
+        assert_eq!(first, [100, 100, 25, 25, 25, 25, 50]);
+        // Bigger steps come first: O goes to 1 first, and the first move of case 1 alone
+        // lowers E's 20 HP to 1.
+        assert_eq!(moves[0], TestFile { ops: 1, ..input.clone() });
+        let only_case_1 = |m: &TestFile| {
+            m.ops == 5 && m.positions.len() == 3 && m.positions[1..] == input.positions[1..]
+        };
+        let first = moves.iter().position(only_case_1).unwrap();
+        assert_eq!(moves[first].positions[0], Position { e_hp: 1, ..input.positions[0] });
+        // Beside them, only the bigger steps: every case to the simplest position; O 5 to 1
+        // and 3; HP 20 to 1, 11, 16 and 18; 3 to 1; 9 to 1, 5 and 7; hands of 3 to 0.
+        assert_eq!(moves.len(), expected.len() + 13);
+        assert!(moves.contains(&TestFile { ops: 5, positions: vec![SIMPLEST; 3] }));
     }
 
     #[test]
@@ -1223,28 +1426,24 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Mutated valid inputs and random bytes: parsing and validating under both limits
-        /// never panic, and whatever parses is valid and renders back to an equal input.
+        /// Mutated valid inputs and random bytes: parsing under both limits never panics, and
+        /// whatever parses is valid and renders back to an equal input.
         #[test]
         fn parse_and_validate_never_panic(
             seed: u64,
             level in 0..6u32,
-            edits in proptest::collection::vec((0..4096usize, 0..8u8, proptest::num::u8::ANY), 0..6),
+            edits in proptest::collection::vec(
+                (0..4096usize, 0..8u8, proptest::num::u8::ANY),
+                0..6,
+            ),
             noise in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
         ) {
             let judge = Judge::new();
             let mut rng = SplitMix64::new(seed);
             let valid = render(&judge, &judge.generate(&mut rng, level, Limits::Original));
-            let bytes = engine::judge::testing::corrupt::corrupt(valid, &edits, b" 2");
-            for bytes in [bytes, noise] {
-                for limits in [Limits::Original, Limits::Extended] {
-                    if let Ok(input) = judge.parse(&bytes, limits) {
-                        proptest::prop_assert!(judge.validate(&input, limits).is_ok());
-                        let again = judge.parse(&render(&judge, &input), limits);
-                        proptest::prop_assert_eq!(again.as_ref(), Ok(&input));
-                    }
-                }
-            }
+            let corrupted = testing::corrupt::corrupt(valid, &edits, b" 2");
+            testing::assert_parses_soundly(&judge, &corrupted);
+            testing::assert_parses_soundly(&judge, &noise);
         }
     }
 }

@@ -7,12 +7,15 @@
 //!   memoized expectiminimax; slow, for tests and for checking.
 //! - [`explain`]: E's first actions and their values, for `--explain`.
 //! - [`tablebase`]: every position's value of one O, kept in a file and read back, for
-//!   `--tablebase` ([`run_with_tablebase`]).
+//!   `--tablebase` ([`run_with_tablebases`]); its [`Cache`] keeps the tablebase of each O a
+//!   program needs, in memory and optionally in a folder (the judge's cache too).
 //! - [`generate`]: official-size and all-position files and position families, fixed seeds.
 //! - [`judge`]: the problem as the judge sees it (limits, the official checker's rule,
-//!   generation, shrink moves, the exhaustive enumeration), behind the binary's `check`,
-//!   `validate` and `stress`.
-//! - [`parse`] reads the judge's format; [`rules`] holds the pieces both solvers share.
+//!   generation, the extreme inputs, shrink moves, the exhaustive enumeration), behind the
+//!   binary's `check`, `validate`, `stress` and `shrink`.
+//! - [`parse`] reads the judge's format ([`InputFormat`], under either limits) and writes it
+//!   ([`write_input`]) and the answers ([`write_probability`]); [`rules`] holds the pieces both
+//!   solvers share.
 //!
 //! [`run`] is what the binary calls: judge input in, one probability per line out.
 //!
@@ -38,45 +41,19 @@ pub mod tables;
 
 use std::fmt::Write as _;
 use std::io::{Read, Seek};
+use std::path::Path;
 use std::time::Instant;
 
 use engine::driver::{self, BatchSolver, FileSolver, Format, Steps};
-use engine::input::{Input, InputError};
+use engine::input::Input;
 use engine::{DriverOptions, Output, RunError};
 
 pub use explain::Explanation;
+pub use parse::{InputFormat, write_input, write_probability};
 pub use reference::Reference;
 pub use rules::{Action, Board, Position};
-pub use tablebase::{Tablebase, TablebaseError, TablebaseFile};
+pub use tablebase::{Cache, Policy, Store, Tablebase, TablebaseError, TablebaseFile};
 pub use tables::{Reach, StartKey, SweepSize, Tables};
-
-/// The judge's format: `T O`, then `T` positions, the teacher's board and hand before E's.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InputFormat;
-
-impl Format for InputFormat {
-    type Header = u8;
-    type Case = Position;
-
-    fn parse_header(&self, input: &mut Input<'_>) -> Result<(u8, usize), InputError> {
-        parse::header(input)
-    }
-
-    fn parse_case(
-        &self,
-        _ops: &u8,
-        _index: usize,
-        input: &mut Input<'_>,
-    ) -> Result<Position, InputError> {
-        parse::position(input)
-    }
-
-    /// The judge's files (and [`write_input`]'s) give a case four lines: the HP, the two
-    /// boards, the two hands.
-    fn lines_per_case(&self, _ops: &u8) -> Option<usize> {
-        Some(4)
-    }
-}
 
 /// card-duel as the engine's driver sees it: a [`FileSolver`] whose work is every case's
 /// value, read in groups ([`Tables::values`], much faster than one lookup a case) off the
@@ -100,7 +77,7 @@ impl FileSolver for CardDuel<'_> {
     type Extra = Option<SweepSize>;
 
     fn format(&self) -> &InputFormat {
-        &InputFormat
+        &InputFormat::SOLVER
     }
 
     fn solve_file(&self, ops: &u8, cases: &[Position]) -> (Vec<f64>, Option<SweepSize>) {
@@ -132,7 +109,7 @@ impl FileSolver for CardDuelExplain {
     type Extra = ();
 
     fn format(&self) -> &InputFormat {
-        &InputFormat
+        &InputFormat::SOLVER
     }
 
     fn solve_file(&self, ops: &u8, cases: &[Position]) -> (Vec<Explanation>, ()) {
@@ -152,7 +129,7 @@ impl BatchSolver for CardDuelReference {
     type Answer = f64;
 
     fn format(&self) -> &InputFormat {
-        &InputFormat
+        &InputFormat::SOLVER
     }
 
     fn prepare(&self, _ops: &u8, _cases: &[Position]) {}
@@ -285,15 +262,9 @@ pub fn run_with_tablebase<R: Read + Seek>(
     options: &Options,
 ) -> Result<Output, RunError> {
     let started = Instant::now();
-    if options.explain || options.solver != Solver::Fast {
-        return Err(RunError::Unsupported(
-            "a tablebase holds the fast solver's values only: it neither explains nor runs \
-             the reference solver"
-                .into(),
-        ));
-    }
+    unsupported(options)?;
     let unusable = |e: TablebaseError| RunError::File { name: name.into(), reason: e.to_string() };
-    let (cases, out, steps, _) = match parse::header(&mut Input::new(bytes)) {
+    let (cases, out, steps, _) = match InputFormat::SOLVER.parse_header(&mut Input::new(bytes)) {
         // The driver reports a malformed header as any run would, before anything is read.
         Err(_) => probabilities(&CardDuel::Read(&[]), bytes, &options.driver)?,
         Ok((ops, _)) if ops != tablebase.ops() => {
@@ -310,7 +281,7 @@ pub fn run_with_tablebase<R: Read + Seek>(
         Ok((_, cases)) if cases <= TABLEBASE_BLOCKS_UP_TO => {
             // Every case is parsed twice: here, to know which blocks to read, and by the
             // driver. For so few cases that costs nothing.
-            let batch = driver::parse_all(&InputFormat, bytes)?;
+            let batch = driver::parse_all(&InputFormat::SOLVER, bytes)?;
             let values = tablebase.values(&batch.1).map_err(unusable)?;
             probabilities(&CardDuel::Read(&values), bytes, &options.driver)?
         }
@@ -322,15 +293,81 @@ pub fn run_with_tablebase<R: Read + Seek>(
     Ok(output(out, options.stats.then_some((cases, started, steps)), None))
 }
 
-/// [`Tablebase::build`] on a pool of `driver.threads` worker threads (all cores when `None`).
+/// `--tablebase PATH [--build-missing]`: [`run`] with every value read off the tablebase of
+/// the input's O in `cache`, instead of a sweep: the same bytes out. A tablebase in the
+/// store's file is read as [`run_with_tablebase`] reads it (a few blocks for a small file);
+/// one that is missing there is an error under [`Policy::Read`], and under
+/// [`Policy::BuildMissing`] is built on `options.driver`'s threads and saved there first
+/// ([`Cache::get_or_build`]; 0.07 to 0.3 s, once), then read from memory. A single-file store
+/// that exists is opened before the input is read, and answers inputs of its O only; a folder
+/// is asked for its file of the input's O, once the header is read.
 ///
 /// # Errors
-/// A thread pool that cannot start.
+/// As [`run_with_tablebase`]; a folder without the tablebase of the input's O under
+/// [`Policy::Read`]; a built tablebase that cannot be saved (`cannot write FILE: ...`).
+pub fn run_with_tablebases(
+    bytes: &[u8],
+    cache: &Cache,
+    policy: Policy,
+    options: &Options,
+) -> Result<Output, RunError> {
+    let read_file = |file: &Path| {
+        let (tablebase, name) = tablebase::open(file)?;
+        run_with_tablebase(bytes, tablebase, &name, options)
+    };
+    if let Store::File(file) = cache.store()
+        && (policy == Policy::Read || (policy == Policy::BuildMissing && file.exists()))
+    {
+        return read_file(file);
+    }
+    let (ops, _) = InputFormat::SOLVER.parse_header(&mut Input::new(bytes))?;
+    let stored = cache.file(ops).filter(|file| file.exists());
+    if let Some(file) = stored.filter(|_| policy != Policy::Build && cache.kept(ops).is_none()) {
+        return read_file(&file);
+    }
+    let started = Instant::now();
+    unsupported(options)?;
+    let tablebase =
+        driver::thread_pool(&options.driver)?.install(|| cache.get_or_build(ops, policy))?;
+    let (cases, out, steps, _) =
+        probabilities(&CardDuel::Tablebase(tablebase), bytes, &options.driver)?;
+    Ok(output(out, options.stats.then_some((cases, started, steps)), None))
+}
+
+/// `card-duel tablebase O PATH`: builds the tablebase of O = `ops` on `driver`'s threads and
+/// saves it as PATH or, when PATH is a folder, as its `oO.tb` ([`Cache::at`]); the output says
+/// what was written and how long the build took.
+///
+/// # Errors
+/// A thread pool that cannot start; a file that cannot be written (`cannot write FILE: ...`).
 ///
 /// # Panics
 /// When `ops` is outside `1..=MAX_OPS`.
-pub fn build_tablebase(ops: u8, driver: &DriverOptions) -> Result<Tablebase, RunError> {
-    Ok(driver::thread_pool(driver)?.install(|| Tablebase::build(ops)))
+pub fn write_tablebase(ops: u8, path: &Path, driver: &DriverOptions) -> Result<Output, RunError> {
+    let file = Cache::at(path).file(ops).expect("a cache at a path has a file for every O");
+    let started = Instant::now();
+    let tablebase = driver::thread_pool(driver)?.install(|| Tablebase::build(ops));
+    let built = started.elapsed();
+    tablebase::save(&tablebase, &file)?;
+    let stdout = format!(
+        "wrote {}: the tablebase of O = {ops}, {} positions, built in {:.2} s\n",
+        file.display(),
+        StartKey::CARDINALITY,
+        built.as_secs_f64()
+    );
+    Ok(Output { stdout: stdout.into_bytes(), stderr: String::new() })
+}
+
+/// Refuses `options` a tablebase cannot serve: the reference solver or explanations.
+fn unsupported(options: &Options) -> Result<(), RunError> {
+    if options.explain || options.solver != Solver::Fast {
+        return Err(RunError::Unsupported(
+            "a tablebase holds the fast solver's values only: it neither explains nor runs \
+             the reference solver"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// E's winning probability for each position, by the fast solver on the current rayon pool.
@@ -349,98 +386,9 @@ fn values_of(tables: &Tables, positions: &[Position]) -> Vec<f64> {
     tables.values(positions).expect("the tables cover the positions they were built for")
 }
 
-/// `THREE_DIGITS[n]`: the three decimal digits of `n < 1000`, zero-padded.
-const THREE_DIGITS: [[u8; 3]; 1000] = {
-    let mut table = [[0; 3]; 1000];
-    let mut n = 0;
-    while n < 1000 {
-        table[n] = [b'0' + (n / 100) as u8, b'0' + (n / 10 % 10) as u8, b'0' + (n % 10) as u8];
-        n += 1;
-    }
-    table
-};
-
-/// Appends `p` with 9 digits after the point and a newline, as `format!("{p:.9}")` would.
-/// `O(1)`.
-pub fn write_probability(out: &mut Vec<u8>, p: f64) {
-    let scaled = p * 1e9;
-    // The product is within 1e-7 of the exact decimal, so it rounds like the exact value
-    // unless it lies near a half; those rare values, and anything outside 0..=1, go to the
-    // formatter, which rounds the exact binary value. Truncating a number in 0..=1e9 is its
-    // floor, without the call to `floor` that x86-64's baseline (no SSE4.1) compiles to.
-    if (0.0..=1e9).contains(&scaled) {
-        let whole = scaled as u32;
-        let fraction = scaled - f64::from(whole);
-        if (fraction - 0.5).abs() > 1e-6 {
-            let n = whole + u32::from(fraction > 0.5);
-            let mut digits = [b'0'; 12];
-            digits[0] = b'0' + (n / 1_000_000_000) as u8;
-            digits[1] = b'.';
-            // The nine decimals in three groups of three, each group's digits read off a
-            // table, so that no division waits on another.
-            let rest = n % 1_000_000_000;
-            let groups = [rest / 1_000_000, rest / 1000 % 1000, rest % 1000];
-            for (place, &group) in groups.iter().enumerate() {
-                let at = 2 + 3 * place;
-                digits[at..at + 3].copy_from_slice(&THREE_DIGITS[group as usize]);
-            }
-            digits[11] = b'\n';
-            out.extend_from_slice(&digits);
-            return;
-        }
-    }
-    out.extend_from_slice(format!("{p:.9}\n").as_bytes());
-}
-
-/// Renders positions in the judge's format with `T` and `O` on the first line; minions are
-/// listed 1-HP first.
-#[must_use]
-pub fn write_input(ops: u8, positions: &[Position]) -> String {
-    use std::fmt::Write as _;
-    let mut text = String::with_capacity(24 * positions.len() + 16);
-    let _ = writeln!(text, "{} {ops}", positions.len());
-    let board = |text: &mut String, b: Board| {
-        let _ = write!(text, "{}", b.len());
-        for hp in std::iter::repeat_n(1, b.ones.into()).chain(std::iter::repeat_n(2, b.twos.into()))
-        {
-            let _ = write!(text, " {hp}");
-        }
-        text.push('\n');
-    };
-    for p in positions {
-        let _ = writeln!(text, "{} {}", p.e_hp, p.teacher_hp);
-        board(&mut text, p.teacher_board);
-        board(&mut text, p.e_board);
-        let _ = writeln!(text, "{} {}", p.teacher_hand, p.e_hand);
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn probabilities_print_like_the_formatter() {
-        let mut rng = engine::rng::SplitMix64::new(3);
-        let mut values: Vec<f64> =
-            (0..100_000).map(|_| rng.next_u64() as f64 / 2f64.powi(64)).collect();
-        values.extend([
-            0.0,
-            1.0,
-            0.5,
-            0.041_879_441,
-            0.000_000_000_5,
-            0.999_999_999_5,
-            1.0 + 1e-15,
-        ]);
-        values.extend((0..1000).map(|i| (f64::from(i) + 0.5) / 1e9));
-        for p in values {
-            let mut out = Vec::new();
-            write_probability(&mut out, p);
-            assert_eq!(String::from_utf8(out).unwrap(), format!("{p:.9}\n"));
-        }
-    }
 
     #[test]
     fn grouped_lookups_read_what_single_lookups_read() {
@@ -471,23 +419,15 @@ mod tests {
         assert_eq!(lines.len(), 2, "{}", swept.stderr);
         assert!(lines[0].starts_with("1 positions in "), "{}", lines[0]);
         assert!(lines[1].starts_with("sweep: 22 layers, "), "{}", lines[1]);
-        let size = Tables::build(4, Reach::of(&driver::parse_all(&InputFormat, input).unwrap().1))
-            .size()
-            .unwrap();
+        let size =
+            Tables::build(4, Reach::of(&driver::parse_all(&InputFormat::SOLVER, input).unwrap().1))
+                .size()
+                .unwrap();
         assert_eq!(lines[1], format!("sweep: {size}"));
         assert!(size.largest_layer < size.values && size.values < 22 * size.largest_layer);
         // The reference solver sweeps nothing; without --stats nothing is said.
         let reference = Options { solver: Solver::Reference, ..stats };
         assert_eq!(run(input, &reference).unwrap().stderr.lines().count(), 1);
         assert_eq!(run(input, &Options::default()).unwrap().stderr, "");
-    }
-
-    #[test]
-    fn written_inputs_parse_back() {
-        let positions: Vec<Position> =
-            (0..500).map(|r| StartKey::unrank(r * 2879).position()).collect();
-        let text = write_input(4, &positions);
-        let (ops, parsed) = driver::parse_all(&InputFormat, text.as_bytes()).unwrap();
-        assert_eq!((ops, parsed), (4, positions));
     }
 }

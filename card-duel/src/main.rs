@@ -1,18 +1,17 @@
 //! The card-duel binary: judge input in (a file or stdin), one probability per line out; the
-//! judge's subcommands `check`, `validate` and `stress` on [`card_duel::judge::Judge`]; and
-//! `tablebase`, which writes every position's value of one O for `--tablebase`.
+//! judge's subcommands `check`, `validate`, `stress` and `shrink` on
+//! [`card_duel::judge::Judge`]; and `tablebase`, which writes every position's value of one O
+//! for `--tablebase`. It parses the arguments, calls the library and finishes.
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
 
 use card_duel::judge::Judge;
 use card_duel::rules::MAX_OPS;
-use card_duel::{Options, Solver, TablebaseError, TablebaseFile, tablebase};
+use card_duel::{Cache, Options, Policy, Solver};
 use clap::{Parser, Subcommand};
+use engine::DriverOptions;
 use engine::cli::{BatchArgs, exit_with_error, finish};
-use engine::input::Input;
 use engine::judge::cli::{JudgeCommand, JudgeHelp, parse_args};
-use engine::{DriverOptions, RunError};
 
 /// Exact solver for card-duel (THUPC 2021 "狗蛋和二五仔"): E's winning probability per case.
 /// The subcommands judge another program, or write a tablebase.
@@ -86,7 +85,11 @@ fn main() {
     match &args.command {
         // One judge for the whole command: it keeps the value tables it builds.
         Some(Command::Judge(judge)) => std::process::exit(judge.run(&Judge::new())),
-        Some(Command::Tablebase(tablebase)) => write_tablebase(tablebase),
+        Some(Command::Tablebase(tablebase)) => {
+            let threads = tablebase.threads.map(usize::from);
+            let driver = DriverOptions { threads, progress: false };
+            finish(card_duel::write_tablebase(tablebase.ops, &tablebase.path, &driver))
+        }
         None => {}
     }
     let input = args.batch.read_input().unwrap_or_else(|e| exit_with_error(&e));
@@ -98,81 +101,10 @@ fn main() {
     };
     match &args.tablebase {
         Some(path) => {
-            let path = tablebase_for(path, &input, &options, args.build_missing);
-            let name = format!("the tablebase {}", path.display());
-            let tablebase = std::fs::File::open(&path)
-                .map_err(TablebaseError::from)
-                .and_then(TablebaseFile::open)
-                .unwrap_or_else(|e| unusable(name.clone(), &e));
-            finish(card_duel::run_with_tablebase(&input, tablebase, &name, &options))
+            let policy = if args.build_missing { Policy::BuildMissing } else { Policy::Read };
+            let cache = Cache::at(path);
+            finish(card_duel::run_with_tablebases(&input, &cache, policy, &options))
         }
         None => finish(card_duel::run(&input, &options)),
     }
-}
-
-/// The tablebase `--tablebase PATH` stands for: PATH itself, or in a folder the one of the
-/// input's O; with `--build-missing`, one that is missing is built there first (the run's
-/// threads). A header that cannot be read is reported by the run, which stops there.
-fn tablebase_for(path: &Path, input: &[u8], options: &Options, build_missing: bool) -> PathBuf {
-    let folder = path.is_dir();
-    if !folder && (!build_missing || path.exists()) {
-        return path.to_path_buf();
-    }
-    let Ok((ops, _)) = card_duel::parse::header(&mut Input::new(input)) else {
-        finish(card_duel::run(input, options))
-    };
-    let file = file_for(path, ops);
-    if file.exists() {
-        return file;
-    }
-    if build_missing {
-        build_and_save(ops, &options.driver, &file);
-        return file;
-    }
-    let folder = path.display();
-    let reason = format!(
-        "none for the input's O = {ops}: build it with `card-duel tablebase {ops} {folder}`, or \
-         add --build-missing"
-    );
-    unusable(format!("the tablebases in {folder}"), &reason)
-}
-
-/// Ends the run with the error of a tablebase `name` that cannot be used, as the library
-/// reports one ([`RunError::File`]).
-fn unusable(name: String, reason: &dyn std::fmt::Display) -> ! {
-    finish(Err(RunError::File { name, reason: reason.to_string() }))
-}
-
-/// The tablebase file `path` names for O = `ops`: in a folder, its file of that O; else
-/// `path` itself.
-fn file_for(path: &Path, ops: u8) -> PathBuf {
-    if path.is_dir() { tablebase::in_folder(path, ops) } else { path.to_path_buf() }
-}
-
-/// Builds the tablebase of O = `ops` on `driver`'s threads and saves it as `file`, or exits
-/// with what failed; returns how long the build took.
-fn build_and_save(ops: u8, driver: &DriverOptions, file: &Path) -> Duration {
-    let started = Instant::now();
-    let tablebase = card_duel::build_tablebase(ops, driver).unwrap_or_else(|e| exit_with_error(&e));
-    let built = started.elapsed();
-    if let Err(e) = tablebase.save(file) {
-        exit_with_error(&format!("cannot write {}: {e}", file.display()));
-    }
-    built
-}
-
-/// `card-duel tablebase`: builds, saves, and says what it wrote.
-#[allow(clippy::print_stdout, reason = "the subcommand's report")]
-fn write_tablebase(args: &TablebaseArgs) -> ! {
-    let driver = DriverOptions { threads: args.threads.map(usize::from), progress: false };
-    let file = file_for(&args.path, args.ops);
-    let built = build_and_save(args.ops, &driver, &file);
-    println!(
-        "wrote {}: the tablebase of O = {}, {} positions, built in {:.2} s",
-        file.display(),
-        args.ops,
-        card_duel::StartKey::CARDINALITY,
-        built.as_secs_f64()
-    );
-    std::process::exit(0)
 }

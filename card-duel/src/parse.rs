@@ -1,22 +1,84 @@
-//! Reading the judge's format: `T O`, then per case `E S`, the teacher's board, E's board and
-//! the two hands (teacher's first), with errors that name line and column.
+//! The judge's format, read and written in one place: [`InputFormat`] reads `T O`, then per
+//! case `E S`, the teacher's board, E's board and the two hands (teacher's first), with errors
+//! that name line and column, under the limits it is given; [`write_input`] writes positions
+//! in that format, and [`write_probability`] one answer of the output.
 
+use std::ops::RangeInclusive;
+
+use engine::driver::Format;
 use engine::input::{Input, InputError};
+use engine::judge::Limits;
 
-use crate::rules::{Board, MAX_HAND, MAX_HP, MAX_MINIONS, MAX_OPS, Position};
+use crate::rules::{
+    Board, MAX_HAND, MAX_HP, MAX_MINIONS, MAX_OPS, OFFICIAL_CASES, ORIGINAL_OPS, Position,
+};
 
 /// Most cases a file may announce: the 1,440,000 distinct positions of one O, with room to
 /// spare. A larger count is almost surely a typo, and would fail at the end of input anyway.
 pub const MAX_CASES: u64 = 10_000_000;
 
-/// Reads `T O` and returns `(O, T)`.
-///
-/// # Errors
-/// A missing or out-of-range number.
-pub fn header(input: &mut Input<'_>) -> Result<(u8, usize), InputError> {
-    let cases = input.uint("the number of cases T", 0..=MAX_CASES as usize)?;
-    let ops = input.uint("O", 1..=MAX_OPS)?;
-    Ok((ops, cases))
+/// The judge's format: `T O`, then `T` positions, the teacher's board and hand before E's,
+/// with `T` and `O` in the ranges `limits` allow. The one parser of the input: the solvers
+/// read with [`InputFormat::SOLVER`], the judge ([`Judge`](crate::judge::Judge)) under the
+/// limits it is asked for, so the validator's messages are the solver's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputFormat {
+    /// Which case counts `T` and which O are accepted.
+    pub limits: Limits,
+}
+
+impl InputFormat {
+    /// What the solvers read: `0 <= T <= MAX_CASES` and `1 <= O <= MAX_OPS` (the extended
+    /// limits).
+    pub const SOLVER: Self = Self { limits: Limits::Extended };
+
+    /// The case counts `T` the limits allow: `1..=351,493` under the original limits,
+    /// `0..=MAX_CASES` under the extended ones.
+    #[must_use]
+    pub fn case_counts(&self) -> RangeInclusive<usize> {
+        match self.limits {
+            Limits::Original => 1..=OFFICIAL_CASES,
+            Limits::Extended => 0..=MAX_CASES as usize,
+        }
+    }
+
+    /// The values of O the limits allow: `3..=5` under the original limits, `1..=MAX_OPS`
+    /// under the extended ones.
+    #[must_use]
+    pub fn ops(&self) -> RangeInclusive<u8> {
+        match self.limits {
+            Limits::Original => ORIGINAL_OPS,
+            Limits::Extended => 1..=MAX_OPS,
+        }
+    }
+}
+
+impl Format for InputFormat {
+    /// O.
+    type Header = u8;
+    type Case = Position;
+
+    /// Reads `T O` and returns `(O, T)`.
+    fn parse_header(&self, input: &mut Input<'_>) -> Result<(u8, usize), InputError> {
+        let cases = input.uint("the number of cases T", self.case_counts())?;
+        let ops = input.uint("O", self.ops())?;
+        Ok((ops, cases))
+    }
+
+    fn parse_case(
+        &self,
+        _ops: &u8,
+        _index: usize,
+        input: &mut Input<'_>,
+    ) -> Result<Position, InputError> {
+        position(input)
+    }
+
+    /// The judge's files (and [`write_input`]'s) give a case four lines: the HP, the two
+    /// boards, the two hands.
+    fn lines_per_case(&self, _ops: &u8) -> Option<usize> {
+        Some(4)
+    }
 }
 
 /// Reads one case. `O(1)`.
@@ -45,7 +107,7 @@ fn any_position(input: &mut Input<'_>) -> Result<Position, InputError> {
 
 /// The common case of [`position`], without the tokenizer (a file of every position parses
 /// 1.5 times faster): a valid case laid out as
-/// the judge's files (and [`write_input`](crate::write_input)) lay it out, after at most one
+/// the judge's files (and [`write_input`]) lay it out, after at most one
 /// line break: `E S`, each board as its count and its minions' HP, the hands, on four lines
 /// with one space between numbers, every number without a leading zero. Returns the position
 /// and the bytes read (up to the end of its last number, as the tokenizer stops); anything
@@ -119,10 +181,197 @@ fn board(input: &mut Input<'_>, what: &str) -> Result<Board, InputError> {
     Ok(board)
 }
 
+/// Appends positions in the judge's format with `T` and `O` on the first line, each case on
+/// four lines as the official files lay it out; minions are listed 1-HP first. Built without
+/// the formatter: an official-size file is 351,493 cases of small numbers. `O(cases)`.
+pub fn render_input(ops: u8, positions: &[Position], out: &mut Vec<u8>) {
+    out.reserve(16 + 24 * positions.len());
+    out.extend_from_slice(positions.len().to_string().as_bytes());
+    out.push(b' ');
+    push_small(out, ops);
+    out.push(b'\n');
+    for p in positions {
+        push_small(out, p.e_hp);
+        out.push(b' ');
+        push_small(out, p.teacher_hp);
+        out.push(b'\n');
+        push_board(out, p.teacher_board);
+        push_board(out, p.e_board);
+        push_small(out, p.teacher_hand);
+        out.push(b' ');
+        push_small(out, p.e_hand);
+        out.push(b'\n');
+    }
+}
+
+/// [`render_input`] as a string.
+#[must_use]
+pub fn write_input(ops: u8, positions: &[Position]) -> String {
+    let mut out = Vec::new();
+    render_input(ops, positions, &mut out);
+    String::from_utf8(out).expect("the judge's format is ASCII")
+}
+
+/// Appends `value` in decimal.
+fn push_small(out: &mut Vec<u8>, value: u8) {
+    if value >= 100 {
+        out.push(b'0' + value / 100);
+    }
+    if value >= 10 {
+        out.push(b'0' + value / 10 % 10);
+    }
+    out.push(b'0' + value % 10);
+}
+
+/// Appends a board line: the count, then each minion's HP, 1-HP ones first.
+fn push_board(out: &mut Vec<u8>, board: Board) {
+    push_small(out, board.len());
+    for _ in 0..board.ones {
+        out.extend_from_slice(b" 1");
+    }
+    for _ in 0..board.twos {
+        out.extend_from_slice(b" 2");
+    }
+    out.push(b'\n');
+}
+
+/// `THREE_DIGITS[n]`: the three decimal digits of `n < 1000`, zero-padded.
+const THREE_DIGITS: [[u8; 3]; 1000] = {
+    let mut table = [[0; 3]; 1000];
+    let mut n = 0;
+    while n < 1000 {
+        table[n] = [b'0' + (n / 100) as u8, b'0' + (n / 10 % 10) as u8, b'0' + (n % 10) as u8];
+        n += 1;
+    }
+    table
+};
+
+/// Appends `p` with 9 digits after the point and a newline, as `format!("{p:.9}")` would: one
+/// line of the output. `O(1)`.
+pub fn write_probability(out: &mut Vec<u8>, p: f64) {
+    let scaled = p * 1e9;
+    // The product is within 1e-7 of the exact decimal, so it rounds like the exact value
+    // unless it lies near a half; those rare values, and anything outside 0..=1, go to the
+    // formatter, which rounds the exact binary value. Truncating a number in 0..=1e9 is its
+    // floor, without the call to `floor` that x86-64's baseline (no SSE4.1) compiles to.
+    if (0.0..=1e9).contains(&scaled) {
+        let whole = scaled as u32;
+        let fraction = scaled - f64::from(whole);
+        if (fraction - 0.5).abs() > 1e-6 {
+            let n = whole + u32::from(fraction > 0.5);
+            let mut digits = [b'0'; 12];
+            digits[0] = b'0' + (n / 1_000_000_000) as u8;
+            digits[1] = b'.';
+            // The nine decimals in three groups of three, each group's digits read off a
+            // table, so that no division waits on another.
+            let rest = n % 1_000_000_000;
+            let groups = [rest / 1_000_000, rest / 1000 % 1000, rest % 1000];
+            for (place, &group) in groups.iter().enumerate() {
+                let at = 2 + 3 * place;
+                digits[at..at + 3].copy_from_slice(&THREE_DIGITS[group as usize]);
+            }
+            digits[11] = b'\n';
+            out.extend_from_slice(&digits);
+            return;
+        }
+    }
+    out.extend_from_slice(format!("{p:.9}\n").as_bytes());
+}
+
 #[cfg(test)]
 mod tests {
+    use engine::driver::parse_all;
+
     use super::*;
     use crate::tables::StartKey;
+
+    #[test]
+    fn probabilities_print_like_the_formatter() {
+        let mut rng = engine::rng::SplitMix64::new(3);
+        let mut values: Vec<f64> =
+            (0..100_000).map(|_| rng.next_u64() as f64 / 2f64.powi(64)).collect();
+        values.extend([
+            0.0,
+            1.0,
+            0.5,
+            0.041_879_441,
+            0.000_000_000_5,
+            0.999_999_999_5,
+            1.0 + 1e-15,
+        ]);
+        values.extend((0..1000).map(|i| (f64::from(i) + 0.5) / 1e9));
+        for p in values {
+            let mut out = Vec::new();
+            write_probability(&mut out, p);
+            assert_eq!(String::from_utf8(out).unwrap(), format!("{p:.9}\n"));
+        }
+    }
+
+    /// The byte renderer writes what the formatter wrote before it (the judge's layout, 1-HP
+    /// minions first), and what it writes parses back.
+    #[test]
+    fn written_inputs_are_the_formatters_bytes_and_parse_back() {
+        let formatted = |ops: u8, positions: &[Position]| {
+            use std::fmt::Write as _;
+            let mut text = format!("{} {ops}\n", positions.len());
+            let board = |text: &mut String, b: Board| {
+                let hps = std::iter::repeat_n(" 1", b.ones.into())
+                    .chain(std::iter::repeat_n(" 2", b.twos.into()));
+                let _ = writeln!(text, "{}{}", b.len(), hps.collect::<String>());
+            };
+            for p in positions {
+                let _ = writeln!(text, "{} {}", p.e_hp, p.teacher_hp);
+                board(&mut text, p.teacher_board);
+                board(&mut text, p.e_board);
+                let _ = writeln!(text, "{} {}", p.teacher_hand, p.e_hand);
+            }
+            text
+        };
+        let positions: Vec<Position> =
+            (0..500).map(|r| StartKey::unrank(r * 2879).position()).collect();
+        for (ops, positions) in [(4, &positions[..]), (20, &positions[..1]), (1, &[][..])] {
+            let text = write_input(ops, positions);
+            assert_eq!(text, formatted(ops, positions));
+            let (read, parsed) = parse_all(&InputFormat::SOLVER, text.as_bytes()).unwrap();
+            assert_eq!((read, parsed.as_slice()), (ops, positions));
+        }
+        let mut out = b"kept".to_vec();
+        render_input(3, &positions[..2], &mut out);
+        assert_eq!(out, [&b"kept"[..], formatted(3, &positions[..2]).as_bytes()].concat());
+    }
+
+    /// The header's ranges are the limits'; the rest of the format is the same under both.
+    #[test]
+    fn the_header_is_read_under_the_limits() {
+        let error = |text: &str, limits| {
+            parse_all(&InputFormat { limits }, text.as_bytes()).unwrap_err().to_string()
+        };
+        let case = "1 1\n0\n0\n0 0\n";
+        assert_eq!(
+            error(&format!("0 3\n{case}"), Limits::Original),
+            r#"line 1, column 1: expected the number of cases T in 1..=351493, found "0""#
+        );
+        assert_eq!(
+            error(&format!("1 6\n{case}"), Limits::Original),
+            r#"line 1, column 3: expected O in 3..=5, found "6""#
+        );
+        assert_eq!(
+            error(&format!("1 21\n{case}"), Limits::Extended),
+            r#"line 1, column 3: expected O in 1..=20, found "21""#
+        );
+        assert_eq!(
+            error("", Limits::Extended),
+            "line 1, column 1: expected the number of cases T in 0..=10000000, found end of input"
+        );
+        assert_eq!(
+            error(&format!("1 3\n{case}7\n"), Limits::Original),
+            r#"line 6, column 1: expected end of input after case 1, found "7""#
+        );
+        let ok = parse_all(&InputFormat { limits: Limits::Extended }, b"1 20\n1 1\n0\n0\n0 0\n");
+        assert_eq!(ok.unwrap().0, 20);
+        assert_eq!(InputFormat::SOLVER.case_counts(), 0..=10_000_000);
+        assert_eq!(InputFormat { limits: Limits::Original }.ops(), 3..=5);
+    }
 
     #[test]
     fn reads_the_teacher_first() {
@@ -158,7 +407,7 @@ mod tests {
             let positions: Vec<Position> = (0..1 + rng.below(6))
                 .map(|_| StartKey::unrank(rng.below(StartKey::CARDINALITY)).position())
                 .collect();
-            let text = crate::write_input(3, &positions);
+            let text = write_input(3, &positions);
             // Without the header's line: the cursor sits where a case starts.
             let header = text.find('\n').unwrap();
             let mut bytes = text.as_bytes()[header..].to_vec();

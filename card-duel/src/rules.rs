@@ -9,6 +9,10 @@ pub const MAX_HP: u8 = 20;
 /// Largest O (hero powers plus cards played per turn) the solvers accept. The original uses
 /// 3..=5; time and memory of the fast solver grow linearly with O.
 pub const MAX_OPS: u8 = 20;
+/// The values of O the contest allows.
+pub const ORIGINAL_OPS: std::ops::RangeInclusive<u8> = 3..=5;
+/// Cases in an official data file, the most the contest allows in one.
+pub const OFFICIAL_CASES: usize = 351_493;
 /// Most minions a board holds.
 pub const MAX_MINIONS: u8 = 4;
 /// Most cards a hand holds.

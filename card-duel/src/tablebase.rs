@@ -30,10 +30,14 @@
 //! card-duel is refused, since its values would be that version's. The values are the sweep's
 //! own bits, so answers read from a tablebase are byte for byte those of the sweep.
 
+use std::fmt;
+use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
+use engine::RunError;
 use engine::memory::HugeZeroed;
 
 use crate::rules::{MAX_OPS, Position};
@@ -211,7 +215,7 @@ impl Tablebase {
         let mut aside = path.as_os_str().to_owned();
         aside.push(format!(".{}.partial", std::process::id()));
         let aside = PathBuf::from(aside);
-        let written = std::fs::File::create(&aside)
+        let written = File::create(&aside)
             .and_then(|file| self.write_to(&mut io::BufWriter::new(file)))
             .and_then(|()| std::fs::rename(&aside, path));
         if written.is_err() {
@@ -406,6 +410,202 @@ pub fn in_folder(folder: &Path, ops: u8) -> PathBuf {
     folder.join(format!("o{ops}.tb"))
 }
 
+/// Where a [`Cache`] reads and saves tablebases, besides keeping them in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Store {
+    /// Memory only: a tablebase is built when first asked for.
+    Memory,
+    /// A folder of tablebases, one a file named by its O ([`in_folder`]).
+    Folder(PathBuf),
+    /// One file, the tablebase of whichever O it holds.
+    File(PathBuf),
+}
+
+/// What [`Cache::get_or_build`] does for a tablebase it does not hold in memory yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Read it from the store; one that is not there is an error (`--tablebase`).
+    Read,
+    /// Read it from the store; one that is not there is built and saved there
+    /// (`--tablebase --build-missing`).
+    BuildMissing,
+    /// Build it, whatever the store holds, and save it there when the store is a file or a
+    /// folder (the `tablebase` subcommand; the judge, in memory).
+    Build,
+}
+
+/// The tablebases of every O a program has needed, each built or read once and kept in
+/// memory (11.5 MB each), optionally backed by a folder or a file: the one per-O table cache
+/// of the crate. The judge keeps one in memory for a whole stress run; `--tablebase PATH
+/// [--build-missing]` reads (or builds and saves) the one of its input's O.
+pub struct Cache {
+    store: Store,
+    kept: [OnceLock<Tablebase>; MAX_OPS as usize + 1],
+}
+
+impl fmt::Debug for Cache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cache").field("store", &self.store).field("kept", &self.kept_ops()).finish()
+    }
+}
+
+impl Cache {
+    /// A cache in `store`, holding nothing yet.
+    #[must_use]
+    pub fn new(store: Store) -> Cache {
+        Cache { store, kept: std::array::from_fn(|_| OnceLock::new()) }
+    }
+
+    /// A cache in memory only.
+    #[must_use]
+    pub fn in_memory() -> Cache {
+        Cache::new(Store::Memory)
+    }
+
+    /// A cache backed by `path`: a folder of tablebases when it is one, else one file (which
+    /// need not exist yet).
+    #[must_use]
+    pub fn at(path: &Path) -> Cache {
+        let path = path.to_path_buf();
+        Cache::new(if path.is_dir() { Store::Folder(path) } else { Store::File(path) })
+    }
+
+    /// Where it reads and saves.
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The file of the tablebase of O = `ops` in the store: in a folder its `oO.tb`, else the
+    /// file itself; `None` in memory.
+    #[must_use]
+    pub fn file(&self, ops: u8) -> Option<PathBuf> {
+        match &self.store {
+            Store::Memory => None,
+            Store::Folder(folder) => Some(in_folder(folder, ops)),
+            Store::File(file) => Some(file.clone()),
+        }
+    }
+
+    /// The tablebase of O = `ops` when it is in memory already.
+    #[must_use]
+    pub fn kept(&self, ops: u8) -> Option<&Tablebase> {
+        self.kept.get(usize::from(ops))?.get()
+    }
+
+    /// The values of O whose tablebases are in memory, in increasing order.
+    #[must_use]
+    pub fn kept_ops(&self) -> Vec<u8> {
+        (0..=MAX_OPS).filter(|&ops| self.kept(ops).is_some()).collect()
+    }
+
+    /// The tablebase of O = `ops`: the one in memory, else read from the store or built (on
+    /// the current rayon pool, 0.07 to 0.3 s) as `policy` says, then kept. Reading checks the
+    /// whole file (`O(1,440,000)`, a few milliseconds once it is in the system's cache). Two
+    /// threads asking for the same missing tablebase build it once: the second waits.
+    ///
+    /// # Errors
+    /// [`RunError::File`] for a tablebase that cannot be read, is damaged or holds another O,
+    /// or, under [`Policy::Read`], is not in the store (for a folder: "none for the input's
+    /// O", naming the command that builds it); a built one that cannot be saved is
+    /// `cannot write FILE: ...` (as [`RunError::Unsupported`], the engine's error with a
+    /// message of the caller's; its exit code is 2). In memory, only reading can fail.
+    ///
+    /// # Panics
+    /// When `ops` is outside `1..=MAX_OPS`.
+    pub fn get_or_build(&self, ops: u8, policy: Policy) -> Result<&Tablebase, RunError> {
+        assert!((1..=MAX_OPS).contains(&ops), "O = {ops} is outside 1..={MAX_OPS}");
+        let slot = &self.kept[usize::from(ops)];
+        if let Some(kept) = slot.get() {
+            return Ok(kept);
+        }
+        let file = self.file(ops);
+        let present = file.as_ref().is_some_and(|f| f.exists());
+        let read = match policy {
+            Policy::Read => true,
+            Policy::BuildMissing => present,
+            Policy::Build => false,
+        };
+        if read {
+            // A single file that is not there is read anyway, for the system's own error.
+            let single = matches!(self.store, Store::File(_));
+            let Some(file) = file.filter(|_| present || single) else {
+                return Err(self.missing(ops));
+            };
+            let tablebase = read_whole(&file, ops)?;
+            return Ok(slot.get_or_init(|| tablebase));
+        }
+        let built = slot.get_or_init(|| Tablebase::build(ops));
+        if let Some(file) = file {
+            save(built, &file)?;
+        }
+        Ok(built)
+    }
+
+    /// The error for a tablebase of O = `ops` that the store does not hold (a folder without
+    /// its file, or memory).
+    fn missing(&self, ops: u8) -> RunError {
+        match &self.store {
+            Store::Folder(folder) => {
+                let folder = folder.display();
+                RunError::File {
+                    name: format!("the tablebases in {folder}"),
+                    reason: format!(
+                        "none for the input's O = {ops}: build it with `card-duel tablebase \
+                         {ops} {folder}`, or add --build-missing"
+                    ),
+                }
+            }
+            Store::File(_) | Store::Memory => RunError::File {
+                name: format!("the tablebase of O = {ops}"),
+                reason: "none in memory, and none to read".to_owned(),
+            },
+        }
+    }
+}
+
+/// Opens the tablebase `file` for reading values when asked for ([`TablebaseFile`]: a few
+/// positions read only their blocks), and the name errors give it (`the tablebase FILE`).
+///
+/// # Errors
+/// The file cannot be opened, or its header and checksums are not a tablebase's
+/// ([`RunError::File`]).
+pub fn open(file: &Path) -> Result<(TablebaseFile<File>, String), RunError> {
+    let name = format!("the tablebase {}", file.display());
+    let opened = File::open(file).map_err(TablebaseError::from).and_then(TablebaseFile::open);
+    let opened =
+        opened.map_err(|e| RunError::File { name: name.clone(), reason: e.to_string() })?;
+    Ok((opened, name))
+}
+
+/// [`Tablebase::save`] as a run reports its failure: `cannot write FILE: ...`, as a
+/// [`RunError::Unsupported`] (the engine's error with a message of the caller's; exit code 2),
+/// since no variant of [`RunError`] names a file a run writes.
+///
+/// # Errors
+/// When writing or renaming fails.
+pub fn save(tablebase: &Tablebase, file: &Path) -> Result<(), RunError> {
+    tablebase
+        .save(file)
+        .map_err(|e| RunError::Unsupported(format!("cannot write {}: {e}", file.display())))
+}
+
+/// Reads the whole tablebase `file`, which must be of O = `ops`.
+fn read_whole(file: &Path, ops: u8) -> Result<Tablebase, RunError> {
+    let unusable = |reason: String| RunError::File {
+        name: format!("the tablebase {}", file.display()),
+        reason,
+    };
+    let tablebase = File::open(file)
+        .map_err(TablebaseError::from)
+        .and_then(|f| Tablebase::read_from(io::BufReader::new(f)))
+        .map_err(|e| unusable(e.to_string()))?;
+    if tablebase.ops() != ops {
+        return Err(unusable(format!("it holds O = {}, not O = {ops}", tablebase.ops())));
+    }
+    Ok(tablebase)
+}
+
 /// FNV-1a over the values' bit patterns, a word at a time: any one changed value, and any
 /// values swapped, change it. It guards against damage, not against forgery. `O(values)`.
 #[must_use]
@@ -586,6 +786,67 @@ mod tests {
                 both(&format!("value 77 is {value}, not a probability: the file is damaged"))
             );
         }
+    }
+
+    /// A cache keeps what it built or read; in a folder it reads what is there, builds and
+    /// saves what is missing when allowed, and names what it cannot do.
+    #[test]
+    fn a_cache_builds_or_reads_each_o_once() {
+        let dir = std::env::temp_dir().join(format!("card-duel-cache-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let error = |e: RunError| e.to_string();
+        let folder = dir.display();
+
+        let memory = Cache::in_memory();
+        assert_eq!(memory.file(2), None);
+        assert_eq!(
+            error(memory.get_or_build(2, Policy::Read).unwrap_err()),
+            "cannot use the tablebase of O = 2: none in memory, and none to read"
+        );
+        let built = memory.get_or_build(2, Policy::Build).unwrap();
+        assert!(std::ptr::eq(built, memory.get_or_build(2, Policy::Read).unwrap()), "kept");
+        assert_eq!(memory.kept_ops(), [2]);
+
+        let cache = Cache::at(&dir);
+        assert_eq!(cache.store(), &Store::Folder(dir.clone()));
+        assert_eq!(
+            error(cache.get_or_build(2, Policy::Read).unwrap_err()),
+            format!(
+                "cannot use the tablebases in {folder}: none for the input's O = 2: build it with \
+                 `card-duel tablebase 2 {folder}`, or add --build-missing"
+            )
+        );
+        let saved = cache.get_or_build(2, Policy::BuildMissing).unwrap();
+        let file = in_folder(&dir, 2);
+        assert_eq!(std::fs::metadata(&file).unwrap().len(), FILE_LEN);
+        let positions: Vec<Position> =
+            (0..2000).map(|r| StartKey::unrank(r * 719).position()).collect();
+        assert_eq!(saved.values(&positions), built.values(&positions));
+        // Another cache at the folder reads it, whichever policy allows reading.
+        for policy in [Policy::Read, Policy::BuildMissing] {
+            let read = Cache::at(&dir).get_or_build(2, policy).unwrap().values(&positions);
+            assert_eq!(read, built.values(&positions));
+        }
+        // A single file answers for its own O only; one that is missing says so.
+        let single = Cache::at(&file);
+        assert_eq!(single.store(), &Store::File(file.clone()));
+        assert_eq!(single.file(7), Some(file.clone()));
+        assert_eq!(
+            error(single.get_or_build(3, Policy::Read).unwrap_err()),
+            format!("cannot use the tablebase {}: it holds O = 2, not O = 3", file.display())
+        );
+        let missing = dir.join("missing.tb");
+        assert!(
+            error(Cache::at(&missing).get_or_build(2, Policy::Read).unwrap_err())
+                .starts_with(&format!("cannot use the tablebase {}: ", missing.display()))
+        );
+        let nowhere = dir.join("no").join("such.tb");
+        assert!(
+            error(Cache::at(&nowhere).get_or_build(2, Policy::Build).unwrap_err())
+                .starts_with(&format!("cannot write {}: ", nowhere.display()))
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

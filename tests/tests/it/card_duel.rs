@@ -216,7 +216,7 @@ fn large_files_read_alike_on_every_thread_count() {
         tokens[if field == 2 { 0 } else { field }] = bad.to_owned();
         lines[line] = tokens.join(" ");
         let bytes = (lines.join("\n") + "\n").into_bytes();
-        let expected = engine::driver::parse_all(&card_duel::InputFormat, &bytes)
+        let expected = engine::driver::parse_all(&card_duel::InputFormat::SOLVER, &bytes)
             .expect_err("the file is malformed");
         for threads in [1, 2, 8] {
             let driver = DriverOptions { threads: Some(threads), progress: false };
