@@ -7,7 +7,7 @@
 //! killed again, so nothing it left behind keeps running or keeps our pipes open. The child
 //! is only reaped (`wait4`) after the last signal to the group: until then its id, which is
 //! the group's id, cannot be reused by an unrelated process. Between its start and its
-//! reaping the child is listed with [`interrupt`](super::interrupt), whose signal thread
+//! reaping the child is listed with [`interrupt`], whose signal thread
 //! kills every listed group when the user stops the command; on Linux the child also dies
 //! with the thread that started it, should our process be killed outright.
 //!
@@ -211,7 +211,7 @@ pub enum ChildError {
         /// The command line.
         program: String,
     },
-    /// A signal stopped the run (see [`interrupt`](super::interrupt)): not a verdict.
+    /// A signal stopped the run (see [`interrupt`]): not a verdict.
     #[error("stopped by {}", interrupt::signal_name(*.0))]
     Interrupted(i32),
 }

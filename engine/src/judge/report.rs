@@ -301,7 +301,7 @@ mod tests {
         let line = "1 ".repeat(100);
         assert_eq!(
             shown_line(line.as_bytes()),
-            format!("{} ... (80 more characters)", &line[..120])
+            format!("{} ... (40 more characters)", &line[..160])
         );
         assert_eq!(lines(b"a\nb\n"), [&b"a"[..], b"b"]);
         assert_eq!(lines(b"a\nb"), [&b"a"[..], b"b"]);

@@ -27,7 +27,7 @@
 //! not run): a program that exits normally fails some other way at most.
 //!
 //! The search stops early when its time or run budget ends or a signal is caught
-//! ([`interrupt`](super::interrupt)); the result is then the smallest failing input so far,
+//! ([`interrupt`]); the result is then the smallest failing input so far,
 //! and [`Shrunk::end`] says why it stopped.
 
 use std::thread;

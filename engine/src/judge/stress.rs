@@ -15,7 +15,7 @@
 //! is the one a single worker would have found. Runs and cases are counted up to it.
 //! (This assumes the user's program is deterministic; near the time limit it may not be.)
 //!
-//! A signal caught by [`interrupt`](super::interrupt) stops the loop: no run starts after it,
+//! A signal caught by [`interrupt`] stops the loop: no run starts after it,
 //! the running ones are killed and not counted, and the report says so.
 
 use std::sync::Mutex;
