@@ -58,7 +58,7 @@
 //!   eighth and so on; drop one case; then, case by case, lower E's or the teacher's HP (to
 //!   1, then by half the distance, a quarter, ..., by one), remove one minion (a 1-HP or a
 //!   2-HP one), lower a 2-HP minion to 1, lower a hand (to 0, then by one). The driver's
-//!   result is 1-minimal under all of these, the one-step moves among them. O goes
+//!   result is 1-minimal under all of these, the one-step moves among them. O goes
 //!   first because a smaller O makes every later run of a program that sweeps a table per
 //!   file cheaper, and under the original limits it costs one run; keeping a quarter takes a
 //!   large file down faster than halves when runs go two at a time; the whole-file move
