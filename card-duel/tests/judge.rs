@@ -68,7 +68,7 @@ fn verdict_table() -> (Vec<u8>, Vec<u8>, Vec<VerdictRow>) {
     }
     let quoted = |value: &str| {
         let inner = value.strip_prefix('"').and_then(|v| v.strip_suffix('"'));
-        tests::unescape_c(inner.unwrap_or_else(|| panic!("{value} is not quoted")))
+        testing::unescape_c(inner.unwrap_or_else(|| panic!("{value} is not quoted")))
     };
     let [("input", input), ("answer", answer), entries @ ..] = &fields[..] else {
         panic!("the table opens with its input and its answer");
@@ -790,13 +790,7 @@ fn the_exhaustive_run_takes_official_files_and_its_replay_line_reproduces_the_ru
 #[test]
 fn stopping_stress_leaves_nothing_running() {
     let dir = scratch("stop-stress");
-    for signal in [2, 15, 1, 9] {
-        let args = ["stress", "--time-limit", "60", "-j", "2", "--"];
-        let stdout = testing::assert_stops_cleanly(BINARY, &args, &dir, signal);
-        if signal == 2 {
-            assert!(stdout.starts_with("interrupted by SIGINT"), "{stdout}");
-        }
-    }
+    testing::assert_stress_stops_cleanly(BINARY, &dir);
 }
 
 /// The same for `shrink`, in its first run of the program (which never ends).

@@ -53,7 +53,7 @@ pub mod trial;
 
 #[cfg(all(unix, feature = "cli"))]
 pub mod cli;
-#[cfg(all(unix, feature = "testing"))]
+#[cfg(all(unix, any(test, feature = "testing")))]
 #[doc(hidden)]
 pub mod testing;
 

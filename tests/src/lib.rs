@@ -12,7 +12,7 @@
 //!
 //! It also serves the crates' own CLI tests: running a binary ([`run_binary`], [`Ran`]),
 //! scratch folders for the files and scripts they write ([`scratch_dir`], [`write_file`]) and
-//! outputs quoted with C escapes in data files ([`unescape_c`]).
+//! outputs quoted with C escapes in data files (`engine::judge::testing::unescape_c`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -295,39 +295,6 @@ pub fn write_file(dir: &Path, name: &str, text: &str) -> String {
     std::fs::write(&aside, text).expect("the scratch folder is writable");
     std::fs::rename(&aside, &path).expect("the scratch folder is writable");
     path.display().to_string()
-}
-
-/// The bytes of `text` written with C escapes (`\n`, `\t`, `\r`, `\v`, `\f`, `\\`, `\"`,
-/// `\xHH`), as data files quote outputs that hold control characters.
-///
-/// # Panics
-/// On an escape other than these.
-#[must_use]
-pub fn unescape_c(text: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len());
-    let mut bytes = text.bytes();
-    while let Some(b) = bytes.next() {
-        if b != b'\\' {
-            out.push(b);
-            continue;
-        }
-        out.push(match bytes.next() {
-            Some(b'n') => b'\n',
-            Some(b't') => b'\t',
-            Some(b'r') => b'\r',
-            Some(b'v') => 0x0b,
-            Some(b'f') => 0x0c,
-            Some(b'\\') => b'\\',
-            Some(b'"') => b'"',
-            Some(b'x') => {
-                let digits: String = bytes.by_ref().take(2).map(char::from).collect();
-                u8::from_str_radix(&digits, 16)
-                    .unwrap_or_else(|_| panic!("\\x{digits} in {text:?} is no hex byte"))
-            }
-            other => panic!("no escape {other:?} in {text:?}"),
-        });
-    }
-    out
 }
 
 /// Runs `program check INPUT OUTPUT`, then the same with `ANSWER` (the file `answer`), for

@@ -326,32 +326,6 @@ mod tests {
     /// glibc's answers, one string a line (the file's header says how they were made).
     const GLIBC: &str = include_str!("../../tests/data/scanf-glibc.txt");
 
-    /// The bytes of a string written with C escapes.
-    fn unescape(text: &str) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut bytes = text.bytes();
-        while let Some(b) = bytes.next() {
-            if b != b'\\' {
-                out.push(b);
-                continue;
-            }
-            out.push(match bytes.next() {
-                Some(b'n') => b'\n',
-                Some(b't') => b'\t',
-                Some(b'r') => b'\r',
-                Some(b'v') => 0x0b,
-                Some(b'f') => 0x0c,
-                Some(b'x') => {
-                    let hex = [bytes.next().unwrap(), bytes.next().unwrap()];
-                    u8::from_str_radix(std::str::from_utf8(&hex).unwrap(), 16).unwrap()
-                }
-                Some(other) => other,
-                None => panic!("a lone backslash in {text:?}"),
-            });
-        }
-        out
-    }
-
     /// `fscanf`'s return value, the bytes consumed and the double's bits (when 1).
     fn glibc_form(scan: Scan) -> (i32, usize, Option<u64>) {
         match scan.outcome {
@@ -367,7 +341,7 @@ mod tests {
         let mut seen = [0_usize; 3];
         for line in GLIBC.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let close = line.rfind('"').expect("a quoted string");
-            let input = unescape(&line[1..close]);
+            let input = crate::judge::testing::unescape_c(&line[1..close]);
             let fields: Vec<&str> = line[close + 1..].split_whitespace().collect();
             let [ret, consumed, bits] = fields[..] else { panic!("three fields in {line}") };
             let expected = (

@@ -215,6 +215,21 @@ pub fn processes_mentioning(marker: &str) -> Vec<u32> {
         .collect()
 }
 
+/// [`assert_stops_cleanly`] for `binary stress` with each of SIGINT, SIGTERM, SIGHUP and
+/// SIGKILL, and SIGINT's report saying so.
+///
+/// # Panics
+/// As [`assert_stops_cleanly`], or when the report does not start with `interrupted by SIGINT`.
+pub fn assert_stress_stops_cleanly(binary: &str, dir: &Path) {
+    let args = ["stress", "--time-limit", "60", "-j", "2", "--"];
+    for signal in [2, 15, 1, 9] {
+        let printed = assert_stops_cleanly(binary, &args, dir, signal);
+        if signal == 2 {
+            assert!(printed.starts_with("interrupted by SIGINT"), "{printed}");
+        }
+    }
+}
+
 /// Starts `binary stress` (or any judging subcommand given by `args`, which must end with `--`)
 /// on a program that never ends, waits until it runs, sends `signal`, and asserts that the
 /// command exits with `128 + signal` (or is killed, for SIGKILL) and that no process of the
@@ -306,4 +321,37 @@ pub fn scratch(prefix: &str, name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
     dir
+}
+
+/// The bytes of `text` written with C escapes (`\n`, `\t`, `\r`, `\v`, `\f`, `\\`, `\"`,
+/// `\xHH`), as data files quote outputs that hold control characters.
+///
+/// # Panics
+/// On an escape other than these.
+#[must_use]
+pub fn unescape_c(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut bytes = text.bytes();
+    while let Some(b) = bytes.next() {
+        if b != b'\\' {
+            out.push(b);
+            continue;
+        }
+        out.push(match bytes.next() {
+            Some(b'n') => b'\n',
+            Some(b't') => b'\t',
+            Some(b'r') => b'\r',
+            Some(b'v') => 0x0b,
+            Some(b'f') => 0x0c,
+            Some(b'\\') => b'\\',
+            Some(b'"') => b'"',
+            Some(b'x') => {
+                let digits: String = bytes.by_ref().take(2).map(char::from).collect();
+                u8::from_str_radix(&digits, 16)
+                    .unwrap_or_else(|_| panic!("\\x{digits} in {text:?} is no hex byte"))
+            }
+            other => panic!("no escape {other:?} in {text:?}"),
+        });
+    }
+    out
 }
