@@ -1,5 +1,5 @@
 //! toy-train as the judge sees it: [`Judge`] implements [`engine::judge::Problem`], which
-//! gives the binary its `check`, `validate` and `stress` subcommands.
+//! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands.
 //!
 //! - **Limits.** `original`: IOI 2017's, `1 <= n <= 5,000`, `n <= m <= 20,000`, no
 //!   duplicate track, at least one charging station, a track out of every station.
