@@ -81,7 +81,7 @@ const HELP: JudgeHelp = JudgeHelp {
 };
 
 fn main() {
-    let args: Args = parse_args(&Judge::new(), &HELP);
+    let args = parse_args::<Args, Judge>(&HELP);
     match &args.command {
         // One judge for the whole command: it keeps the value tables it builds.
         Some(Command::Judge(judge)) => std::process::exit(judge.run(&Judge::new())),

@@ -20,9 +20,10 @@ use card_duel::judge::{Judge, TestFile};
 use card_duel::{Board, Position};
 use engine::judge::problem::render;
 use engine::judge::stress::run_seed;
+use engine::judge::testing::ShellScript;
 use engine::judge::{
-    ChildOptions, Limits, Problem, Program, ShrinkEnd, ShrinkOptions, VerdictKind, check, shrink,
-    testing, trial,
+    ChildOptions, Limits, Problem, ShrinkEnd, ShrinkOptions, VerdictKind, check, shrink, testing,
+    trial,
 };
 use engine::rng::SplitMix64;
 use tests::Ran;
@@ -381,43 +382,31 @@ bad[FNR] {
 END { if (ARGC == 2) exit !any }
 "#;
 
-/// A program under test: a `/bin/sh` script in a scratch folder.
-struct Script {
-    /// The script's path.
-    path: String,
-    /// `/bin/sh PATH`.
-    program: Program,
+/// A program under test: a `/bin/sh` script in a scratch folder, `DUEL` replaced by the
+/// binary under test and `DIR` by the folder.
+fn shell(dir: &Path, name: &str, body: &str) -> ShellScript {
+    let body = body.replace("DUEL", BINARY).replace("DIR", &dir.display().to_string());
+    testing::shell_script(dir, &format!("{name}.sh"), &body)
 }
 
-impl Script {
-    /// The script `body` as `dir/NAME.sh`, `DUEL` replaced by the binary under test and
-    /// `DIR` by the folder.
-    fn new(dir: &Path, name: &str, body: &str) -> Self {
-        let file = format!("{name}.sh");
-        let body = body.replace("DUEL", BINARY).replace("DIR", &dir.display().to_string());
-        let program = testing::shell_program(dir, &file, &body);
-        Self { path: dir.join(file).display().to_string(), program }
-    }
-
-    /// A wrong program: our binary's answers through [`FILTER_AWK`] with `mode` (`wrong`,
-    /// `letter`, `crash`) where `condition` holds; with `hang`, it never ends on an input
-    /// where it holds, and answers right otherwise.
-    fn wrapper(dir: &Path, name: &str, mode: &str, condition: &str) -> Self {
-        let awk = write(dir, &format!("{name}.awk"), &FILTER_AWK.replace("COND", condition));
-        let body = format!(
-            "in=$(mktemp 'DIR/in.XXXXXX')\ncat > \"$in\"\n\
-             if [ {mode} = hang ] && awk -f '{awk}' \"$in\"; then\n    \
-             rm -f \"$in\"\n    while :; do sleep 1; done\nfi\n\
-             'DUEL' --threads 1 \"$in\" | awk -v MODE={mode} -f '{awk}' \"$in\" -\n\
-             status=$?\nrm -f \"$in\"\nexit $status\n"
-        );
-        Self::new(dir, name, &body)
-    }
+/// A wrong program: our binary's answers through [`FILTER_AWK`] with `mode` (`wrong`,
+/// `letter`, `crash`) where `condition` holds; with `hang`, it never ends on an input
+/// where it holds, and answers right otherwise.
+fn wrapper(dir: &Path, name: &str, mode: &str, condition: &str) -> ShellScript {
+    let awk = write(dir, &format!("{name}.awk"), &FILTER_AWK.replace("COND", condition));
+    let body = format!(
+        "in=$(mktemp 'DIR/in.XXXXXX')\ncat > \"$in\"\n\
+         if [ {mode} = hang ] && awk -f '{awk}' \"$in\"; then\n    \
+         rm -f \"$in\"\n    while :; do sleep 1; done\nfi\n\
+         'DUEL' --threads 1 \"$in\" | awk -v MODE={mode} -f '{awk}' \"$in\" -\n\
+         status=$?\nrm -f \"$in\"\nexit $status\n"
+    );
+    shell(dir, name, &body)
 }
 
 /// `card-duel stress -j JOBS ARGS -- /bin/sh SCRIPT` in `dir`, which saves a failure as
 /// `dir/counterexample.in` (and `.ans`, `.out`, `.proof` beside it).
-fn stress(dir: &Path, script: &Script, jobs: &str, args: &[&str]) -> Ran {
+fn stress(dir: &Path, script: &ShellScript, jobs: &str, args: &[&str]) -> Ran {
     let mut all = vec!["stress", "-j", jobs];
     all.extend_from_slice(args);
     all.extend_from_slice(&["--", "/bin/sh", &script.path]);
@@ -476,7 +465,7 @@ fn one_step_moves(input: &TestFile) -> Vec<TestFile> {
 /// Asserts that `script` fails on `input` with `kind` (each run limited to `time_limit`,
 /// inputs within the original limits) and on no valid input one move smaller.
 fn assert_fails_minimally(
-    script: &Script,
+    script: &ShellScript,
     input: &TestFile,
     kind: VerdictKind,
     time_limit: Duration,
@@ -505,7 +494,7 @@ fn find_and_prove(
     time_limit: Duration,
 ) -> (TestFile, String) {
     let dir = scratch(name);
-    let script = Script::wrapper(&dir, name, mode, condition);
+    let script = wrapper(&dir, name, mode, condition);
     let limit = format!("{}ms", time_limit.as_millis());
     let args = [args, &["--time-limit", &limit]].concat();
     let ran = stress(&dir, &script, "2", &args);
@@ -518,7 +507,12 @@ fn find_and_prove(
 /// Runs `script` under `stress --runs RUN` (the runs before `run`: it must pass them), then
 /// `--runs RUN+1` with `args` (it must fail at run `run`). Returns the folder holding the
 /// saved input.
-fn found_by_run(name: &str, script: impl Fn(&Path) -> Script, run: u64, args: &[&str]) -> PathBuf {
+fn found_by_run(
+    name: &str,
+    script: impl Fn(&Path) -> ShellScript,
+    run: u64,
+    args: &[&str],
+) -> PathBuf {
     let dir = scratch(name);
     let script = script(&dir);
     let before = run.to_string();
@@ -561,7 +555,7 @@ fn a_right_program_passes_every_level_and_the_extremes() {
 
 #[test]
 fn a_program_failing_only_at_hp_20_is_found_by_the_first_extreme() {
-    let wrapper = |dir: &Path| Script::wrapper(dir, "hp20", "wrong", "E == 20 || S == 20");
+    let wrapper = |dir: &Path| wrapper(dir, "hp20", "wrong", "E == 20 || S == 20");
     let dir = found_by_run("hp20", wrapper, 10, &[]);
     let input = saved(&dir);
     assert_fails_minimally(&wrapper(&dir), &input, VerdictKind::WrongAnswer, TIME_LIMIT);
@@ -571,7 +565,7 @@ fn a_program_failing_only_at_hp_20_is_found_by_the_first_extreme() {
 #[test]
 fn a_program_failing_only_with_a_full_board_is_found_by_the_first_extreme() {
     let full = "t1 + t2 == 4 || e1 + e2 == 4";
-    let wrapper = |dir: &Path| Script::wrapper(dir, "full", "crash", full);
+    let wrapper = |dir: &Path| wrapper(dir, "full", "crash", full);
     let dir = found_by_run("full", wrapper, 10, &[]);
     let input = saved(&dir);
     assert_fails_minimally(&wrapper(&dir), &input, VerdictKind::RuntimeError, TIME_LIMIT);
@@ -596,7 +590,7 @@ exit $status
 fn a_program_failing_only_at_the_largest_t_is_found_by_the_first_official_size_extreme() {
     // Runs 10 and 11 (the heavy and the end positions) pass; run 12 is the first file of
     // 351,493 cases.
-    let script = |dir: &Path| Script::new(dir, "t", CRASHES_AT_THE_LARGEST_T);
+    let script = |dir: &Path| shell(dir, "t", CRASHES_AT_THE_LARGEST_T);
     let dir = found_by_run("t", script, 12, &["--no-shrink"]);
     let found = saved(&dir);
     let mut rng = SplitMix64::new(run_seed(1, 12));
@@ -653,7 +647,7 @@ fn a_rule_bug_is_a_wrong_answer_shrunk_to_one_case() {
 #[test]
 fn the_report_names_the_saved_files_and_the_original_judges_limits() {
     let dir = scratch("report");
-    let script = Script::wrapper(&dir, "rule", "wrong", "t2 > 0 && E >= 3");
+    let script = wrapper(&dir, "rule", "wrong", "t2 > 0 && E >= 3");
     let ran = stress(&dir, &script, "2", &["--runs", "100"]);
     assert_eq!(ran.code, 1, "{}{}", ran.stdout, ran.stderr);
     let report = ran.stdout;
@@ -693,7 +687,7 @@ fn state_kept_between_cases_keeps_both_cases_and_the_report_ignores_jobs() {
 
     // The same seed gives the same report with one job, but for its time line.
     let dir = scratch("state-jobs");
-    let script = Script::wrapper(&dir, "state", state.0, state.1);
+    let script = wrapper(&dir, "state", state.0, state.1);
     let strip = |ran: Ran| {
         assert_eq!(ran.code, 1);
         let lines: Vec<&str> = ran.stdout.lines().filter(|l| !l.starts_with("time: ")).collect();
@@ -750,7 +744,7 @@ fn the_exhaustive_run_takes_official_files_and_its_replay_line_reproduces_the_ru
     // from our binary's tables of the file's reach: they agree on every case but the wrong
     // ones.
     let dir = scratch("exhaustive");
-    let script = Script::wrapper(&dir, "exhaustive", "wrong", "S == 17 && th == 3 && e2 == 4");
+    let script = wrapper(&dir, "exhaustive", "wrong", "S == 17 && th == 3 && e2 == 4");
     let ran = stress(&dir, &script, "2", &["--exhaustive", "3", "--from", "4", "--no-shrink"]);
     assert_eq!(ran.code, 1, "{}{}", ran.stdout, ran.stderr);
     let judge = Judge::new();

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use engine::judge::{ChildOptions, Limits, Problem, Program, VerdictKind, testing, trial};
+use engine::judge::testing::ShellScript;
+use engine::judge::{ChildOptions, Limits, Problem, VerdictKind, testing, trial};
 use hero_battle::judge::Judge;
 use hero_battle::rules::Case;
 use tests::Ran;
@@ -25,7 +26,7 @@ const SAMPLE: &str = "4\n10 10 10 10 3 3 3 3 3 3 3 3\n5 5 30 30 7 2 2 7 1 1 1 1\
 const SAMPLE_OUT: &str = "It depends\nBob wins\nAlice wins\nBob wins\n";
 
 fn scratch(name: &str) -> PathBuf {
-    testing::scratch("hero-battle-judge", name)
+    tests::scratch_dir("hero-battle-judge", name)
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
@@ -221,24 +222,13 @@ fn solving_keeps_its_command_line() {
 
 /// A program under test: a `/bin/sh` script whose `HERO` is replaced by the binary under
 /// test (the right answers the wrong programs start from).
-struct Script {
-    /// The script's path.
-    path: String,
-    /// `/bin/sh PATH`.
-    program: Program,
-}
-
-impl Script {
-    fn new(dir: &Path, name: &str, body: &str) -> Self {
-        let file = format!("{name}.sh");
-        let program = testing::shell_program(dir, &file, &body.replace("HERO", BINARY));
-        Self { path: dir.join(file).display().to_string(), program }
-    }
+fn shell(dir: &Path, name: &str, body: &str) -> ShellScript {
+    testing::shell_script(dir, &format!("{name}.sh"), &body.replace("HERO", BINARY))
 }
 
 /// `hero-battle stress -j JOBS ARGS -- /bin/sh SCRIPT` in `dir`, which saves a failure as
 /// `dir/counterexample.in`.
-fn stress(dir: &Path, script: &Script, jobs: &str, args: &[&str]) -> Ran {
+fn stress(dir: &Path, script: &ShellScript, jobs: &str, args: &[&str]) -> Ran {
     let mut all = vec!["stress", "-j", jobs];
     all.extend_from_slice(args);
     all.extend_from_slice(&["--", "/bin/sh", &script.path]);
@@ -281,7 +271,7 @@ fn one_step_moves(input: &[Case]) -> Vec<Vec<Case>> {
 /// Asserts that `script` fails on `input` with `kind` (each run limited to `time_limit`,
 /// inputs within the original limits) and on no valid input one move smaller.
 fn assert_fails_minimally(
-    script: &Script,
+    script: &ShellScript,
     input: &[Case],
     kind: VerdictKind,
     time_limit: Duration,
@@ -311,7 +301,7 @@ fn find_and_prove(
     time_limit: Duration,
 ) -> (Vec<Case>, String) {
     let dir = scratch(name);
-    let script = Script::new(&dir, name, body);
+    let script = shell(&dir, name, body);
     let limit = limit_arg(time_limit);
     let args = [args, &["--time-limit", &limit]].concat();
     let ran = stress(&dir, &script, "2", &args);
@@ -326,7 +316,7 @@ fn find_and_prove(
 /// input 1-minimal. Returns that input.
 fn found_by_the_first_extreme(name: &str, body: &str, kind: VerdictKind) -> Vec<Case> {
     let dir = scratch(name);
-    let script = Script::new(&dir, name, body);
+    let script = shell(&dir, name, body);
     let limit = limit_arg(TIME_LIMIT);
     let tiny = stress(&dir, &script, "2", &["--runs", "10", "--time-limit", &limit]);
     assert_eq!(tiny.code, 0, "{name} passes the tiny inputs: {}{}", tiny.stdout, tiny.stderr);
@@ -416,7 +406,7 @@ fn a_rule_bug_is_a_wrong_answer_shrunk_to_one_case() {
 #[test]
 fn the_report_names_the_saved_files_and_the_original_judges_limits() {
     let dir = scratch("report");
-    let script = Script::new(&dir, "heuristic", HEURISTIC);
+    let script = shell(&dir, "heuristic", HEURISTIC);
     let ran = stress(&dir, &script, "2", &["--runs", "100"]);
     assert_eq!(ran.code, 1, "{}{}", ran.stdout, ran.stderr);
     let report = ran.stdout;
@@ -460,7 +450,7 @@ printf '%s\n' "$in" | HERO | IN="$in" awk 'BEGIN {
 
     // The same seed gives the same report with one job, but for its time line.
     let dir = scratch("state-jobs");
-    let script = Script::new(&dir, "state", body);
+    let script = shell(&dir, "state", body);
     let strip = |ran: Ran| {
         assert_eq!(ran.code, 1);
         let lines: Vec<&str> = ran.stdout.lines().filter(|l| !l.starts_with("time: ")).collect();

@@ -68,7 +68,7 @@ const HELP: JudgeHelp = JudgeHelp {
 };
 
 fn main() {
-    let args: Args = parse_args(&Judge, &HELP);
+    let args = parse_args::<Args, Judge>(&HELP);
     if let Some(Command::Judge(judge)) = &args.command {
         std::process::exit(judge.run(&Judge));
     }

@@ -22,7 +22,7 @@ const BINARY: &str = env!("CARGO_BIN_EXE_toy-train");
 const SAMPLE: &str = "2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1\n";
 
 fn scratch(test: &str) -> PathBuf {
-    testing::scratch("toy-train-judge", test)
+    tests::scratch_dir("toy-train-judge", test)
 }
 
 fn file(dir: &Path, name: &str, text: &str) -> String {

@@ -7,7 +7,7 @@
 pub mod corrupt;
 pub mod toy;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::child::{ChildOptions, Program};
@@ -184,18 +184,28 @@ pub fn assert_one_minimal<P: Problem>(
     }
 }
 
+/// A shell script a test runs as the user's program.
+#[derive(Clone, Debug)]
+pub struct ShellScript {
+    /// Where it is.
+    pub path: String,
+    /// `/bin/sh PATH`.
+    pub program: Program,
+}
+
 /// Writes `text` as `dir/name` (aside, then renamed, so no run reads half of it) and returns
-/// the program `/bin/sh dir/name`.
+/// it as the program `/bin/sh dir/name`.
 ///
 /// # Panics
 /// When the folder is not writable.
 #[must_use]
-pub fn shell_program(dir: &Path, name: &str, text: &str) -> Program {
+pub fn shell_script(dir: &Path, name: &str, text: &str) -> ShellScript {
     let path = dir.join(name);
     let aside = dir.join(format!(".{name}.{:?}", std::thread::current().id()));
     std::fs::write(&aside, text).expect("the scratch folder is writable");
     std::fs::rename(&aside, &path).expect("the scratch folder is writable");
-    Program::new(&["/bin/sh".into(), path.into_os_string()])
+    let path = path.display().to_string();
+    ShellScript { program: Program::new(&["/bin/sh", path.as_str()]), path }
 }
 
 /// The processes whose command line mentions `marker` (Linux: read from `/proc`), other than
@@ -309,18 +319,6 @@ pub fn assert_stops_cleanly(binary: &str, args: &[&str], dir: &Path, signal: i32
         assert!(left.is_empty(), "left running after signal {signal}: {left:?}");
     }
     stdout
-}
-
-/// A fresh scratch folder under the system's temporary folder.
-///
-/// # Panics
-/// When it cannot be made.
-#[must_use]
-pub fn scratch(prefix: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("{prefix}-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
-    dir
 }
 
 /// The bytes of `text` written with C escapes (`\n`, `\t`, `\r`, `\v`, `\f`, `\\`, `\"`,
