@@ -1,4 +1,4 @@
-//! card-duel as the judge sees it: [`Judge`] implements [`engine::judge::Problem`], which
+//! card-duel as the judge sees it: [`Judge`] implements [`judge::Problem`], which
 //! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands.
 //!
 //! - **Limits.** `original`: the contest's, as its statement and validator state them:
@@ -17,7 +17,7 @@
 //!   1e-6` false is "Wrong Answer." (so `nan`, for which the comparison is false, and `inf`
 //!   are wrong answers). After the last answer it tries one more read: "Output too long."
 //!   only if that read returns a number, so text there that is not a number is ignored and so
-//!   is all that follows it. We read as glibc does ([`engine::judge::scanf`]): any of C's
+//!   is all that follows it. We read as glibc does ([`judge::scanf`]): any of C's
 //!   white space between numbers, whatever the lines; `1.`, `.5`, `+1`, hex floats, `inf`
 //!   and `nan`; `0.5e` and `100ergs` read as 0.5 and 100 with the `e` gone; two numbers with
 //!   nothing between (`0.50.047`) read apart. Too short and too long are presentation
@@ -96,11 +96,11 @@ use std::time::Duration;
 
 use engine::driver::parse_all;
 use engine::input::InputError;
-use engine::judge::compare::{Tokens, absolute_close, decimal, is_decimal, quote};
-use engine::judge::problem::Invalid;
-use engine::judge::scanf::{Outcome, is_c_space, scan_f64};
-use engine::judge::{Exhibit, Limits, Problem, RunLimits, Verdict, moves};
 use engine::rng::SplitMix64;
+use judge::compare::{Tokens, absolute_close, decimal, is_decimal, quote};
+use judge::problem::Invalid;
+use judge::scanf::{Outcome, is_c_space, scan_f64};
+use judge::{Exhibit, Limits, Problem, RunLimits, Verdict, moves};
 
 use crate::explain;
 use crate::generate::{Family, distinct_positions};
@@ -938,8 +938,8 @@ impl Problem for Judge {
 mod tests {
     use std::collections::HashSet;
 
-    use engine::judge::problem::render;
-    use engine::judge::{VerdictKind, check, testing};
+    use judge::problem::render;
+    use judge::{VerdictKind, check, testing};
 
     use crate::Reference;
 

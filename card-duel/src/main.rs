@@ -11,7 +11,7 @@ use card_duel::{Cache, Options, Policy, Solver};
 use clap::{Parser, Subcommand};
 use engine::DriverOptions;
 use engine::cli::{BatchArgs, exit_with_error, finish};
-use engine::judge::cli::{JudgeCommand, JudgeHelp, parse_args};
+use judge::cli::{JudgeCommand, JudgeHelp, parse_args};
 
 /// Exact solver for card-duel (THUPC 2021 "狗蛋和二五仔"): E's winning probability per case.
 /// The subcommands judge another program, or write a tablebase.

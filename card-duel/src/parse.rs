@@ -7,7 +7,7 @@ use std::ops::RangeInclusive;
 
 use engine::driver::Format;
 use engine::input::{Input, InputError};
-use engine::judge::Limits;
+use judge::Limits;
 
 use crate::rules::{
     Board, MAX_HAND, MAX_HP, MAX_MINIONS, MAX_OPS, OFFICIAL_CASES, ORIGINAL_OPS, Position,

@@ -18,14 +18,14 @@ use std::time::Duration;
 
 use card_duel::judge::{Judge, TestFile};
 use card_duel::{Board, Position};
-use engine::judge::problem::render;
-use engine::judge::stress::run_seed;
-use engine::judge::testing::ShellScript;
-use engine::judge::{
+use engine::rng::SplitMix64;
+use judge::problem::render;
+use judge::stress::run_seed;
+use judge::testing::ShellScript;
+use judge::{
     ChildOptions, Limits, Problem, ShrinkEnd, ShrinkOptions, VerdictKind, check, shrink, testing,
     trial,
 };
-use engine::rng::SplitMix64;
 use tests::Ran;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_card-duel");

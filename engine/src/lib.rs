@@ -1,4 +1,5 @@
-//! The engine the three solvers share; it knows nothing about any problem.
+//! What the game solvers share: input, the parallel driver, keys and stores; it knows nothing
+//! about any problem, and nothing about judging (the `judge` crate).
 //!
 //! - [`input`]: a fast tokenizer over the whole input that reports errors by line and column
 //!   (every parser of the workspace stands on it).
@@ -17,9 +18,6 @@
 //! - [`memory`]: zeroed `f64` tables on transparent huge pages, for tables read at random.
 //! - [`InlineVec`]: a small vector kept inline, for move lists and minion rows.
 //! - [`rng`]: a tiny, version-stable generator for reproducible generated inputs.
-//! - [`judge`]: judging a user's program: running it under limits, verdicts and checker
-//!   protocols, the [`judge::Problem`] trait, the stress loop, the shrinking driver and the
-//!   reports.
 //! - `cli` (feature `cli`): what the thin binaries share: clap arguments, reading the input
 //!   file or stdin, printing an [`Output`] and exiting with a [`RunError`]'s code.
 //!
@@ -63,8 +61,7 @@
 //! # Ok::<(), engine::RunError>(())
 //! ```
 
-// `deny`, not `forbid`: two modules allow it, each saying why: `judge::sys` (the system calls
-// std does not offer for running a program) and `memory` (one `madvise`).
+// `deny`, not `forbid`: one module allows it, saying why: `memory` (one `madvise`).
 #![deny(unsafe_code)]
 
 #[cfg(feature = "cli")]
@@ -72,7 +69,6 @@ pub mod cli;
 pub mod driver;
 pub mod inline_vec;
 pub mod input;
-pub mod judge;
 pub mod key;
 pub mod memory;
 pub mod rng;

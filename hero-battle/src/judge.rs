@@ -1,4 +1,4 @@
-//! hero-battle as the judge sees it: [`Judge`] implements [`engine::judge::Problem`], which
+//! hero-battle as the judge sees it: [`Judge`] implements [`judge::Problem`], which
 //! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands.
 //!
 //! - **Limits.** `original`: the contest's, `1 <= T <= 40` and every number in `1..=99`.
@@ -36,10 +36,10 @@ use std::time::Duration;
 
 use engine::driver::{Batch, BatchSolver};
 use engine::input::InputError;
-use engine::judge::compare::{Lines, Unit, compare, quote};
-use engine::judge::problem::Invalid;
-use engine::judge::{Exhibit, Limits, Problem, RunLimits, Verdict, moves};
 use engine::rng::SplitMix64;
+use judge::compare::{Lines, Unit, compare, quote};
+use judge::problem::Invalid;
+use judge::{Exhibit, Limits, Problem, RunLimits, Verdict, moves};
 
 use crate::generate::{Family, write_input};
 use crate::rules::{Case, FIELDS, MAX_VALUE, WhoWins};
@@ -492,8 +492,8 @@ impl Problem for Judge {
 
 #[cfg(test)]
 mod tests {
-    use engine::judge::problem::render;
-    use engine::judge::{VerdictKind, check, testing};
+    use judge::problem::render;
+    use judge::{VerdictKind, check, testing};
 
     use super::*;
 

@@ -35,9 +35,9 @@ use std::io::Write as _;
 use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 
+use ::judge::Limits;
 use engine::driver::{BatchOf, BatchSolver, Format};
 use engine::input::{Input, InputError};
-use engine::judge::Limits;
 use engine::{DriverOptions, Output, RunError};
 
 pub use rules::{Case, Outcome, Player, WhoWins};
@@ -71,7 +71,7 @@ pub struct Options {
 
 /// The judge's input format: `T`, then `T` lines of twelve numbers in `1..=99`, with `T`
 /// in the range `limits` allow. The one parser of the input: the solver reads with
-/// [`InputFormat::SOLVER`], the judge ([`judge::Judge`]) under the limits it is asked for.
+/// [`InputFormat::SOLVER`], the judge ([`crate::judge::Judge`]) under the limits it is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InputFormat {
     /// Which case counts `T` are accepted.

@@ -4,9 +4,9 @@
 
 use clap::{Parser, Subcommand};
 use engine::cli::{BatchArgs, exit_with_error, finish};
-use engine::judge::cli::{JudgeCommand, JudgeHelp, parse_args};
 use hero_battle::judge::Judge;
 use hero_battle::{Options, Solver};
+use judge::cli::{JudgeCommand, JudgeHelp, parse_args};
 
 /// Decides "Battle in Two Pairs of Heroes" (ICPC 2017 Qingdao) for every case of the input:
 /// `Alice wins`, `Bob wins` or `It depends`. The subcommands judge another program.

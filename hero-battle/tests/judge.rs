@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use engine::judge::testing::ShellScript;
-use engine::judge::{ChildOptions, Limits, Problem, VerdictKind, testing, trial};
 use hero_battle::judge::Judge;
 use hero_battle::rules::Case;
+use judge::testing::ShellScript;
+use judge::{ChildOptions, Limits, Problem, VerdictKind, testing, trial};
 use tests::Ran;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_hero-battle");
@@ -418,7 +418,7 @@ fn the_report_names_the_saved_files_and_the_original_judges_limits() {
         assert!(report.contains(&named), "{ending}: {report}");
         std::fs::read(&path).expect("saved where the report says")
     };
-    assert_eq!(file("in"), engine::judge::problem::render(&Judge, &input));
+    assert_eq!(file("in"), judge::problem::render(&Judge, &input));
     let mut answer = Vec::new();
     Judge.render_answer(&input, &Judge.solve(&input), &mut answer);
     assert_eq!(file("ans"), answer);

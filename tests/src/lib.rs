@@ -12,7 +12,7 @@
 //!
 //! It also serves the crates' own CLI tests: running a binary ([`run_binary`], [`Ran`]),
 //! scratch folders for the files and scripts they write ([`scratch_dir`], [`write_file`]) and
-//! outputs quoted with C escapes in data files (`engine::judge::testing::unescape_c`).
+//! outputs quoted with C escapes in data files (`judge::testing::unescape_c`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

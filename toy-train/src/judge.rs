@@ -1,4 +1,4 @@
-//! toy-train as the judge sees it: [`Judge`] implements [`engine::judge::Problem`], which
+//! toy-train as the judge sees it: [`Judge`] implements [`judge::Problem`], which
 //! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands.
 //!
 //! - **Limits.** `original`: IOI 2017's, `1 <= n <= 5,000`, `n <= m <= 20,000`, no
@@ -49,10 +49,10 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use engine::input::{Input, InputError};
-use engine::judge::compare::{Tokens, quote};
-use engine::judge::problem::Invalid;
-use engine::judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 use engine::rng::SplitMix64;
+use judge::compare::{Tokens, quote};
+use judge::problem::Invalid;
+use judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 
 pub use crate::railway::Railway;
 
@@ -547,8 +547,8 @@ impl Problem for Judge {
 
 #[cfg(test)]
 mod tests {
-    use engine::judge::problem::render;
-    use engine::judge::{VerdictKind, check};
+    use judge::problem::render;
+    use judge::{VerdictKind, check};
 
     use super::*;
 
@@ -562,7 +562,7 @@ mod tests {
     /// both limits, shrink moves lower the size, the enumeration's ends are valid.
     #[test]
     fn the_problem_keeps_the_engines_contracts() {
-        engine::judge::testing::check_contracts(&Judge, 12, 60, Some(3));
+        judge::testing::check_contracts(&Judge, 12, 60, Some(3));
     }
 
     /// The extremes are the largest railways of the original, with one charger and with all,
@@ -915,7 +915,7 @@ mod tests {
     proptest::proptest! {
         /// Mutated valid inputs and random bytes: parsing and validating under both limits
         /// never panic, whatever parses is valid and renders back to an equal railway
-        /// ([`assert_parses_soundly`](engine::judge::testing::assert_parses_soundly)), and
+        /// ([`assert_parses_soundly`](judge::testing::assert_parses_soundly)), and
         /// under the extended limits the judge and the solver's streaming parser agree.
         #[test]
         fn parse_and_validate_never_panic(
@@ -926,9 +926,9 @@ mod tests {
         ) {
             let mut rng = SplitMix64::new(seed);
             let valid = render(&Judge, &Judge.generate(&mut rng, level, Limits::Original));
-            let bytes = engine::judge::testing::corrupt::corrupt(valid, &edits, b" 1");
+            let bytes = judge::testing::corrupt::corrupt(valid, &edits, b" 1");
             for bytes in [bytes, noise] {
-                engine::judge::testing::assert_parses_soundly(&Judge, &bytes);
+                judge::testing::assert_parses_soundly(&Judge, &bytes);
                 if let Ok(railway) = Judge.parse(&bytes, Limits::Original) {
                     let _ = Judge.summary(&railway);
                 }

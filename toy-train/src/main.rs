@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use engine::cli::{exit_with_error, finish, read_input};
-use engine::judge::cli::{JudgeCommand, JudgeHelp, parse_args};
+use judge::cli::{JudgeCommand, JudgeHelp, parse_args};
 use toy_train::judge::Judge;
 use toy_train::{Options, Solver};
 

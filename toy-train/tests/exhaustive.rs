@@ -3,7 +3,7 @@
 //! (the default solver, its certificate verified), the classic solver, and the brute force
 //! that plays the rules literally.
 
-use engine::judge::{Limits, Problem};
+use judge::{Limits, Problem};
 use toy_train::judge::Judge;
 use toy_train::{brute, classic};
 

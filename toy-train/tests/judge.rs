@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
 
-use engine::judge::testing;
-use engine::judge::{ChildOptions, Exit, Limits, Problem, Program, VerdictKind, trial};
+use judge::testing;
+use judge::{ChildOptions, Exit, Limits, Problem, Program, VerdictKind, trial};
 use toy_train::judge::{Judge, Railway};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_toy-train");

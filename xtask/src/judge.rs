@@ -10,8 +10,8 @@
 use std::io::{Read, Write};
 use std::time::Instant;
 
-use engine::judge::testing::Lenient;
-use engine::judge::{ChildOptions, Limits, Problem, Program, Schedule, StressOptions, stress};
+use judge::testing::Lenient;
+use judge::{ChildOptions, Limits, Problem, Program, Schedule, StressOptions, stress};
 
 /// Options of `cargo xtask bench judge`.
 #[derive(Clone, Debug, clap::Args)]

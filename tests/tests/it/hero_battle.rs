@@ -202,8 +202,8 @@ fn output_is_identical_for_every_thread_count() {
 /// cases up to 2, and every 61st of the 531,441 up to 3.
 #[test]
 fn the_fast_solver_is_right_on_the_exhaustive_enumeration() {
-    use engine::judge::{Limits, Problem};
     use hero_battle::judge::Judge;
+    use judge::{Limits, Problem};
 
     let mut naive = Reference::new();
     let mut compared = 0;

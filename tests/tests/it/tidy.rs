@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const PROBLEMS: [&str; 3] = ["hero-battle", "toy-train", "card-duel"];
-const MEMBERS: [&str; 6] = ["engine", "hero-battle", "toy-train", "card-duel", "xtask", "tests"];
+const MEMBERS: [&str; 7] =
+    ["engine", "judge", "hero-battle", "toy-train", "card-duel", "xtask", "tests"];
 
 fn root() -> PathBuf {
     tests::workspace_root()
@@ -39,11 +40,21 @@ fn dependencies(package: &str) -> BTreeSet<String> {
 }
 
 #[test]
-fn the_engine_knows_no_problem() {
+fn the_engine_knows_no_problem_and_no_judge() {
     let deps = dependencies("engine");
     assert!(deps.contains("rayon"), "cargo tree listed the engine's dependencies: {deps:?}");
     for problem in PROBLEMS {
         assert!(!deps.contains(problem), "engine depends on {problem}");
+    }
+    assert!(!deps.contains("judge"), "the engine depends on the judge");
+}
+
+#[test]
+fn the_judge_knows_no_problem() {
+    let deps = dependencies("judge");
+    assert!(deps.contains("engine"), "cargo tree listed the judge's dependencies: {deps:?}");
+    for problem in PROBLEMS {
+        assert!(!deps.contains(problem), "judge depends on {problem}");
     }
 }
 
@@ -52,6 +63,7 @@ fn problem_crates_never_depend_on_each_other() {
     for problem in PROBLEMS {
         let deps = dependencies(problem);
         assert!(deps.contains("engine"), "{problem} builds on the engine: {deps:?}");
+        assert!(deps.contains("judge"), "{problem} implements the judge's Problem: {deps:?}");
         for other in PROBLEMS.iter().filter(|&&o| o != problem) {
             assert!(!deps.contains(*other), "{problem} depends on {other}");
         }
@@ -130,7 +142,7 @@ fn no_test_expects_a_panic() {
 #[test]
 fn unsafe_code_is_confined() {
     let allowed = [
-        "engine/src/judge/sys.rs",
+        "judge/src/sys.rs",
         "engine/src/memory.rs",
         "card-duel/src/tables/sweep.rs",
         "xtask/src/measure.rs",

@@ -7,8 +7,8 @@
 
 use std::ops::RangeInclusive;
 
-use engine::judge::Limits;
 use engine::rng::SplitMix64;
+use judge::Limits;
 
 use super::{ORIGINAL_MAX_STATIONS, ORIGINAL_MAX_TRACKS, bounds, validate};
 use crate::generator::{self, Family, GenParams};

@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
-use engine::judge::cli::{
+use judge::cli::{
     EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, Ending, JudgeCommand, shrink_ending, stress_ending,
 };
-use engine::judge::testing::toy::Sum;
+use judge::testing::toy::Sum;
 
 /// The subcommands as a problem binary declares them: the judge's flattened into its own.
 #[derive(Debug, clap::Parser)]

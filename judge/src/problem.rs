@@ -11,8 +11,8 @@ use std::fmt;
 use std::time::Duration;
 
 use super::verdict::Verdict;
-use crate::input::InputError;
-use crate::rng::SplitMix64;
+use engine::input::InputError;
+use engine::rng::SplitMix64;
 
 /// Which constraints an input must respect.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

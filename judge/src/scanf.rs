@@ -324,7 +324,7 @@ mod tests {
     use super::*;
 
     /// glibc's answers, one string a line (the file's header says how they were made).
-    const GLIBC: &str = include_str!("../../tests/data/scanf-glibc.txt");
+    const GLIBC: &str = include_str!("../tests/data/scanf-glibc.txt");
 
     /// `fscanf`'s return value, the bytes consumed and the double's bits (when 1).
     fn glibc_form(scan: Scan) -> (i32, usize, Option<u64>) {
@@ -341,7 +341,7 @@ mod tests {
         let mut seen = [0_usize; 3];
         for line in GLIBC.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let close = line.rfind('"').expect("a quoted string");
-            let input = crate::judge::testing::unescape_c(&line[1..close]);
+            let input = crate::testing::unescape_c(&line[1..close]);
             let fields: Vec<&str> = line[close + 1..].split_whitespace().collect();
             let [ret, consumed, bits] = fields[..] else { panic!("three fields in {line}") };
             let expected = (

@@ -28,7 +28,7 @@ use super::interrupt;
 use super::problem::{Invalid, Limits, Problem};
 use super::trial::{Trial, trial};
 use super::verdict::{Verdict, VerdictKind};
-use crate::rng::SplitMix64;
+use engine::rng::SplitMix64;
 
 /// The seed of run `index` under master seed `seed`: the `index`-th output of SplitMix64
 /// started at `seed`, so nearby seeds and indices give unrelated inputs.

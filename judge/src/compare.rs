@@ -5,7 +5,7 @@
 //! Everything here is one pass over the output, `O(output + expected)`.
 
 use super::verdict::Verdict;
-use crate::input::Token;
+use engine::input::Token;
 
 /// `bytes` quoted for a message, escaped and shortened to 40 characters: `"Bob wins"`.
 #[must_use]
@@ -208,7 +208,7 @@ pub fn absolute_close(expected: f64, found: f64, tolerance: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::VerdictKind;
+    use crate::VerdictKind;
 
     #[test]
     fn tokens_and_lines_carry_line_numbers() {

@@ -5,14 +5,14 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use engine::judge::problem::render;
-use engine::judge::stress::{StressError, run_seed};
-use engine::judge::testing::toy::Sum;
-use engine::judge::{
+use engine::rng::SplitMix64;
+use judge::problem::render;
+use judge::stress::{StressError, run_seed};
+use judge::testing::toy::Sum;
+use judge::{
     ChildOptions, Limits, Plan, Problem, Program, Schedule, ShrinkOptions, StressOptions, Verdict,
     VerdictKind, check, shrink, stress, trial,
 };
-use engine::rng::SplitMix64;
 
 /// A scratch folder for this test binary's scripts, removed by nobody: it lives in the
 /// system's temporary folder under the process id.

@@ -8,12 +8,12 @@
 //! values at most the bound, by largest value then lexicographically, in files of the largest
 //! `T`.
 
-use crate::input::{Input, InputError};
-use crate::judge::compare::{Unit, compare};
-use crate::judge::moves;
-use crate::judge::problem::Invalid;
-use crate::judge::{Limits, Problem, RunLimits, Verdict};
-use crate::rng::SplitMix64;
+use crate::compare::{Unit, compare};
+use crate::moves;
+use crate::problem::Invalid;
+use crate::{Limits, Problem, RunLimits, Verdict};
+use engine::input::{Input, InputError};
+use engine::rng::SplitMix64;
 
 /// The toy problem.
 #[derive(Clone, Copy, Debug, Default)]

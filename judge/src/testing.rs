@@ -14,8 +14,8 @@ use super::child::{ChildOptions, Program};
 use super::problem::{Exhibit, Invalid, Limits, Problem, RunLimits, render};
 use super::trial::trial;
 use super::verdict::{Verdict, VerdictKind};
-use crate::input::InputError;
-use crate::rng::SplitMix64;
+use engine::input::InputError;
+use engine::rng::SplitMix64;
 
 /// Checks the contracts of [`Problem`] on `problem` with `draws` generated inputs per level
 /// and limits: generated and extreme inputs are valid and round-trip through `render` and
