@@ -470,7 +470,7 @@ fn assert_fails_minimally(
     kind: VerdictKind,
     time_limit: Duration,
 ) {
-    let run = ChildOptions { time_limit, ..ChildOptions::default() };
+    let run = ChildOptions::new(time_limit, None);
     let judge = Judge::new();
     let t = trial(&judge, &script.program, input, &run).expect("the program runs");
     assert_eq!(t.verdict.kind, kind, "{input:?}: {}", t.verdict);
@@ -596,7 +596,7 @@ fn a_program_failing_only_at_the_largest_t_is_found_by_the_first_official_size_e
     let mut rng = SplitMix64::new(run_seed(1, 12));
     assert!(found == Judge::new().extreme(2, &mut rng, Limits::Original), "run 12's file");
     let script = script(&dir);
-    let run = ChildOptions { time_limit: TIME_LIMIT, ..ChildOptions::default() };
+    let run = ChildOptions::new(TIME_LIMIT, None);
     let failing = trial(&Judge::new(), &script.program, &found, &run).expect("the program runs");
     assert_eq!(failing.verdict.kind, VerdictKind::RuntimeError, "{}", failing.verdict);
 
@@ -751,7 +751,7 @@ fn the_exhaustive_run_takes_official_files_and_its_replay_line_reproduces_the_ru
     let last = judge.exhaustive(3, 4, Limits::Original).expect("five files");
     assert_eq!(last.positions.len(), 34_028);
     assert!(saved(&dir) == last, "the saved input is the run's whole file");
-    let run = ChildOptions { time_limit: TIME_LIMIT, ..ChildOptions::default() };
+    let run = ChildOptions::new(TIME_LIMIT, None);
     let t = trial(&judge, &script.program, &last, &run).expect("the program runs");
     assert_eq!(t.verdict.kind, VerdictKind::WrongAnswer, "{}", t.verdict);
 

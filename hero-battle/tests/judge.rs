@@ -276,7 +276,7 @@ fn assert_fails_minimally(
     kind: VerdictKind,
     time_limit: Duration,
 ) {
-    let run = ChildOptions { time_limit, ..ChildOptions::default() };
+    let run = ChildOptions::new(time_limit, None);
     let input = input.to_vec();
     let t = trial(&Judge, &script.program, &input, &run).expect("the program runs");
     assert_eq!(t.verdict.kind, kind, "{input:?}: {}", t.verdict);

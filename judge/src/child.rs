@@ -1,63 +1,148 @@
-//! Running a user's program once: stdin bytes in, bounded stdout and the tail of stderr out,
-//! killed at a wall time limit with its whole process group, with exit status or signal,
-//! wall time, CPU time and peak memory.
+//! Running a user's program once, as a judge runs it: stdin bytes in, bounded stdout and the
+//! tail of stderr out, under a CPU-time limit with a wall-clock backstop and a memory limit,
+//! in a fresh folder of its own, with its exit status or signal, CPU and wall time and peak
+//! memory.
 //!
-//! The child leads a process group of its own, so a kill reaches everything it started
-//! (a shell script's children, backgrounded helpers). After the child exits the group is
-//! killed again, so nothing it left behind keeps running or keeps our pipes open. The child
-//! is only reaped (`wait4`) after the last signal to the group: until then its id, which is
-//! the group's id, cannot be reused by an unrelated process. Between its start and its
-//! reaping the child is listed with [`interrupt`], whose signal thread
-//! kills every listed group when the user stops the command; on Linux the child also dies
-//! with the thread that started it, should our process be killed outright.
+//! **Time.** The limit is on CPU time (user plus system) of the program and everything it
+//! starts, as isolate and DOMjudge judge: a busy machine slows a program's wall clock, not its
+//! CPU time, so the verdict does not depend on what else runs. CPU time is read every
+//! [`POLL`] (the run's cgroup's `cpu.stat`, else the program's `/proc/PID/stat` with the
+//! children it waited for) and the run is killed once it passes the limit; a run that ends
+//! above it is a time limit too. Each process also gets `RLIMIT_CPU` a second above the limit,
+//! a backstop should the polls be late. A program that sleeps or waits uses no CPU: the wall
+//! clock ends it at [`wall_backstop`] of the limit, twice the limit plus a second, as CMS sets
+//! its wall-clock limit.
+//!
+//! **Memory.** The peak resident memory of the program is read every [`POLL`] (its `VmHWM`,
+//! and the resident memory of every process of its cgroup together) and the run is killed
+//! once it passes the limit; `wait4`'s figure, when it is the program's own, counts too. The
+//! stack may grow to the memory limit (`RLIMIT_STACK`), as CMS and IOI give it.
+//!
+//! **Isolation.** Each run starts in a new empty folder under the system's temporary folder,
+//! with `TMPDIR` naming it, removed with everything in it after the run; so runs in parallel
+//! never share a folder, and the user's folder is never written. The program and any argument
+//! that names an existing file of the current folder (`./sol`, `sol.py`) are given to it as
+//! absolute paths, so they still name it.
+//!
+//! **Nothing escapes.** The program leads a process group of its own, and on Linux, where a
+//! cgroup can be had ([`crate::cgroup`]), a cgroup of its own, which nothing it starts can
+//! leave, even by `setsid` or a double fork. When the program exits (or is killed) the group
+//! and the cgroup are killed, so nothing it left behind keeps running or keeps our pipes
+//! open; without a cgroup, the judge adopts orphaned descendants as a subreaper and ends them
+//! ([`crate::reaper`]). The program is reaped (`wait4`) only after the last signal to its
+//! group: until then its id, which is the group's id, cannot be reused by an unrelated
+//! process. Between its start and its reaping the program is listed with [`interrupt`], whose
+//! signal thread kills every listed group and cgroup when the user stops the command; on
+//! Linux the program also dies with the thread that started it, should our process be killed
+//! outright.
 //!
 //! Pipes never deadlock: stdout and stderr are drained on their own threads while stdin is
 //! written (on a thread too when it is larger than a pipe buffer surely holds), and a waiter
-//! thread reports the exit. A run costs one process start plus three or four thread starts.
-//! A program that exits without reading all its input makes our write fail with `EPIPE`,
-//! which is ignored; this relies on SIGPIPE being ignored, as Rust binaries do by default.
+//! thread reports the exit. A run costs one process start, a folder made and removed, and
+//! three or four thread starts. A program that exits without reading all its input makes our
+//! write fail with `EPIPE`, which is ignored; this relies on SIGPIPE being ignored, as Rust
+//! binaries do by default.
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{interrupt, sys};
+use super::cgroup::RunCgroup;
+use super::{interrupt, reaper, sys};
 
-/// A program to run: the executable and its arguments (no shell).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A program to run: the command line as given, and the executable and arguments prepared to
+/// start from any folder.
+#[derive(Debug)]
 pub struct Program {
-    /// The executable: a path, or a name looked up in `PATH`.
-    pub program: OsString,
-    /// Its arguments.
-    pub args: Vec<OsString>,
+    /// The command line as given: the executable, then its arguments.
+    command: Vec<OsString>,
+    /// The resolved executable and arguments, or why the executable cannot be found.
+    prepared: Result<sys::Prepared, String>,
 }
 
+impl Clone for Program {
+    fn clone(&self) -> Self {
+        Self::new(&self.command)
+    }
+}
+
+impl PartialEq for Program {
+    fn eq(&self, other: &Self) -> bool {
+        self.command == other.command
+    }
+}
+
+impl Eq for Program {}
+
 impl Program {
-    /// A program from its command line: the executable, then its arguments.
+    /// A program from its command line: the executable (a path, or a name looked up in
+    /// `PATH`), then its arguments. The executable, and every argument that names an existing
+    /// file or folder relative to the current folder, are resolved to absolute paths now,
+    /// since the program runs in a folder of its own.
     ///
     /// # Panics
     /// If `command` is empty.
     #[must_use]
     pub fn new<S: AsRef<OsStr>>(command: &[S]) -> Self {
+        let command: Vec<OsString> = command.iter().map(|a| a.as_ref().to_owned()).collect();
         let (program, args) = command.split_first().expect("a command names its program");
-        Self {
-            program: program.as_ref().to_owned(),
-            args: args.iter().map(|a| a.as_ref().to_owned()).collect(),
-        }
+        let prepared = resolve(program).and_then(|path| {
+            let args: Vec<OsString> = args.iter().map(|a| absolute_if_present(a)).collect();
+            let argv: Vec<&OsStr> = std::iter::once(path.as_os_str())
+                .chain(args.iter().map(OsString::as_os_str))
+                .collect();
+            sys::Prepared::new(&path, &argv).map_err(|e| e.to_string())
+        });
+        Self { command, prepared }
+    }
+
+    /// The command line as given.
+    #[must_use]
+    pub fn command(&self) -> &[OsString] {
+        &self.command
     }
 
     /// The command line, shell-quoted where needed, for messages and reproduction lines.
     #[must_use]
     pub fn display(&self) -> String {
-        std::iter::once(&self.program)
-            .chain(&self.args)
-            .map(|a| shell_quote(&a.to_string_lossy()))
-            .collect::<Vec<_>>()
-            .join(" ")
+        self.command.iter().map(|a| shell_quote(&a.to_string_lossy())).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// Where `program` is, as an absolute path: itself (joined to the current folder) when it
+/// holds a `/`, else the first executable file of that name in a folder of `PATH`, as
+/// `execvp` looks (glibc's default `PATH` when none is set).
+fn resolve(program: &OsStr) -> Result<PathBuf, String> {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::PermissionsExt;
+    if program.as_bytes().contains(&b'/') {
+        return std::path::absolute(program).map_err(|e| e.to_string());
+    }
+    let path = std::env::var_os("PATH").unwrap_or_else(|| "/bin:/usr/bin".into());
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|file| {
+            file.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+        .and_then(|file| std::path::absolute(file).ok())
+        .ok_or_else(|| "not found in PATH".to_owned())
+}
+
+/// `arg` as an absolute path when it names an existing file or folder relative to the current
+/// folder (and is not an option); else `arg` itself.
+fn absolute_if_present(arg: &OsStr) -> OsString {
+    use std::os::unix::ffi::OsStrExt;
+    let path = Path::new(arg);
+    let candidate = !arg.is_empty() && !arg.as_bytes().starts_with(b"-") && path.is_relative();
+    match candidate.then(|| std::path::absolute(path)) {
+        Some(Ok(absolute)) if path.symlink_metadata().is_ok() => absolute.into_os_string(),
+        _ => arg.to_owned(),
     }
 }
 
@@ -73,29 +158,54 @@ pub fn shell_quote(word: &str) -> String {
     }
 }
 
+/// The wall-clock backstop of a run whose CPU-time limit is `cpu`: twice the limit plus one
+/// second, as CMS sets it. It ends a program that sleeps or waits, and leaves a CPU-bound one
+/// on a busy machine the time to reach its CPU limit first.
+#[must_use]
+pub fn wall_backstop(cpu: Duration) -> Duration {
+    cpu.saturating_mul(2).saturating_add(Duration::from_secs(1))
+}
+
 /// Limits and capture sizes of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChildOptions {
-    /// Wall time after which the process group is killed.
+    /// CPU time (user plus system) of the program and everything it starts, above which the
+    /// run is a time limit (the module notes say how it is measured).
     pub time_limit: Duration,
+    /// Wall time after which the run is killed whatever its CPU time ([`wall_backstop`]).
+    pub wall_limit: Duration,
     /// Bytes of stdout kept; a program that writes more is killed.
     pub output_limit: usize,
     /// Bytes kept from the end of stderr.
     pub stderr_tail: usize,
-    /// Peak resident memory, in KiB, above which the run fails ([`Exit::MemoryLimit`]);
-    /// `None` measures without a limit.
+    /// Peak resident memory, in KiB, above which the run fails ([`Exit::MemoryLimit`]), and
+    /// the stack limit; `None` measures without a limit and leaves the stack unlimited.
     pub memory_limit_kib: Option<u64>,
+    /// Whether the run gets a cgroup of its own where one can be had (the default); without,
+    /// it runs as on a machine that has none: its process group, and the subreaper on Linux.
+    pub cgroup: bool,
+}
+
+impl ChildOptions {
+    /// A CPU-time limit with its wall-clock backstop, and a memory limit (also the stack's);
+    /// 64 MiB of output and the last 4 KiB of stderr kept.
+    #[must_use]
+    pub fn new(time_limit: Duration, memory_limit_kib: Option<u64>) -> Self {
+        Self {
+            time_limit,
+            wall_limit: wall_backstop(time_limit),
+            output_limit: 64 << 20,
+            stderr_tail: 4096,
+            memory_limit_kib,
+            cgroup: true,
+        }
+    }
 }
 
 impl Default for ChildOptions {
-    /// 2 s, 64 MiB of output, the last 4 KiB of stderr, no memory limit.
+    /// 2 s of CPU time (5 s of wall time), no memory limit.
     fn default() -> Self {
-        Self {
-            time_limit: Duration::from_secs(2),
-            output_limit: 64 << 20,
-            stderr_tail: 4096,
-            memory_limit_kib: None,
-        }
+        Self::new(Duration::from_secs(2), None)
     }
 }
 
@@ -104,10 +214,13 @@ impl Default for ChildOptions {
 pub enum Exit {
     /// The program exited by itself with this code.
     Code(i32),
-    /// The program was killed by this signal (not ours).
+    /// The program was killed by this signal (not ours, and not its CPU-time limit's).
     Signal(i32),
-    /// We killed it at the time limit.
+    /// Its CPU time passed the time limit: we killed it, or it ended above it.
     TimeLimit,
+    /// We killed it at the wall-clock backstop, its CPU time still under the limit: it slept,
+    /// waited, or the machine gave it too little of a core.
+    WallTimeLimit,
     /// We killed it when its output passed the output limit.
     OutputLimit,
     /// Its peak resident memory passed the memory limit: we killed it, or it ended above it.
@@ -164,7 +277,8 @@ pub struct ChildReport {
     pub stderr_len: usize,
     /// Wall time from spawn to exit (or to the kill).
     pub wall: Duration,
-    /// User plus system CPU time of the program and of the children it waited for.
+    /// CPU time (user plus system) of the program and everything it started (with a cgroup),
+    /// or of the program and the children it waited for (without one).
     pub cpu: Duration,
     /// Peak resident memory.
     pub memory: PeakMemory,
@@ -186,7 +300,8 @@ impl ChildReport {
 /// Why a program could not be run (not a verdict about it: the run itself failed).
 #[derive(Debug, thiserror::Error)]
 pub enum ChildError {
-    /// The program could not be started (not found, not executable).
+    /// The program could not be started (not found, not executable), or its folder or cgroup
+    /// could not be made.
     #[error("cannot start {program}: {source}")]
     Spawn {
         /// The command line.
@@ -202,10 +317,10 @@ pub enum ChildError {
         /// What the system said.
         source: io::Error,
     },
-    /// A process that left the program's process group kept its output open after the
-    /// program exited.
+    /// A process the program started kept its output open after the program exited and
+    /// could not be ended (possible only without a cgroup).
     #[error(
-        "{program} exited, but a process it started outside its process group kept its output open"
+        "{program} exited, but a process it started kept its output open and escaped the judge"
     )]
     Escaped {
         /// The command line.
@@ -220,10 +335,10 @@ pub enum ChildError {
 const INLINE_INPUT: usize = 4096;
 /// How long the output readers may take after the process group is gone.
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
-/// How often a run with a memory limit has its peak memory read. Faulting memory in runs at
-/// a few GB a second at most, so a program overshoots the limit by at most a few tens of
-/// megabytes before it is killed.
-const MEMORY_POLL: Duration = Duration::from_millis(5);
+/// How often a running program's CPU time and peak memory are read. Faulting memory in runs
+/// at a few GB a second at most, so a program overshoots the memory limit by at most a few
+/// tens of megabytes, and the time limit by a few milliseconds, before it is killed.
+pub const POLL: Duration = Duration::from_millis(5);
 
 /// What the helper threads of one run report.
 enum Event {
@@ -239,36 +354,122 @@ struct StderrTail {
     total: usize,
 }
 
-/// A started program: its id (also its process group's) while it is unreaped. Dropping it
-/// kills the group and reaps the leader, so an early return leaves nothing behind.
+/// A run's own folder under the system's temporary folder, removed with its contents when
+/// dropped.
+struct RunDir(PathBuf);
+
+impl RunDir {
+    /// A new empty folder, readable by us alone.
+    fn create() -> io::Result<Self> {
+        use std::os::unix::fs::DirBuilderExt;
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        loop {
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let dir = std::env::temp_dir().join(format!("judge-run-{}-{n}", std::process::id()));
+            match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+                Ok(()) => return Ok(Self(dir)),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+impl Drop for RunDir {
+    fn drop(&mut self) {
+        if std::fs::remove_dir_all(&self.0).is_err() {
+            // A program may have left a folder without write or search permission: open
+            // every folder to us, then remove again.
+            make_removable(&self.0);
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// Gives us read, write and search permission on `dir` and every folder below it.
+fn make_removable(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            make_removable(&entry.path());
+        }
+    }
+}
+
+/// A started program: its id (also its process group's) while it is unreaped, and its
+/// cgroup. Dropping it kills the group and the cgroup and reaps the leader, so an early
+/// return leaves nothing behind.
 struct Started {
     pid: u32,
+    cgroup: Option<RunCgroup>,
     reaped: bool,
 }
 
 impl Started {
-    /// Kills what is left of the group, then reaps the leader: its resource usage.
-    fn finish(mut self) -> io::Result<sys::Usage> {
-        // Whatever the program left in its group dies now, while the zombie leader still
-        // holds the group's id.
-        sys::kill_group(self.pid)?;
-        interrupt::untrack(self.pid);
+    /// Kills what is left of the group and the cgroup (without a cgroup, adopted orphans too),
+    /// then reaps the leader: its resource usage, and the CPU time of the run (with a cgroup,
+    /// of everything that ran in it; else the leader's with the children it waited for).
+    fn finish(mut self) -> io::Result<(sys::Usage, Duration)> {
+        self.end_all()?;
+        let cgroup_cpu = self.cgroup.as_ref().and_then(RunCgroup::cpu);
         self.reaped = true;
-        sys::reap(self.pid)
+        let usage = sys::reap(self.pid)?;
+        Ok((usage, cgroup_cpu.unwrap_or(usage.cpu).max(usage.cpu)))
+    }
+
+    /// Whatever the program left in its group or cgroup dies now, while the zombie leader
+    /// still holds the group's id.
+    fn end_all(&self) -> io::Result<()> {
+        sys::kill_group(self.pid)?;
+        match &self.cgroup {
+            Some(cgroup) => {
+                cgroup.end()?;
+            }
+            None => {
+                reaper::sweep();
+            }
+        }
+        interrupt::untrack(self.pid);
+        Ok(())
+    }
+
+    /// The CPU time of the run so far: its cgroup's, else the leader's with the children it
+    /// waited for.
+    fn cpu(&self) -> Duration {
+        let cpu = match &self.cgroup {
+            Some(cgroup) => cgroup.cpu(),
+            None => sys::process_cpu(self.pid),
+        };
+        cpu.unwrap_or_default()
+    }
+
+    /// The program's peak resident memory so far in KiB: its own `VmHWM`, or the resident
+    /// memory of every process of its cgroup together, whichever is larger.
+    fn memory_kib(&self) -> u64 {
+        let own = sys::rss_kib(self.pid).map_or(0, |(peak, _)| peak);
+        let tree = self.cgroup.as_ref().map_or(0, |cgroup| {
+            let pids = cgroup.pids();
+            if pids.len() > 1 {
+                pids.iter().filter_map(|&p| sys::rss_kib(p)).map(|m| m.1).sum()
+            } else {
+                0
+            }
+        });
+        own.max(tree)
     }
 }
 
 impl Drop for Started {
     fn drop(&mut self) {
         if !self.reaped {
-            let _ = sys::kill_group(self.pid);
-            interrupt::untrack(self.pid);
+            let _ = self.end_all();
             let _ = sys::reap(self.pid);
         }
     }
 }
 
-/// Runs `program` with `input` on stdin under `options`.
+/// Runs `program` with `input` on stdin under `options`, in a folder of its own.
 ///
 /// Time: the program's own plus about one process start; memory: the captured output.
 ///
@@ -282,12 +483,33 @@ pub fn run_child(
     options: &ChildOptions,
 ) -> Result<ChildReport, ChildError> {
     let name = || program.display();
+    let spawn_error = |source| ChildError::Spawn { program: name(), source };
     let wait_error = |source| ChildError::Wait { program: name(), source };
+    let prepared = program
+        .prepared
+        .as_ref()
+        .map_err(|reason| spawn_error(io::Error::new(io::ErrorKind::NotFound, reason.clone())))?;
+    let dir = RunDir::create().map_err(spawn_error)?;
+    let cgroup =
+        if options.cgroup { RunCgroup::create().transpose().map_err(spawn_error)? } else { None };
+    if cgroup.is_none() {
+        reaper::adopt_orphans().map_err(spawn_error)?;
+    }
+    let launch = sys::Launch {
+        dir: &dir.0,
+        cgroup_procs: cgroup.as_ref().map(RunCgroup::procs),
+        stack_bytes: options.memory_limit_kib.map(|kib| kib.saturating_mul(1024)),
+        cpu_seconds: options.time_limit.as_secs() + 1,
+    };
     let start = Instant::now();
-    let child = sys::spawn(&program.program, &program.args)
-        .map_err(|source| ChildError::Spawn { program: name(), source })?;
-    let started = Started { pid: child.pid, reaped: false };
-    interrupt::track(started.pid);
+    let (child, started) = {
+        // A sweep must not take a program just started for an orphan (see `reaper`).
+        let _starting = if cgroup.is_none() { Some(reaper::starting()) } else { None };
+        let child = sys::spawn(prepared, &launch).map_err(spawn_error)?;
+        interrupt::track(child.pid, cgroup.as_ref().map(RunCgroup::kill_file));
+        let pid = child.pid;
+        (child, Started { pid, cgroup, reaped: false })
+    };
 
     let (tx, rx) = mpsc::channel();
     feed(child.stdin, input);
@@ -304,24 +526,26 @@ pub fn run_child(
         let _ = tx.send(Event::Exited(sys::wait_exit(pid)));
     });
 
-    let watched = watch(pid, start + options.time_limit, options.memory_limit_kib, &rx)
-        .map_err(wait_error)?;
+    let watched = watch(&started, start, options, &rx).map_err(wait_error)?;
     let wall = start.elapsed();
-    let usage = started.finish().map_err(wait_error)?;
+    let (usage, run_cpu) = started.finish().map_err(wait_error)?;
     let own_peak = sys::own_peak_rss_kib();
     let (stdout, stderr_tail) = drain(&rx, watched.stdout, watched.stderr)
         .ok_or(ChildError::Escaped { program: name() })?;
+    drop(dir);
     if let Some(signal) = interrupt::caught() {
         return Err(ChildError::Interrupted(signal));
     }
-    let (exit, memory) = classify(&usage, own_peak, watched.polled_kib, watched.killed, options);
+    let cpu = run_cpu.max(watched.cpu);
+    let (exit, memory) =
+        classify(&usage, cpu, own_peak, watched.polled_kib, watched.killed, options);
     Ok(ChildReport {
         exit,
         stdout,
         stderr_tail: stderr_tail.bytes,
         stderr_len: stderr_tail.total,
         wall,
-        cpu: usage.cpu,
+        cpu,
         memory,
     })
 }
@@ -393,43 +617,52 @@ struct Watched {
     killed: Option<Exit>,
     /// The largest peak memory the polls read (the program's own; `wait4` may only bound it).
     polled_kib: u64,
+    /// The CPU time the last poll read.
+    cpu: Duration,
     /// Its stdout, if the reader finished first.
     stdout: Option<Vec<u8>>,
     /// Its stderr tail, if the reader finished first.
     stderr: Option<StderrTail>,
 }
 
-/// Waits for program `pid` to exit, killing its group at the `deadline`, when its output
-/// passes the limit, or when its peak memory, read every [`MEMORY_POLL`], passes
-/// `memory_limit_kib`.
+/// Waits for the program to exit, reading its CPU time and peak memory every [`POLL`], and
+/// kills its group and cgroup when its CPU time passes the time limit, its wall time the
+/// backstop, its output the output limit or its peak memory the memory limit.
 fn watch(
-    pid: u32,
-    deadline: Instant,
-    memory_limit_kib: Option<u64>,
+    started: &Started,
+    start: Instant,
+    options: &ChildOptions,
     rx: &mpsc::Receiver<Event>,
 ) -> io::Result<Watched> {
-    let mut watched = Watched { killed: None, polled_kib: 0, stdout: None, stderr: None };
+    let mut watched =
+        Watched { killed: None, polled_kib: 0, cpu: Duration::ZERO, stdout: None, stderr: None };
+    let deadline = start + options.wall_limit;
+    let kill = |watched: &mut Watched, why: Exit| -> io::Result<()> {
+        if watched.killed.is_none() {
+            sys::kill_group(started.pid)?;
+            if let Some(cgroup) = &started.cgroup {
+                cgroup.kill()?;
+            }
+            watched.killed = Some(why);
+        }
+        Ok(())
+    };
     loop {
         let event = if watched.killed.is_some() {
             rx.recv().expect("the waiter thread always reports")
         } else {
-            let mut wake = deadline;
-            if memory_limit_kib.is_some() {
-                wake = wake.min(Instant::now() + MEMORY_POLL);
-            }
+            let wake = deadline.min(Instant::now() + POLL);
             match rx.recv_timeout(wake.saturating_duration_since(Instant::now())) {
                 Ok(event) => event,
-                Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() >= deadline => {
-                    sys::kill_group(pid)?;
-                    watched.killed = Some(Exit::TimeLimit);
-                    continue;
-                }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    let peak = sys::peak_rss_kib(pid).unwrap_or(0);
-                    watched.polled_kib = watched.polled_kib.max(peak);
-                    if memory_limit_kib.is_some_and(|limit| watched.polled_kib > limit) {
-                        sys::kill_group(pid)?;
-                        watched.killed = Some(Exit::MemoryLimit);
+                    watched.cpu = watched.cpu.max(started.cpu());
+                    watched.polled_kib = watched.polled_kib.max(started.memory_kib());
+                    if watched.cpu > options.time_limit {
+                        kill(&mut watched, Exit::TimeLimit)?;
+                    } else if Instant::now() >= deadline {
+                        kill(&mut watched, Exit::WallTimeLimit)?;
+                    } else if options.memory_limit_kib.is_some_and(|l| watched.polled_kib > l) {
+                        kill(&mut watched, Exit::MemoryLimit)?;
                     }
                     continue;
                 }
@@ -443,12 +676,7 @@ fn watch(
                 result?;
                 return Ok(watched);
             }
-            Event::OutputLimit => {
-                if watched.killed.is_none() {
-                    sys::kill_group(pid)?;
-                    watched.killed = Some(Exit::OutputLimit);
-                }
-            }
+            Event::OutputLimit => kill(&mut watched, Exit::OutputLimit)?,
             Event::Stdout(bytes) => watched.stdout = Some(bytes),
             Event::Stderr(tail) => watched.stderr = Some(tail),
         }
@@ -456,7 +684,7 @@ fn watch(
 }
 
 /// The outputs the readers have not reported yet, waited for at most [`DRAIN_GRACE`] after
-/// the group is gone: `None` when a process that left the group keeps a pipe open.
+/// the group is gone: `None` when a process that escaped the judge keeps a pipe open.
 fn drain(
     rx: &mpsc::Receiver<Event>,
     mut stdout: Option<Vec<u8>>,
@@ -464,20 +692,28 @@ fn drain(
 ) -> Option<(Vec<u8>, StderrTail)> {
     let deadline = Instant::now() + DRAIN_GRACE;
     while stdout.is_none() || stderr.is_none() {
-        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        let wait = deadline.saturating_duration_since(Instant::now()).min(POLL * 20);
+        match rx.recv_timeout(wait) {
             Ok(Event::Stdout(bytes)) => stdout = Some(bytes),
             Ok(Event::Stderr(tail)) => stderr = Some(tail),
             Ok(Event::OutputLimit | Event::Exited(_)) => {}
+            Err(_) if Instant::now() < deadline => {
+                // Without a cgroup, a process orphaned as the group died may hold a pipe:
+                // it has been adopted by now.
+                reaper::sweep();
+            }
             Err(_) => return None,
         }
     }
     Some((stdout?, stderr?))
 }
 
-/// How the run ended and its peak memory, from the reaped status, our own peak, what the
-/// polls read and why we killed it.
+/// How the run ended and its peak memory, from the reaped status, the run's CPU time, our own
+/// peak, what the polls read and why we killed it. A CPU time over the limit is a time limit
+/// however the run ended; the CPU-time backstop's signals say the same.
 fn classify(
     usage: &sys::Usage,
+    cpu: Duration,
     own_peak_kib: u64,
     polled_kib: u64,
     killed: Option<Exit>,
@@ -492,21 +728,28 @@ fn classify(
     };
     // Past the limit between two reads, or in a process the reads do not see (a child the
     // program waited for): the peak `wait4` measured.
-    let over_limit = match (options.memory_limit_kib, memory) {
+    let over_memory = match (options.memory_limit_kib, memory) {
         (Some(limit), PeakMemory::Measured(kib)) => kib > limit,
         _ => false,
     };
-    let killed = killed.or(over_limit.then_some(Exit::MemoryLimit));
-    let exit = killed.unwrap_or_else(|| match (usage.status.code(), usage.status.signal()) {
-        (Some(code), _) => Exit::Code(code),
-        (None, Some(signal)) => Exit::Signal(signal),
-        (None, None) => unreachable!("an exited process has a code or a signal"),
-    });
+    let over_time = cpu > options.time_limit || usage.status.signal() == Some(libc::SIGXCPU);
+    let exit = match killed {
+        Some(Exit::WallTimeLimit) if over_time => Exit::TimeLimit,
+        Some(exit) => exit,
+        None if over_time => Exit::TimeLimit,
+        None if over_memory => Exit::MemoryLimit,
+        None => match (usage.status.code(), usage.status.signal()) {
+            (Some(code), _) => Exit::Code(code),
+            (None, Some(signal)) => Exit::Signal(signal),
+            (None, None) => unreachable!("an exited process has a code or a signal"),
+        },
+    };
     (exit, memory)
 }
 
-/// How `exit` reads in a message: `exit code 3`, `signal 11 (SIGSEGV)`, `killed at the time
-/// limit`, `killed: output limit exceeded`, `memory limit exceeded`.
+/// How `exit` reads in a message: `exit code 3`, `signal 11 (SIGSEGV)`, `CPU time limit
+/// exceeded`, `killed at the wall-clock backstop`, `killed: output limit exceeded`, `memory
+/// limit exceeded`.
 #[must_use]
 pub fn describe_exit(exit: Exit) -> String {
     match exit {
@@ -515,7 +758,8 @@ pub fn describe_exit(exit: Exit) -> String {
             Some(name) => format!("signal {signal} ({name})"),
             None => format!("signal {signal}"),
         },
-        Exit::TimeLimit => "killed at the time limit".to_owned(),
+        Exit::TimeLimit => "CPU time limit exceeded".to_owned(),
+        Exit::WallTimeLimit => "killed at the wall-clock backstop".to_owned(),
         Exit::OutputLimit => "killed: output limit exceeded".to_owned(),
         Exit::MemoryLimit => "memory limit exceeded".to_owned(),
     }
@@ -524,6 +768,7 @@ pub fn describe_exit(exit: Exit) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cgroup;
 
     fn sh(script: &str) -> Program {
         Program::new(&["/bin/sh", "-c", script])
@@ -580,7 +825,7 @@ mod tests {
         // long before the time limit; under a 1 GB limit it ends, its own peak read by the
         // polls (`wait4` may only bound it: the test process can be larger).
         let script = "x=$(head -c 24000000 /dev/zero | tr '\\0' a); sleep 5; echo ${#x}";
-        let limited = |kib| ChildOptions { memory_limit_kib: Some(kib), ..ChildOptions::default() };
+        let limited = |kib| ChildOptions::new(Duration::from_secs(2), Some(kib));
         let report = run_child(&sh(script), b"", &limited(10 * 1024)).unwrap();
         assert_eq!(report.exit, Exit::MemoryLimit);
         assert!(report.wall < Duration::from_secs(2), "{:?}", report.wall);
@@ -591,6 +836,132 @@ mod tests {
         let report = run_child(&sh(quick), b"", &limited(1 << 20)).unwrap();
         assert_eq!((report.exit, report.stdout.as_slice()), (Exit::Code(0), &b"24000000\n"[..]));
         assert!(matches!(report.memory, PeakMemory::Measured(kib) if kib >= 23_000));
+    }
+
+    /// Both ways a run can be contained: its own cgroup (where one can be had) and the
+    /// process group with the subreaper.
+    fn both_containments(options: ChildOptions) -> [ChildOptions; 2] {
+        [options.clone(), ChildOptions { cgroup: false, ..options }]
+    }
+
+    #[test]
+    fn cpu_time_is_limited_not_wall_time() {
+        for options in both_containments(ChildOptions::new(Duration::from_millis(300), None)) {
+            // Sleeping past the CPU limit uses no CPU: the run passes.
+            let report = run_child(&sh("sleep 0.6; echo done"), b"", &options).unwrap();
+            assert_eq!((report.exit, report.stdout.as_slice()), (Exit::Code(0), &b"done\n"[..]));
+            assert!(report.wall >= Duration::from_millis(600), "{:?}", report.wall);
+            // A busy loop is killed once its CPU time passes the limit, long before the
+            // wall-clock backstop (1.6 s).
+            let report = run_child(&sh("while :; do :; done"), b"", &options).unwrap();
+            assert_eq!(report.exit, Exit::TimeLimit, "{options:?}");
+            assert!(report.cpu >= Duration::from_millis(300), "{:?}", report.cpu);
+            assert!(report.wall < options.wall_limit, "{:?}", report.wall);
+        }
+    }
+
+    #[test]
+    fn a_sleeper_meets_the_wall_clock_backstop() {
+        let options = ChildOptions::new(Duration::from_millis(100), None);
+        assert_eq!(options.wall_limit, Duration::from_millis(1200));
+        let report = run_child(&sh("sleep 30"), b"", &options).unwrap();
+        assert_eq!(report.exit, Exit::WallTimeLimit);
+        assert!(report.wall < Duration::from_secs(3), "{:?}", report.wall);
+    }
+
+    #[test]
+    fn the_cpu_time_of_children_counts() {
+        // Two busy children in the background, the program itself idle in `wait`.
+        let script = "(while :; do :; done) & (while :; do :; done) & wait";
+        let options = ChildOptions::new(Duration::from_millis(400), None);
+        let report = run_child(&sh(script), b"", &options).unwrap();
+        if cgroup::available() {
+            assert_eq!(report.exit, Exit::TimeLimit);
+            assert!(report.wall < Duration::from_millis(1500), "{:?}", report.wall);
+        } else {
+            // Without a cgroup each child meets its own CPU-time backstop, or the wall clock.
+            assert!(matches!(report.exit, Exit::TimeLimit | Exit::WallTimeLimit), "{report:?}");
+        }
+    }
+
+    #[test]
+    fn each_run_has_a_folder_of_its_own_removed_afterwards() {
+        let script =
+            "pwd; echo \"$TMPDIR\"; echo kept > scratch; mkdir -p a/b; chmod 0 a; cat scratch";
+        let first = run_child(&sh(script), b"", &ChildOptions::default()).unwrap();
+        let second = run_child(&sh(script), b"", &ChildOptions::default()).unwrap();
+        let text = String::from_utf8(first.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert_eq!(lines[0], lines[1], "TMPDIR names the run's folder");
+        assert_eq!(lines[2], "kept");
+        assert_ne!(Path::new(lines[0]), std::env::current_dir().unwrap());
+        assert!(!Path::new(lines[0]).exists(), "{} was left behind", lines[0]);
+        assert_ne!(String::from_utf8(second.stdout).unwrap().lines().next(), Some(lines[0]));
+    }
+
+    #[test]
+    fn relative_paths_in_the_command_still_name_their_files() {
+        let dir = std::env::current_dir().unwrap();
+        let script = "relative-script-for-a-test.sh";
+        std::fs::write(dir.join(script), "echo from the script\n").unwrap();
+        let report = run_child(&Program::new(&["sh", script]), b"", &ChildOptions::default());
+        std::fs::remove_file(dir.join(script)).unwrap();
+        assert_eq!(report.unwrap().stdout, b"from the script\n");
+    }
+
+    #[test]
+    fn the_stack_gets_the_memory_limit() {
+        let limited = ChildOptions::new(Duration::from_secs(2), Some(64 * 1024));
+        let report = run_child(&sh("ulimit -s"), b"", &limited).unwrap();
+        assert_eq!(report.stdout, b"65536\n");
+        let report = run_child(&sh("ulimit -s"), b"", &ChildOptions::default()).unwrap();
+        assert_eq!(report.stdout, b"unlimited\n");
+    }
+
+    #[test]
+    fn the_program_starts_with_default_signals_none_blocked_in_its_own_group() {
+        let script = "exec grep -E '^(Pid|NSpgid|SigBlk|SigIgn):' /proc/self/status";
+        let report = run_child(&Program::new(&["sh", "-c", script]), b"", &ChildOptions::default());
+        let text = String::from_utf8(report.unwrap().stdout).unwrap();
+        let field = |name: &str| {
+            text.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).unwrap_or("?").to_owned()
+        };
+        assert_eq!(field("SigBlk:"), "0000000000000000", "{text}");
+        // Ignored dispositions would survive `exec` (std ignores SIGPIPE); caught ones cannot.
+        assert_eq!(field("SigIgn:"), "0000000000000000", "{text}");
+        assert_eq!(field("Pid:"), field("NSpgid:"), "{text}");
+    }
+
+    fn alive(pid: u32) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| !stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+    }
+
+    #[test]
+    fn nothing_the_program_starts_outlives_its_run() {
+        // A daemon that leaves the session and keeps stdout open, and a double fork that
+        // leaves the process group: each prints its pid, then sleeps.
+        let escapes = [
+            "setsid sh -c 'echo $$; exec sleep 30' & sleep 0.2",
+            "(sh -c 'echo $$; exec sleep 30' &) ; sleep 0.2",
+            "(set -m; sh -c 'echo $$; exec sleep 30' &) ; sleep 0.2",
+        ];
+        for options in both_containments(ChildOptions::default()) {
+            for script in escapes {
+                let started = Instant::now();
+                let report = run_child(&sh(script), b"", &options).unwrap();
+                assert_eq!(report.exit, Exit::Code(0), "{script}: {report:?}");
+                assert!(started.elapsed() < Duration::from_secs(3), "{script}: {:?}", options);
+                let text = String::from_utf8(report.stdout).unwrap();
+                let pid: u32 = text.trim().parse().unwrap();
+                let gone = (0..200).any(|_| {
+                    thread::sleep(Duration::from_millis(5));
+                    !alive(pid)
+                });
+                assert!(gone, "{script} (cgroup: {}): process {pid} survived", options.cgroup);
+            }
+        }
     }
 
     #[test]

@@ -331,11 +331,7 @@ impl LimitsUsed {
     }
 
     fn child_options(&self) -> ChildOptions {
-        ChildOptions {
-            time_limit: self.time,
-            memory_limit_kib: self.memory_kib,
-            ..ChildOptions::default()
-        }
+        ChildOptions::new(self.time, self.memory_kib)
     }
 }
 

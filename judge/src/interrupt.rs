@@ -1,10 +1,10 @@
 //! Stopping cleanly: what SIGINT, SIGTERM and SIGHUP do to a command that runs other people's
 //! programs.
 //!
-//! Each program runs in a process group of its own (see [`child`](super::child)), so the
-//! terminal's Ctrl-C reaches our process and not theirs. Once [`catch`] has been called, a
+//! Each program runs in a process group (and, where one can be had, a cgroup) of its own (see
+//! [`child`](super::child)), so the terminal's Ctrl-C reaches our process and not theirs. Once [`catch`] has been called, a
 //! thread of ours takes those signals: the first one is remembered ([`caught`]) and every
-//! program running at that moment has its process group killed; programs started later kill
+//! program running at that moment has its process group and its cgroup killed; programs started later kill
 //! themselves at once, so the stress loop and the shrinker wind down, report what they found
 //! so far, and the command exits with `128 + signal` (130, 143, 129) as shells expect. A
 //! second signal kills the groups again and exits at once.
@@ -19,6 +19,7 @@
 //! other systems a program outlives a SIGKILLed judge.
 
 use std::io;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -33,10 +34,11 @@ pub const SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
 /// The first signal caught, 0 before any.
 static CAUGHT: AtomicI32 = AtomicI32::new(0);
 
-/// The process ids (and so the group ids) of the programs running now.
-static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// The programs running now: each one's process id (and so its group's id) and, where the run
+/// has a cgroup, that cgroup's `cgroup.kill`.
+static RUNNING: Mutex<Vec<(u32, Option<PathBuf>)>> = Mutex::new(Vec::new());
 
-fn running() -> MutexGuard<'static, Vec<u32>> {
+fn running() -> MutexGuard<'static, Vec<(u32, Option<PathBuf>)>> {
     RUNNING.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -87,28 +89,41 @@ pub fn signal_name(signal: i32) -> String {
 }
 
 fn kill_running() {
-    for &pid in running().iter() {
-        let _ = sys::kill_group(pid);
+    for (pid, cgroup_kill) in running().iter() {
+        kill_run(*pid, cgroup_kill.as_deref());
     }
+}
+
+/// Kills run `pid`'s process group and, when it has one, its cgroup.
+fn kill_run(pid: u32, cgroup_kill: Option<&Path>) {
+    let _ = sys::kill_group(pid);
+    if let Some(file) = cgroup_kill {
+        let _ = crate::cgroup::kill_all(file, Vec::new);
+    }
+}
+
+/// Whether `pid` is a program running now (a group leader not yet reaped).
+pub(crate) fn is_running(pid: u32) -> bool {
+    running().iter().any(|(p, _)| *p == pid)
 }
 
 /// Registers program `pid` (a group leader, not yet reaped) as running. When a signal was
 /// caught already, its group is killed at once: after the signal, nothing new runs.
-pub(crate) fn track(pid: u32) {
+pub(crate) fn track(pid: u32, cgroup_kill: Option<PathBuf>) {
     let mut running = running();
-    running.push(pid);
     // Read under the lock: the signal thread sets the flag before it takes the lock to kill,
     // so either it sees `pid` in the list or this sees the flag.
     if caught().is_some() {
-        let _ = sys::kill_group(pid);
+        kill_run(pid, cgroup_kill.as_deref());
     }
+    running.push((pid, cgroup_kill));
 }
 
 /// Unregisters program `pid`; called before it is reaped, after which its id may name
 /// another process.
 pub(crate) fn untrack(pid: u32) {
     let mut running = running();
-    if let Some(at) = running.iter().position(|&p| p == pid) {
+    if let Some(at) = running.iter().position(|(p, _)| *p == pid) {
         running.swap_remove(at);
     }
 }

@@ -13,8 +13,11 @@
 //! - [`moves`]: building blocks of shrink moves (drop chunks, drop one, lower a number).
 //! - [`problem`]: the [`Problem`] trait each problem crate implements (parse and validate
 //!   under [`Limits`], generate, solve, judge, shrink moves), and [`check`] built on it.
-//! - [`child`] (Unix): running a child with a wall time limit, bounded output, its exit
-//!   status or signal, wall and CPU time and peak memory; a kill takes its whole process group.
+//! - [`child`] (Unix): running a program as a judge does: in a fresh folder of its own, under a
+//!   CPU-time limit with a wall-clock backstop and a memory limit (the stack's too), with
+//!   bounded output, its exit status or signal, CPU and wall time and peak memory; when it
+//!   ends, everything it started ends ([`cgroup`] on Linux where one can be had; else its
+//!   process group and, on Linux, the subreaper `reaper`).
 //! - [`interrupt`] (Unix): SIGINT, SIGTERM and SIGHUP stop every running child and let the
 //!   command report what it found; on Linux a child dies with us even on SIGKILL.
 //! - [`trial`](mod@trial) (Unix): one input through the user's program and the problem's judge.
@@ -26,8 +29,7 @@
 //! - `testing` (feature `testing`, hidden): what the problem crates' tests share, among them
 //!   the contracts of [`Problem`] checked on any problem and a toy problem.
 //!
-//! Only `sys` (private) holds `unsafe` code: `waitid`, `wait4`, `killpg`, `getrusage` and
-//! `prctl` through libc.
+//! Only `sys` (private) holds `unsafe` code; its module notes list the system calls.
 
 pub mod compare;
 pub mod moves;
@@ -37,9 +39,13 @@ pub mod scanf;
 pub mod verdict;
 
 #[cfg(unix)]
+pub mod cgroup;
+#[cfg(unix)]
 pub mod child;
 #[cfg(unix)]
 pub mod interrupt;
+#[cfg(unix)]
+mod reaper;
 #[cfg(unix)]
 pub mod report;
 #[cfg(unix)]

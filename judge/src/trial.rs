@@ -19,7 +19,7 @@ pub struct Trial {
 /// How many characters of stderr a runtime error's message quotes.
 const STDERR_IN_MESSAGE: usize = 300;
 
-/// The verdict of a run that did not end normally (time limit, memory limit, signal,
+/// The verdict of a run that did not end normally (time limits, memory limit, signal,
 /// non-zero exit, output limit); `None` for an exit with code 0, which the problem's rule
 /// judges.
 #[must_use]
@@ -30,9 +30,22 @@ pub fn run_verdict(report: &ChildReport, options: &ChildOptions) -> Option<Verdi
             return Some(Verdict::new(
                 VerdictKind::TimeLimit,
                 format!(
-                    "killed after {:.2} s (time limit {:.2} s)",
-                    report.wall.as_secs_f64(),
-                    options.time_limit.as_secs_f64()
+                    "CPU time {} over the {} limit (wall {})",
+                    seconds(report.cpu),
+                    seconds(options.time_limit),
+                    seconds(report.wall)
+                ),
+            ));
+        }
+        Exit::WallTimeLimit => {
+            return Some(Verdict::new(
+                VerdictKind::TimeLimit,
+                format!(
+                    "killed at the wall-clock backstop, {} (CPU time {} of the {} limit): it \
+                     slept, waited, or got too little of a core",
+                    seconds(options.wall_limit),
+                    seconds(report.cpu),
+                    seconds(options.time_limit)
                 ),
             ));
         }
@@ -58,6 +71,12 @@ pub fn run_verdict(report: &ChildReport, options: &ChildOptions) -> Option<Verdi
         message += &format!(", stderr: {stderr:?}");
     }
     Some(Verdict::new(kind, message))
+}
+
+/// A duration in seconds with two decimals: `1.02 s`.
+#[must_use]
+pub fn seconds(time: std::time::Duration) -> String {
+    format!("{:.2} s", time.as_secs_f64())
 }
 
 /// `kib` in megabytes (MiB), as judges state memory limits: `256 MB`, `31.25 MB`.

@@ -347,7 +347,7 @@ fn assert_found_minimal(
     assert_eq!(found.code, 1, "{}", found.report);
     let railway = found.saved.clone().expect("the failing railway is saved");
     let program = Program::new(command);
-    let options = ChildOptions { time_limit: limit, ..ChildOptions::default() };
+    let options = ChildOptions::new(limit, None);
     let again = trial(&Judge, &program, &railway, &options).expect("the program runs");
     assert_eq!(again.verdict.kind, kind, "the saved railway fails: {}", again.verdict);
     let moves = one_step_moves(&railway);
@@ -483,7 +483,7 @@ fi"#;
     let found = stress(&dir, &["--runs", "200", "-j", "2"], &command);
     let railway = assert_found_minimal(&found, &command, VerdictKind::RuntimeError, FIVE_SECONDS);
     assert_eq!(sizes(&railway), (2, 2, 1), "{railway:?}");
-    let options = ChildOptions { time_limit: FIVE_SECONDS, ..ChildOptions::default() };
+    let options = ChildOptions::new(FIVE_SECONDS, None);
     let again = trial(&Judge, &Program::new(&command), &railway, &options).expect("it runs");
     assert_eq!(again.run.exit, Exit::Signal(11));
     assert_eq!(again.run.stderr_tail, b"boom: a track goes back\n");
@@ -494,7 +494,7 @@ fi"#;
 /// try (15 stations, up to 6 tracks each).
 fn slowest_run(command: &[String]) -> Duration {
     let program = Program::new(command);
-    let options = ChildOptions { time_limit: Duration::from_secs(20), ..ChildOptions::default() };
+    let options = ChildOptions::new(Duration::from_secs(20), None);
     let railway = Railway {
         arezou: (0..15).map(|s| s % 2 == 0).collect(),
         charging: (0..15).map(|s| s % 3 == 0).collect(),
@@ -560,7 +560,7 @@ fi"#;
     assert_eq!(found.code, 1, "{}", found.report);
     let railway = found.saved.expect("the failing railway is saved");
     assert_eq!(railway.n(), 5000);
-    let options = ChildOptions { time_limit: FIVE_SECONDS, ..ChildOptions::default() };
+    let options = ChildOptions::new(FIVE_SECONDS, None);
     let again = trial(&Judge, &Program::new(&command), &railway, &options).expect("it runs");
     assert_eq!(again.verdict.kind, VerdictKind::RuntimeError, "{}", again.verdict);
 }

@@ -87,11 +87,7 @@ fn row<P: Problem>(
                 runs: Some(args.runs),
                 jobs,
                 limits: Limits::Original,
-                run: ChildOptions {
-                    time_limit: P::RUN_LIMITS.time,
-                    memory_limit_kib: Some(P::RUN_LIMITS.memory_mib * 1024),
-                    ..ChildOptions::default()
-                },
+                run: ChildOptions::new(P::RUN_LIMITS.time, Some(P::RUN_LIMITS.memory_mib * 1024)),
                 schedule: tiny.then_some(Schedule {
                     levels: 1,
                     runs_per_level: u64::MAX,
