@@ -18,11 +18,13 @@
 //! once it passes the limit; `wait4`'s figure, when it is the program's own, counts too. The
 //! stack may grow to the memory limit (`RLIMIT_STACK`), as CMS and IOI give it.
 //!
-//! **Isolation.** Each run starts in a new empty folder under the system's temporary folder,
-//! with `TMPDIR` naming it, removed with everything in it after the run; so runs in parallel
+//! **Isolation.** Each run starts in a new empty folder (under `/dev/shm` where it can, else
+//! the system's temporary folder), with `TMPDIR` naming it, removed with everything in it
+//! after the run; so runs in parallel
 //! never share a folder, and the user's folder is never written. The program and any argument
 //! that names an existing file of the current folder (`./sol`, `sol.py`) are given to it as
-//! absolute paths, so they still name it.
+//! absolute paths, so they still name it; a folder the program needs (`java -cp DIR`) must be
+//! given as an absolute path.
 //!
 //! **Nothing escapes.** The program leads a process group of its own, and on Linux, where a
 //! cgroup can be had ([`crate::cgroup`]), a cgroup of its own, which nothing it starts can
@@ -83,8 +85,8 @@ impl Eq for Program {}
 impl Program {
     /// A program from its command line: the executable (a path, or a name looked up in
     /// `PATH`), then its arguments. The executable, and every argument that names an existing
-    /// file or folder relative to the current folder, are resolved to absolute paths now,
-    /// since the program runs in a folder of its own.
+    /// file relative to the current folder, are resolved to absolute paths now, since the
+    /// program runs in a folder of its own.
     ///
     /// # Panics
     /// If `command` is empty.
@@ -93,7 +95,7 @@ impl Program {
         let command: Vec<OsString> = command.iter().map(|a| a.as_ref().to_owned()).collect();
         let (program, args) = command.split_first().expect("a command names its program");
         let prepared = resolve(program).and_then(|path| {
-            let args: Vec<OsString> = args.iter().map(|a| absolute_if_present(a)).collect();
+            let args: Vec<OsString> = args.iter().map(|a| absolute_if_file(a)).collect();
             let argv: Vec<&OsStr> = std::iter::once(path.as_os_str())
                 .chain(args.iter().map(OsString::as_os_str))
                 .collect();
@@ -134,14 +136,12 @@ fn resolve(program: &OsStr) -> Result<PathBuf, String> {
         .ok_or_else(|| "not found in PATH".to_owned())
 }
 
-/// `arg` as an absolute path when it names an existing file or folder relative to the current
-/// folder (and is not an option); else `arg` itself.
-fn absolute_if_present(arg: &OsStr) -> OsString {
-    use std::os::unix::ffi::OsStrExt;
+/// `arg` as an absolute path when it names an existing file (not a folder: a word such as
+/// `hero-battle` may also be a folder's name) relative to the current folder; else `arg`.
+fn absolute_if_file(arg: &OsStr) -> OsString {
     let path = Path::new(arg);
-    let candidate = !arg.is_empty() && !arg.as_bytes().starts_with(b"-") && path.is_relative();
-    match candidate.then(|| std::path::absolute(path)) {
-        Some(Ok(absolute)) if path.symlink_metadata().is_ok() => absolute.into_os_string(),
+    match path.is_relative().then(|| std::path::absolute(path)) {
+        Some(Ok(absolute)) if path.is_file() => absolute.into_os_string(),
         _ => arg.to_owned(),
     }
 }
@@ -354,9 +354,24 @@ struct StderrTail {
     total: usize,
 }
 
-/// A run's own folder under the system's temporary folder, removed with its contents when
-/// dropped.
+/// A run's own folder, removed with its contents when dropped.
 struct RunDir(PathBuf);
+
+/// Where run folders are made: `/dev/shm` where it is a folder we can write (a memory file
+/// system: making and removing a folder costs microseconds there, against a millisecond or
+/// two on a disk file system that discards freed blocks), else the system's temporary folder.
+fn runs_folder() -> &'static Path {
+    static FOLDER: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    FOLDER.get_or_init(|| {
+        let shm = Path::new("/dev/shm");
+        let probe = shm.join(format!("judge-probe-{}", std::process::id()));
+        if std::fs::create_dir(&probe).is_ok() && std::fs::remove_dir(&probe).is_ok() {
+            shm.to_owned()
+        } else {
+            std::env::temp_dir()
+        }
+    })
+}
 
 impl RunDir {
     /// A new empty folder, readable by us alone.
@@ -365,7 +380,7 @@ impl RunDir {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         loop {
             let n = NEXT.fetch_add(1, Ordering::Relaxed);
-            let dir = std::env::temp_dir().join(format!("judge-run-{}-{n}", std::process::id()));
+            let dir = runs_folder().join(format!("judge-run-{}-{n}", std::process::id()));
             match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
                 Ok(()) => return Ok(Self(dir)),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}

@@ -16,14 +16,17 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::child::{ChildOptions, Program, shell_quote};
+use super::child::{ChildError, ChildOptions, Program, shell_quote, wall_backstop};
+use super::confirm::{self, Standing};
 use super::interrupt;
 use super::problem::{Limits, Problem, RunLimits, check, render};
 use super::protocol::{EXIT_FAIL, Protocol, Source};
-use super::report::{FailureReport, Saved, Text, beside, count, plural, saved_text};
+use super::report::{
+    FailureReport, Saved, Text, beside, count, plural, saved_text, unused_save_path,
+};
 use super::shrink::{ShrinkEnd, ShrinkOptions, ShrinkProgress, Shrunk, shrink_with_progress};
 use super::stress::{Progress, StressOptions, stress};
-use super::trial::{Trial, megabytes, trial};
+use super::trial::{Trial, megabytes, seconds as seconds2, trial};
 use super::verdict::Verdict;
 
 /// `stress`'s and `shrink`'s exit code when no failure was found.
@@ -54,13 +57,15 @@ pub struct JudgeHelp {
 pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
     let limits = P::RUN_LIMITS;
     let time = format!(
-        "Each run's wall time limit; its process group is killed there [default: {}, {}]",
+        "Each run's CPU-time limit (user plus system, of the program and everything it starts), \
+         as isolate and DOMjudge judge; a run that sleeps or waits is killed at the wall-clock \
+         backstop, twice the limit plus 1 s [default: {}, {}]",
         seconds(limits.time),
         limits.origin
     );
     let memory = format!(
         "Each run's memory limit in megabytes (MiB), e.g. 256 or 1G, or none: a run whose peak \
-         resident memory passes it is killed [default: {} MB, {}]",
+         resident memory passes it is killed; the stack may grow to it [default: {} MB, {}]",
         limits.memory_mib, limits.origin
     );
     let judge_args = |sub: clap::Command| {
@@ -223,7 +228,7 @@ pub struct ValidateArgs {
 /// arguments `stress` and `shrink` share.
 #[derive(Clone, Debug, clap::Args)]
 pub struct RunArgs {
-    /// Each run's wall time limit (the problem's help gives its default).
+    /// Each run's CPU-time limit (the problem's help gives its default).
     #[arg(long, short = 't', value_parser = parse_duration)]
     pub time_limit: Option<Duration>,
     /// Each run's memory limit (the problem's help gives its default).
@@ -313,11 +318,25 @@ impl LimitsUsed {
         Self { time, memory_kib, origin }
     }
 
-    /// `1 s and 256 MB a run (the original judge's)`.
+    /// `1 s of CPU time (3 s of wall time) and 256 MB of memory, the stack's too, a run (the
+    /// original judge's)`.
     #[must_use]
     pub fn describe(&self) -> String {
-        let memory = self.memory_kib.map_or_else(|| "no memory limit".to_owned(), megabytes);
-        format!("{} and {memory} a run ({})", seconds(self.time), self.origin)
+        let memory = self.memory_kib.map_or_else(
+            || "no memory limit (the stack unlimited)".to_owned(),
+            |kib| format!("{} of memory, the stack's too", megabytes(kib)),
+        );
+        format!(
+            "{} of CPU time ({} of wall time) and {memory}, a run ({})",
+            seconds(self.time),
+            seconds(wall_backstop(self.time)),
+            self.origin
+        )
+    }
+
+    /// The report's limits line: these limits, and those of the inputs.
+    fn line(&self, inputs: Limits) -> String {
+        format!("limits: {}; inputs within the {inputs} limits", self.describe())
     }
 
     /// The flags that give these limits, for commands that repeat a run.
@@ -355,10 +374,6 @@ impl RunArgs {
 
     fn program(&self) -> Program {
         Program::new(&self.command)
-    }
-
-    fn command_line(&self) -> String {
-        self.program().display()
     }
 }
 
@@ -499,8 +514,9 @@ pub fn run_shrink<P: Problem>(problem: &P, args: &ShrinkArgs) -> i32 {
 /// `stress`: the loop, then shrinking, then the report.
 ///
 /// The report depends only on the seed (or the exhaustive bound), the options and the user's
-/// program, not on `-j`, except its last line, `time: ...`, which holds the wall times, the
-/// shrinker's run count (candidates run beside an accepted one vary with `-j`) and `-j`.
+/// program, not on `-j`, except its measured figures (CPU and wall times, memory) and its last
+/// line, `time: ...`, which holds the wall times, the shrinker's run count (candidates run
+/// beside an accepted one vary with `-j`) and `-j`.
 pub fn stress_ending<P: Problem>(problem: &P, args: &StressArgs) -> Ending {
     if let Err(e) = interrupt::catch() {
         return Ending::trouble(format!("cannot catch signals: {e}"));
@@ -513,8 +529,9 @@ pub fn stress_ending<P: Problem>(problem: &P, args: &StressArgs) -> Ending {
             Ok(total) => total,
             Err(e) => return Ending::trouble(format!("no exhaustive run: {e}")),
         };
+    let program = args.run.program();
     let report = with_spinner(
-        |show| stress(problem, &args.run.program(), &options, Some(show)),
+        |show| stress(problem, &program, &options, Some(show)),
         |p: Progress| {
             let of = total.map(|t| format!(" of {}", count(t))).unwrap_or_default();
             format!("{}{of} runs, {}", count(p.runs), plural(p.cases, "case"))
@@ -530,8 +547,15 @@ pub fn stress_ending<P: Problem>(problem: &P, args: &StressArgs) -> Ending {
     };
     let counts =
         format!("{}, {} ({source})", plural(report.runs, "run"), plural(report.cases, "case"));
-    let limits_line =
-        format!("limits: {}; inputs within the {} limits", limits.describe(), args.run.limits);
+    let mut about = vec![limits.line(args.run.limits)];
+    if !report.unconfirmed.is_empty() {
+        let runs: Vec<String> = report.unconfirmed.iter().map(u64::to_string).collect();
+        about.push(format!(
+            "{} that no rerun alone met, taken for the machine's load: run {}",
+            plural(report.unconfirmed.len() as u64, "time limit"),
+            runs.join(", ")
+        ));
+    }
     let time = format!("time: {:.1} s", report.elapsed.as_secs_f64());
     let Some(failure) = report.failure else {
         let headline = if let Some(signal) = report.interrupted {
@@ -544,7 +568,7 @@ pub fn stress_ending<P: Problem>(problem: &P, args: &StressArgs) -> Ending {
         } else {
             format!("ok: no failure in {counts}")
         };
-        let text = format!("{headline}\n{limits_line}\n{time}, -j {}\n", options.jobs);
+        let text = format!("{headline}\n{}\n{time}, -j {}\n", about.join("\n"), options.jobs);
         return Ending::report(text, EXIT_PASSED);
     };
     let replay_source = match args.exhaustive {
@@ -557,19 +581,27 @@ pub fn stress_ending<P: Problem>(problem: &P, args: &StressArgs) -> Ending {
         failure.index,
         limits.flags(),
         args.run.limits,
-        args.run.command_line()
+        program.display()
     );
+    about.insert(0, format!("tried {counts}"));
     let found = Found {
         headline: format!("found by run {}: {}", failure.index, failure.trial.verdict),
-        about: vec![format!("tried {counts}"), limits_line],
+        about,
         replay: Some(replay),
         time,
     };
-    let shrinking = !args.no_shrink;
-    shrink_and_report(problem, &args.run, &limits, failure.input, failure.trial, found, shrinking)
+    let session = Session { problem, run: &args.run, limits, program };
+    session.confirmed_and_reported(
+        failure.input,
+        failure.trial,
+        failure.reruns,
+        found,
+        !args.no_shrink,
+    )
 }
 
-/// `shrink`: the given input's run, then shrinking, then the report.
+/// `shrink`: the given input's run (confirmed alone, or rerun when it passes), then shrinking,
+/// then the report.
 pub fn shrink_ending<P: Problem>(problem: &P, args: &ShrinkArgs) -> Ending {
     if let Err(e) = interrupt::catch() {
         return Ending::trouble(format!("cannot catch signals: {e}"));
@@ -583,26 +615,61 @@ pub fn shrink_ending<P: Problem>(problem: &P, args: &ShrinkArgs) -> Ending {
         Err(e) => return Ending::trouble(format!("{name}: {e} ({} limits)", args.run.limits)),
     };
     let started = std::time::Instant::now();
-    let first = match trial(problem, &args.run.program(), &input, &limits.child_options()) {
+    let program = args.run.program();
+    let options = limits.child_options();
+    let mut first = match trial(problem, &program, &input, &options) {
         Ok(first) => first,
         Err(e) => return Ending::trouble(e),
     };
-    let limits_line =
-        format!("limits: {}; inputs within the {} limits", limits.describe(), args.run.limits);
+    let limits_line = limits.line(args.run.limits);
+    // A program that fails only sometimes may pass the first run: a few more runs alone say.
+    let mut passes = 1;
+    while !first.verdict.kind.is_failure() && passes < 1 + confirm::FINAL_RERUNS {
+        first = match trial(problem, &program, &input, &options) {
+            Ok(t) => t,
+            Err(e) => return Ending::trouble(e),
+        };
+        passes += 1;
+    }
     let time = format!("time: {:.1} s", started.elapsed().as_secs_f64());
     if !first.verdict.kind.is_failure() {
-        let command = args.run.command_line();
-        let text =
-            format!("ok: {command} passes on {name}: {}\n{limits_line}\n{time}\n", first.verdict);
+        let text = format!(
+            "ok: {} passes on {name} ({}): {}\n{limits_line}\n{time}\n",
+            program.display(),
+            plural(u64::from(passes), "run"),
+            first.verdict
+        );
         return Ending::report(text, EXIT_PASSED);
     }
+    let kind = first.verdict.kind;
+    let reruns = if passes > 1 {
+        // It passed before it failed: nondeterministic, as the report will say.
+        Some(confirm::Reruns { runs: passes - 1, failed: 0, trial: None })
+    } else {
+        match confirm::confirm(problem, &program, &input, kind, &options) {
+            Ok(reruns) if reruns.standing(kind) == Standing::Unconfirmed => {
+                let text = format!(
+                    "ok: {} passes on {name}: its {} was not met again in {} alone, taken for \
+                     the machine's load\n{limits_line}\n{time}\n",
+                    program.display(),
+                    kind.words(),
+                    plural(u64::from(reruns.runs), "rerun")
+                );
+                return Ending::report(text, EXIT_PASSED);
+            }
+            Ok(reruns) => Some(reruns),
+            Err(ChildError::Interrupted(_)) => None,
+            Err(e) => return Ending::trouble(e),
+        }
+    };
     let found = Found {
         headline: format!("{name} fails: {}", first.verdict),
         about: vec![limits_line],
         replay: None,
         time,
     };
-    shrink_and_report(problem, &args.run, &limits, input, first, found, true)
+    let session = Session { problem, run: &args.run, limits, program };
+    session.confirmed_and_reported(input, first, reruns, found, true)
 }
 
 /// How a failure was found, for its report.
@@ -617,23 +684,60 @@ struct Found {
     time: String,
 }
 
-/// Shrinks the failure (when `shrinking`), saves it and its report's texts, and ends with
-/// the report.
-fn shrink_and_report<P: Problem>(
-    problem: &P,
-    run: &RunArgs,
-    limits: &LimitsUsed,
-    input: P::Input,
-    failing: Trial,
-    found: Found,
-    shrinking: bool,
-) -> Ending {
-    let Found { headline, mut about, replay, mut time } = found;
-    let (input, trial, end) = if shrinking {
-        let options = run.shrink_options(limits);
+/// What `stress` and `shrink` resolve once from their arguments: the problem, the program,
+/// the limits, and the arguments for shrinking and saving.
+struct Session<'a, P> {
+    problem: &'a P,
+    run: &'a RunArgs,
+    limits: LimitsUsed,
+    program: Program,
+}
+
+impl<P: Problem> Session<'_, P> {
+    /// Reports a failure as its reruns alone left it: a confirmed one shrunk (when
+    /// `shrinking`), a nondeterministic one or one whose reruns a signal stopped as found.
+    fn confirmed_and_reported(
+        &self,
+        input: P::Input,
+        failing: Trial,
+        reruns: Option<confirm::Reruns>,
+        mut found: Found,
+        shrinking: bool,
+    ) -> Ending {
+        let kind = failing.verdict.kind;
+        match &reruns {
+            None => found.about.push(format!(
+                "not confirmed: stopped by {} before a rerun alone",
+                interrupt::caught().map_or_else(|| "a signal".to_owned(), interrupt::signal_name)
+            )),
+            Some(r) if r.standing(kind) == Standing::Confirmed => found.about.push(format!(
+                "confirmed: it failed again when rerun alone ({})",
+                plural(u64::from(r.runs), "rerun")
+            )),
+            Some(r) => {
+                found.about.push(format!(
+                    "nondeterministic: it {} of this input (the reruns alone); not shrunk, since \
+                     a shrink would follow chance rather than the bug",
+                    r.with_first()
+                ));
+                return self.report(&input, failing, found, None, false);
+            }
+        }
+        if !shrinking || reruns.is_none() {
+            let measured_alone = reruns.and_then(|r| r.trial);
+            return self.report(&input, measured_alone.unwrap_or(failing), found, None, true);
+        }
         let shrunk = with_spinner(
             |show| {
-                shrink_with_progress(problem, &run.program(), input, failing, &options, Some(show))
+                let options = self.run.shrink_options(&self.limits);
+                shrink_with_progress(
+                    self.problem,
+                    &self.program,
+                    input.clone(),
+                    failing.clone(),
+                    &options,
+                    Some(show),
+                )
             },
             |p: ShrinkProgress| {
                 format!(
@@ -644,24 +748,111 @@ fn shrink_and_report<P: Problem>(
                 )
             },
         );
-        match shrunk {
-            Ok(shrunk) => {
-                about.push(shrink_line(&shrunk, run));
-                time += &format!(
-                    ", shrinking {:.1} s in {}",
-                    shrunk.elapsed.as_secs_f64(),
-                    plural(shrunk.runs, "run")
-                );
-                (shrunk.input, shrunk.trial, Some(shrunk.end))
-            }
+        let shrunk = match shrunk {
+            Ok(shrunk) => shrunk,
             Err(e) => return Ending::trouble(format!("while shrinking: {e}")),
+        };
+        found.about.push(shrink_line(&shrunk, self.run));
+        found.time += &format!(
+            ", shrinking {:.1} s in {}",
+            shrunk.elapsed.as_secs_f64(),
+            plural(shrunk.runs, "run")
+        );
+        match shrunk.reruns {
+            Some(r) if r.failed == 0 => {
+                found.about.push(format!(
+                    "the shrunk input did not fail again in {} alone: reported as found instead",
+                    plural(u64::from(r.runs), "rerun")
+                ));
+                self.report(&input, failing, found, None, true)
+            }
+            Some(r) => {
+                found.about.push(format!(
+                    "the shrunk input failed again in {} of {} alone",
+                    r.failed,
+                    plural(u64::from(r.runs), "rerun")
+                ));
+                let trial = r.trial.unwrap_or(shrunk.trial);
+                self.report(&shrunk.input, trial, found, Some(shrunk.end), true)
+            }
+            None => self.report(&shrunk.input, shrunk.trial, found, Some(shrunk.end), true),
         }
-    } else {
-        (input, failing, None)
-    };
-    let parts = ReportParts { found: headline, about, replay, end, time };
-    let report = failure_report(problem, run, limits, &input, trial, parts);
-    Ending::report(report.to_string(), EXIT_FOUND)
+    }
+
+    /// Saves the failing input and its texts beside `--save` (under a name no earlier failure
+    /// holds) and ends with the report; `shrinkable` offers a command that shrinks it (further).
+    fn report(
+        &self,
+        input: &P::Input,
+        trial: Trial,
+        found: Found,
+        end: Option<ShrinkEnd>,
+        shrinkable: bool,
+    ) -> Ending {
+        let Found { headline, about, replay, time } = found;
+        let problem = self.problem;
+        let exhibits = problem.explain(input);
+        let mut extensions = vec!["ans", "out"];
+        extensions.extend(exhibits.iter().map(|e| e.extension));
+        let save = unused_save_path(&self.run.save, &extensions);
+        let mut ours = Vec::new();
+        problem.render_answer(input, &problem.solve(input), &mut ours);
+        let mut texts = vec![
+            saved_text("input", Some(problem.summary(input)), render(problem, input), save.clone()),
+            saved_text("our answer", None, ours, beside(&save, "ans")),
+            saved_text("your output", None, trial.run.stdout.clone(), beside(&save, "out")),
+        ];
+        if !trial.run.stderr_tail.is_empty() {
+            let about = (trial.run.stderr_len > trial.run.stderr_tail.len()).then(|| {
+                format!("its last {}", super::report::bytes_text(trial.run.stderr_tail.len()))
+            });
+            texts.push(Text {
+                title: "your stderr".to_owned(),
+                about,
+                bytes: trial.run.stderr_tail.clone(),
+                saved: Saved::No,
+            });
+        }
+        for exhibit in exhibits {
+            let path = beside(&save, exhibit.extension);
+            texts.push(saved_text(exhibit.title, None, exhibit.text.into_bytes(), path));
+        }
+        let command = self.program.display();
+        let saved = shell_quote(&save.display().to_string());
+        let mut commands = vec![("run it again".to_owned(), format!("{command} < {saved}"))];
+        if let Some(replay) = replay {
+            commands.push(("replay the run".to_owned(), replay));
+        }
+        if shrinkable && end != Some(ShrinkEnd::Minimal) {
+            commands.push((
+                "go on shrinking".to_owned(),
+                format!(
+                    "{} shrink {saved} {} --limits {} -- {command}",
+                    problem.name(),
+                    self.limits.flags(),
+                    self.run.limits
+                ),
+            ));
+        }
+        let run = &trial.run;
+        let measured = format!(
+            "measured: CPU {}, wall {}, peak memory {}",
+            seconds2(run.cpu),
+            seconds2(run.wall),
+            megabytes(run.memory.kib())
+        );
+        let report = FailureReport {
+            found: headline,
+            about,
+            verdict: trial.verdict,
+            texts,
+            answer_and_output: Some((1, 2)),
+            commands,
+            measured,
+            time: format!("{time}, -j {}", self.run.jobs()),
+        };
+        Ending::report(report.to_string(), EXIT_FOUND)
+    }
 }
 
 /// The line that says how far shrinking got.
@@ -680,79 +871,6 @@ fn shrink_line<I>(shrunk: &Shrunk<I>, run: &RunArgs) -> String {
             "shrunk by {moves}, then stopped by {}: not known to be 1-minimal",
             interrupt::signal_name(signal)
         ),
-    }
-}
-
-/// What a report says besides the failing input and its run.
-struct ReportParts {
-    found: String,
-    about: Vec<String>,
-    replay: Option<String>,
-    end: Option<ShrinkEnd>,
-    time: String,
-}
-
-/// Saves the failing input and its texts beside `run.save` and builds the report.
-fn failure_report<P: Problem>(
-    problem: &P,
-    run: &RunArgs,
-    limits: &LimitsUsed,
-    input: &P::Input,
-    trial: Trial,
-    parts: ReportParts,
-) -> FailureReport {
-    let ReportParts { found, about, replay, end, time } = parts;
-    let save = &run.save;
-    let mut ours = Vec::new();
-    problem.render_answer(input, &problem.solve(input), &mut ours);
-    let mut texts = vec![
-        saved_text("input", Some(problem.summary(input)), render(problem, input), save.clone()),
-        saved_text("our answer", None, ours, beside(save, "ans")),
-        saved_text("your output", None, trial.run.stdout.clone(), beside(save, "out")),
-    ];
-    if !trial.run.stderr_tail.is_empty() {
-        let about = (trial.run.stderr_len > trial.run.stderr_tail.len()).then(|| {
-            format!("its last {}", super::report::bytes_text(trial.run.stderr_tail.len()))
-        });
-        texts.push(Text {
-            title: "your stderr".to_owned(),
-            about,
-            bytes: trial.run.stderr_tail.clone(),
-            saved: Saved::No,
-        });
-    }
-    for exhibit in problem.explain(input) {
-        let path = beside(save, exhibit.extension);
-        texts.push(saved_text(exhibit.title, None, exhibit.text.into_bytes(), path));
-    }
-    let command = run.command_line();
-    let mut commands = vec![(
-        "run it again".to_owned(),
-        format!("{command} < {}", shell_quote(&save.display().to_string())),
-    )];
-    if let Some(replay) = replay {
-        commands.push(("replay the run".to_owned(), replay));
-    }
-    if end != Some(ShrinkEnd::Minimal) {
-        commands.push((
-            "go on shrinking".to_owned(),
-            format!(
-                "{} shrink {} {} --limits {} -- {command}",
-                problem.name(),
-                shell_quote(&save.display().to_string()),
-                limits.flags(),
-                run.limits
-            ),
-        ));
-    }
-    FailureReport {
-        found,
-        about,
-        verdict: trial.verdict,
-        texts,
-        answer_and_output: Some((1, 2)),
-        commands,
-        time: format!("{time}, -j {}", run.jobs()),
     }
 }
 

@@ -21,6 +21,8 @@
 //! - [`interrupt`] (Unix): SIGINT, SIGTERM and SIGHUP stop every running child and let the
 //!   command report what it found; on Linux a child dies with us even on SIGKILL.
 //! - [`trial`](mod@trial) (Unix): one input through the user's program and the problem's judge.
+//! - [`confirm`] (Unix): a failure run again alone before it is reported: confirmed,
+//!   nondeterministic (failed k of n), or a time limit that was the machine's load.
 //! - [`stress`](mod@stress) (Unix): the stress loop over generated inputs or a problem's
 //!   exhaustive enumeration, deterministic for any number of jobs.
 //! - [`shrink`](mod@shrink) (Unix): the shrinking driver, greedy to a 1-minimal failing input.
@@ -42,6 +44,8 @@ pub mod verdict;
 pub mod cgroup;
 #[cfg(unix)]
 pub mod child;
+#[cfg(unix)]
+pub mod confirm;
 #[cfg(unix)]
 pub mod interrupt;
 #[cfg(unix)]

@@ -37,7 +37,7 @@ impl fmt::Display for Limits {
 /// The time and memory a run of the user's program gets by default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunLimits {
-    /// Wall time.
+    /// CPU time (user plus system); the wall-clock backstop follows from it.
     pub time: Duration,
     /// Peak resident memory, in MiB (as judges state it: `256 MB`).
     pub memory_mib: u64,

@@ -7,8 +7,8 @@
 //! lines is printed whole, each line cut at [`SHOWN_WIDTH`] characters. A longer one is
 //! summarised: its size, its first lines, and for an output that differs from our answer the
 //! first line that differs with the lines just before it. Every text is saved whole beside
-//! the failing input (`counterexample.in`, `.ans`, `.out`, and each proof's own ending), and
-//! the report names each file.
+//! the failing input (`counterexample.in`, `.ans`, `.out`, and each proof's own ending), under
+//! a name no earlier failure holds ([`unused_save_path`]), and the report names each file.
 
 use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -64,6 +64,8 @@ pub struct FailureReport {
     pub answer_and_output: Option<(usize, usize)>,
     /// Commands that go on from here, with what each does: `run it again`, `replay`.
     pub commands: Vec<(String, String)>,
+    /// The reported run's CPU time, wall time and peak memory, and how it was measured.
+    pub measured: String,
     /// The last line: times, run counts and `-j` (the one line that varies with `-j`).
     pub time: String,
 }
@@ -80,6 +82,36 @@ pub fn beside(input: &Path, extension: &str) -> PathBuf {
         name.push(extension);
         PathBuf::from(name)
     }
+}
+
+/// The first of `input`, `input-2`, `input-3`, ... (the number before the `.in` ending) for
+/// which neither the input nor any of its texts beside it (`extensions`) exists yet, so that
+/// a saved failure never overwrites an earlier one.
+#[must_use]
+pub fn unused_save_path(input: &Path, extensions: &[&str]) -> PathBuf {
+    let numbered = |n: u32| -> PathBuf {
+        if n == 1 {
+            return input.to_owned();
+        }
+        match (input.extension().is_some_and(|e| e == "in"), input.file_stem()) {
+            (true, Some(stem)) => {
+                let mut name = stem.to_owned();
+                name.push(format!("-{n}.in"));
+                input.with_file_name(name)
+            }
+            _ => {
+                let mut name = input.as_os_str().to_owned();
+                name.push(format!("-{n}"));
+                PathBuf::from(name)
+            }
+        }
+    };
+    (1..)
+        .map(numbered)
+        .find(|path| {
+            !path.exists() && extensions.iter().all(|&extension| !beside(path, extension).exists())
+        })
+        .expect("some numbered name is free")
 }
 
 /// Writes `bytes` to `path` whole or not at all: to a file beside it first, then renamed, so
@@ -249,6 +281,7 @@ impl fmt::Display for FailureReport {
         for (what, command) in &self.commands {
             writeln!(f, "{what}: {command}")?;
         }
+        writeln!(f, "{}", self.measured)?;
         writeln!(f, "{}", self.time)
     }
 }
@@ -294,6 +327,24 @@ mod tests {
         assert_eq!(beside(Path::new("dir/ce.in"), "ans"), Path::new("dir/ce.ans"));
         assert_eq!(beside(Path::new("dir/ce.txt"), "ans"), Path::new("dir/ce.txt.ans"));
         assert_eq!(beside(Path::new("ce"), "out"), Path::new("ce.out"));
+    }
+
+    #[test]
+    fn a_saved_failure_never_overwrites_an_earlier_one() {
+        let dir = std::env::temp_dir().join(format!("judge-report-save-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let input = dir.join("ce.in");
+        assert_eq!(unused_save_path(&input, &["ans", "out"]), input);
+        std::fs::write(&input, "").unwrap();
+        assert_eq!(unused_save_path(&input, &["ans"]), dir.join("ce-2.in"));
+        std::fs::write(dir.join("ce-2.out"), "").unwrap();
+        assert_eq!(unused_save_path(&input, &["ans"]), dir.join("ce-2.in"));
+        assert_eq!(unused_save_path(&input, &["ans", "out"]), dir.join("ce-3.in"));
+        let bare = dir.join("failure");
+        std::fs::write(&bare, "").unwrap();
+        assert_eq!(unused_save_path(&bare, &["ans"]), dir.join("failure-2"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -26,6 +26,10 @@
 //! runtime error or an exceeded limit, a candidate's output is not judged (our solver is
 //! not run): a program that exits normally fails some other way at most.
 //!
+//! A time limit is shrunk one candidate at a time, so that every run that decides is alone.
+//! The result is rerun alone [`FINAL_RERUNS`] times, so the report can say how often it fails
+//! ([`Shrunk::reruns`]).
+//!
 //! The search stops early when its time or run budget ends or a signal is caught
 //! ([`interrupt`]); the result is then the smallest failing input so far,
 //! and [`Shrunk::end`] says why it stopped.
@@ -34,6 +38,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::child::{ChildError, ChildOptions, Program};
+use super::confirm::{FINAL_RERUNS, Reruns, rerun};
 use super::interrupt;
 use super::problem::{Limits, Problem};
 use super::trial::{Trial, trial_judging};
@@ -71,6 +76,9 @@ pub struct Shrunk<I> {
     pub elapsed: Duration,
     /// Why the search ended.
     pub end: ShrinkEnd,
+    /// The result rerun alone [`FINAL_RERUNS`] times, to say how often it fails; `None` when a
+    /// signal stopped the search or the reruns.
+    pub reruns: Option<Reruns>,
 }
 
 /// Why a shrinking search ended.
@@ -139,11 +147,10 @@ pub fn shrink_with_progress<P: Problem>(
 ) -> Result<Shrunk<P::Input>, ChildError> {
     let start = Instant::now();
     let kind = failing.verdict.kind;
-    let judge_output = !matches!(
-        kind,
-        VerdictKind::RuntimeError | VerdictKind::TimeLimit | VerdictKind::MemoryLimit
-    );
-    let jobs = options.jobs.max(1);
+    let judge_output = kind.judges_output();
+    // A time limit is decided by runs alone: candidates beside each other would share the
+    // cores and slow each other down.
+    let jobs = if kind == VerdictKind::TimeLimit { 1 } else { options.jobs.max(1) };
     let mut current = (input, failing);
     let (mut steps, mut runs) = (0, 0);
     // Where the next pass starts in the current input's move list.
@@ -223,7 +230,14 @@ pub fn shrink_with_progress<P: Problem>(
         }
     };
     let (input, trial) = current;
-    Ok(Shrunk { input, trial, steps, runs, elapsed: start.elapsed(), end })
+    let reruns = match end {
+        ShrinkEnd::Interrupted(_) => None,
+        _ => match rerun(problem, program, &input, kind, &options.run, FINAL_RERUNS) {
+            Err(ChildError::Interrupted(_)) => None,
+            reruns => Some(reruns?),
+        },
+    };
+    Ok(Shrunk { input, trial, steps, runs, elapsed: start.elapsed(), end, reruns })
 }
 
 /// Runs every candidate of `batch` at once (one thread each; the caller's thread takes the

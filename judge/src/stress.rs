@@ -15,6 +15,11 @@
 //! is the one a single worker would have found. Runs and cases are counted up to it.
 //! (This assumes the user's program is deterministic; near the time limit it may not be.)
 //!
+//! A failure is confirmed before it is reported ([`confirm`](super::confirm)): once the runs
+//! beside it have ended, its input is run again alone. A time limit that no rerun alone meets
+//! was the machine's load: it is set aside ([`StressReport::unconfirmed`]) and the loop goes
+//! on from the next index.
+//!
 //! A signal caught by [`interrupt`] stops the loop: no run starts after it,
 //! the running ones are killed and not counted, and the report says so.
 
@@ -24,6 +29,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::child::{ChildError, ChildOptions, Program};
+use super::confirm::{Reruns, Standing, confirm};
 use super::interrupt;
 use super::problem::{Invalid, Limits, Problem};
 use super::trial::{Trial, trial};
@@ -129,6 +135,9 @@ pub struct Failure<I> {
     pub input: I,
     /// The judged run.
     pub trial: Trial,
+    /// The reruns alone that confirmed the failure or found it nondeterministic ([`confirm`]);
+    /// `None` when a signal stopped them.
+    pub reruns: Option<Reruns>,
 }
 
 /// What a stress loop did.
@@ -144,6 +153,9 @@ pub struct StressReport<I> {
     pub failure: Option<Failure<I>>,
     /// The signal that stopped the loop early, if one did.
     pub interrupted: Option<i32>,
+    /// The runs whose time limit no rerun alone met: the machine's load, not the program
+    /// ([`Standing::Unconfirmed`]); the loop went on after each.
+    pub unconfirmed: Vec<u64>,
 }
 
 /// Progress figures passed to a callback after each run (counted as they finish, so not in
@@ -204,11 +216,13 @@ enum Outcome<I> {
     Interrupted,
 }
 
-/// Runs the stress loop of `problem` against `program`.
+/// Runs the stress loop of `problem` against `program`. A failure is confirmed by reruns alone
+/// before it is reported ([`confirm`]); a time limit that no rerun meets is set aside and the
+/// loop goes on.
 ///
 /// Time: per run, generating and solving the input, one process run and one judging pass;
-/// runs go `jobs` at a time. Memory: `jobs` inputs at once, plus 12 bytes a finished run for
-/// the counts.
+/// runs go `jobs` at a time; a failure adds one rerun, or five when it is not deterministic.
+/// Memory: `jobs` inputs at once, plus 12 bytes a finished run for the counts.
 ///
 /// # Errors
 /// The lowest-index run that could not be carried out (see [`StressError`]); failures of the
@@ -220,98 +234,172 @@ pub fn stress<P: Problem>(
     progress: Option<&(dyn Fn(Progress) + Sync)>,
 ) -> Result<StressReport<P::Input>, StressError> {
     let start = Instant::now();
-    let deadline = options.time.map(|t| start + t);
     let mut end = options.runs.map_or(u64::MAX, |runs| options.first.saturating_add(runs));
     if let Some(bound) = options.exhaustive {
         let len = problem.exhaustive_len(bound, options.limits).map_err(StressError::Exhaustive)?;
         end = end.min(len);
     }
-    let schedule =
-        options.schedule.unwrap_or_else(|| Schedule::for_problem(problem, options.limits));
-    let next = AtomicU64::new(options.first);
-    // The lowest index that failed or could not run: no index above it is started.
-    let stop = AtomicU64::new(u64::MAX);
-    let done = Mutex::new(Progress { runs: 0, cases: 0 });
-    let stops: Mutex<Vec<(u64, Outcome<P::Input>)>> = Mutex::new(Vec::new());
+    let loop_ = Loop {
+        problem,
+        program,
+        options,
+        schedule: options
+            .schedule
+            .unwrap_or_else(|| Schedule::for_problem(problem, options.limits)),
+        end,
+        deadline: options.time.map(|t| start + t),
+        done: Mutex::new(Progress { runs: 0, cases: 0 }),
+        progress,
+    };
+    let mut report = StressReport {
+        runs: 0,
+        cases: 0,
+        elapsed: Duration::ZERO,
+        failure: None,
+        interrupted: None,
+        unconfirmed: Vec::new(),
+    };
+    let mut first = options.first;
+    loop {
+        let segment = loop_.run_from(first)?;
+        report.runs += segment.runs;
+        report.cases += segment.cases;
+        report.interrupted = segment.interrupted;
+        let Some(mut failure) = segment.failure else { break };
+        let kind = failure.trial.verdict.kind;
+        match confirm(problem, program, &failure.input, kind, &options.run) {
+            Ok(reruns) if reruns.standing(kind) == Standing::Unconfirmed => {
+                report.unconfirmed.push(failure.index);
+                first = failure.index + 1;
+                continue;
+            }
+            Ok(reruns) => failure.reruns = Some(reruns),
+            Err(ChildError::Interrupted(signal)) => report.interrupted = Some(signal),
+            Err(source) => return Err(StressError::Run { index: failure.index, source }),
+        }
+        report.failure = Some(failure);
+        break;
+    }
+    report.elapsed = start.elapsed();
+    Ok(report)
+}
 
-    let one = |index: u64| -> (usize, Outcome<P::Input>) {
-        let (seed, input) = input_of(problem, options, &schedule, index);
+/// One stress loop's fixed parts, run in segments: a segment ends at its first failure.
+struct Loop<'a, P: Problem> {
+    problem: &'a P,
+    program: &'a Program,
+    options: &'a StressOptions,
+    schedule: Schedule,
+    /// The first index not to run.
+    end: u64,
+    /// When no run may start any more.
+    deadline: Option<Instant>,
+    /// Runs and cases finished, for the progress callback.
+    done: Mutex<Progress>,
+    progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+}
+
+/// What one segment of the loop did.
+struct Segment<I> {
+    runs: u64,
+    cases: u64,
+    failure: Option<Failure<I>>,
+    interrupted: Option<i32>,
+}
+
+impl<P: Problem> Loop<'_, P> {
+    /// Runs indices from `first` on, `jobs` at a time, until the lowest failing index, the end
+    /// of the budget or a signal. The failure is the one a single worker would have found.
+    fn run_from(&self, first: u64) -> Result<Segment<P::Input>, StressError> {
+        let next = AtomicU64::new(first);
+        // The lowest index that failed or could not run: no index above it is started.
+        let stop = AtomicU64::new(u64::MAX);
+        let stops: Mutex<Vec<(u64, Outcome<P::Input>)>> = Mutex::new(Vec::new());
+        let finished: Vec<Vec<(u64, u32)>> = thread::scope(|scope| {
+            let workers: Vec<_> = (0..self.options.jobs.max(1))
+                .map(|_| scope.spawn(|| self.worker(&next, &stop, &stops)))
+                .collect();
+            workers.into_iter().map(|w| w.join().expect("a stress worker panicked")).collect()
+        });
+        let stopped = stops.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let first_stop = stopped.into_iter().min_by_key(|(index, _)| *index);
+        let last = first_stop.as_ref().map_or(u64::MAX, |(index, _)| *index);
+        let (mut runs, mut cases) = (0, 0);
+        for &(index, c) in finished.iter().flatten() {
+            if index <= last {
+                runs += 1;
+                cases += u64::from(c);
+            }
+        }
+        let failure = match first_stop {
+            None => None,
+            Some((_, Outcome::Failed(failure))) => Some(failure),
+            Some((_, Outcome::Trouble(error))) => return Err(error),
+            Some((_, Outcome::Passed | Outcome::Interrupted)) => {
+                unreachable!("only failures and trouble stop the loop")
+            }
+        };
+        // A failure below every run the signal stopped is the one a whole loop would report.
+        let interrupted = interrupt::caught().filter(|_| failure.is_none());
+        Ok(Segment { runs, cases, failure, interrupted })
+    }
+
+    /// One worker: takes indices in increasing order until the loop stops; returns the index
+    /// and case count of every run it finished.
+    fn worker(
+        &self,
+        next: &AtomicU64,
+        stop: &AtomicU64,
+        stops: &Mutex<Vec<(u64, Outcome<P::Input>)>>,
+    ) -> Vec<(u64, u32)> {
+        let mut finished = Vec::new();
+        loop {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) || interrupt::caught().is_some() {
+                break;
+            }
+            let index = next.fetch_add(1, Ordering::SeqCst);
+            if index >= self.end || index > stop.load(Ordering::SeqCst) {
+                break;
+            }
+            let (cases, outcome) = self.one(index);
+            match outcome {
+                Outcome::Interrupted => break,
+                Outcome::Passed => {}
+                outcome => {
+                    stop.fetch_min(index, Ordering::SeqCst);
+                    lock(stops).push((index, outcome));
+                }
+            }
+            finished.push((index, u32::try_from(cases).unwrap_or(u32::MAX)));
+            if let Some(report) = self.progress {
+                let mut done = lock(&self.done);
+                done.runs += 1;
+                done.cases += cases as u64;
+                report(*done);
+            }
+        }
+        finished
+    }
+
+    /// Run `index`: its case count and how it ended.
+    fn one(&self, index: u64) -> (usize, Outcome<P::Input>) {
+        let (problem, options) = (self.problem, self.options);
+        let (seed, input) = input_of(problem, options, &self.schedule, index);
         let cases = problem.cases(&input);
         if let Err(invalid) = problem.validate(&input, options.limits) {
             return (cases, Outcome::Trouble(StressError::Generated { index, seed, invalid }));
         }
-        let outcome = match trial(problem, program, &input, &options.run) {
+        let outcome = match trial(problem, self.program, &input, &options.run) {
             Err(ChildError::Interrupted(_)) => Outcome::Interrupted,
             Err(source) => Outcome::Trouble(StressError::Run { index, source }),
             Ok(t) if t.verdict.kind == VerdictKind::Fail => {
                 Outcome::Trouble(StressError::Judge { index, seed, verdict: t.verdict })
             }
             Ok(t) if t.verdict.is_ok() => Outcome::Passed,
-            Ok(trial) => Outcome::Failed(Failure { index, seed, input, trial }),
+            Ok(trial) => Outcome::Failed(Failure { index, seed, input, trial, reruns: None }),
         };
         (cases, outcome)
-    };
-
-    let finished: Vec<Vec<(u64, u32)>> = thread::scope(|scope| {
-        let workers: Vec<_> = (0..options.jobs.max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut finished = Vec::new();
-                    loop {
-                        if deadline.is_some_and(|d| Instant::now() >= d)
-                            || interrupt::caught().is_some()
-                        {
-                            break;
-                        }
-                        let index = next.fetch_add(1, Ordering::SeqCst);
-                        if index >= end || index > stop.load(Ordering::SeqCst) {
-                            break;
-                        }
-                        let (cases, outcome) = one(index);
-                        match outcome {
-                            Outcome::Interrupted => break,
-                            Outcome::Passed => {}
-                            outcome => {
-                                stop.fetch_min(index, Ordering::SeqCst);
-                                lock(&stops).push((index, outcome));
-                            }
-                        }
-                        finished.push((index, u32::try_from(cases).unwrap_or(u32::MAX)));
-                        if let Some(report) = progress {
-                            let mut done = lock(&done);
-                            done.runs += 1;
-                            done.cases += cases as u64;
-                            report(*done);
-                        }
-                    }
-                    finished
-                })
-            })
-            .collect();
-        workers.into_iter().map(|w| w.join().expect("a stress worker panicked")).collect()
-    });
-
-    let stopped = stops.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let first_stop = stopped.into_iter().min_by_key(|(index, _)| *index);
-    let last = first_stop.as_ref().map_or(u64::MAX, |(index, _)| *index);
-    let (mut runs, mut cases) = (0, 0);
-    for &(index, c) in finished.iter().flatten() {
-        if index <= last {
-            runs += 1;
-            cases += u64::from(c);
-        }
     }
-    let failure = match first_stop {
-        None => None,
-        Some((_, Outcome::Failed(failure))) => Some(failure),
-        Some((_, Outcome::Trouble(error))) => return Err(error),
-        Some((_, Outcome::Passed | Outcome::Interrupted)) => {
-            unreachable!("only failures and trouble stop the loop")
-        }
-    };
-    // A failure below every run the signal stopped is the one a whole loop would report.
-    let interrupted = interrupt::caught().filter(|_| failure.is_none());
-    Ok(StressReport { runs, cases, elapsed: start.elapsed(), failure, interrupted })
 }
 
 /// Run `index`'s seed (0 in an exhaustive run) and input.

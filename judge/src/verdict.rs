@@ -20,7 +20,7 @@ pub enum VerdictKind {
     /// The program exited with a non-zero code or was killed by a signal (or wrote more
     /// output than allowed and was stopped).
     RuntimeError,
-    /// The program ran past the time limit and was killed.
+    /// The program's CPU time passed the time limit, or its wall time the backstop.
     TimeLimit,
     /// The program's peak resident memory passed the memory limit.
     MemoryLimit,
@@ -37,6 +37,14 @@ impl VerdictKind {
         Self::TimeLimit,
         Self::MemoryLimit,
     ];
+
+    /// Whether telling a run of this kind needs its output judged: a runtime error or an
+    /// exceeded limit shows in how the run ended, and a run that exits normally is none of
+    /// them whatever it prints, so its output need not be judged (nor our answer computed).
+    #[must_use]
+    pub fn judges_output(self) -> bool {
+        !matches!(self, Self::RuntimeError | Self::TimeLimit | Self::MemoryLimit)
+    }
 
     /// The kind in words, as reports print it: `ok`, `wrong answer`, `presentation error`,
     /// `fail`, `runtime error`, `time limit exceeded`, `memory limit exceeded`.

@@ -48,12 +48,16 @@ fn ending(args: &[&str]) -> Ending {
     }
 }
 
-/// A report with what varies from run to run masked: the scratch folder and the time line.
+/// A report with what varies from run to run masked: the scratch folder, the measured figures
+/// and the time line.
 fn masked(ending: &Ending, dir: &Path) -> String {
     let text = ending.stdout.replace(&dir.display().to_string(), "[dir]");
     let lines: Vec<String> = text
         .lines()
-        .map(|l| if l.starts_with("time: ") { "time: [masked]".to_owned() } else { l.to_owned() })
+        .map(|l| match l.split_once(": ") {
+            Some((head @ ("time" | "measured"), _)) => format!("{head}: [masked]"),
+            _ => l.to_owned(),
+        })
         .collect();
     format!("[exit code {}]\n{}\n{}", ending.code, ending.stderr, lines.join("\n"))
 }
@@ -112,7 +116,8 @@ fn stress_saves_a_shrunk_counterexample() {
     assert_eq!(exit(&["stress", "--exhaustive", "4", "--", "sh", &right]), EXIT_PASSED);
     let code = exit(&["stress", "--exhaustive", "9", "--save", &save, "--", "sh", &script]);
     assert_eq!(code, EXIT_FOUND);
-    let saved = std::fs::read_to_string(&save).expect("saved");
+    // A second failure never overwrites the first.
+    let saved = std::fs::read_to_string(dir.join("min-2.in")).expect("saved beside the first");
     let (a, b) = saved.lines().nth(1).and_then(|l| l.split_once(' ')).expect("one case");
     assert_eq!(saved.lines().count(), 2, "{saved}");
     assert_eq!(a.parse::<u32>().unwrap() + b.parse::<u32>().unwrap(), 10, "{saved}");
@@ -127,16 +132,18 @@ fn stress_saves_a_shrunk_counterexample() {
 #[test]
 fn reports_fit_a_screen_and_name_their_files() {
     let dir = scratch("reports");
-    let save = dir.join("ce.in").display().to_string();
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = |name: &str| dir.join(format!("{name}.in")).display().to_string();
     let sh = |name: &str, text: &str| file(&dir, name, text);
     let run = |args: &[&str]| masked(&ending(args), &dir);
 
     // A small wrong answer, shrunk to one case, printed whole.
     let carry = sh("carry.sh", "read t\nwhile read a b; do echo $(( (a + b) % 10 )); done\n");
-    let small = run(&["stress", "-j", "2", "--save", &save, "--", "sh", &carry]);
+    let small = run(&["stress", "-j", "2", "--save", &save("small"), "--", "sh", &carry]);
     insta::assert_snapshot!("small_wrong_answer", small);
-    assert_eq!(std::fs::read_to_string(dir.join("ce.ans")).unwrap(), "10\n");
-    assert_eq!(std::fs::read_to_string(dir.join("ce.out")).unwrap(), "0\n");
+    assert_eq!(std::fs::read_to_string(dir.join("small.ans")).unwrap(), "10\n");
+    assert_eq!(std::fs::read_to_string(dir.join("small.out")).unwrap(), "0\n");
 
     // A crash with stderr, found by the extreme input (T = 10), shrunk as far as it needs T.
     let crash = sh(
@@ -144,7 +151,7 @@ fn reports_fit_a_screen_and_name_their_files() {
         "read t\nif [ $t -ge 10 ]; then echo \"index $t out of range\" >&2; exit 3; fi\n\
          while read a b; do echo $((a + b)); done\n",
     );
-    let extreme = run(&["stress", "-j", "2", "--save", &save, "--", "sh", &crash]);
+    let extreme = run(&["stress", "-j", "2", "--save", &save("crash"), "--", "sh", &crash]);
     insta::assert_snapshot!("crash_at_the_largest_t", extreme);
 
     // A large input, unshrunk: every text summarised, the first difference shown.
@@ -153,16 +160,34 @@ fn reports_fit_a_screen_and_name_their_files() {
         "read t\ni=0\nwhile read a b; do i=$((i+1)); \
          if [ $i -eq 50 ]; then echo 0; else echo $((a + b)); fi; done\n",
     );
-    let large =
-        run(&["stress", "--limits", "extended", "--no-shrink", "--save", &save, "--", "sh", &late]);
+    let large = run(&[
+        "stress",
+        "--limits",
+        "extended",
+        "--no-shrink",
+        "--save",
+        &save("large"),
+        "--",
+        "sh",
+        &late,
+    ]);
     insta::assert_snapshot!("large_and_unshrunk", large);
 
     // `shrink` on a saved input, with no time to shrink: the report says how to go on.
     let given = file(&dir, "given.in", "3\n1 2\n9 9\n5 5\n");
-    let stopped =
-        run(&["shrink", &given, "--shrink-time", "0", "--save", &save, "--", "sh", &carry]);
+    let stopped = run(&[
+        "shrink",
+        &given,
+        "--shrink-time",
+        "0",
+        "--save",
+        &save("stopped"),
+        "--",
+        "sh",
+        &carry,
+    ]);
     insta::assert_snapshot!("shrink_out_of_time", stopped);
     let right = sh("right.sh", "read t\nwhile read a b; do echo $((a + b)); done\n");
-    let passes = run(&["shrink", &given, "--save", &save, "--", "sh", &right]);
+    let passes = run(&["shrink", &given, "--save", &save("passes"), "--", "sh", &right]);
     insta::assert_snapshot!("shrink_passes", passes);
 }
