@@ -194,8 +194,15 @@ fn validate_names_each_rule_with_its_place() {
     );
     let ran = hero(&["validate", "--limits", "extended"], forty_one.as_bytes());
     assert_eq!(ran.code, 0, "{}", ran.stderr);
-    // White space is free, as the statement says.
-    assert_eq!(hero(&["validate"], b" 1\t1 1 1 1\n1 1 1 1 1 1 1 1").code, 0);
+    // The canonical format by default, as a setter's validator reads; any white space with
+    // --lenient, as the solver reads.
+    let spaced = b" 1\t1 1 1 1\n1 1 1 1 1 1 1 1";
+    let ran = hero(&["validate"], spaced);
+    assert_eq!(
+        (ran.code, ran.stderr.as_str()),
+        (3, "invalid: line 1, column 1: expected \"1\", found a space (canonical format)\n")
+    );
+    assert_eq!(hero(&["validate", "--lenient"], spaced).code, 0);
     assert_eq!(hero(&["validate", "--protocol", "kattis"], forty_one.as_bytes()).code, 43);
     assert_eq!(hero(&["validate", "--protocol", "kattis"], SAMPLE.as_bytes()).code, 42);
     let dir = scratch("validate");

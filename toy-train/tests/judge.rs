@@ -225,6 +225,14 @@ fn validate_names_each_rule_and_its_place() {
     assert_eq!(validate(&["--limits", "extended"], "2 2\n0 1\n0 0\n0 1\n1 0\n").0, 0);
     assert_eq!(validate(&["--limits", "extended"], "5001 5001\n").0, 3);
 
+    // The canonical format by default, as a setter's validator reads; any white space with
+    // --lenient, as the solver reads.
+    assert_eq!(
+        invalid("2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1 \n"),
+        "invalid: line 7, column 4: expected a newline, found a space (canonical format)\n"
+    );
+    assert_eq!(validate(&["--lenient"], "2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1 \n").0, 0);
+
     // A file argument, and Kattis's codes.
     let dir = scratch("validate");
     let sample = file(&dir, "sample.in", SAMPLE);
