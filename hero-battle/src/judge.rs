@@ -3,10 +3,11 @@
 //!
 //! - **Limits.** `original`: the contest's, `1 <= T <= 40` and every number in `1..=99`.
 //!   `extended`: what the solver accepts, any `T` in `0..=MAX_CASES`, the same values.
-//!   Numbers are separated by any white space, as the statement says. The solver's parser
-//!   ([`InputFormat`]) reads under either limits, so the validator's messages are the
-//!   solver's: the rule and its line and column, e.g. `line 1, column 1: expected the
-//!   number of cases T in 1..=40, found "41"`.
+//!   The solver's parser ([`InputFormat`]) reads under either limits, numbers separated by
+//!   any white space as the statement allows, so the validator's messages are the solver's:
+//!   the rule and its line and column, e.g. `line 1, column 1: expected the number of cases
+//!   T in 1..=40, found "41"`. `validate` then holds the file to the canonical format,
+//!   [`write_input`]'s layout ([`judge::canonical`]).
 //! - **Checker.** The original judge's rule: one line per case, compared exactly. A line
 //!   that is not one of `Alice wins`, `Bob wins`, `It depends` (a misspelling, a `\r`, a
 //!   trailing space) is a presentation error, and so is a missing or an extra line; one of

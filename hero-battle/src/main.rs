@@ -38,8 +38,10 @@ enum Command {
 const HELP: JudgeHelp = JudgeHelp {
     check: "Judge a contestant's OUTPUT for INPUT exactly as the original judge: one verdict \
             line per case. Exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail (testlib)",
-    validate: "Is FILE a valid input? Original limits: 1 <= T <= 40, every number in 1..=99; \
-               extended: any T our solver takes. Exit 0 valid, 3 invalid (testlib)",
+    validate: "Is FILE a valid input, in the canonical format (one space between numbers, a \
+               case a line, a final newline; --lenient: any white space)? Original limits: 1 \
+               <= T <= 40, every number in 1..=99; extended: any T our solver takes. Exit 0 \
+               valid, 3 invalid (testlib)",
     exhaustive: "Instead of generated inputs, every case whose twelve numbers are all in \
                  1..=BOUND, by largest number then lexicographically, 40 cases a file; runs to \
                  the end unless --time or --runs is given (BOUND 2: 103 files, 3: 13,287)",

@@ -5,7 +5,10 @@
 //!   duplicate track, at least one charging station, a track out of every station.
 //!   `extended`: exactly what [`parse`](crate::parse()) accepts (`n` up to 10^8, `m` up to
 //!   10^9, duplicates and railways without chargers allowed). Messages name the rule and its
-//!   line and column, e.g. `line 6, column 1: track 3 (1 -> 0) repeats track 1`.
+//!   line and column, e.g. `line 6, column 1: track 3 (1 -> 0) repeats track 1`. Numbers
+//!   are read across any white space, as the sample grader's `scanf` reads them; `validate`
+//!   then holds the file to the canonical format ([`judge::canonical`]), the grader's layout
+//!   as [`Railway::render`] writes it.
 //! - **Subtasks.** A valid input's summary names the original subtasks it belongs to
 //!   ([`subtasks`]): 1 line, 2 `n <= 15`, 3 Arezou's only, 4 Borzou's only, 5 one charger,
 //!   6 no further constraints.
