@@ -66,6 +66,19 @@ fn check_gives_every_testlib_verdict_and_names_the_case() {
         ),
     ];
     tests::assert_check_verdicts(BINARY, &dir, &input, &answer, &cases);
+    // A missing final newline is accepted, marked as overlooked; --strict rejects it, and
+    // changes nothing else.
+    let unfinished = write(&dir, "unfinished", SAMPLE_OUT.trim_end());
+    let overlooked = "no newline at the end of line 4, the last, which the assumed rule (exact \
+                      lines) overlooks";
+    let ran = hero(&["check", &input, &unfinished], b"");
+    let ok = format!("ok: 4 cases; lenient: {overlooked}");
+    assert_eq!((ran.code, ran.stderr.trim_end()), (0, ok.as_str()));
+    let ran = hero(&["check", "--strict", &input, &unfinished], b"");
+    let rejected = format!("presentation error: {overlooked}");
+    assert_eq!((ran.code, ran.stderr.trim_end()), (2, rejected.as_str()));
+    let right = write(&dir, "right", SAMPLE_OUT);
+    assert_eq!(hero(&["check", "--strict", &input, &right], b"").code, 0);
 }
 
 #[test]
