@@ -4,12 +4,16 @@
 //! - **Limits.** `original`: the contest's, as its statement and validator state them:
 //!   `1 <= T <= 351,493`, `3 <= O <= 5`, HP `1..=20`, at most 4 minions a board, each of HP 1
 //!   or 2, hands `0..=3`; positions may repeat. `extended`: what the solver accepts,
-//!   `0 <= T <= MAX_CASES` and `1 <= O <= MAX_OPS`, the other fields alike. Numbers are
-//!   separated by any white space (the official validator tolerates `\r` and repeated blanks
-//!   too). The solver's parser ([`InputFormat`]) reads under either limits, so the
-//!   validator's messages are the solver's: the rule and its line and column, e.g. `line 1,
-//!   column 3: expected O in 3..=5, found "6"`. Each run of a program gets the original
-//!   judge's 20 s and 2048 MiB unless told otherwise.
+//!   `0 <= T <= MAX_CASES` and `1 <= O <= MAX_OPS`, the other fields alike. The solver's
+//!   parser ([`InputFormat`]) reads under either limits, numbers separated by any white
+//!   space, so the validator's messages are the solver's: the rule and its line and column,
+//!   e.g. `line 1, column 3: expected O in 3..=5, found "6"`. `validate` then holds the file
+//!   to the canonical format ([`judge::canonical`]), the official data's layout as its
+//!   generator writes it and [`render_input`] does, a board's minions in any order (the
+//!   generator shuffles them). The official validator checks the same ranges but takes any
+//!   run of spaces, `\r` and `\n` between numbers and leading zeros, and rejects a tab: it
+//!   accepts every canonical file, and `validate --lenient` every file it accepts. Each run
+//!   of a program gets the original judge's 20 s and 2048 MiB unless told otherwise.
 //! - **Checker.** The official checker's rule (THUPC 2021's `chk.cpp`), to the verdict: it
 //!   reads the jury's answers one by one with C's `fscanf(f, "%lf", &x)` and for each reads
 //!   one number of the output the same way; a read that does not return 1 (end of output, or

@@ -71,9 +71,11 @@ const HELP: JudgeHelp = JudgeHelp {
     check: "Judge a contestant's OUTPUT for INPUT as the official checker does: each answer \
             within an absolute error of 1e-6. Exit 0 ok, 1 wrong answer, 2 presentation \
             error, 3 fail (testlib)",
-    validate: "Is FILE a valid input? Original limits: 1 <= T <= 351,493, 3 <= O <= 5, HP \
-               1..=20, boards of at most 4 minions of HP 1 or 2, hands 0..=3; extended: T and \
-               O as our solver takes them. Exit 0 valid, 3 invalid (testlib)",
+    validate: "Is FILE a valid input, in the canonical format (one space between numbers, \
+               four lines a case, a final newline; --lenient: any white space)? Original \
+               limits: 1 <= T <= 351,493, 3 <= O <= 5, HP 1..=20, boards of at most 4 minions \
+               of HP 1 or 2, hands 0..=3; extended: T and O as our solver takes them. Exit 0 \
+               valid, 3 invalid (testlib)",
     exhaustive: "Instead of generated inputs, every one of the 1,440,000 positions of O = \
                  BOUND, in files of 351,493 cases as the official data (5 files, the last of \
                  34,028), by E's HP, the teacher's HP, the boards, then the hands; runs to the \

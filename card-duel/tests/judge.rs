@@ -328,8 +328,17 @@ fn validate_names_each_rule_with_its_place() {
         (ran.code, ran.stdout.as_str()),
         (0, "ok: 0 cases, O = 20, within the extended limits\n")
     );
-    // White space is free, `\r` included, as the official validator allows.
-    assert_eq!(duel(&["validate"], b"1  5\r\n1\t1\r\n0\r\n0\r\n0 1").code, 0);
+    // The canonical format by default, as a setter's validator reads (a board's minions in
+    // any order, as the official files list them); any white space with --lenient, as the
+    // solver reads.
+    let spaced = b"1  5\r\n1\t1\r\n0\r\n0\r\n0 1";
+    let ran = duel(&["validate"], spaced);
+    assert_eq!(
+        (ran.code, ran.stderr.as_str()),
+        (3, "invalid: line 1, column 3: expected \"5\", found a space (canonical format)\n")
+    );
+    assert_eq!(duel(&["validate", "--lenient"], spaced).code, 0);
+    assert_eq!(duel(&["validate"], b"1 3\n1 1\n3 2 1 2\n0\n0 0\n").code, 0);
     assert_eq!(duel(&["validate", "--protocol", "kattis"], b"1 6\n1 1\n0\n0\n0 0\n").code, 43);
     assert_eq!(duel(&["validate", "--protocol", "kattis"], FOUR.as_bytes()).code, 42);
     let dir = scratch("validate");

@@ -3,14 +3,22 @@
 //!
 //! - **Limits.** `original`: the contest's, `1 <= T <= 40` and every number in `1..=99`.
 //!   `extended`: what the solver accepts, any `T` in `0..=MAX_CASES`, the same values.
-//!   Numbers are separated by any white space, as the statement says. The solver's parser
-//!   ([`InputFormat`]) reads under either limits, so the validator's messages are the
-//!   solver's: the rule and its line and column, e.g. `line 1, column 1: expected the
-//!   number of cases T in 1..=40, found "41"`.
-//! - **Checker.** The original judge's rule: one line per case, compared exactly. A line
-//!   that is not one of `Alice wins`, `Bob wins`, `It depends` (a misspelling, a `\r`, a
-//!   trailing space) is a presentation error, and so is a missing or an extra line; one of
-//!   those three lines other than ours is a wrong answer. `O(output)`.
+//!   The solver's parser ([`InputFormat`]) reads under either limits, numbers separated by
+//!   any white space as the statement allows, so the validator's messages are the solver's:
+//!   the rule and its line and column, e.g. `line 1, column 1: expected the number of cases
+//!   T in 1..=40, found "41"`. `validate` then holds the file to the canonical format,
+//!   [`write_input`]'s layout ([`judge::canonical`]).
+//! - **Checker.** The original judge's checker is not recorded, so the rule is assumed:
+//!   exact lines, one line per case, each exactly `Alice wins`, `Bob wins` or `It depends`.
+//!   It is the strictest rule the judges of the time applied to such an output (a line or
+//!   byte comparison; token and white-space-insensitive comparisons accept more), so an
+//!   output it accepts is accepted whatever the original was, and the statement's output
+//!   section fixes those lines exactly. A line that is not one of the three (a misspelling,
+//!   a `\r`, a trailing space) is a presentation error, and so is a missing or an extra
+//!   line; one of the three other than ours is a wrong answer. A missing newline after the
+//!   last line is accepted, as line-reading judges read the same lines, and marked as
+//!   overlooked ([`Verdict::lenient`]); `check --strict` rejects it, so that the output must
+//!   be our answer byte for byte. `O(output)`.
 //! - **Generation** ([`Judge::generate`]), by level: tiny cases (hit points and damage
 //!   `1..=3`, where dead heroes, one-hit kills and every answer abound), small ones, edge
 //!   values (1 and 99), then the families of [`generate`](crate::generate) (Small,
@@ -385,13 +393,27 @@ impl Problem for Judge {
         Ok(answers)
     }
 
+    /// The assumed rule, exact lines (see the module notes): one line per case, each
+    /// exactly its verdict. A missing newline after the last line is overlooked
+    /// ([`Verdict::lenient`]), so `--strict` asks for the output byte for byte.
     fn judge(&self, input: &Vec<Case>, answer: &Vec<WhoWins>, output: &[u8]) -> Verdict {
         assert_eq!(answer.len(), input.len(), "an answer holds one line per case");
         let expected: Vec<&str> = answer.iter().map(|v| v.as_str()).collect();
         let readable = |line: &[u8]| WhoWins::from_line(line).is_some();
         let verdict =
             compare(Unit::Line, &expected, output, readable, |i| format!("case {}", i + 1));
-        if verdict.is_ok() { Verdict::ok(cases_text(answer.len())) } else { verdict }
+        if !verdict.is_ok() {
+            return verdict;
+        }
+        let ok = Verdict::ok(cases_text(answer.len()));
+        if output.is_empty() || output.ends_with(b"\n") {
+            return ok;
+        }
+        ok.overlooking(format!(
+            "no newline at the end of line {}, the last, which the assumed rule (exact lines) \
+             overlooks",
+            answer.len()
+        ))
     }
 
     /// Drop half the cases, a quarter, ... (ddmin's chunks), drop each case; set every
@@ -630,10 +652,19 @@ mod tests {
             check(&Judge, input, output.as_bytes(), None, Limits::Original, true, false)
         };
         assert_eq!(judge("It depends\nBob wins\n").to_string(), "ok: 2 cases");
+        let unfinished = judge("It depends\nBob wins");
+        let overlooked = "no newline at the end of line 2, the last, which the assumed rule (exact lines) \
+             overlooks";
+        assert_eq!(unfinished.to_string(), format!("ok: 2 cases; lenient: {overlooked}"));
+        assert_eq!(unfinished.strict(), Verdict::presentation_error(overlooked), "--strict");
+        let strict = |output: &str| {
+            check(&Judge, input, output.as_bytes(), None, Limits::Original, true, true)
+        };
+        assert_eq!(strict("It depends\nBob wins\n").to_string(), "ok: 2 cases");
         assert_eq!(
-            judge("It depends\nBob wins").kind,
-            VerdictKind::Ok,
-            "the final newline is optional"
+            strict("It depends\nAlice wins").to_string(),
+            r#"wrong answer: case 2: expected "Bob wins", found "Alice wins""#,
+            "--strict changes an ok only"
         );
         assert_eq!(
             judge("It depends\nAlice wins\n").to_string(),

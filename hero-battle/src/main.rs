@@ -36,10 +36,18 @@ enum Command {
 
 /// What the judge's subcommands say of this problem in `--help`.
 const HELP: JudgeHelp = JudgeHelp {
-    check: "Judge a contestant's OUTPUT for INPUT exactly as the original judge: one verdict \
-            line per case. Exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail (testlib)",
-    validate: "Is FILE a valid input? Original limits: 1 <= T <= 40, every number in 1..=99; \
-               extended: any T our solver takes. Exit 0 valid, 3 invalid (testlib)",
+    check: "Judge a contestant's OUTPUT for INPUT. The original judge's checker is not \
+            recorded; the rule assumed is exact lines, one per case, each exactly `Alice wins`, \
+            `Bob wins` or `It depends`: the strictest rule judges of the time applied, so an \
+            output accepted here is accepted whatever the original was, and white space a \
+            lenient judge forgives (a trailing space, a \\r) is a presentation error here. A \
+            missing final newline is accepted, marked as overlooked; --strict rejects it too, \
+            asking for our answer byte for byte. Exit 0 ok, 1 wrong answer, 2 presentation \
+            error, 3 fail (testlib)",
+    validate: "Is FILE a valid input, in the canonical format (one space between numbers, a \
+               case a line, a final newline; --lenient: any white space)? Original limits: 1 \
+               <= T <= 40, every number in 1..=99; extended: any T our solver takes. Exit 0 \
+               valid, 3 invalid (testlib)",
     exhaustive: "Instead of generated inputs, every case whose twelve numbers are all in \
                  1..=BOUND, by largest number then lexicographically, 40 cases a file; runs to \
                  the end unless --time or --runs is given (BOUND 2: 103 files, 3: 13,287)",

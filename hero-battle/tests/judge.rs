@@ -66,6 +66,19 @@ fn check_gives_every_testlib_verdict_and_names_the_case() {
         ),
     ];
     tests::assert_check_verdicts(BINARY, &dir, &input, &answer, &cases);
+    // A missing final newline is accepted, marked as overlooked; --strict rejects it, and
+    // changes nothing else.
+    let unfinished = write(&dir, "unfinished", SAMPLE_OUT.trim_end());
+    let overlooked = "no newline at the end of line 4, the last, which the assumed rule (exact \
+                      lines) overlooks";
+    let ran = hero(&["check", &input, &unfinished], b"");
+    let ok = format!("ok: 4 cases; lenient: {overlooked}");
+    assert_eq!((ran.code, ran.stderr.trim_end()), (0, ok.as_str()));
+    let ran = hero(&["check", "--strict", &input, &unfinished], b"");
+    let rejected = format!("presentation error: {overlooked}");
+    assert_eq!((ran.code, ran.stderr.trim_end()), (2, rejected.as_str()));
+    let right = write(&dir, "right", SAMPLE_OUT);
+    assert_eq!(hero(&["check", "--strict", &input, &right], b"").code, 0);
 }
 
 #[test]
@@ -194,8 +207,15 @@ fn validate_names_each_rule_with_its_place() {
     );
     let ran = hero(&["validate", "--limits", "extended"], forty_one.as_bytes());
     assert_eq!(ran.code, 0, "{}", ran.stderr);
-    // White space is free, as the statement says.
-    assert_eq!(hero(&["validate"], b" 1\t1 1 1 1\n1 1 1 1 1 1 1 1").code, 0);
+    // The canonical format by default, as a setter's validator reads; any white space with
+    // --lenient, as the solver reads.
+    let spaced = b" 1\t1 1 1 1\n1 1 1 1 1 1 1 1";
+    let ran = hero(&["validate"], spaced);
+    assert_eq!(
+        (ran.code, ran.stderr.as_str()),
+        (3, "invalid: line 1, column 1: expected \"1\", found a space (canonical format)\n")
+    );
+    assert_eq!(hero(&["validate", "--lenient"], spaced).code, 0);
     assert_eq!(hero(&["validate", "--protocol", "kattis"], forty_one.as_bytes()).code, 43);
     assert_eq!(hero(&["validate", "--protocol", "kattis"], SAMPLE.as_bytes()).code, 42);
     let dir = scratch("validate");

@@ -222,6 +222,11 @@ pub struct ValidateArgs {
     /// Validator protocol: testlib exits 0/3, kattis 42/43.
     #[arg(long, value_enum, default_value_t)]
     pub protocol: Protocol,
+    /// Accept any white space between numbers and leading zeros, as the solver reads,
+    /// instead of the canonical format (one space between numbers, `\n` line ends, a final
+    /// newline, numbers in plain decimal).
+    #[arg(long)]
+    pub lenient: bool,
 }
 
 /// What every run of the user's program gets, and how failures are shrunk and saved: the
@@ -442,9 +447,11 @@ pub fn run_check<P: Problem>(problem: &P, args: &CheckArgs) -> i32 {
         .unwrap_or(EXIT_FAIL)
 }
 
-/// Runs `validate`: prints `ok: ...` on stdout or `invalid: line L, column C: ...` on
+/// Runs `validate`: reads the file in the canonical format (or leniently) with
+/// [`validate_file`](super::canonical::validate_file), prints `ok: ...` on stdout or `invalid: line L, column C: ...` on
 /// stderr, returns the protocol's exit code.
 pub fn run_validate<P: Problem>(problem: &P, args: &ValidateArgs) -> i32 {
+    use super::canonical::{Strictness, validate_file};
     let bytes = match read(args.file.as_deref()) {
         Ok(bytes) => bytes,
         Err(e) => {
@@ -452,7 +459,8 @@ pub fn run_validate<P: Problem>(problem: &P, args: &ValidateArgs) -> i32 {
             return EXIT_FAIL;
         }
     };
-    match problem.parse(&bytes, args.limits) {
+    let strictness = if args.lenient { Strictness::Lenient } else { Strictness::Canonical };
+    match validate_file(problem, &bytes, args.limits, strictness) {
         Ok(input) => {
             let line =
                 format!("ok: {}, within the {} limits\n", problem.summary(&input), args.limits);
@@ -460,7 +468,7 @@ pub fn run_validate<P: Problem>(problem: &P, args: &ValidateArgs) -> i32 {
             args.protocol.validator_exit_code(true)
         }
         Err(e) => {
-            eprintln!("invalid: {e} ({} limits)", args.limits);
+            eprintln!("invalid: {e}");
             args.protocol.validator_exit_code(false)
         }
     }

@@ -6,6 +6,9 @@
 //! - [`protocol`]: how a checker or validator reports a verdict: testlib's exit codes (the
 //!   default), Kattis's 42/43 with a feedback folder, CMS's score on stdout; and which file
 //!   plays which role in each protocol's argument order.
+//! - [`canonical`]: the canonical format `validate` holds an input file to by default (the
+//!   problem's rendering of what the file holds, as a setter's validator reads), and the
+//!   first departure from it named with its line and column.
 //! - [`compare`]: reading a contestant's output: lines and tokens with their line numbers,
 //!   quoting, the strict decimal grammar, absolute-error comparison.
 //! - [`scanf`]: C's `fscanf(f, "%lf", &x)` exactly as glibc does it (what it consumes, returns
@@ -33,6 +36,7 @@
 //!
 //! Only `sys` (private) holds `unsafe` code; its module notes list the system calls.
 
+pub mod canonical;
 pub mod compare;
 pub mod moves;
 pub mod problem;

@@ -5,14 +5,24 @@
 //!   duplicate track, at least one charging station, a track out of every station.
 //!   `extended`: exactly what [`parse`](crate::parse()) accepts (`n` up to 10^8, `m` up to
 //!   10^9, duplicates and railways without chargers allowed). Messages name the rule and its
-//!   line and column, e.g. `line 6, column 1: track 3 (1 -> 0) repeats track 1`.
+//!   line and column, e.g. `line 6, column 1: track 3 (1 -> 0) repeats track 1`. Numbers
+//!   are read across any white space, as the sample grader's `scanf` reads them; `validate`
+//!   then holds the file to the canonical format ([`judge::canonical`]), the grader's layout
+//!   as [`Railway::render`] writes it.
 //! - **Subtasks.** A valid input's summary names the original subtasks it belongs to
 //!   ([`subtasks`]): 1 line, 2 `n <= 15`, 3 Arezou's only, 4 Borzou's only, 5 one charger,
 //!   6 no further constraints.
-//! - **Checker.** CMS's white-diff as IOI ran it: the output's tokens against the answer's,
-//!   white space ignored. A token other than `0` or `1` is a presentation error, and so is a
-//!   missing or an extra token; otherwise a differing token is a wrong answer naming the
-//!   first station that differs, e.g. `station 3: expected 1, found 0`. `O(output + n)`.
+//! - **Checker.** CMS's white-diff as IOI ran it, to the verdict: the output and the answer
+//!   are compared line by line (lines split at `\n` only), each line with its white space
+//!   (space, `\t`, `\v`, `\f`, `\r`) trimmed and its runs collapsed, and once one ends
+//!   the other's remaining lines must be blank. Our answer is one line, so line 1 must hold
+//!   the `n` answers and every later line must be blank: a blank line before the answers is
+//!   rejected, one after them or a missing final newline is not. CMS scores 1.0 or 0.0;
+//!   our verdicts tell its 0.0 apart: line 1 not `n` tokens `0`/`1` is a presentation
+//!   error, `n` such tokens that differ a wrong answer naming the first station that
+//!   differs (`station 3: expected 1, found 0`), a later line not blank a presentation
+//!   error. `check --protocol cms` prints white-diff's 1.0 or 0.0. White-diff overlooks
+//!   nothing it does not mean to, so `--strict` changes nothing here. `O(output + n)`.
 //! - **Generation** ([`Judge::generate`]): tiny railways first (1 to 6 stations, the shapes
 //!   where wrong ideas fail), then up to 15 stations, then the generator's families at up to
 //!   100, 1,000 and 5,000 stations. The stress loop's first runs after ten tiny ones are the
@@ -50,8 +60,9 @@ use std::time::Duration;
 
 use engine::input::{Input, InputError};
 use engine::rng::SplitMix64;
-use judge::compare::{Tokens, quote};
+use judge::compare::quote;
 use judge::problem::Invalid;
+use judge::scanf::is_c_space;
 use judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 
 pub use crate::railway::Railway;
@@ -211,6 +222,47 @@ fn stations_text(n: usize) -> String {
     if n == 1 { "1 station".to_owned() } else { format!("{n} stations") }
 }
 
+/// An output (or a jury's answer) as white-diff reads it: lines split at `\n` only, white
+/// space being C's (space, `\t`, `\n`, `\v`, `\f`, `\r`, CMS's list).
+struct WhiteLines<'a> {
+    /// Line 1, without its `\n` (empty for an empty text).
+    first: &'a [u8],
+    /// The lines after it.
+    later: Later<'a>,
+}
+
+/// The lines after line 1.
+struct Later<'a>(&'a [u8]);
+
+impl<'a> WhiteLines<'a> {
+    fn new(text: &'a [u8]) -> Self {
+        match text.iter().position(|&b| b == b'\n') {
+            Some(end) => Self { first: &text[..end], later: Later(&text[end + 1..]) },
+            None => Self { first: text, later: Later(&[]) },
+        }
+    }
+}
+
+impl<'a> Later<'a> {
+    /// The first line that is not blank (white space only), with its 1-based number in the
+    /// whole text. `O(text)`.
+    fn first_not_blank(&self) -> Option<(usize, &'a [u8])> {
+        (self.0.split(|&b| b == b'\n').enumerate())
+            .find(|(_, line)| !line.iter().all(|&b| is_c_space(b)))
+            .map(|(i, line)| (i + 2, line))
+    }
+}
+
+/// The words of a line: its runs of bytes other than white space.
+fn words(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(|&b| is_c_space(b)).filter(|word| !word.is_empty())
+}
+
+/// The first word of a line that is not blank.
+fn first_word(line: &[u8]) -> &[u8] {
+    words(line).next().unwrap_or_default()
+}
+
 impl Judge {
     /// The verified solution of `railway` by the default solver: a failed verification is a
     /// bug of ours, never the input's fault, so it panics with the verifier's reason.
@@ -344,20 +396,23 @@ impl Problem for Judge {
         output::push_answer_line(out, answer);
     }
 
-    /// A jury's answer: exactly `n` tokens, each `0` or `1`, white space free.
+    /// A jury's answer, laid out as the sample grader prints it and as white-diff compares
+    /// it: the `n` answers, each `0` or `1`, on line 1 (white space between them free), then
+    /// nothing but blank lines.
     fn parse_answer(&self, input: &Railway, bytes: &[u8]) -> Result<Vec<bool>, String> {
         let n = input.n();
+        let WhiteLines { first, later } = WhiteLines::new(bytes);
         let mut answer = Vec::with_capacity(n);
-        for (token, line) in Tokens::new(bytes) {
+        for token in words(first) {
             if answer.len() == n {
-                return Err(format!("line {line}: {} after the last of {n} answers", quote(token)));
+                return Err(format!("line 1: {} after the last of {n} answers", quote(token)));
             }
             answer.push(match token {
                 b"0" => false,
                 b"1" => true,
                 _ => {
                     return Err(format!(
-                        "line {line}: station {}: expected 0 or 1, found {}",
+                        "line 1: station {}: expected 0 or 1, found {}",
                         answer.len(),
                         quote(token)
                     ));
@@ -365,35 +420,61 @@ impl Problem for Judge {
             });
         }
         if answer.len() < n {
-            return Err(format!("{} answers for {}", answer.len(), stations_text(n)));
+            return Err(format!(
+                "{} answers on line 1 for {} (white-diff compares line by line, so the jury's \
+                 answers must all be on line 1, as the grader prints them)",
+                answer.len(),
+                stations_text(n)
+            ));
+        }
+        if let Some((line, text)) = later.first_not_blank() {
+            return Err(format!("line {line}: {} after the answer line", quote(first_word(text))));
         }
         Ok(answer)
     }
 
-    /// White-diff on tokens: the output must be `n` tokens `0`/`1` (else presentation
-    /// error, naming the first bad or missing token, or the first extra one); then the first
-    /// station whose token differs is a wrong answer, with how many differ in all.
+    /// CMS's white-diff, IOI 2017's rule, against our answer line: line 1 of the output must
+    /// hold the `n` answers (white space between and around them free), and every later line
+    /// must be blank. Its one verdict, 0.0 or 1.0, is told apart as judges do: line 1 not
+    /// read as `n` answers `0`/`1` (too few, too many, another token, a blank line) is a
+    /// presentation error; `n` answers that differ, a wrong answer naming the first station
+    /// that differs and how many do; a later line not blank, a presentation error. The
+    /// messages follow the lines: line 1 first, as white-diff reports its first differing
+    /// line. `O(output + n)`.
     fn judge(&self, input: &Railway, answer: &Vec<bool>, output: &[u8]) -> Verdict {
         let n = input.n();
         assert_eq!(answer.len(), n, "an answer holds one bit per station");
-        let mut tokens = Tokens::new(output);
+        let WhiteLines { first, later } = WhiteLines::new(output);
+        // Where the answers went when line 1 has too few: white-diff never looks there.
+        let too_late = |verdict: String| match later.first_not_blank() {
+            Some((line, _)) => format!(
+                "{verdict} (line {line} holds more: white-diff compares line by line, so all \
+                 the answers must be on line 1)"
+            ),
+            None => verdict,
+        };
+        let mut tokens = words(first);
         // The first station that differs: (station, expected, found).
         let mut first_wrong = None;
         let mut wrong = 0usize;
         for (s, &want) in answer.iter().enumerate() {
-            let Some((token, line)) = tokens.next() else {
-                return Verdict::presentation_error(format!(
-                    "station {s}: expected {}, found end of output after {} of {n} answers",
-                    bit(want),
-                    s
-                ));
+            let Some(token) = tokens.next() else {
+                let missing = match (s, output.is_empty()) {
+                    (0, true) => format!("line 1: expected the {n} answers, found an empty output"),
+                    (0, false) => format!("line 1: expected the {n} answers, found a blank line"),
+                    _ => format!(
+                        "station {s}: expected {}, found the end of line 1 after {s} of {n} answers",
+                        bit(want)
+                    ),
+                };
+                return Verdict::presentation_error(too_late(missing));
             };
             let got = match token {
                 b"0" => false,
                 b"1" => true,
                 _ => {
                     return Verdict::presentation_error(format!(
-                        "station {s}: expected {}, found {} on line {line}, which is not 0 or 1",
+                        "station {s}: expected {}, found {} on line 1, which is not 0 or 1",
                         bit(want),
                         quote(token)
                     ));
@@ -404,24 +485,29 @@ impl Problem for Judge {
                 first_wrong.get_or_insert((s, want, got));
             }
         }
-        if let Some((extra, line)) = tokens.next() {
+        if let Some(extra) = tokens.next() {
             return Verdict::presentation_error(format!(
-                "extra output after the {n} answers: {} on line {line}",
+                "extra output after the {n} answers: {} on line 1",
                 quote(extra)
             ));
         }
-        match first_wrong {
-            None => Verdict::ok(stations_text(n)),
-            Some((s, want, got)) => {
-                let more =
-                    if wrong > 1 { format!(" ({wrong} stations differ)") } else { String::new() };
-                Verdict::wrong_answer(format!(
-                    "station {s}: expected {}, found {}{more}",
-                    bit(want),
-                    bit(got)
-                ))
-            }
+        if let Some((s, want, got)) = first_wrong {
+            let more =
+                if wrong > 1 { format!(" ({wrong} stations differ)") } else { String::new() };
+            return Verdict::wrong_answer(format!(
+                "station {s}: expected {}, found {}{more}",
+                bit(want),
+                bit(got)
+            ));
         }
+        if let Some((line, text)) = later.first_not_blank() {
+            return Verdict::presentation_error(format!(
+                "extra output after the answer line: {} on line {line}, which white-diff \
+                 requires to be blank",
+                quote(first_word(text))
+            ));
+        }
+        Verdict::ok(stations_text(n))
     }
 
     /// See the module notes: chunks of stations, droppable tracks and chargers, halves first,
@@ -785,22 +871,44 @@ mod tests {
     }
 
     #[test]
-    fn the_checker_compares_tokens_as_white_diff() {
+    fn the_checker_is_white_diff_line_by_line() {
         let judge = |output: &str| {
             check(&Judge, SAMPLE, output.as_bytes(), None, Limits::Original, true, false)
         };
-        assert_eq!(judge("1 1\n").to_string(), "ok: 2 stations");
-        assert_eq!(judge("  1\n\n1").to_string(), "ok: 2 stations", "white space is free");
+        for output in ["1 1\n", "1 1", " 1\t1 \r\n\n  \n", "1\x0b1\x0c\n\n", "1  1\r\n"] {
+            assert_eq!(judge(output).to_string(), "ok: 2 stations", "{output:?}");
+            assert_eq!(judge(output).lenient, None, "white-diff overlooks nothing");
+        }
         assert_eq!(judge("1 0\n").to_string(), "wrong answer: station 1: expected 1, found 0");
         assert_eq!(
-            judge("0 0\n").to_string(),
-            "wrong answer: station 0: expected 1, found 0 (2 stations differ)"
+            judge("0 0\n\nx\n").to_string(),
+            "wrong answer: station 0: expected 1, found 0 (2 stations differ)",
+            "line 1 is reported first, as white-diff reports its first differing line"
         );
+        let later = "white-diff compares line by line, so all the answers must be on line 1";
         for (output, message) in [
-            ("1\n", "station 1: expected 1, found end of output after 1 of 2 answers"),
-            ("", "station 0: expected 1, found end of output after 0 of 2 answers"),
+            ("1\n", "station 1: expected 1, found the end of line 1 after 1 of 2 answers"),
+            ("", "line 1: expected the 2 answers, found an empty output"),
+            (" \t\n", "line 1: expected the 2 answers, found a blank line"),
+            (
+                "\n1 1\n",
+                &format!(
+                    "line 1: expected the 2 answers, found a blank line (line 2 holds more: \
+                     {later})"
+                ),
+            ),
+            (
+                "  1\n\n1",
+                &format!(
+                    "station 1: expected 1, found the end of line 1 after 1 of 2 answers (line \
+                     3 holds more: {later})"
+                ),
+            ),
             ("1 1 0\n", r#"extra output after the 2 answers: "0" on line 1"#),
-            ("1\n1\n\nx\n", r#"extra output after the 2 answers: "x" on line 4"#),
+            (
+                "1 1\n\n x y\n",
+                r#"extra output after the answer line: "x" on line 3, which white-diff requires to be blank"#,
+            ),
             ("1 yes\n", r#"station 1: expected 1, found "yes" on line 1, which is not 0 or 1"#),
             ("0 2\n", r#"station 1: expected 1, found "2" on line 1, which is not 0 or 1"#),
             ("01 1\n", r#"station 0: expected 1, found "01" on line 1, which is not 0 or 1"#),
@@ -813,17 +921,27 @@ mod tests {
     }
 
     #[test]
-    fn jury_answers_are_read_strictly() {
+    fn jury_answers_are_read_as_the_grader_prints_them() {
         let sample = Judge.parse(SAMPLE, Limits::Original).unwrap();
-        assert_eq!(Judge.parse_answer(&sample, b"1\n1\n"), Ok(vec![true, true]));
+        assert_eq!(Judge.parse_answer(&sample, b"1 1\n"), Ok(vec![true, true]));
+        assert_eq!(Judge.parse_answer(&sample, b"1\t1\r\n\n"), Ok(vec![true, true]));
         assert_eq!(
             Judge.parse_answer(&sample, b"1 one\n").unwrap_err(),
             r#"line 1: station 1: expected 0 or 1, found "one""#
         );
-        assert_eq!(Judge.parse_answer(&sample, b"1\n").unwrap_err(), "1 answers for 2 stations");
+        let one_line = "(white-diff compares line by line, so the jury's answers must all be on \
+                        line 1, as the grader prints them)";
         assert_eq!(
-            Judge.parse_answer(&sample, b"1 1\n1\n").unwrap_err(),
-            r#"line 2: "1" after the last of 2 answers"#
+            Judge.parse_answer(&sample, b"1\n1\n").unwrap_err(),
+            format!("1 answers on line 1 for 2 stations {one_line}")
+        );
+        assert_eq!(
+            Judge.parse_answer(&sample, b"1 1 1\n").unwrap_err(),
+            r#"line 1: "1" after the last of 2 answers"#
+        );
+        assert_eq!(
+            Judge.parse_answer(&sample, b"1 1\n\n1\n").unwrap_err(),
+            r#"line 3: "1" after the answer line"#
         );
         let verdict = check(&Judge, SAMPLE, b"1 1", Some(b"1 0"), Limits::Original, true, false);
         assert_eq!(
@@ -835,6 +953,118 @@ mod tests {
             verdict.to_string(),
             "fail: input: line 1, column 4: expected owner flag a[0] in 0..=1, found end of input"
         );
+    }
+
+    /// CMS's white-diff written from its rule, apart from the checker: the two texts are cut
+    /// into lines at `\n` (a final `\n` ends the last line, it does not start one); two lines
+    /// are equal when their words (split at space, `\t`, `\n`, `\v`, `\f`, `\r`) are; where
+    /// one text has run out of lines, the other's lines must have no words.
+    fn white_diff(output: &[u8], answer: &[u8]) -> bool {
+        fn lines(text: &[u8]) -> Vec<&[u8]> {
+            let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+            if text.is_empty() || text.ends_with(b"\n") {
+                lines.pop();
+            }
+            lines
+        }
+        fn words(line: &[u8]) -> Vec<&[u8]> {
+            line.split(|b| b" \t\n\x0b\x0c\r".contains(b)).filter(|w| !w.is_empty()).collect()
+        }
+        let (ours, theirs) = (lines(output), lines(answer));
+        (0..ours.len().max(theirs.len())).all(|i| match (ours.get(i), theirs.get(i)) {
+            (Some(a), Some(b)) => words(a) == words(b),
+            (Some(rest), None) | (None, Some(rest)) => words(rest).is_empty(),
+            (None, None) => unreachable!("i is below one of the lengths"),
+        })
+    }
+
+    /// An output for `answer` as a program might print it: the right bits or a few flipped,
+    /// a token misspelt, dropped or added; separated by one space or other white space, now
+    /// and then a line break; with white space, blank lines or text before and after.
+    fn some_output(rng: &mut SplitMix64, answer: &[bool]) -> Vec<u8> {
+        let mut tokens: Vec<Vec<u8>> =
+            answer.iter().map(|&w| vec![if w { b'1' } else { b'0' }]).collect();
+        if rng.chance(1, 4) {
+            let s = rng.below(tokens.len());
+            tokens[s] = vec![if answer[s] { b'0' } else { b'1' }];
+        }
+        match rng.below(12) {
+            0 => {
+                let s = rng.below(tokens.len());
+                tokens[s] = [&b"2"[..], b"01", b"x", b"1.0", b"-1"][rng.below(5)].to_vec();
+            }
+            1 => {
+                tokens.remove(rng.below(tokens.len()));
+            }
+            2 => tokens.push(vec![b'0' + rng.below(2) as u8]),
+            _ => {}
+        }
+        let separators: [&[u8]; 9] =
+            [b"  ", b"\t", b"\x0b", b"\x0c", b"\r", b" \r ", b"\n", b"\n\n", b" \n "];
+        let edges: [&[u8]; 10] =
+            [b"", b" ", b"\t", b"\r", b"\n", b"\r\n", b"\n\n", b" \n", b"x\n", b"\n1\n"];
+        let mut out = Vec::new();
+        if rng.chance(1, 3) {
+            out.extend_from_slice(edges[rng.below(edges.len())]);
+        }
+        let odd = rng.chance(1, 2);
+        for (i, token) in tokens.iter().enumerate() {
+            if i > 0 {
+                let odd_here = odd && rng.chance(1, 3);
+                out.extend_from_slice(if odd_here { separators[rng.below(9)] } else { b" " });
+            }
+            out.extend_from_slice(token);
+        }
+        match rng.below(4) {
+            0 => out.extend_from_slice(edges[rng.below(edges.len())]),
+            1 => {}
+            _ => out.push(b'\n'),
+        }
+        out
+    }
+
+    /// The checker's verdict is white-diff's, on thousands of outputs of small railways; and
+    /// the CMS protocol prints white-diff's score for it.
+    #[test]
+    fn the_checker_agrees_with_white_diff_written_from_its_rule() {
+        let mut rng = SplitMix64::new(0x0077_11e5);
+        let (mut accepted, mut rejected, mut tokens_alike) = (0, 0, 0);
+        let mut kinds = std::collections::HashSet::new();
+        for round in 0..150 {
+            let railway = Judge.generate(&mut rng, round % 4, Limits::Original);
+            let input = render(&Judge, &railway);
+            let answer = Judge.solve(&railway);
+            let mut answer_text = Vec::new();
+            Judge.render_answer(&railway, &answer, &mut answer_text);
+            for k in 0..30 {
+                let output = some_output(&mut rng, &answer);
+                let jury = (k % 5 == 0).then_some(&answer_text[..]);
+                let verdict = check(&Judge, &input, &output, jury, Limits::Original, true, false);
+                let want = white_diff(&output, &answer_text);
+                assert_eq!(verdict.is_ok(), want, "{output:?} for {answer_text:?}: {verdict}");
+                let (mut score, mut message) = (Vec::new(), Vec::new());
+                judge::Protocol::Cms.deliver(&verdict, None, &mut score, &mut message).unwrap();
+                assert_eq!(score, if want { &b"1.0\n"[..] } else { b"0.0\n" }, "{output:?}");
+                kinds.insert(verdict.kind);
+                if want {
+                    accepted += 1;
+                } else {
+                    rejected += 1;
+                    // Rejected though a comparison of tokens would accept it: the lines count.
+                    let words: Vec<&[u8]> = output
+                        .split(|b| b" \t\n\x0b\x0c\r".contains(b))
+                        .filter(|w| !w.is_empty())
+                        .collect();
+                    let bits: Vec<&[u8]> =
+                        answer.iter().map(|&w| if w { &b"1"[..] } else { b"0" }).collect();
+                    tokens_alike += usize::from(words == bits);
+                }
+            }
+        }
+        assert!(accepted >= 1000 && rejected >= 1000, "{accepted} accepted, {rejected} rejected");
+        assert!(tokens_alike >= 200, "{tokens_alike} rejected outputs whose tokens are right");
+        let all = [VerdictKind::Ok, VerdictKind::WrongAnswer, VerdictKind::PresentationError];
+        assert_eq!(kinds, all.into_iter().collect());
     }
 
     /// The moves hold every one-step move (drop a station, with its tracks,

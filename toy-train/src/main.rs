@@ -56,12 +56,15 @@ enum Command {
 
 /// What the judge's subcommands say of this problem in `--help`.
 const HELP: JudgeHelp = JudgeHelp {
-    check: "Judge a contestant's OUTPUT for INPUT as IOI 2017 did (CMS white-diff: tokens, \
-            white space ignored): exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail \
-            (testlib)",
-    validate: "Check that a file is a valid input under the limits and name the original \
-               subtasks it belongs to: exit 0 valid, 3 invalid with the rule broken and its \
-               place",
+    check: "Judge a contestant's OUTPUT for INPUT as IOI 2017 did, with CMS's white-diff: line \
+            1 must hold the n answers, white space around and between them free, and every \
+            later line must be blank. Exit 0 ok, 1 wrong answer (n answers that differ), 2 \
+            presentation error (anything else white-diff rejects), 3 fail (testlib); --protocol \
+            cms prints white-diff's 1.0 or 0.0. --strict changes nothing",
+    validate: "Check that a file is a valid input under the limits, in the canonical format \
+               (one space between numbers, the sample grader's lines, a final newline; \
+               --lenient: any white space), and name the original subtasks it belongs to: exit \
+               0 valid, 3 invalid with the rule broken and its place",
     exhaustive: "Instead of generated inputs, every railway of up to BOUND stations (1..=4) \
                  without duplicate tracks, by number of stations; runs to the end unless \
                  --time or --runs is given (BOUND 2: 110 railways, 3: 19,318, 4: 12,169,318)",

@@ -53,8 +53,31 @@ fn check_gives_every_testlib_verdict() {
         (code, stderr)
     };
     assert_eq!(check("1 1\n", None), (0, "ok: 2 stations\n".into()));
-    assert_eq!(check("1\n 1", None), (0, "ok: 2 stations\n".into()), "white space is free");
-    assert_eq!(check("1 1\n", Some("1\n1\n")), (0, "ok: 2 stations\n".into()));
+    assert_eq!(check(" 1\t1\r\n\n", None), (0, "ok: 2 stations\n".into()), "white-diff");
+    assert_eq!(check("1 1\n", Some("1  1\n\n")), (0, "ok: 2 stations\n".into()));
+    // White-diff compares line by line: the answers split over two lines are too few on
+    // line 1, and a blank line before them leaves line 1 empty.
+    let later = "white-diff compares line by line, so all the answers must be on line 1";
+    assert_eq!(
+        check("1\n 1", None),
+        (
+            2,
+            format!(
+                "presentation error: station 1: expected 1, found the end of line 1 after 1 of \
+                 2 answers (line 2 holds more: {later})\n"
+            )
+        )
+    );
+    assert_eq!(
+        check("\n1 1\n", None),
+        (
+            2,
+            format!(
+                "presentation error: line 1: expected the 2 answers, found a blank line (line 2 \
+                 holds more: {later})\n"
+            )
+        )
+    );
     assert_eq!(check("1 0\n", None), (1, "wrong answer: station 1: expected 1, found 0\n".into()));
     assert_eq!(
         check("1 true\n", None),
@@ -69,7 +92,7 @@ fn check_gives_every_testlib_verdict() {
         check("1\n", None),
         (
             2,
-            "presentation error: station 1: expected 1, found end of output after 1 of 2 \
+            "presentation error: station 1: expected 1, found the end of line 1 after 1 of 2 \
              answers\n"
                 .into()
         )
@@ -124,7 +147,16 @@ fn check_speaks_cms_and_kattis() {
     let (code, stdout, stderr) =
         outcome(&run(&["check", "--protocol", "cms", &input, &bad, &right], ""));
     assert_eq!((code, stdout.as_str()), (3, ""), "a fail gives no score");
-    assert_eq!(stderr, "fail: answer: 1 answers for 2 stations\n");
+    assert_eq!(
+        stderr,
+        "fail: answer: 1 answers on line 1 for 2 stations (white-diff compares line by line, \
+         so the jury's answers must all be on line 1, as the grader prints them)\n"
+    );
+    // White-diff's 0.0 for a blank line before the answers, its 1.0 for one after them.
+    let blank_before = file(&dir, "before.out", "\n1 1\n");
+    let blank_after = file(&dir, "after.out", "1 1\n\n \n");
+    assert_eq!(cms(&blank_before).1, "0.0\n");
+    assert_eq!(cms(&blank_after).1, "1.0\n");
 
     let feedback = dir.join("feedback");
     std::fs::create_dir_all(&feedback).unwrap();
@@ -224,6 +256,14 @@ fn validate_names_each_rule_and_its_place() {
     );
     assert_eq!(validate(&["--limits", "extended"], "2 2\n0 1\n0 0\n0 1\n1 0\n").0, 0);
     assert_eq!(validate(&["--limits", "extended"], "5001 5001\n").0, 3);
+
+    // The canonical format by default, as a setter's validator reads; any white space with
+    // --lenient, as the solver reads.
+    assert_eq!(
+        invalid("2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1 \n"),
+        "invalid: line 7, column 4: expected a newline, found a space (canonical format)\n"
+    );
+    assert_eq!(validate(&["--lenient"], "2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1 \n").0, 0);
 
     // A file argument, and Kattis's codes.
     let dir = scratch("validate");

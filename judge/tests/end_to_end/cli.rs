@@ -96,6 +96,11 @@ fn validate_names_the_rule_and_follows_the_protocol() {
     assert_eq!(exit(&["validate", "--limits", "extended", &big]), 0);
     assert_eq!(exit(&["validate", "--protocol", "kattis", &good]), 42);
     assert_eq!(exit(&["validate", "--protocol", "kattis", &big]), 43);
+    // The canonical format by default; any white space with --lenient.
+    let spaced = file(&dir, "spaced", "1\n9  9\n");
+    assert_eq!(exit(&["validate", &spaced]), 3);
+    assert_eq!(exit(&["validate", "--protocol", "kattis", &spaced]), 43);
+    assert_eq!(exit(&["validate", "--lenient", &spaced]), 0);
 }
 
 #[test]
