@@ -535,8 +535,8 @@ fi"#;
     assert!(found.report.contains("boom: a track goes back"), "{}", found.report);
 }
 
-/// The wrapper's slowest run (of five) on the largest railways the hang test's stress runs
-/// try (15 stations, up to 6 tracks each).
+/// The wrapper's largest CPU time (of five runs) on the largest railways the hang test's
+/// stress runs try (15 stations, up to 6 tracks each).
 fn slowest_run(command: &[String]) -> Duration {
     let program = Program::new(command);
     let options = ChildOptions::new(Duration::from_secs(20), None);
@@ -549,7 +549,7 @@ fn slowest_run(command: &[String]) -> Duration {
         .map(|_| {
             let t = trial(&Judge, &program, &railway, &options).expect("the program runs");
             assert_eq!(t.verdict.kind, VerdictKind::Ok, "{}", t.verdict);
-            t.run.wall
+            t.run.cpu
         })
         .max()
         .expect("five runs")
@@ -562,12 +562,13 @@ fn a_hang_is_a_time_limit_exceeded() {
     let dir = scratch("hang");
     let hang = r#"if awk 'NR == 1 { n = $1 } NR > 3 && $1 != $2 { moves[$1] = 1 }
   END { for (s = 0; s < n; s++) if (!(s in moves)) loop = 1; exit !(n >= 2 && loop) }' "$t"; then
-  while :; do sleep 1; done
+  while :; do :; done
 fi"#;
     let command = wrapper(&dir, "hang.sh", hang, "cat");
-    // Eight times the slowest normal run: far above what a normal run takes, so no run is
-    // cut short, and each hanging candidate of the shrinker costs little.
-    let limit = slowest_run(&command) * 8;
+    // Eight times the most CPU time a normal run took (and at least 0.2 s): far above what a
+    // normal run takes, however busy the machine, so no run is cut short, and each hanging
+    // candidate of the shrinker, which spins, costs little.
+    let limit = (slowest_run(&command) * 8).max(Duration::from_millis(200));
     let limit_arg = format!("{}ms", limit.as_millis());
     let found = stress(&dir, &["--runs", "200", "-j", "2", "--time-limit", &limit_arg], &command);
     let railway = assert_found_minimal(&found, &command, VerdictKind::TimeLimit, limit);
