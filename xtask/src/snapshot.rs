@@ -1,27 +1,34 @@
-//! `cargo xtask snapshot [--check]`: regenerate or verify the file-driven insta snapshots.
+//! `cargo xtask snapshot [--check]`: regenerate or verify every insta snapshot of the
+//! workspace.
 //!
-//! Inputs live in `tests/data/SUITE/NAME.in`, snapshots in `tests/snapshots/SUITE/NAME.snap`;
-//! the snapshot tests are the `snapshot_*` functions of the `tests` package.
+//! Every test that asserts a snapshot is named `snapshot_*` (the tidy test checks it), so one
+//! `cargo test --workspace -- snapshot_` runs them all: the file-driven suites of the `tests`
+//! package (inputs in `tests/data/SUITE/`, snapshots in `tests/snapshots/SUITE/`) and the
+//! judge's reports (`judge/tests/end_to_end/snapshots/`). Regenerating forces insta to write
+//! every snapshot a test asserts, so a snapshot file not written by the run belongs to no test
+//! and is removed.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::SystemTime;
 
 use crate::TaskResult;
 use crate::measure::workspace_root;
 
+/// The folders that hold snapshots, relative to the workspace root.
+const SNAPSHOT_FOLDERS: [&str; 2] = ["tests/snapshots", "judge/tests/end_to_end/snapshots"];
+
 /// Regenerates every snapshot (`check == false`) or verifies them, writing nothing.
 pub fn run(check: bool) -> TaskResult {
     let root = workspace_root();
-    if !check {
-        remove_orphans(&root.join("tests"))?;
-    }
+    let started = SystemTime::now();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut test = Command::new(cargo);
-    test.args(["test", "--quiet", "--package", "tests", "--", "snapshot_"]).current_dir(&root);
+    test.args(["test", "--quiet", "--workspace", "--", "snapshot_"]).current_dir(&root);
     if check {
         test.env("INSTA_UPDATE", "no").env_remove("INSTA_FORCE_PASS");
     } else {
-        test.env("INSTA_UPDATE", "always").env_remove("CI");
+        test.env("INSTA_UPDATE", "always").env("INSTA_FORCE_UPDATE", "1").env_remove("CI");
     }
     let status = test.status().map_err(|e| format!("cannot run cargo test: {e}"))?;
     match (status.success(), check) {
@@ -30,7 +37,10 @@ pub fn run(check: bool) -> TaskResult {
             Ok(())
         }
         (true, false) => {
-            println!("snapshots regenerated under tests/snapshots; review them with `git diff`");
+            for folder in SNAPSHOT_FOLDERS {
+                remove_unwritten(&root.join(folder), started)?;
+            }
+            println!("snapshots regenerated; review them with `git diff`");
             Ok(())
         }
         (false, true) => {
@@ -44,26 +54,27 @@ pub fn run(check: bool) -> TaskResult {
     }
 }
 
-/// Deletes snapshots whose input file is gone, and insta's leftover `.snap.new` files.
-fn remove_orphans(tests: &Path) -> TaskResult {
-    let Ok(suites) = std::fs::read_dir(tests.join("snapshots")) else { return Ok(()) };
-    for suite in suites.flatten() {
-        let data = tests.join("data").join(suite.file_name());
-        let Ok(snaps) = std::fs::read_dir(suite.path()) else { continue };
-        for snap in snaps.flatten() {
-            let path = snap.path();
-            let name =
-                path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let stale = match name.strip_suffix(".snap") {
-                Some(stem) => !data.join(format!("{stem}.in")).exists(),
-                None => name.ends_with(".snap.new"),
-            };
-            if stale {
-                std::fs::remove_file(&path)
-                    .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
-                println!("removed {}", path.display());
-            }
+/// Deletes the snapshots under `folder` that the forced regeneration did not write (no test
+/// asserts them any more), and insta's leftover `.snap.new` files.
+fn remove_unwritten(folder: &Path, started: SystemTime) -> TaskResult {
+    let mut files = Vec::new();
+    snapshot_files(folder, &mut files);
+    for path in files {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let written = path.metadata().and_then(|m| m.modified()).is_ok_and(|t| t >= started);
+        if name.ends_with(".snap.new") || (name.ends_with(".snap") && !written) {
+            std::fs::remove_file(&path)
+                .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+            println!("removed {}", path.display());
         }
     }
     Ok(())
+}
+
+/// Every file under `folder`, recursively.
+fn snapshot_files(folder: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() { snapshot_files(&path, out) } else { out.push(path) }
+    }
 }

@@ -135,7 +135,7 @@ fn stress_saves_a_shrunk_counterexample() {
 }
 
 #[test]
-fn reports_fit_a_screen_and_name_their_files() {
+fn snapshot_reports_fit_a_screen_and_name_their_files() {
     let dir = scratch("reports");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

@@ -188,6 +188,68 @@ fn every_data_suite_has_a_snapshot_test() {
     assert_eq!(suites, PROBLEMS.len(), "one data suite per problem");
 }
 
+/// `cargo xtask snapshot` runs the tests named `snapshot_*` across the workspace, so a test
+/// that asserts a snapshot under another name would silently never be regenerated nor
+/// checked by `--check`; and it knows the folders snapshots live in.
+#[test]
+fn every_snapshot_test_is_named_for_xtask() {
+    // Spelt in two halves, so that this file does not match itself.
+    let (attribute, snapshot) = (["#[", "test]"].concat(), ["assert_", "snapshot!"].concat());
+    let mut checked = 0;
+    for file in workspace_rust_files() {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        for test in text.split(attribute.as_str()).skip(1) {
+            let name = test.trim_start().strip_prefix("fn ").and_then(|t| t.split('(').next());
+            if test.contains(&snapshot) {
+                let name = name.unwrap_or_default();
+                assert!(
+                    name.starts_with("snapshot_"),
+                    "{}: rename {name} snapshot_...",
+                    file.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 1, "found no snapshot test outside the data suites");
+    let xtask = std::fs::read_to_string(root().join("xtask/src/snapshot.rs")).unwrap();
+    for folder in ["tests/snapshots", "judge/tests/end_to_end/snapshots"] {
+        assert!(root().join(folder).is_dir(), "{folder} holds snapshots");
+        assert!(xtask.contains(&format!("\"{folder}\"")), "xtask snapshot knows {folder}");
+    }
+}
+
+/// The repository's root holds the manifests, the documents and the licences, and nothing a
+/// run leaves behind (a `counterexample.in` saved by a stress run, say).
+#[test]
+fn the_root_holds_only_what_belongs_there() {
+    let output = Command::new("git")
+        .args(["ls-files", "--", ":(top)"])
+        .current_dir(root())
+        .output()
+        .expect("git runs");
+    if !output.status.success() {
+        // Not a git checkout (a source archive): nothing is tracked to check.
+        return;
+    }
+    let tracked = String::from_utf8_lossy(&output.stdout);
+    let top: BTreeSet<&str> = tracked.lines().filter(|f| !f.contains('/')).collect();
+    let expected: BTreeSet<&str> = [
+        ".gitignore",
+        "ARCHITECTURE.md",
+        "CHANGELOG.md",
+        "Cargo.lock",
+        "Cargo.toml",
+        "LICENSE-APACHE",
+        "LICENSE-MIT",
+        "README.md",
+        "clippy.toml",
+        "rustfmt.toml",
+    ]
+    .into();
+    assert_eq!(top, expected, "the files tracked at the repository's root");
+}
+
 /// Text files whose links and paths must stay inside the repository.
 fn documents(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
