@@ -73,10 +73,15 @@ pub fn run_verdict(report: &ChildReport, options: &ChildOptions) -> Option<Verdi
     Some(Verdict::new(kind, message))
 }
 
-/// A duration in seconds with two decimals: `1.02 s`.
+/// A duration as a report gives it: whole milliseconds below a second (`7 ms`), else seconds
+/// with two decimals (`1.02 s`).
 #[must_use]
 pub fn seconds(time: std::time::Duration) -> String {
-    format!("{:.2} s", time.as_secs_f64())
+    if time.as_secs() == 0 {
+        format!("{} ms", time.as_millis())
+    } else {
+        format!("{:.2} s", time.as_secs_f64())
+    }
 }
 
 /// `kib` in megabytes (MiB), as judges state memory limits: `256 MB`, `31.25 MB`.
