@@ -10,6 +10,7 @@
 //!   rules;
 //! - [`explain`]: winning first attacks, for `--explain`;
 //! - [`generate`]: case families with fixed seeds;
+//! - [`InputFormat`]: the judge's input format, the one parser of it (module `parse`);
 //! - [`judge`]: the problem as the judge sees it (limits, checker, generation, shrink
 //!   moves, exhaustive enumeration), behind the binary's `check`, `validate` and `stress`;
 //! - [`run`]: the whole program, judge input in, judge output out.
@@ -26,20 +27,19 @@
 pub mod explain;
 pub mod generate;
 pub mod judge;
+mod parse;
 pub mod reference;
 pub mod rules;
 pub mod threshold;
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 
-use ::judge::Limits;
-use engine::driver::{BatchOf, BatchSolver, Format};
-use engine::input::{Input, InputError};
+use engine::driver::{BatchOf, BatchSolver};
 use engine::{DriverOptions, Output, RunError};
 
+pub use parse::{InputFormat, MAX_CASES};
 pub use rules::{Case, Outcome, Player, WhoWins};
 
 /// Which solver answers the cases.
@@ -67,30 +67,6 @@ pub struct Options {
     pub stats: bool,
     /// Threads and progress.
     pub driver: DriverOptions,
-}
-
-/// The judge's input format: `T`, then `T` lines of twelve numbers in `1..=99`, with `T`
-/// in the range `limits` allow. The one parser of the input: the solver reads with
-/// [`InputFormat::SOLVER`], the judge ([`crate::judge::Judge`]) under the limits it is asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct InputFormat {
-    /// Which case counts `T` are accepted.
-    pub limits: Limits,
-}
-
-impl InputFormat {
-    /// What the solver reads: any `T` up to [`MAX_CASES`] (the extended limits).
-    pub const SOLVER: Self = Self { limits: Limits::Extended };
-
-    /// The case counts `T` the limits allow: `1..=40` under the original limits,
-    /// `0..=MAX_CASES` under the extended ones.
-    #[must_use]
-    pub fn case_counts(&self) -> RangeInclusive<usize> {
-        match self.limits {
-            Limits::Original => 1..=judge::ORIGINAL_MAX_CASES,
-            Limits::Extended => 0..=MAX_CASES,
-        }
-    }
 }
 
 /// The batch solver: options plus the engine's [`BatchSolver`] plumbing.
@@ -138,31 +114,6 @@ pub struct CaseStats {
     pub memo_entries: usize,
     /// Wall time of the solve.
     pub time: Duration,
-}
-
-/// Largest case count accepted; more cases than this cannot fit in memory anyway.
-pub const MAX_CASES: usize = 1 << 32;
-
-impl Format for InputFormat {
-    type Header = ();
-    type Case = Case;
-
-    fn parse_header(&self, input: &mut Input<'_>) -> Result<((), usize), InputError> {
-        Ok(((), input.uint("the number of cases T", self.case_counts())?))
-    }
-
-    /// The judge's files hold one case a line.
-    fn lines_per_case(&self, _: &()) -> Option<usize> {
-        Some(1)
-    }
-
-    fn parse_case(&self, _: &(), _index: usize, input: &mut Input<'_>) -> Result<Case, InputError> {
-        let mut v = [0u8; 12];
-        for (value, what) in v.iter_mut().zip(rules::FIELDS) {
-            *value = input.uint(what, 1..=rules::MAX_VALUE)?;
-        }
-        Ok(Case::from_array(v))
-    }
 }
 
 impl BatchSolver for HeroBattle {

@@ -7,6 +7,9 @@ use engine::InlineVec;
 /// Largest hit points or damage a case may hold.
 pub const MAX_VALUE: u8 = 99;
 
+/// Most cases a file holds under the original limits, and the size of an exhaustive file.
+pub const ORIGINAL_MAX_CASES: usize = 40;
+
 /// Names of the twelve numbers of a case, in input order (the order of [`Case::to_array`]).
 pub const FIELDS: [&str; 12] = [
     "hit points a1",

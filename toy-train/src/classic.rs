@@ -3,8 +3,7 @@
 
 use std::collections::VecDeque;
 
-use crate::Solution;
-use crate::game::Game;
+use crate::game::{Game, Solution};
 use crate::work::{Meter, NoMeter, Work};
 
 /// Solves `game` by repeated attractors. Each round, on the stations `G` still undecided:

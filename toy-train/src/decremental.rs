@@ -115,8 +115,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::Solution;
-use crate::game::{self, Game};
+use crate::game::{self, Game, Solution};
 use crate::work::heap_op;
 
 /// The state bits of a station's byte.

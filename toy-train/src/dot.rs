@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use crate::{Game, Solution};
+use crate::game::{Game, Solution};
 
 /// The DOT text of `game` with its `solution`. `O(n + m)` time and output.
 ///

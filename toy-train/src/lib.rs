@@ -46,7 +46,7 @@ pub mod railway;
 pub mod verify;
 pub mod work;
 
-pub use game::{Game, GameError, Player};
+pub use game::{Game, GameError, Player, Solution};
 pub use parse::parse;
 pub use railway::Railway;
 pub use verify::{Verified, VerifyError, verify};
@@ -55,18 +55,6 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use engine::{Output, RunError};
-
-/// Who wins where, and how.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution {
-    /// `arezou_wins[s]`: Arezou wins when the train starts at `s`.
-    pub arezou_wins: Vec<bool>,
-    /// `strategy[s] = t`: the switch at `s` is set along track `s → t`. At the winner's
-    /// stations this is a positional winning strategy (Arezou's on her region, Borzou's on
-    /// his); at the loser's stations it is the station's first track, since every track
-    /// there stays in the region anyway.
-    pub strategy: Vec<u32>,
-}
 
 /// Which solver to run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
