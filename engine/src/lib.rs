@@ -15,6 +15,7 @@
 //! - [`store`]: memo stores whose reset costs what the last case touched: a hash memo on
 //!   ahash (the reference solvers), an epoch-stamped dense table and a bit table on bitvec
 //!   (hero-battle's fast solver).
+//! - [`fs`]: files written whole or not at all: beside their place, then renamed into it.
 //! - [`memory`]: zeroed `f64` tables on transparent huge pages, for tables read at random.
 //! - [`InlineVec`]: a small vector kept inline, for move lists and minion rows.
 //! - [`rng`]: a tiny, version-stable generator for reproducible generated inputs.
@@ -67,6 +68,7 @@
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod driver;
+pub mod fs;
 pub mod inline_vec;
 pub mod input;
 pub mod key;
