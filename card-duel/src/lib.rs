@@ -1,23 +1,31 @@
 //! card-duel: exact solvers for THUPC 2021 problem I, "狗蛋和二五仔", a Hearthstone-like duel
 //! with random pings (rules: `docs/problems/card-duel.md`).
 //!
-//! - [`tables`]: the fast solver, for whole files. All positions a file can reach are valued
-//!   once, bottom-up by total HP, into a dense table; each case is then one lookup.
-//! - [`reference`](mod@reference): the rules applied literally to an explicit state with a
-//!   memoized expectiminimax; slow, for tests and for checking.
-//! - [`explain`]: E's first actions and their values, for `--explain`.
-//! - [`tablebase`]: every position's value of one O, kept in a file and read back, for
-//!   `--tablebase` ([`run_with_tablebases`]); its [`Cache`] keeps the tablebase of each O a
-//!   program needs, in memory and optionally in a folder (the judge's cache too).
-//! - [`generate`]: official-size and all-position files and position families, fixed seeds.
-//! - [`judge`]: the problem as the judge sees it (limits, the official checker's rule,
-//!   generation, the extreme inputs, shrink moves, the exhaustive enumeration), behind the
-//!   binary's `check`, `validate`, `stress` and `shrink`.
-//! - [`parse`] reads the judge's format ([`InputFormat`], under either limits) and writes it
-//!   ([`write_input`]) and the answers ([`write_probability`]); [`rules`] holds the pieces both
-//!   solvers share.
+//! The API: [`run`], what the binary calls (judge input in, one probability per line out),
+//! with [`Options`] and [`Solver`]; [`solve`] for a list of [`Position`]s, and the fast
+//! solver's [`Tables`] behind it: all positions a file can reach ([`Reach`]) valued once,
+//! bottom-up by total HP, into a dense table, each case then one lookup; [`StartKey`], the
+//! rank of a position among the 1,440,000 of one O (the order of tablebases); tablebases,
+//! every position's value of one O kept in a file and read back ([`Tablebase`],
+//! [`TablebaseFile`]), and [`Cache`], which keeps the tablebase of each O a program needs, in
+//! memory and optionally in a folder, for [`run_with_tablebases`] (`--tablebase`),
+//! [`write_tablebase`] and the judge; [`InputFormat`], the judge's format and its one parser,
+//! with its writers [`write_input`], [`render_input`] and [`write_probability`];
+//! [`generate`], official-size and all-position files and position families with fixed
+//! seeds; and [`judge`], the problem as the judge sees it (limits, the official checker's
+//! rule, generation, the extreme inputs, shrink moves, the exhaustive enumeration), behind
+//! the binary's `check`, `validate`, `stress` and `shrink`.
 //!
-//! [`run`] is what the binary calls: judge input in, one probability per line out.
+//! Inside, not part of the API (the workspace's tests reach the first five under the hidden
+//! `internals` feature):
+//!
+//! - `reference`: the rules applied literally to an explicit state with a memoized
+//!   expectiminimax; slow, for tests and for checking.
+//! - `explain`: E's first actions and their values, for `--explain`.
+//! - `tablebase`: the tablebase file, its format and the cache.
+//! - `parse`: the judge's format, read and written; `rules`: the pieces both solvers share.
+//! - `tables`: the sweep behind [`Tables`]; `pings` and `shapes`: the random pings' outcome
+//!   tables, and the board pairs.
 //!
 //! ```
 //! // The official first sample: one position, five operations a turn, both heroes at 1 HP,
@@ -28,32 +36,30 @@
 //! # Ok::<(), engine::RunError>(())
 //! ```
 
-pub mod explain;
 pub mod generate;
 pub mod judge;
-pub mod parse;
 mod pings;
-pub mod reference;
-pub mod rules;
 mod shapes;
-pub mod tablebase;
-pub mod tables;
+mod tables;
+engine::internal_modules!(explain, parse, reference, rules, tablebase);
 
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
 
-use engine::driver::{self, BatchSolver, FileSolver, Steps};
-use engine::{DriverOptions, Output, RunError};
+use engine::driver::{self, BatchSolver, DriverOptions, FileSolver, Steps};
+use engine::{Output, RunError};
 
-use crate::parse::{PlacedOps, SolverFormat};
+use explain::Explanation;
+use parse::{PlacedOps, SolverFormat};
+// The crate's own short path (`crate::Reference`), not part of the API.
+use reference::Reference;
+use tables::SweepSize;
 
-pub use explain::Explanation;
-pub use parse::{InputFormat, write_input, write_probability};
-pub use reference::Reference;
-pub use rules::{Action, Board, Position};
+pub use parse::{InputFormat, MAX_CASES, render_input, write_input, write_probability};
+pub use rules::{Board, MAX_HP, MAX_OPS, OFFICIAL_CASES, ORIGINAL_OPS, Position};
 pub use tablebase::{Cache, CacheError, Policy, Store, Tablebase, TablebaseError, TablebaseFile};
-pub use tables::{Reach, StartKey, SweepSize, Tables};
+pub use tables::{Reach, StartKey, Tables};
 
 /// card-duel as the engine's driver sees it: a [`FileSolver`] whose work is every case's
 /// value, read in groups ([`Tables::values`], much faster than one lookup a case) off the

@@ -44,14 +44,14 @@ use crate::rules::{MAX_OPS, Position};
 use crate::tables::{Reach, StartKey, Tables};
 
 /// The first bytes of every tablebase.
-pub const MAGIC: &[u8; 20] = b"card-duel tablebase\n";
+pub(crate) const MAGIC: &[u8; 20] = b"card-duel tablebase\n";
 
 /// The layout of the file and of [`StartKey`] ranks. Raised whenever either changes, so that
 /// an old file is refused rather than read wrong.
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 1;
 
 /// Bytes before the block checksums.
-pub const HEADER_LEN: usize = 64;
+pub(crate) const HEADER_LEN: usize = 64;
 
 /// Where the header's fields sit (module notes): the format, O, the number of values, the
 /// checksum of the block checksums and the writer's version.
@@ -105,7 +105,7 @@ pub enum TablebaseError {
     /// Reading failed.
     #[error("{0}")]
     Io(#[from] io::Error),
-    /// The file does not start with [`MAGIC`].
+    /// The file does not start with the magic bytes, `card-duel tablebase` and a newline.
     #[error("not a card-duel tablebase (it does not start with \"card-duel tablebase\")")]
     NotATablebase,
     /// Another layout of the file.
@@ -397,7 +397,7 @@ fn header(ops: u8, sum: u64) -> [u8; HEADER_LEN] {
 /// (`o5.tb`), as `card-duel tablebase O FOLDER` writes them and `--tablebase FOLDER` reads
 /// the one of its input's O.
 #[must_use]
-pub fn in_folder(folder: &Path, ops: u8) -> PathBuf {
+pub(crate) fn in_folder(folder: &Path, ops: u8) -> PathBuf {
     folder.join(format!("o{ops}.tb"))
 }
 
@@ -406,7 +406,7 @@ pub fn in_folder(folder: &Path, ops: u8) -> PathBuf {
 pub enum Store {
     /// Memory only: a tablebase is built when first asked for.
     Memory,
-    /// A folder of tablebases, one a file named by its O ([`in_folder`]).
+    /// A folder of tablebases, one a file named by its O (`o5.tb` for O = 5).
     Folder(PathBuf),
     /// One file, the tablebase of whichever O it holds.
     File(PathBuf),
@@ -466,7 +466,7 @@ impl CacheError {
     /// o5.tb`), and why: the two halves of `cannot use NAME: REASON`; `None` for a tablebase
     /// that could not be saved.
     #[must_use]
-    pub fn name_and_reason(&self) -> Option<(String, String)> {
+    pub(crate) fn name_and_reason(&self) -> Option<(String, String)> {
         let tablebase = |file: &Path| format!("the tablebase {}", file.display());
         Some(match self {
             CacheError::Unusable { file, source } => (tablebase(file), source.to_string()),
@@ -716,7 +716,7 @@ fn read_whole(file: &Path, ops: u8) -> Result<Tablebase, CacheError> {
 /// FNV-1a over the values' bit patterns, a word at a time: any one changed value, and any
 /// values swapped, change it. It guards against damage, not against forgery. `O(values)`.
 #[must_use]
-pub fn checksum(values: &[f64]) -> u64 {
+pub(crate) fn checksum(values: &[f64]) -> u64 {
     fnv(values.iter().map(|v| v.to_bits()))
 }
 

@@ -54,7 +54,7 @@ use judge::compare::{Tokens, quote};
 use judge::problem::Invalid;
 use judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 
-pub use crate::railway::Railway;
+use crate::railway::Railway;
 
 use crate::game::{MAX_STATIONS, MAX_TRACKS};
 use crate::{Solution, Solver, dot, output, solve, verify};
