@@ -81,14 +81,14 @@ pub fn explain(ops: u8, positions: &[Position]) -> Vec<Explanation> {
 ///   hero power: 0.000000000
 ///   play a card: 0.500000000
 /// ```
-pub fn render(explanations: &[Explanation], out: &mut Vec<u8>) {
+pub(crate) fn render(explanations: &[Explanation], out: &mut Vec<u8>) {
     for (i, e) in explanations.iter().enumerate() {
         write(i, e, out);
     }
 }
 
 /// Appends the block of case `index` (0-based) to `out`, as [`render`] writes it.
-pub fn write(index: usize, e: &Explanation, out: &mut Vec<u8>) {
+pub(crate) fn write(index: usize, e: &Explanation, out: &mut Vec<u8>) {
     let _ = write!(out, "case {}: ", index + 1);
     write_probability(out, e.value);
     let _ = writeln!(out, "  best: {}", e.best);

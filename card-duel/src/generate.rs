@@ -15,8 +15,6 @@ use crate::rules::{
 };
 use crate::tables::StartKey;
 
-pub use crate::rules::OFFICIAL_CASES;
-
 /// The seed of the benchmark's files, and of `cargo xtask gen card-duel` unless told otherwise.
 pub const SEED: u64 = 2021;
 
@@ -46,7 +44,8 @@ pub fn all_positions(seed: u64) -> Vec<Position> {
 }
 
 /// The judge's input of an official-size file: `cases` distinct positions drawn uniformly for
-/// O = `ops` (the official files hold [`OFFICIAL_CASES`]). `O(1,440,000 + cases)`.
+/// O = `ops` (the official files hold [`OFFICIAL_CASES`](crate::OFFICIAL_CASES)).
+/// `O(1,440,000 + cases)`.
 #[must_use]
 pub fn official_file(ops: u8, cases: usize, seed: u64) -> String {
     write_input(ops, &distinct_positions(cases, seed))
@@ -136,6 +135,7 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
+    use crate::rules::OFFICIAL_CASES;
 
     #[test]
     fn drawn_positions_are_distinct_and_reproducible() {

@@ -118,8 +118,6 @@ use crate::tables::StartKey;
 /// The official checker's tolerance: an answer is accepted within this absolute error.
 pub const TOLERANCE: f64 = 1e-6;
 
-pub use crate::rules::ORIGINAL_OPS;
-
 /// Files whose HPs are all at most this cost a few milliseconds with value tables
 /// restricted to their reach; a larger HP may cost up to 0.3 s, as much as the whole
 /// table of its O (see the module notes).

@@ -1,23 +1,31 @@
 //! card-duel: exact solvers for THUPC 2021 problem I, "狗蛋和二五仔", a Hearthstone-like duel
 //! with random pings (rules: `docs/problems/card-duel.md`).
 //!
-//! - [`tables`]: the fast solver, for whole files. All positions a file can reach are valued
-//!   once, bottom-up by total HP, into a dense table; each case is then one lookup.
-//! - [`reference`](mod@reference): the rules applied literally to an explicit state with a
-//!   memoized expectiminimax; slow, for tests and for checking.
-//! - [`explain`]: E's first actions and their values, for `--explain`.
-//! - [`tablebase`]: every position's value of one O, kept in a file and read back, for
-//!   `--tablebase` ([`run_with_tablebases`]); its [`Cache`] keeps the tablebase of each O a
-//!   program needs, in memory and optionally in a folder (the judge's cache too).
-//! - [`generate`]: official-size and all-position files and position families, fixed seeds.
-//! - [`judge`]: the problem as the judge sees it (limits, the official checker's rule,
-//!   generation, the extreme inputs, shrink moves, the exhaustive enumeration), behind the
-//!   binary's `check`, `validate`, `stress` and `shrink`.
-//! - [`parse`] reads the judge's format ([`InputFormat`], under either limits) and writes it
-//!   ([`write_input`]) and the answers ([`write_probability`]); [`rules`] holds the pieces both
-//!   solvers share.
+//! The API: [`run`], what the binary calls (judge input in, one probability per line out),
+//! with [`Options`] and [`Solver`]; [`solve`] for a list of [`Position`]s, and the fast
+//! solver's [`Tables`] behind it: all positions a file can reach ([`Reach`]) valued once,
+//! bottom-up by total HP, into a dense table, each case then one lookup; [`StartKey`], the
+//! rank of a position among the 1,440,000 of one O (the order of tablebases); tablebases,
+//! every position's value of one O kept in a file and read back ([`Tablebase`],
+//! [`TablebaseFile`]), and [`Cache`], which keeps the tablebase of each O a program needs, in
+//! memory and optionally in a folder, for [`run_with_tablebases`] (`--tablebase`),
+//! [`write_tablebase`] and the judge; [`InputFormat`], the judge's format and its one parser,
+//! with its writers [`write_input`], [`render_input`] and [`write_probability`];
+//! [`generate`], official-size and all-position files and position families with fixed
+//! seeds; and [`judge`], the problem as the judge sees it (limits, the official checker's
+//! rule, generation, the extreme inputs, shrink moves, the exhaustive enumeration), behind
+//! the binary's `check`, `validate`, `stress` and `shrink`.
 //!
-//! [`run`] is what the binary calls: judge input in, one probability per line out.
+//! Inside, not part of the API (the workspace's tests reach the first five under the hidden
+//! `internals` feature):
+//!
+//! - `reference`: the rules applied literally to an explicit state with a memoized
+//!   expectiminimax; slow, for tests and for checking.
+//! - `explain`: E's first actions and their values, for `--explain`.
+//! - `tablebase`: the tablebase file, its format and the cache.
+//! - `parse`: the judge's format, read and written; `rules`: the pieces both solvers share.
+//! - `tables`: the sweep behind [`Tables`]; `pings` and `shapes`: the random pings' outcome
+//!   tables, and the board pairs.
 //!
 //! ```
 //! // The official first sample: one position, five operations a turn, both heroes at 1 HP,
@@ -28,72 +36,91 @@
 //! # Ok::<(), engine::RunError>(())
 //! ```
 
-pub mod explain;
 pub mod generate;
 pub mod judge;
-pub mod parse;
 mod pings;
-pub mod reference;
-pub mod rules;
 mod shapes;
-pub mod tablebase;
-pub mod tables;
+mod tables;
+engine::internal_modules!(explain, parse, reference, rules, tablebase);
 
 use std::fmt::Write as _;
-use std::io::{Read, Seek};
 use std::path::Path;
 use std::time::Instant;
 
-use engine::driver::{self, BatchSolver, FileSolver, Format, Steps};
-use engine::input::Input;
-use engine::{DriverOptions, Output, RunError};
+use engine::driver::{self, BatchSolver, DriverOptions, FileSolver, Steps};
+use engine::{Output, RunError};
 
-pub use explain::Explanation;
-pub use parse::{InputFormat, write_input, write_probability};
-pub use reference::Reference;
-pub use rules::{Action, Board, Position};
-pub use tablebase::{Cache, Policy, Store, Tablebase, TablebaseError, TablebaseFile};
-pub use tables::{Reach, StartKey, SweepSize, Tables};
+use explain::Explanation;
+use parse::{PlacedOps, SolverFormat};
+// The crate's own short path (`crate::Reference`), not part of the API.
+use reference::Reference;
+use tables::SweepSize;
+
+pub use parse::{InputFormat, MAX_CASES, render_input, write_input, write_probability};
+pub use rules::{Board, MAX_HP, MAX_OPS, OFFICIAL_CASES, ORIGINAL_OPS, Position};
+pub use tablebase::{Cache, CacheError, Policy, Store, Tablebase, TablebaseError, TablebaseFile};
+pub use tables::{Reach, StartKey, Tables};
 
 /// card-duel as the engine's driver sees it: a [`FileSolver`] whose work is every case's
 /// value, read in groups ([`Tables::values`], much faster than one lookup a case) off the
 /// tables of one sweep or off a tablebase.
 #[derive(Clone, Copy, Debug)]
-pub enum CardDuel<'a> {
+enum CardDuel<'a> {
     /// One sweep over every cell the file reaches ([`solve`]); its size is the extra (for
     /// `--stats`).
     Sweep,
-    /// A whole tablebase of the file's O.
-    Tablebase(&'a Tablebase),
-    /// The cases' values, in order, read before the batch (a few positions' blocks off a
-    /// tablebase).
-    Read(&'a [f64]),
+    /// The tablebase of the file's O in `cache`, read, or built and saved, as `policy` says
+    /// ([`Cache::values`]: a few blocks for a small file, else the whole table).
+    Cache {
+        /// The tablebases.
+        cache: &'a Cache,
+        /// What to do when the one of the file's O is not in memory.
+        policy: Policy,
+    },
 }
 
 impl FileSolver for CardDuel<'_> {
-    type Format = InputFormat;
+    type Format = SolverFormat;
     type Answer = f64;
     /// The sweep's size, when the values came from a sweep.
     type Extra = Option<SweepSize>;
 
-    fn format(&self) -> &InputFormat {
-        &InputFormat::SOLVER
+    fn format(&self) -> &SolverFormat {
+        &SolverFormat
     }
 
-    fn solve_file(&self, ops: &u8, cases: &[Position]) -> (Vec<f64>, Option<SweepSize>) {
+    fn solve_file(
+        &self,
+        ops: &PlacedOps,
+        cases: &[Position],
+    ) -> Result<(Vec<f64>, Option<SweepSize>), RunError> {
         match *self {
             CardDuel::Sweep => {
-                let tables = Tables::build(*ops, Reach::of(cases));
-                (values_of(&tables, cases), tables.size())
+                let tables = Tables::build(ops.ops, Reach::of(cases));
+                Ok((values_of(&tables, cases), tables.size()))
             }
-            CardDuel::Tablebase(tablebase) => {
-                assert_eq!(*ops, tablebase.ops(), "run_with_tablebase checks O first");
-                (tablebase.values(cases), None)
-            }
-            CardDuel::Read(values) => {
-                assert_eq!(values.len(), cases.len(), "one value was read for each case");
-                (values.to_vec(), None)
-            }
+            CardDuel::Cache { cache, policy } => match cache.values(ops.ops, cases, policy) {
+                Ok(values) => Ok((values, None)),
+                Err(e) => Err(run_error(e, ops)),
+            },
+        }
+    }
+}
+
+/// A tablebase's error as the run reports it, the one conversion of [`CacheError`]s: a
+/// tablebase of another O than the input's points at the input's O, as a malformed input
+/// would; a tablebase that cannot be saved is [`RunError::Write`]; any other, a file or a
+/// store that cannot be used, is [`RunError::File`].
+fn run_error(error: CacheError, ops: &PlacedOps) -> RunError {
+    match error {
+        CacheError::OtherOps { found, wanted, .. } => RunError::Input(ops.error(format!(
+            "expected O = {found} (the tablebase's), found \"{wanted}\": build one for O = {wanted}"
+        ))),
+        CacheError::Write(write) => RunError::Write(write),
+        unusable => {
+            let (name, reason) =
+                unusable.name_and_reason().expect("every cache error but a write names a file");
+            RunError::File { name, reason }
         }
     }
 }
@@ -101,7 +128,7 @@ impl FileSolver for CardDuel<'_> {
 /// `--explain` as a file: one sweep values every case's first actions while the layers below
 /// it are in memory.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CardDuelExplain;
+struct CardDuelExplain;
 
 impl FileSolver for CardDuelExplain {
     type Format = InputFormat;
@@ -112,15 +139,15 @@ impl FileSolver for CardDuelExplain {
         &InputFormat::SOLVER
     }
 
-    fn solve_file(&self, ops: &u8, cases: &[Position]) -> (Vec<Explanation>, ()) {
-        (explain::explain(*ops, cases), ())
+    fn solve_file(&self, ops: &u8, cases: &[Position]) -> Result<(Vec<Explanation>, ()), RunError> {
+        Ok((explain::explain(*ops, cases), ()))
     }
 }
 
 /// The reference solver as a batch: each worker thread keeps its own memo across the cases
 /// it solves.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CardDuelReference;
+struct CardDuelReference;
 
 impl BatchSolver for CardDuelReference {
     type Format = InputFormat;
@@ -240,97 +267,34 @@ fn output(
     Output { stdout, stderr }
 }
 
-/// Files of at most this many cases read only their values' blocks off a tablebase; larger
-/// ones read it whole.
-const TABLEBASE_BLOCKS_UP_TO: usize = 1024;
-
-/// [`run`] with every value read off `tablebase` (named `name` in errors, e.g. `the tablebase
-/// o5.tb`) instead of a sweep: the same bytes out. A file of at most 1,024 cases reads only
-/// the 4 KiB blocks that hold its positions, `O(cases)` and about a millisecond; a larger one
-/// reads and checks the whole table (11.5 MB), then looks its cases up in groups.
-/// `options.solver` and `options.explain` do not apply: a tablebase holds values only, the
-/// fast solver's.
-///
-/// # Errors
-/// Malformed input; an input whose O is not the tablebase's (pointing at O); a tablebase
-/// that cannot be read or is damaged ([`RunError::File`]); a thread pool that cannot start;
-/// `options` asking for the reference solver or explanations.
-pub fn run_with_tablebase<R: Read + Seek>(
-    bytes: &[u8],
-    mut tablebase: TablebaseFile<R>,
-    name: &str,
-    options: &Options,
-) -> Result<Output, RunError> {
-    let started = Instant::now();
-    unsupported(options)?;
-    let unusable = |e: TablebaseError| RunError::File { name: name.into(), reason: e.to_string() };
-    let (cases, out, steps, _) = match InputFormat::SOLVER.parse_header(&mut Input::new(bytes)) {
-        // The driver reports a malformed header as any run would, before anything is read.
-        Err(_) => probabilities(&CardDuel::Read(&[]), bytes, &options.driver)?,
-        Ok((ops, _)) if ops != tablebase.ops() => {
-            // Point at O, the header's second number.
-            let mut input = Input::new(bytes);
-            input.next_token();
-            input.at_end();
-            let ours = tablebase.ops();
-            let message = format!(
-                "expected O = {ours} (the tablebase's), found \"{ops}\": build one for O = {ops}"
-            );
-            return Err(input.error_at(input.offset(), message).into());
-        }
-        Ok((_, cases)) if cases <= TABLEBASE_BLOCKS_UP_TO => {
-            // Every case is parsed twice: here, to know which blocks to read, and by the
-            // driver. For so few cases that costs nothing.
-            let batch = driver::parse_all(&InputFormat::SOLVER, bytes)?;
-            let values = tablebase.values(&batch.1).map_err(unusable)?;
-            probabilities(&CardDuel::Read(&values), bytes, &options.driver)?
-        }
-        Ok(_) => {
-            let whole = tablebase.read_all().map_err(unusable)?;
-            probabilities(&CardDuel::Tablebase(&whole), bytes, &options.driver)?
-        }
-    };
-    Ok(output(out, options.stats.then_some((cases, started, steps)), None))
-}
-
 /// `--tablebase PATH [--build-missing]`: [`run`] with every value read off the tablebase of
-/// the input's O in `cache`, instead of a sweep: the same bytes out. A tablebase in the
-/// store's file is read as [`run_with_tablebase`] reads it (a few blocks for a small file);
-/// one that is missing there is an error under [`Policy::Read`], and under
-/// [`Policy::BuildMissing`] is built on `options.driver`'s threads and saved there first
-/// ([`Cache::get_or_build`]; 0.07 to 0.3 s, once), then read from memory. A single-file store
-/// that exists is opened before the input is read, and answers inputs of its O only; a folder
-/// is asked for its file of the input's O, once the header is read.
+/// the input's O in `cache`, instead of a sweep: the same bytes out. The input is parsed
+/// first, as any run parses it; then the tablebase comes from the cache
+/// ([`Cache::values`]): from memory, or read from the store's file (a file of at most 1,024
+/// cases reads only the 4 KiB blocks that hold its positions, `O(cases)` and about a
+/// millisecond; a larger one reads and checks the whole table, 11.5 MB, then looks its cases
+/// up in groups), or, missing there, an error under [`Policy::Read`] and under
+/// [`Policy::BuildMissing`] built on `options.driver`'s threads and saved there first
+/// ([`Cache::get_or_build`]; 0.07 to 0.3 s, once). A single-file store answers inputs of its
+/// O only; a folder gives its file of the input's O. `options.solver` and `options.explain`
+/// do not apply: a tablebase holds values only, the fast solver's.
 ///
 /// # Errors
-/// As [`run_with_tablebase`]; a folder without the tablebase of the input's O under
-/// [`Policy::Read`]; a built tablebase that cannot be saved (`cannot write FILE: ...`).
+/// `options` asking for the reference solver or explanations; malformed input; an input
+/// whose O is not the tablebase's (pointing at O); a tablebase that cannot be read or is
+/// damaged, or a folder without the tablebase of the input's O under [`Policy::Read`]
+/// ([`RunError::File`]); a built tablebase that cannot be saved ([`RunError::Write`],
+/// `cannot write FILE: ...`); a thread pool that cannot start.
 pub fn run_with_tablebases(
     bytes: &[u8],
     cache: &Cache,
     policy: Policy,
     options: &Options,
 ) -> Result<Output, RunError> {
-    let read_file = |file: &Path| {
-        let (tablebase, name) = tablebase::open(file)?;
-        run_with_tablebase(bytes, tablebase, &name, options)
-    };
-    if let Store::File(file) = cache.store()
-        && (policy == Policy::Read || (policy == Policy::BuildMissing && file.exists()))
-    {
-        return read_file(file);
-    }
-    let (ops, _) = InputFormat::SOLVER.parse_header(&mut Input::new(bytes))?;
-    let stored = cache.file(ops).filter(|file| file.exists());
-    if let Some(file) = stored.filter(|_| policy != Policy::Build && cache.kept(ops).is_none()) {
-        return read_file(&file);
-    }
     let started = Instant::now();
     unsupported(options)?;
-    let tablebase =
-        driver::thread_pool(&options.driver)?.install(|| cache.get_or_build(ops, policy))?;
     let (cases, out, steps, _) =
-        probabilities(&CardDuel::Tablebase(tablebase), bytes, &options.driver)?;
+        probabilities(&CardDuel::Cache { cache, policy }, bytes, &options.driver)?;
     Ok(output(out, options.stats.then_some((cases, started, steps)), None))
 }
 
@@ -339,7 +303,8 @@ pub fn run_with_tablebases(
 /// what was written and how long the build took.
 ///
 /// # Errors
-/// A thread pool that cannot start; a file that cannot be written (`cannot write FILE: ...`).
+/// A thread pool that cannot start; a file that cannot be written ([`RunError::Write`],
+/// `cannot write FILE: ...`).
 ///
 /// # Panics
 /// When `ops` is outside `1..=MAX_OPS`.
@@ -348,7 +313,7 @@ pub fn write_tablebase(ops: u8, path: &Path, driver: &DriverOptions) -> Result<O
     let started = Instant::now();
     let tablebase = driver::thread_pool(driver)?.install(|| Tablebase::build(ops));
     let built = started.elapsed();
-    tablebase::save(&tablebase, &file)?;
+    tablebase.save(&file)?;
     let stdout = format!(
         "wrote {}: the tablebase of O = {ops}, {} positions, built in {:.2} s\n",
         file.display(),

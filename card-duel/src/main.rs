@@ -6,11 +6,10 @@
 use std::path::PathBuf;
 
 use card_duel::judge::Judge;
-use card_duel::rules::MAX_OPS;
-use card_duel::{Cache, Options, Policy, Solver};
+use card_duel::{Cache, MAX_OPS, Options, Policy, Solver};
 use clap::{Parser, Subcommand};
-use engine::DriverOptions;
 use engine::cli::{BatchArgs, exit_with_error, finish};
+use engine::driver::DriverOptions;
 use judge::cli::{JudgeCommand, JudgeHelp, parse_args};
 
 /// Exact solver for card-duel (THUPC 2021 "狗蛋和二五仔"): E's winning probability per case.

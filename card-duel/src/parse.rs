@@ -81,6 +81,58 @@ impl Format for InputFormat {
     }
 }
 
+/// O as the file solvers read it: its value, and where it stands in the input, so that a run
+/// off the tablebase of another O can point at it once the file is parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PlacedOps {
+    /// O.
+    pub(crate) ops: u8,
+    /// Where O stands: the line and column an error about it names.
+    line: usize,
+    column: usize,
+}
+
+impl PlacedOps {
+    /// An error of the input saying `message`, pointing at O.
+    pub(crate) fn error(&self, message: String) -> InputError {
+        InputError { line: self.line, column: self.column, message }
+    }
+}
+
+/// [`InputFormat::SOLVER`] with O's place kept in the header ([`PlacedOps`]): what the file
+/// solvers read. It reads, and rejects, exactly what `InputFormat::SOLVER` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SolverFormat;
+
+impl Format for SolverFormat {
+    type Header = PlacedOps;
+    type Case = Position;
+
+    /// Reads `T O` as [`InputFormat::SOLVER`] does, then finds where O starts: after the
+    /// token of `T` and the white space that follows it. `O(header)`.
+    fn parse_header(&self, input: &mut Input<'_>) -> Result<(PlacedOps, usize), InputError> {
+        let mut place = input.clone();
+        let (ops, cases) = InputFormat::SOLVER.parse_header(input)?;
+        place.next_token();
+        place.at_end();
+        let at = place.error_at(place.offset(), "");
+        Ok((PlacedOps { ops, line: at.line, column: at.column }, cases))
+    }
+
+    fn parse_case(
+        &self,
+        _ops: &PlacedOps,
+        _index: usize,
+        input: &mut Input<'_>,
+    ) -> Result<Position, InputError> {
+        position(input)
+    }
+
+    fn lines_per_case(&self, ops: &PlacedOps) -> Option<usize> {
+        InputFormat::SOLVER.lines_per_case(&ops.ops)
+    }
+}
+
 /// Reads one case. `O(1)`.
 ///
 /// # Errors

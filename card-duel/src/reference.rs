@@ -75,6 +75,7 @@ impl Reference {
 
     /// The value of every distinct legal first action of E after his draw, in
     /// [`Action::FIRST`] order (minions of equal HP offer the same action once).
+    #[cfg(any(test, feature = "internals"))]
     pub fn first_actions(&mut self, position: &Position) -> Vec<(Action, f64)> {
         let state = self.turn_start(start_state(position), E);
         let mut actions = self.actions(&state);

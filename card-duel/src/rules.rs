@@ -14,19 +14,19 @@ pub const ORIGINAL_OPS: std::ops::RangeInclusive<u8> = 3..=5;
 /// Cases in an official data file, the most the contest allows in one.
 pub const OFFICIAL_CASES: usize = 351_493;
 /// Most minions a board holds.
-pub const MAX_MINIONS: u8 = 4;
+pub(crate) const MAX_MINIONS: u8 = 4;
 /// Most cards a hand holds.
-pub const MAX_HAND: u8 = 3;
+pub(crate) const MAX_HAND: u8 = 3;
 /// Distinct boards of one side: `ones + twos <= 4`.
-pub const BOARD_SHAPES: usize = 15;
+pub(crate) const BOARD_SHAPES: usize = 15;
 /// HP a hero power costs its user.
-pub const HERO_POWER_COST: u8 = 2;
+pub(crate) const HERO_POWER_COST: u8 = 2;
 /// HP a minion's face attack takes from the enemy player.
-pub const FACE_DAMAGE: u8 = 3;
+pub(crate) const FACE_DAMAGE: u8 = 3;
 /// Pings a played card makes before it lands, each taking 1 HP from a random character.
-pub const PINGS_PER_PLAY: u8 = 3;
+pub(crate) const PINGS_PER_PLAY: u8 = 3;
 /// HP of a played minion, the most a minion ever has.
-pub const MINION_HP: u8 = 2;
+pub(crate) const MINION_HP: u8 = 2;
 
 /// One side's minions. Minions of equal HP are interchangeable, so counts say everything.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -100,7 +100,7 @@ impl Board {
     /// # Panics
     /// When `index >= BOARD_SHAPES`.
     #[must_use]
-    pub fn from_index(index: usize) -> Board {
+    pub(crate) fn from_index(index: usize) -> Board {
         Board::all().nth(index).unwrap_or_else(|| panic!("board index {index} out of range"))
     }
 
@@ -137,7 +137,7 @@ impl Position {
 
     /// E's hand after the draw that starts his turn.
     #[must_use]
-    pub fn e_hand_after_draw(&self) -> u8 {
+    pub(crate) fn e_hand_after_draw(&self) -> u8 {
         (self.e_hand + 1).min(MAX_HAND)
     }
 }
@@ -168,7 +168,11 @@ pub enum Action {
 
 impl Action {
     /// Every action that can open a turn, in the order explanations list them (ending the
-    /// turn cannot open one).
+    /// turn cannot open one): the order `Action` sorts in, which a test checks.
+    #[cfg_attr(
+        not(any(test, feature = "internals")),
+        expect(dead_code, reason = "the order the documentation names, bound to Ord by a test")
+    )]
     pub const FIRST: [Action; 8] = [
         Action::HeroPower,
         Action::Face { minion_hp: 1 },
@@ -210,5 +214,12 @@ mod tests {
         }
         assert_eq!(Board::new(3, 2), None);
         assert_eq!(Board::new(2, 2).map(Board::hp), Some(6));
+    }
+
+    #[test]
+    fn the_first_actions_are_listed_in_the_order_actions_sort_in() {
+        // Explanations sort actions by `Ord`; the documentation names `Action::FIRST`.
+        assert!(Action::FIRST.is_sorted());
+        assert!(Action::FIRST.iter().all(|&action| action < Action::EndTurn));
     }
 }

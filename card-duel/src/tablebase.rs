@@ -37,21 +37,21 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use engine::RunError;
+use engine::fs::{WriteError, write_aside_with};
 use engine::memory::HugeZeroed;
 
 use crate::rules::{MAX_OPS, Position};
 use crate::tables::{Reach, StartKey, Tables};
 
 /// The first bytes of every tablebase.
-pub const MAGIC: &[u8; 20] = b"card-duel tablebase\n";
+pub(crate) const MAGIC: &[u8; 20] = b"card-duel tablebase\n";
 
 /// The layout of the file and of [`StartKey`] ranks. Raised whenever either changes, so that
 /// an old file is refused rather than read wrong.
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 1;
 
 /// Bytes before the block checksums.
-pub const HEADER_LEN: usize = 64;
+pub(crate) const HEADER_LEN: usize = 64;
 
 /// Where the header's fields sit (module notes): the format, O, the number of values, the
 /// checksum of the block checksums and the writer's version.
@@ -105,7 +105,7 @@ pub enum TablebaseError {
     /// Reading failed.
     #[error("{0}")]
     Io(#[from] io::Error),
-    /// The file does not start with [`MAGIC`].
+    /// The file does not start with the magic bytes, `card-duel tablebase` and a newline.
     #[error("not a card-duel tablebase (it does not start with \"card-duel tablebase\")")]
     NotATablebase,
     /// Another layout of the file.
@@ -205,23 +205,14 @@ impl Tablebase {
         out.flush()
     }
 
-    /// Writes the file at `path`: first beside it (`path` with `.PID.partial` appended), then
-    /// renamed into place, so that no reader ever sees half a tablebase, and a failed write
-    /// leaves nothing behind.
+    /// Writes the file at `path` whole or not at all ([`engine::fs::write_aside`]: beside it
+    /// first, then renamed into place), so that no reader ever sees half a tablebase, and a
+    /// failed write leaves nothing behind. `O(1,440,000)`.
     ///
     /// # Errors
-    /// When writing or renaming fails.
-    pub fn save(&self, path: &Path) -> io::Result<()> {
-        let mut aside = path.as_os_str().to_owned();
-        aside.push(format!(".{}.partial", std::process::id()));
-        let aside = PathBuf::from(aside);
-        let written = File::create(&aside)
-            .and_then(|file| self.write_to(&mut io::BufWriter::new(file)))
-            .and_then(|()| std::fs::rename(&aside, path));
-        if written.is_err() {
-            let _ = std::fs::remove_file(&aside);
-        }
-        written
+    /// When writing or renaming fails (`cannot write FILE: ...`).
+    pub fn save(&self, path: &Path) -> Result<(), WriteError> {
+        write_aside_with(path, |out| self.write_to(out))
     }
 
     /// Reads a whole file [`Tablebase::write_to`] wrote from a stream, checking all of it.
@@ -406,7 +397,7 @@ fn header(ops: u8, sum: u64) -> [u8; HEADER_LEN] {
 /// (`o5.tb`), as `card-duel tablebase O FOLDER` writes them and `--tablebase FOLDER` reads
 /// the one of its input's O.
 #[must_use]
-pub fn in_folder(folder: &Path, ops: u8) -> PathBuf {
+pub(crate) fn in_folder(folder: &Path, ops: u8) -> PathBuf {
     folder.join(format!("o{ops}.tb"))
 }
 
@@ -415,7 +406,7 @@ pub fn in_folder(folder: &Path, ops: u8) -> PathBuf {
 pub enum Store {
     /// Memory only: a tablebase is built when first asked for.
     Memory,
-    /// A folder of tablebases, one a file named by its O ([`in_folder`]).
+    /// A folder of tablebases, one a file named by its O (`o5.tb` for O = 5).
     Folder(PathBuf),
     /// One file, the tablebase of whichever O it holds.
     File(PathBuf),
@@ -433,6 +424,106 @@ pub enum Policy {
     /// folder (the `tablebase` subcommand; the judge, in memory).
     Build,
 }
+
+/// Why a [`Cache`] cannot give the tablebase, or the values, asked for. It reads `cannot use
+/// NAME: REASON`, naming the file or the store, or `cannot write FILE: REASON`.
+#[derive(Debug)]
+pub enum CacheError {
+    /// A tablebase file that cannot be opened or read, is damaged, or is no tablebase.
+    Unusable {
+        /// The file.
+        file: PathBuf,
+        /// What is wrong with it.
+        source: TablebaseError,
+    },
+    /// A tablebase file that holds the tablebase of another O.
+    OtherOps {
+        /// The file.
+        file: PathBuf,
+        /// The O it holds.
+        found: u8,
+        /// The O asked for.
+        wanted: u8,
+    },
+    /// A folder without the tablebase of O = `ops`, under [`Policy::Read`].
+    NotInFolder {
+        /// The folder.
+        folder: PathBuf,
+        /// The O asked for.
+        ops: u8,
+    },
+    /// A cache in memory only, without the tablebase of O = `ops`, under [`Policy::Read`].
+    NotInMemory {
+        /// The O asked for.
+        ops: u8,
+    },
+    /// A tablebase built for the store that could not be saved there.
+    Write(WriteError),
+}
+
+impl CacheError {
+    /// The file or the store that cannot be used, as the user knows it (`the tablebase
+    /// o5.tb`), and why: the two halves of `cannot use NAME: REASON`; `None` for a tablebase
+    /// that could not be saved.
+    #[must_use]
+    pub(crate) fn name_and_reason(&self) -> Option<(String, String)> {
+        let tablebase = |file: &Path| format!("the tablebase {}", file.display());
+        Some(match self {
+            CacheError::Unusable { file, source } => (tablebase(file), source.to_string()),
+            CacheError::OtherOps { file, found, wanted } => {
+                (tablebase(file), format!("it holds O = {found}, not O = {wanted}"))
+            }
+            CacheError::NotInFolder { folder, ops } => {
+                let folder = folder.display();
+                (
+                    format!("the tablebases in {folder}"),
+                    format!(
+                        "none for the input's O = {ops}: build it with `card-duel tablebase \
+                         {ops} {folder}`, or add --build-missing"
+                    ),
+                )
+            }
+            CacheError::NotInMemory { ops } => (
+                format!("the tablebase of O = {ops}"),
+                "none in memory, and none to read".to_owned(),
+            ),
+            CacheError::Write(_) => return None,
+        })
+    }
+}
+
+impl fmt::Display for CacheError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self, self.name_and_reason()) {
+            (CacheError::Write(write), _) => write.fmt(f),
+            (_, Some((name, reason))) => write!(f, "cannot use {name}: {reason}"),
+            (_, None) => unreachable!("only a write has no name and reason"),
+        }
+    }
+}
+
+impl std::error::Error for CacheError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CacheError::Unusable { source, .. } => Some(source),
+            // The message is the write error's own, so its cause is the cause.
+            CacheError::Write(write) => std::error::Error::source(write),
+            CacheError::OtherOps { .. }
+            | CacheError::NotInFolder { .. }
+            | CacheError::NotInMemory { .. } => None,
+        }
+    }
+}
+
+impl From<WriteError> for CacheError {
+    fn from(write: WriteError) -> Self {
+        CacheError::Write(write)
+    }
+}
+
+/// Runs of at most this many positions read only their values' blocks off a tablebase file
+/// ([`TablebaseFile::values`], about a millisecond); larger ones read it whole.
+const FEW_POSITIONS: usize = 1024;
 
 /// The tablebases of every O a program has needed, each built or read once and kept in
 /// memory (11.5 MB each), optionally backed by a folder or a file: the one per-O table cache
@@ -499,21 +590,78 @@ impl Cache {
         (0..=MAX_OPS).filter(|&ops| self.kept(ops).is_some()).collect()
     }
 
+    /// E's winning probability in each of `positions` of O = `ops`, in order, off the
+    /// tablebase of O: the one in memory; else, when `policy` reads the store's file and
+    /// there is one (a single file is read even when it is not there, for the system's own
+    /// error), off that file: at most 1,024 positions read only the 4 KiB blocks that hold
+    /// them (`O(positions log positions)`, about a millisecond), more read and check the whole
+    /// file (`O(1,440,000)`) and keep it; else the tablebase [`Cache::get_or_build`] gives.
+    /// The values are the sweep's own bits.
+    ///
+    /// # Errors
+    /// A file that cannot be read or is damaged ([`CacheError::Unusable`]), or holds another
+    /// O ([`CacheError::OtherOps`], which the caller reports against the input's O); what
+    /// [`Cache::get_or_build`] says.
+    ///
+    /// # Panics
+    /// When `ops` is outside `1..=MAX_OPS`.
+    pub fn values(
+        &self,
+        ops: u8,
+        positions: &[Position],
+        policy: Policy,
+    ) -> Result<Vec<f64>, CacheError> {
+        if let Some(kept) = self.kept(ops) {
+            return Ok(kept.values(positions));
+        }
+        let Some(file) = self.file_to_read(ops, policy) else {
+            return Ok(self.get_or_build(ops, policy)?.values(positions));
+        };
+        let opened = File::open(&file).map_err(TablebaseError::from).and_then(TablebaseFile::open);
+        let unusable = |source| CacheError::Unusable { file: file.clone(), source };
+        let mut opened = opened.map_err(unusable)?;
+        if opened.ops() != ops {
+            return Err(CacheError::OtherOps {
+                file: file.clone(),
+                found: opened.ops(),
+                wanted: ops,
+            });
+        }
+        if positions.len() <= FEW_POSITIONS {
+            return opened.values(positions).map_err(unusable);
+        }
+        let whole = opened.read_all().map_err(unusable)?;
+        Ok(self.kept[usize::from(ops)].get_or_init(|| whole).values(positions))
+    }
+
+    /// The store's file [`Cache::values`] reads the tablebase of O = `ops` from under
+    /// `policy`, if any: a single file whenever the policy reads (even one that is not there,
+    /// for the system's own error), a folder's file when it is there; `None` when the
+    /// tablebase is to be built, or the store cannot have it.
+    fn file_to_read(&self, ops: u8, policy: Policy) -> Option<PathBuf> {
+        let file = self.file(ops)?;
+        let read = match policy {
+            Policy::Read => matches!(self.store, Store::File(_)) || file.exists(),
+            Policy::BuildMissing => file.exists(),
+            Policy::Build => false,
+        };
+        read.then_some(file)
+    }
+
     /// The tablebase of O = `ops`: the one in memory, else read from the store or built (on
     /// the current rayon pool, 0.07 to 0.3 s) as `policy` says, then kept. Reading checks the
     /// whole file (`O(1,440,000)`, a few milliseconds once it is in the system's cache). Two
     /// threads asking for the same missing tablebase build it once: the second waits.
     ///
     /// # Errors
-    /// [`RunError::File`] for a tablebase that cannot be read, is damaged or holds another O,
-    /// or, under [`Policy::Read`], is not in the store (for a folder: "none for the input's
-    /// O", naming the command that builds it); a built one that cannot be saved is
-    /// `cannot write FILE: ...` (as [`RunError::Unsupported`], the engine's error with a
-    /// message of the caller's; its exit code is 2). In memory, only reading can fail.
+    /// A tablebase file that cannot be read, is damaged or holds another O, or, under
+    /// [`Policy::Read`], one the store does not hold (for a folder: "none for the input's O",
+    /// naming the command that builds it); a built one that cannot be saved
+    /// ([`CacheError::Write`]). In memory, only reading can fail.
     ///
     /// # Panics
     /// When `ops` is outside `1..=MAX_OPS`.
-    pub fn get_or_build(&self, ops: u8, policy: Policy) -> Result<&Tablebase, RunError> {
+    pub fn get_or_build(&self, ops: u8, policy: Policy) -> Result<&Tablebase, CacheError> {
         assert!((1..=MAX_OPS).contains(&ops), "O = {ops} is outside 1..={MAX_OPS}");
         let slot = &self.kept[usize::from(ops)];
         if let Some(kept) = slot.get() {
@@ -537,71 +685,30 @@ impl Cache {
         }
         let built = slot.get_or_init(|| Tablebase::build(ops));
         if let Some(file) = file {
-            save(built, &file)?;
+            built.save(&file)?;
         }
         Ok(built)
     }
 
     /// The error for a tablebase of O = `ops` that the store does not hold (a folder without
     /// its file, or memory).
-    fn missing(&self, ops: u8) -> RunError {
+    fn missing(&self, ops: u8) -> CacheError {
         match &self.store {
-            Store::Folder(folder) => {
-                let folder = folder.display();
-                RunError::File {
-                    name: format!("the tablebases in {folder}"),
-                    reason: format!(
-                        "none for the input's O = {ops}: build it with `card-duel tablebase \
-                         {ops} {folder}`, or add --build-missing"
-                    ),
-                }
-            }
-            Store::File(_) | Store::Memory => RunError::File {
-                name: format!("the tablebase of O = {ops}"),
-                reason: "none in memory, and none to read".to_owned(),
-            },
+            Store::Folder(folder) => CacheError::NotInFolder { folder: folder.clone(), ops },
+            Store::File(_) | Store::Memory => CacheError::NotInMemory { ops },
         }
     }
 }
 
-/// Opens the tablebase `file` for reading values when asked for ([`TablebaseFile`]: a few
-/// positions read only their blocks), and the name errors give it (`the tablebase FILE`).
-///
-/// # Errors
-/// The file cannot be opened, or its header and checksums are not a tablebase's
-/// ([`RunError::File`]).
-pub fn open(file: &Path) -> Result<(TablebaseFile<File>, String), RunError> {
-    let name = format!("the tablebase {}", file.display());
-    let opened = File::open(file).map_err(TablebaseError::from).and_then(TablebaseFile::open);
-    let opened =
-        opened.map_err(|e| RunError::File { name: name.clone(), reason: e.to_string() })?;
-    Ok((opened, name))
-}
-
-/// [`Tablebase::save`] as a run reports its failure: `cannot write FILE: ...`, as a
-/// [`RunError::Unsupported`] (the engine's error with a message of the caller's; exit code 2),
-/// since no variant of [`RunError`] names a file a run writes.
-///
-/// # Errors
-/// When writing or renaming fails.
-pub fn save(tablebase: &Tablebase, file: &Path) -> Result<(), RunError> {
-    tablebase
-        .save(file)
-        .map_err(|e| RunError::Unsupported(format!("cannot write {}: {e}", file.display())))
-}
-
 /// Reads the whole tablebase `file`, which must be of O = `ops`.
-fn read_whole(file: &Path, ops: u8) -> Result<Tablebase, RunError> {
-    let unusable = |reason: String| RunError::File {
-        name: format!("the tablebase {}", file.display()),
-        reason,
-    };
+fn read_whole(file: &Path, ops: u8) -> Result<Tablebase, CacheError> {
     let tablebase = File::open(file)
         .map_err(TablebaseError::from)
         .and_then(|f| Tablebase::read_from(io::BufReader::new(f)))
-        .map_err(|e| unusable(e.to_string()))?;
+        .map_err(|source| CacheError::Unusable { file: file.to_path_buf(), source })?;
     if tablebase.ops() != ops {
-        return Err(unusable(format!("it holds O = {}, not O = {ops}", tablebase.ops())));
+        let found = tablebase.ops();
+        return Err(CacheError::OtherOps { file: file.to_path_buf(), found, wanted: ops });
     }
     Ok(tablebase)
 }
@@ -609,7 +716,7 @@ fn read_whole(file: &Path, ops: u8) -> Result<Tablebase, RunError> {
 /// FNV-1a over the values' bit patterns, a word at a time: any one changed value, and any
 /// values swapped, change it. It guards against damage, not against forgery. `O(values)`.
 #[must_use]
-pub fn checksum(values: &[f64]) -> u64 {
+pub(crate) fn checksum(values: &[f64]) -> u64 {
     fnv(values.iter().map(|v| v.to_bits()))
 }
 
@@ -795,7 +902,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("card-duel-cache-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let error = |e: RunError| e.to_string();
+        let error = |e: CacheError| e.to_string();
         let folder = dir.display();
 
         let memory = Cache::in_memory();

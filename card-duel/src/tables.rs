@@ -87,13 +87,13 @@ pub struct Tables {
 /// `f64`, written once and read again by the operations of the four layers above it; the
 /// sweep's layer memory grows with `largest_layer`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SweepSize {
+pub(crate) struct SweepSize {
     /// Layers swept, one per total HP from 0 to the reach's largest.
-    pub layers: usize,
+    pub(crate) layers: usize,
     /// Stored values of every layer.
-    pub values: usize,
+    pub(crate) values: usize,
     /// Stored values of the largest layer.
-    pub largest_layer: usize,
+    pub(crate) largest_layer: usize,
 }
 
 impl std::fmt::Display for SweepSize {
@@ -169,7 +169,7 @@ impl Tables {
     /// # Panics
     /// When `ops` is outside `1..=MAX_OPS`.
     #[must_use]
-    pub fn build_probed(ops: u8, probes: &[Position]) -> (Tables, Vec<Vec<(Action, f64)>>) {
+    pub(crate) fn build_probed(ops: u8, probes: &[Position]) -> (Tables, Vec<Vec<(Action, f64)>>) {
         Tables::sweep(ops, Reach::of_probes(probes), probes)
     }
 
@@ -253,7 +253,7 @@ impl Tables {
     /// What the sweep that built these tables computed; `None` for tables read off a
     /// tablebase.
     #[must_use]
-    pub fn size(&self) -> Option<SweepSize> {
+    pub(crate) fn size(&self) -> Option<SweepSize> {
         self.size
     }
 

@@ -158,7 +158,8 @@ fn a_tablebase_answers_as_the_sweep_does_and_refuses_what_it_cannot_answer() {
     // found when a few positions need it, and by any file large enough to read it all.
     let position = b"1 3\n5 14\n1 1\n1 1\n1 0\n";
     let rank = card_duel::StartKey::of(
-        &card_duel::parse::position(&mut engine::Input::new(b"5 14\n1 1\n1 1\n1 0\n")).unwrap(),
+        &card_duel::parse::position(&mut engine::input::Input::new(b"5 14\n1 1\n1 1\n1 0\n"))
+            .unwrap(),
     )
     .rank();
     let block = rank / card_duel::tablebase::BLOCK_VALUES;

@@ -46,8 +46,9 @@ pub struct ReadError {
     source: io::Error,
 }
 
-/// Reads all of `file` ([`read_file`] with `threads`), or of standard input when `None`
-/// ([`read_stdin`]).
+/// Reads all of `file`, or of standard input when `None`: a large regular file (standard
+/// input redirected from one too) in `threads` pieces at once, onto huge pages; a pipe as it
+/// comes. `O(bytes)`.
 ///
 /// # Errors
 /// The file or stdin cannot be read; the message names the file.
@@ -77,7 +78,7 @@ const LARGE_FROM: u64 = 1 << 22;
 ///
 /// # Errors
 /// The file cannot be opened or read.
-pub fn read_file(path: &Path, threads: usize) -> io::Result<Vec<u8>> {
+fn read_file(path: &Path, threads: usize) -> io::Result<Vec<u8>> {
     read_open_file(&std::fs::File::open(path)?, threads)
 }
 
@@ -88,7 +89,7 @@ pub fn read_file(path: &Path, threads: usize) -> io::Result<Vec<u8>> {
 ///
 /// # Errors
 /// Standard input cannot be read.
-pub fn read_stdin(threads: usize) -> io::Result<Vec<u8>> {
+fn read_stdin(threads: usize) -> io::Result<Vec<u8>> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd as _;
@@ -114,7 +115,7 @@ pub fn read_stdin(threads: usize) -> io::Result<Vec<u8>> {
 ///
 /// # Errors
 /// The file cannot be read.
-pub fn read_open_file(mut file: &std::fs::File, threads: usize) -> io::Result<Vec<u8>> {
+fn read_open_file(mut file: &std::fs::File, threads: usize) -> io::Result<Vec<u8>> {
     use std::io::{Seek as _, SeekFrom};
     let metadata = file.metadata()?;
     // Standard input may have been read partly before; what is left starts at its offset.
@@ -160,7 +161,7 @@ pub fn read_open_file(mut file: &std::fs::File, threads: usize) -> io::Result<Ve
 ///
 /// # Errors
 /// Any other write failure.
-pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {
+fn write_stdout(bytes: &[u8]) -> io::Result<()> {
     let mut out = io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
@@ -170,7 +171,7 @@ pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {
 
 /// Prints `error: {err}` on stderr and exits with `code`.
 #[allow(clippy::print_stderr, reason = "this is the binaries' one way to report an error")]
-pub fn exit_with(code: i32, err: &dyn std::fmt::Display) -> ! {
+fn exit_with(code: i32, err: &dyn std::fmt::Display) -> ! {
     eprintln!("error: {err}");
     std::process::exit(code)
 }

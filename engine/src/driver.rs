@@ -6,7 +6,8 @@
 //! they have one width, else into one buffer per chunk, joined in order.
 //!
 //! Guarantees, for any thread count: a malformed file gives nothing but its first error, the
-//! one [`parse_all`] (the sequential parser) reports; answers come in input order; and the
+//! one [`parse_all`] (the sequential parser) reports; a [`FileSolver`] that fails gives
+//! nothing but its error, after every case is parsed; answers come in input order; and the
 //! written bytes are the same, since each answer depends only on its case (and the shared
 //! work) and is written by itself.
 //!
@@ -112,7 +113,8 @@ pub trait BatchSolver: Sync {
 /// A solver that answers a whole file at once rather than case by case (card-duel values
 /// every position a file reaches in one sweep, then reads each case off it). The driver
 /// parses and writes as for a [`BatchSolver`]; the answers and what else the file's work
-/// leaves (its size, for `--stats`) come from one call.
+/// leaves (its size, for `--stats`) come from one call, which may fail (card-duel reads a
+/// table from a file that may be damaged).
 pub trait FileSolver: Sync {
     /// The input format.
     type Format: Format;
@@ -125,12 +127,16 @@ pub trait FileSolver: Sync {
     fn format(&self) -> &Self::Format;
 
     /// Every case's answer, in input order, and the extra. It may use rayon freely: it runs
-    /// on the driver's pool.
+    /// on the driver's pool. It is called once every case is parsed, so a malformed file
+    /// never reaches it.
+    ///
+    /// # Errors
+    /// What keeps the solver from answering the file; the driver writes nothing then.
     fn solve_file(
         &self,
         header: &<Self::Format as Format>::Header,
         cases: &[<Self::Format as Format>::Case],
-    ) -> (Vec<Self::Answer>, Self::Extra);
+    ) -> Result<(Vec<Self::Answer>, Self::Extra), RunError>;
 }
 
 /// How to run a batch.
@@ -275,7 +281,7 @@ pub fn solve_and_write<S: BatchSolver>(
             progress.finished.store(true, Ordering::Release);
             answers
         });
-        (answers, ())
+        Ok((answers, ()))
     };
     Ok(run_batch(solver.format(), bytes, options, answer, write)?.0)
 }
@@ -285,7 +291,8 @@ pub fn solve_and_write<S: BatchSolver>(
 /// the written batch.
 ///
 /// # Errors
-/// As [`solve_input`]; nothing is solved or written then.
+/// As [`solve_input`] (nothing is solved or written then), or the error of
+/// [`FileSolver::solve_file`] (nothing is written then).
 pub fn solve_file_and_write<S: FileSolver>(
     solver: &S,
     bytes: &[u8],
@@ -297,13 +304,13 @@ pub fn solve_file_and_write<S: FileSolver>(
 }
 
 /// The driver's steps on the pool `options` asks for: parse `bytes` with `format`, answer the
-/// cases with `answer` (which may record a `prepare` time; the rest of its time is `solve`),
-/// check that every case has one answer, and write them in order.
+/// cases with `answer` (which may record a `prepare` time, the rest of its time being
+/// `solve`, and may fail), check that every case has one answer, and write them in order.
 fn run_batch<F: Format, A: Send + Sync, X: Send>(
     format: &F,
     bytes: &[u8],
     options: &DriverOptions,
-    answer: impl FnOnce(&F::Header, &[F::Case], &mut Steps) -> (Vec<A>, X) + Send,
+    answer: impl FnOnce(&F::Header, &[F::Case], &mut Steps) -> Result<(Vec<A>, X), RunError> + Send,
     write: impl Fn(&FormatBatch<F, A>, usize, &mut Vec<u8>) + Sync,
 ) -> Result<(Written<FormatBatch<F, A>>, X), RunError> {
     thread_pool(options)?.install(|| {
@@ -311,7 +318,7 @@ fn run_batch<F: Format, A: Send + Sync, X: Send>(
         let (header, cases) = split::parse(format, bytes)?;
         let parsed = Instant::now();
         let mut steps = Steps { parse: parsed - started, ..Steps::default() };
-        let (answers, extra) = answer(&header, &cases, &mut steps);
+        let (answers, extra) = answer(&header, &cases, &mut steps)?;
         assert_eq!(answers.len(), cases.len(), "a solver gives one answer a case");
         steps.solve = parsed.elapsed() - steps.prepare;
         let solved = Instant::now();
@@ -719,9 +726,16 @@ mod tests {
             &Sum
         }
 
-        fn solve_file(&self, _k: &u64, cases: &[Vec<u64>]) -> (Vec<(u64, u64)>, usize) {
+        fn solve_file(
+            &self,
+            _k: &u64,
+            cases: &[Vec<u64>],
+        ) -> Result<(Vec<(u64, u64)>, usize), RunError> {
+            if cases.first().is_some_and(|case| case[0] == 6) {
+                return Err(RunError::Unsupported("a first case of 6".into()));
+            }
             let sums = cases.iter().map(|case| (case.iter().sum::<u64>() + cases.len() as u64, 0));
-            (sums.collect(), cases.len())
+            Ok((sums.collect(), cases.len()))
         }
     }
 
@@ -738,6 +752,16 @@ mod tests {
             let solved = solve_and_write(&Sum, text.as_bytes(), &options, write).unwrap();
             assert_eq!((file.bytes, cases), (solved.bytes, 3000), "{threads} threads");
         }
+        // A malformed file is the parser's error, whatever the solver would say; a well-formed
+        // one the solver fails on is the solver's.
+        let options = DriverOptions { threads: Some(2), progress: false };
+        let failing = "2 1\n6\n1\n";
+        let malformed = &failing[..failing.len() - 2];
+        let error = |text: &str| {
+            solve_file_and_write(&WholeFile, text.as_bytes(), &options, write).unwrap_err()
+        };
+        assert_eq!(error(failing), RunError::Unsupported("a first case of 6".into()));
+        assert!(matches!(error(malformed), RunError::Input(_)), "{}", error(malformed));
     }
 
     #[test]

@@ -8,24 +8,26 @@
 //!   file's shared work once, solve the cases on a rayon pool with per-thread scratch, and
 //!   return answers in input order, written out in parallel if asked (hero-battle,
 //!   card-duel).
-//! - [`run`]: the shape of every problem's library entry point: an [`Output`] or a
-//!   [`RunError`] that knows its exit code.
+//! - [`Output`] and [`RunError`]: the shape of every problem's library entry point, the
+//!   bytes it prints or one typed error that knows its exit code.
 //! - [`key`]: packed state keys: typed fields packed into one `u64`, and a mixed-radix rank
 //!   that turns a key into a dense table index (hero-battle's reference, card-duel's tables).
 //! - [`store`]: memo stores whose reset costs what the last case touched: a hash memo on
 //!   ahash (the reference solvers), an epoch-stamped dense table and a bit table on bitvec
 //!   (hero-battle's fast solver).
+//! - [`fs`]: files written whole or not at all: beside their place, then renamed into it.
 //! - [`memory`]: zeroed `f64` tables on transparent huge pages, for tables read at random.
 //! - [`InlineVec`]: a small vector kept inline, for move lists and minion rows.
 //! - [`rng`]: a tiny, version-stable generator for reproducible generated inputs.
 //! - `cli` (feature `cli`): what the thin binaries share: clap arguments, reading the input
 //!   file or stdin, printing an [`Output`] and exiting with a [`RunError`]'s code.
 //!
-//! A batch problem implements [`Format`] and [`BatchSolver`] and calls
-//! [`driver::solve_input`]:
+//! A batch problem implements [`Format`](driver::Format) and
+//! [`BatchSolver`](driver::BatchSolver) and calls [`driver::solve_input`]:
 //!
 //! ```
-//! use engine::{BatchSolver, DriverOptions, Format, Input, InputError};
+//! use engine::driver::{BatchSolver, DriverOptions, Format};
+//! use engine::input::{Input, InputError};
 //!
 //! /// "T, then T lines `a b`": print `a + b` for each.
 //! struct Pairs;
@@ -60,6 +62,9 @@
 //! assert_eq!(batch.answers, [3, 70]);
 //! # Ok::<(), engine::RunError>(())
 //! ```
+//!
+//! The API is the public modules and the items at the root; `internal_modules!` serves the
+//! problem crates' hidden `internals` feature.
 
 // `deny`, not `forbid`: one module allows it, saying why: `memory` (one `madvise`).
 #![deny(unsafe_code)]
@@ -67,16 +72,39 @@
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod driver;
-pub mod inline_vec;
+pub mod fs;
+mod inline_vec;
 pub mod input;
 pub mod key;
 pub mod memory;
 pub mod rng;
-pub mod run;
+mod run;
 pub mod store;
 
-pub use driver::{BatchSolver, DriverOptions, Format};
 pub use inline_vec::InlineVec;
-pub use input::{Input, InputError};
-pub use key::Layout;
-pub use run::{Output, RunError};
+pub use run::{EXIT_BAD_INPUT, EXIT_BUG, Output, RunError};
+
+/// Declares modules that are not part of a crate's API: public, and hidden from the
+/// documentation, under the crate's `internals` feature, which the workspace's tests and
+/// xtask turn on to reach into them; private otherwise. Inside such a module `pub` marks
+/// what the feature shows, and everything else is `pub(crate)`; without the feature the
+/// `unreachable_pub` lint is off there, since `pub` then means "public under `internals`".
+///
+/// A module may carry attributes of its own, such as a `cfg` for one only the tests use:
+///
+/// ```ignore
+/// engine::internal_modules!(reference, tables, #[cfg(any(test, feature = "internals"))] brute);
+/// ```
+#[macro_export]
+macro_rules! internal_modules {
+    ($($(#[$attribute:meta])* $module:ident),+ $(,)?) => {$(
+        $(#[$attribute])*
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $module;
+        $(#[$attribute])*
+        #[cfg(not(feature = "internals"))]
+        #[allow(unreachable_pub, reason = "`pub` marks what the internals feature shows")]
+        mod $module;
+    )+};
+}

@@ -1,6 +1,7 @@
 //! What every problem's library entry point returns: `run(input, &Options)` gives the bytes
 //! for stdout and the lines for stderr, or one typed error that knows its exit code.
 
+use crate::fs::WriteError;
 use crate::input::InputError;
 
 /// What a run prints: the judge's output, and the `--stats` lines meant for stderr.
@@ -31,6 +32,10 @@ pub enum RunError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A file the run writes (such as a table it saves for later runs) could not be written:
+    /// `cannot write FILE: REASON`.
+    #[error(transparent)]
+    Write(#[from] WriteError),
     /// The thread pool could not be built.
     #[error("cannot start {threads} worker threads: {reason}")]
     Threads {
@@ -58,9 +63,11 @@ impl RunError {
     pub fn exit_code(&self) -> i32 {
         match self {
             Self::SelfCheck(_) => EXIT_BUG,
-            Self::Input(_) | Self::Unsupported(_) | Self::File { .. } | Self::Threads { .. } => {
-                EXIT_BAD_INPUT
-            }
+            Self::Input(_)
+            | Self::Unsupported(_)
+            | Self::File { .. }
+            | Self::Write(_)
+            | Self::Threads { .. } => EXIT_BAD_INPUT,
         }
     }
 }

@@ -50,12 +50,9 @@ use judge::problem::Invalid;
 use judge::{Exhibit, Limits, Problem, RunLimits, Verdict, moves};
 
 use crate::generate::{Family, write_input};
-use crate::rules::{Case, FIELDS, MAX_VALUE, WhoWins};
+use crate::rules::{Case, FIELDS, MAX_VALUE, ORIGINAL_MAX_CASES, WhoWins};
 use crate::threshold::ThresholdSolver;
-use crate::{HeroBattle, InputFormat};
-
-/// Most cases a file holds under the original limits, and the size of an exhaustive file.
-pub const ORIGINAL_MAX_CASES: usize = 40;
+use crate::{HeroBattle, parse::InputFormat};
 
 /// The values a number may take: `1..=99`, under either limits.
 const VALUES: RangeInclusive<u8> = 1..=MAX_VALUE;

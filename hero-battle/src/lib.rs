@@ -1,18 +1,24 @@
 //! hero-battle: an exact solver for "Battle in Two Pairs of Heroes" (ICPC 2017 Qingdao).
 //!
 //! Alice's heroes A1, A2 and Bob's B1, B2 take turns attacking; who wins under optimal play,
-//! for each first mover? The statement is in `docs/problems/hero-battle.md`. The crate has
+//! for each first mover? The statement is in `docs/problems/hero-battle.md`.
 //!
-//! - [`rules`]: the case, the attacks a side may order and their effect;
-//! - [`threshold`]: the fast exact solver, a DP over Alice's hit points whose cells are
-//!   monotone win/lose boundaries over Bob's (`O(R * B)` per case, see the module);
-//! - [`reference`](mod@reference): the reference, a plain memoized search straight from the
-//!   rules;
-//! - [`explain`]: winning first attacks, for `--explain`;
-//! - [`generate`]: case families with fixed seeds;
-//! - [`judge`]: the problem as the judge sees it (limits, checker, generation, shrink
-//!   moves, exhaustive enumeration), behind the binary's `check`, `validate` and `stress`;
-//! - [`run`]: the whole program, judge input in, judge output out.
+//! The API: [`run`], the whole program (judge input in, judge output out), with [`Options`]
+//! and [`Solver`]; [`solve`] for one [`Case`]; [`threshold`], the fast exact solver, a DP
+//! over Alice's hit points whose cells are monotone win/lose boundaries over Bob's
+//! (`O(R * B)` per case), whose [`ThresholdSolver`](threshold::ThresholdSolver) keeps its
+//! tables from one case to the next; [`InputFormat`], the judge's input format and its one
+//! parser; [`generate`], case families with fixed seeds; and [`judge`], the problem as the
+//! judge sees it (limits, checker, generation, shrink moves, exhaustive enumeration), behind
+//! the binary's `check`, `validate` and `stress`.
+//!
+//! Inside, not part of the API (the workspace's tests reach them under the hidden `internals`
+//! feature):
+//!
+//! - `rules`: the case, the attacks a side may order and their effect;
+//! - `reference`: the reference, a plain memoized search straight from the rules;
+//! - `explain`: winning first attacks, for `--explain`;
+//! - `parse`: the input format.
 //!
 //! ```
 //! let input = b"1\n10 10 10 10 3 3 3 3 3 3 3 3\n";
@@ -23,23 +29,20 @@
 
 #![forbid(unsafe_code)]
 
-pub mod explain;
 pub mod generate;
 pub mod judge;
-pub mod reference;
-pub mod rules;
+mod parse;
 pub mod threshold;
+engine::internal_modules!(explain, reference, rules);
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 
-use ::judge::Limits;
-use engine::driver::{BatchOf, BatchSolver, Format};
-use engine::input::{Input, InputError};
-use engine::{DriverOptions, Output, RunError};
+use engine::driver::{BatchOf, BatchSolver, DriverOptions};
+use engine::{Output, RunError};
 
+pub use parse::{InputFormat, MAX_CASES};
 pub use rules::{Case, Outcome, Player, WhoWins};
 
 /// Which solver answers the cases.
@@ -69,33 +72,9 @@ pub struct Options {
     pub driver: DriverOptions,
 }
 
-/// The judge's input format: `T`, then `T` lines of twelve numbers in `1..=99`, with `T`
-/// in the range `limits` allow. The one parser of the input: the solver reads with
-/// [`InputFormat::SOLVER`], the judge ([`crate::judge::Judge`]) under the limits it is asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct InputFormat {
-    /// Which case counts `T` are accepted.
-    pub limits: Limits,
-}
-
-impl InputFormat {
-    /// What the solver reads: any `T` up to [`MAX_CASES`] (the extended limits).
-    pub const SOLVER: Self = Self { limits: Limits::Extended };
-
-    /// The case counts `T` the limits allow: `1..=40` under the original limits,
-    /// `0..=MAX_CASES` under the extended ones.
-    #[must_use]
-    pub fn case_counts(&self) -> RangeInclusive<usize> {
-        match self.limits {
-            Limits::Original => 1..=judge::ORIGINAL_MAX_CASES,
-            Limits::Extended => 0..=MAX_CASES,
-        }
-    }
-}
-
 /// The batch solver: options plus the engine's [`BatchSolver`] plumbing.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct HeroBattle {
+pub(crate) struct HeroBattle {
     /// Which solver to run.
     pub solver: Solver,
     /// Add a winning first attack per first mover to each answer.
@@ -106,14 +85,14 @@ pub struct HeroBattle {
 
 /// Per-thread scratch: both solvers' tables, reused across cases.
 #[derive(Debug, Default)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     threshold: threshold::ThresholdSolver,
     reference: reference::Reference,
 }
 
 /// One case's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Report {
+pub(crate) struct Report {
     /// Who wins for each first mover.
     pub outcome: Outcome,
     /// `--explain` text and `--stats` figures, when asked for.
@@ -122,7 +101,7 @@ pub struct Report {
 
 /// What `--explain` and `--stats` add to an answer.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Detail {
+pub(crate) struct Detail {
     /// One line per first mover.
     pub explanation: Option<[explain::Line; 2]>,
     /// Work and time, for `--stats`.
@@ -131,38 +110,13 @@ pub struct Detail {
 
 /// Work and time of one case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CaseStats {
+pub(crate) struct CaseStats {
     /// Fast solver: Alice hit-point pairs reached; reference: positions expanded.
     pub expanded: usize,
     /// Fast solver: boundary cells filled; reference: memo entries.
     pub memo_entries: usize,
     /// Wall time of the solve.
     pub time: Duration,
-}
-
-/// Largest case count accepted; more cases than this cannot fit in memory anyway.
-pub const MAX_CASES: usize = 1 << 32;
-
-impl Format for InputFormat {
-    type Header = ();
-    type Case = Case;
-
-    fn parse_header(&self, input: &mut Input<'_>) -> Result<((), usize), InputError> {
-        Ok(((), input.uint("the number of cases T", self.case_counts())?))
-    }
-
-    /// The judge's files hold one case a line.
-    fn lines_per_case(&self, _: &()) -> Option<usize> {
-        Some(1)
-    }
-
-    fn parse_case(&self, _: &(), _index: usize, input: &mut Input<'_>) -> Result<Case, InputError> {
-        let mut v = [0u8; 12];
-        for (value, what) in v.iter_mut().zip(rules::FIELDS) {
-            *value = input.uint(what, 1..=rules::MAX_VALUE)?;
-        }
-        Ok(Case::from_array(v))
-    }
 }
 
 impl BatchSolver for HeroBattle {
@@ -208,7 +162,9 @@ impl BatchSolver for HeroBattle {
     }
 }
 
-/// Solves one case with the fast solver (a convenience for tests and library users).
+/// Solves one case with the fast solver (a convenience for tests and library users):
+/// `O(R * B)` for `R` reachable pairs of Alice's hit points and Bob's first hit points `B`
+/// (see [`threshold`]), plus the tables' allocation.
 #[must_use]
 pub fn solve(case: &Case) -> Outcome {
     threshold::ThresholdSolver::new().solve(case)
@@ -217,7 +173,7 @@ pub fn solve(case: &Case) -> Outcome {
 /// The judge's output for a solved batch (one verdict line per case, each followed by its
 /// explanation lines when asked for), and the `--stats` lines meant for stderr.
 #[must_use]
-pub fn render(batch: &BatchOf<HeroBattle>) -> Output {
+pub(crate) fn render(batch: &BatchOf<HeroBattle>) -> Output {
     let stdout = engine::driver::write_ordered(batch.answers.len(), |i, out| {
         write_report(&batch.answers[i], out);
     });

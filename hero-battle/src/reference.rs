@@ -7,7 +7,7 @@ use crate::rules::{Case, Outcome, Player, attacks, decided};
 
 engine::packed_key! {
     /// A position: both sides' hit points and who moves.
-    pub struct Position {
+    pub(crate) struct Position {
         a1: u8 in 0..100,
         a2: u8 in 0..100,
         b1: u8 in 0..100,
@@ -27,6 +27,7 @@ pub struct Reference {
 
 impl Reference {
     /// A solver with an empty memo.
+    #[cfg(feature = "internals")]
     #[must_use]
     pub fn new() -> Self {
         Self::default()
@@ -34,7 +35,7 @@ impl Reference {
 
     /// Positions stored by the last [`Reference::solve`].
     #[must_use]
-    pub fn memo_entries(&self) -> usize {
+    pub(crate) fn memo_entries(&self) -> usize {
         self.memo.len()
     }
 

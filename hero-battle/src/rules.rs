@@ -5,10 +5,13 @@ use std::fmt;
 use engine::InlineVec;
 
 /// Largest hit points or damage a case may hold.
-pub const MAX_VALUE: u8 = 99;
+pub(crate) const MAX_VALUE: u8 = 99;
+
+/// Most cases a file holds under the original limits, and the size of an exhaustive file.
+pub(crate) const ORIGINAL_MAX_CASES: usize = 40;
 
 /// Names of the twelve numbers of a case, in input order (the order of [`Case::to_array`]).
-pub const FIELDS: [&str; 12] = [
+pub(crate) const FIELDS: [&str; 12] = [
     "hit points a1",
     "hit points a2",
     "hit points b1",
@@ -190,7 +193,7 @@ impl Default for Attack {
 impl Attack {
     /// The damage this attack deals to each enemy hero.
     #[must_use]
-    pub fn damage(self, damage: &[[u8; 2]; 2]) -> [u8; 2] {
+    pub(crate) fn damage(self, damage: &[[u8; 2]; 2]) -> [u8; 2] {
         let mut total = [0u8; 2];
         for (hero, target) in self.targets.iter().enumerate() {
             if let Some(t) = *target {
@@ -230,7 +233,7 @@ impl fmt::Display for Attack {
 /// Only the mover deals damage, so both sides are never wiped out at once; the rules check
 /// Bob's side first, as a position with both at zero cannot arise.
 #[must_use]
-pub fn decided(alice_hp: [u8; 2], bob_hp: [u8; 2]) -> Option<Player> {
+pub(crate) fn decided(alice_hp: [u8; 2], bob_hp: [u8; 2]) -> Option<Player> {
     if bob_hp == [0, 0] {
         Some(Player::Alice)
     } else if alice_hp == [0, 0] {

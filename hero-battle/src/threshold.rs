@@ -150,8 +150,11 @@ struct Reach {
     lowest: usize,
 }
 
-/// Which side's hit points index the rows of the tables.
+/// Which side's hit points index the rows of the tables. Not part of the API: the tests pick
+/// one with `solve_with`, which the `internals` feature shows; without it no public function
+/// takes one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub enum Orientation {
     /// Whichever costs less for the case (the default).
     Cheaper,
@@ -170,11 +173,11 @@ fn estimate(hp: [u8; 2], damage: &[[u8; 2]; 2]) -> usize {
 
 /// What the last solve did, for `--stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SolveStats {
+pub(crate) struct SolveStats {
     /// Hit-point pairs of the row side reachable from the start (rows per mover).
-    pub alice_pairs: usize,
+    pub(crate) alice_pairs: usize,
     /// Boundary cells filled: two movers times pairs times Bob's `b1` values.
-    pub cells: usize,
+    pub(crate) cells: usize,
 }
 
 /// The boundary solver with its reusable tables (one per thread; reset per case in time
@@ -228,20 +231,28 @@ impl ThresholdSolver {
 
     /// What the last [`ThresholdSolver::solve`] did.
     #[must_use]
-    pub fn stats(&self) -> SolveStats {
+    pub(crate) fn stats(&self) -> SolveStats {
         self.stats
     }
 
     /// Who wins `case` for each first mover, in the cheaper orientation. Time `O(R * B)`,
     /// see the module notes.
     pub fn solve(&mut self, case: &Case) -> Outcome {
-        self.solve_with(case, Orientation::Cheaper)
+        self.solve_oriented(case, Orientation::Cheaper)
+    }
+
+    /// [`ThresholdSolver::solve`] with the rows over the side `orientation` says, for the
+    /// tests (feature `internals`). Same complexity.
+    #[cfg(feature = "internals")]
+    #[doc(hidden)]
+    pub fn solve_with(&mut self, case: &Case, orientation: Orientation) -> Outcome {
+        self.solve_oriented(case, orientation)
     }
 
     /// Who wins `case` for each first mover, filling the rows over the side `orientation`
     /// says. Afterwards [`ThresholdSolver::alice_wins`] answers for positions whose row-side
     /// hit points were reached.
-    pub fn solve_with(&mut self, case: &Case, orientation: Orientation) -> Outcome {
+    fn solve_oriented(&mut self, case: &Case, orientation: Orientation) -> Outcome {
         let moves = MoveTable::new(case);
         self.reached.reset();
         self.reached_swapped.reset();

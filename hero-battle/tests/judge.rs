@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use hero_battle::Case;
 use hero_battle::judge::Judge;
-use hero_battle::rules::Case;
 use judge::testing::ShellScript;
 use judge::{ChildOptions, Limits, Problem, VerdictKind, testing, trial};
 use tests::Ran;

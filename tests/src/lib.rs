@@ -284,16 +284,15 @@ pub fn scratch_dir(prefix: &str, name: &str) -> PathBuf {
 }
 
 /// Writes `text` to `dir/name` and returns the path as text. The file is written aside and
-/// renamed into place, so a program another test runs never reads half of it.
+/// renamed into place ([`engine::fs::write_aside`]), so a program another test runs never
+/// reads half of it.
 ///
 /// # Panics
 /// When the folder is not writable.
 #[must_use]
 pub fn write_file(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
-    let aside = dir.join(format!(".{name}.tmp"));
-    std::fs::write(&aside, text).expect("the scratch folder is writable");
-    std::fs::rename(&aside, &path).expect("the scratch folder is writable");
+    engine::fs::write_aside(&path, text.as_bytes()).expect("the scratch folder is writable");
     path.display().to_string()
 }
 

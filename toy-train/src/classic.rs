@@ -3,9 +3,10 @@
 
 use std::collections::VecDeque;
 
-use crate::Solution;
-use crate::game::Game;
-use crate::work::{Meter, NoMeter, Work};
+use crate::game::{Game, Solution};
+#[cfg(feature = "internals")]
+use crate::work::Work;
+use crate::work::{Meter, NoMeter};
 
 /// Solves `game` by repeated attractors. Each round, on the stations `G` still undecided:
 ///
@@ -29,6 +30,7 @@ pub fn solve(game: &Game) -> Solution {
 
 /// [`solve`], also returning the work it did (see [`crate::work`]): the yardstick the default
 /// solver's budget and the adversarial search measure against. Same complexity.
+#[cfg(feature = "internals")]
 #[must_use]
 pub fn solve_with_work(game: &Game) -> (Solution, Work) {
     let mut work = Work::default();

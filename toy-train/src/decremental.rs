@@ -115,8 +115,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::Solution;
-use crate::game::{self, Game};
+use crate::game::{self, Game, Solution};
 use crate::work::heap_op;
 
 /// The state bits of a station's byte.
@@ -156,7 +155,7 @@ const SINK_WALKS: usize = 16;
 /// module documentation). Space: `O(n)` besides the game.
 #[must_use]
 pub fn solve(game: &Game) -> Solution {
-    solve_with_stats(game).0
+    solve_with(game, Repairs::default()).0
 }
 
 /// What a run of [`solve`] did, to show which paths of the algorithm a test exercised.
@@ -221,6 +220,10 @@ impl Default for Repairs {
 /// How much work the solver may spend beyond the classic solver's: the guarantee that keeps
 /// it within a constant factor of [`crate::classic`] on every input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    not(feature = "internals"),
+    expect(dead_code, reason = "only xtask and the tests run the solver without a budget")
+)]
 pub enum Budget {
     /// Everything the solver does stays within `1 + per_mille / 1000` times the classic
     /// solver's work on the same rounds (plus `O(n + m)`): a round whose repairs would go
@@ -248,12 +251,6 @@ impl Budget {
 /// The repairs ran out of budget: the round is recomputed from scratch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct OutOfBudget;
-
-/// [`solve`], also returning what the run did. Same complexity.
-#[must_use]
-pub fn solve_with_stats(game: &Game) -> (Solution, Stats) {
-    solve_with(game, Repairs::default())
-}
 
 /// [`solve`] with only the given repairs, returning what the run did. Same complexity.
 #[must_use]

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use crate::{Game, Solution};
+use crate::game::{Game, Solution};
 
 /// The DOT text of `game` with its `solution`. `O(n + m)` time and output.
 ///
@@ -17,7 +17,7 @@ use crate::{Game, Solution};
 ///   thick arrow in the winner's colour (Arezou's strategy on her region, Borzou's on his).
 ///   The loser's moves are not drawn thick: any of them stays in the winner's region.
 #[must_use]
-pub fn render(game: &Game, solution: &Solution) -> String {
+pub(crate) fn render(game: &Game, solution: &Solution) -> String {
     let mut out = String::with_capacity(64 * (game.n() + game.m()) + 256);
     out.push_str("digraph railway {\n");
     out.push_str("  graph [rankdir=LR, label=\"toy-train: blue = Arezou wins, red = Borzou wins; ");

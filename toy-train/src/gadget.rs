@@ -108,7 +108,7 @@ impl Gadget {
 
     /// Stations a copy takes, its tail share included.
     #[must_use]
-    pub fn stations_per_copy(&self) -> usize {
+    pub(crate) fn stations_per_copy(&self) -> usize {
         self.stations.len() + self.tail.per_copy
     }
 
@@ -130,7 +130,7 @@ impl Gadget {
     /// # Panics
     /// A link names a station the gadget does not have.
     #[must_use]
-    pub fn chain_padded(&self, copies: usize, padding: usize) -> Railway {
+    pub(crate) fn chain_padded(&self, copies: usize, padding: usize) -> Railway {
         let g = self.stations.len();
         let copies = copies.max(1);
         let station = |copy: usize, i: usize| {
@@ -201,7 +201,7 @@ impl Gadget {
 /// solver with lifts and bumps but no sinking and no budget (figures below are for that
 /// setting, "unbudgeted"); the options are given with each. The tests check that it still
 /// does several times the classic solver's work on each, and that the default does not.
-pub mod found {
+pub(crate) mod found {
     use super::{Gadget, Link, Tail};
     use Link::{First, Last, Next, Previous, Same, Sink};
 
@@ -214,7 +214,7 @@ pub mod found {
     /// Options: `--start detour --stations 6 --copies 128 --iterations 2500 --restarts 2
     /// --seed 22 --quadratic`.
     #[must_use]
-    pub fn avalanche() -> Gadget {
+    pub(crate) fn avalanche() -> Gadget {
         let table: &[(bool, bool, &[Link])] = &[
             (true, false, &[Same(0), Same(1)]),
             (false, true, &[Previous(0)]),
@@ -233,7 +233,7 @@ pub mod found {
     /// Options: `--start detour --stations 10 --copies 128 --iterations 2500 --restarts 2
     /// --seed 22 --quadratic`.
     #[must_use]
-    pub fn avalanche_deep() -> Gadget {
+    pub(crate) fn avalanche_deep() -> Gadget {
         let table: &[(bool, bool, &[Link])] = &[
             (true, false, &[Same(1), Same(0)]),
             (true, true, &[Previous(0), Next(4)]),
@@ -256,7 +256,7 @@ pub mod found {
     /// Options: `--start random --stations 6 --copies 128 --iterations 2500 --restarts 2
     /// --seed 36 --quadratic`.
     #[must_use]
-    pub fn recoil() -> Gadget {
+    pub(crate) fn recoil() -> Gadget {
         let table: &[(bool, bool, &[Link])] = &[
             (true, false, &[Previous(0), Same(5), Same(1), Next(2)]),
             (true, true, &[Sink]),
@@ -276,7 +276,7 @@ pub mod found {
     /// Options: `--start detour --stations 8 --copies 64 --iterations 5000 --restarts 2
     /// --seed 2`.
     #[must_use]
-    pub fn burst() -> Gadget {
+    pub(crate) fn burst() -> Gadget {
         let table: &[(bool, bool, &[Link])] = &[
             (true, false, &[Previous(2), Next(3), Previous(0)]),
             (true, false, &[Same(0)]),
@@ -302,7 +302,7 @@ pub mod found {
     /// Options: `--start detour --stations 10 --copies 128 --iterations 2500 --restarts 2
     /// --seed 52 --quadratic --attack default`.
     #[must_use]
-    pub fn reroute() -> Gadget {
+    pub(crate) fn reroute() -> Gadget {
         let table: &[(bool, bool, &[Link])] = &[
             (true, false, &[Previous(1), Same(0)]),
             (false, true, &[Same(0)]),
@@ -326,7 +326,7 @@ pub mod found {
     /// Options: `--start detour --stations 8 --copies 64 --iterations 5000 --restarts 2
     /// --seed 64 --attack default` (without `--quadratic`).
     #[must_use]
-    pub fn relay() -> Gadget {
+    pub(crate) fn relay() -> Gadget {
         let table: &[(bool, bool, &[Link])] =
             &[(true, false, &[Next(1), Next(0)]), (true, true, &[Sink])];
         Gadget::from_table(table, Tail { per_copy: 0, into: 1, at_first: false })
@@ -343,7 +343,7 @@ pub mod found {
     /// Options: `--start detour --stations 12 --max-degree 5 --copies 128 --iterations 4000
     /// --restarts 2 --seed 71 --quadratic --attack default`.
     #[must_use]
-    pub fn undertow() -> Gadget {
+    pub(crate) fn undertow() -> Gadget {
         let table: &[(bool, bool, &[Link])] = &[
             (true, false, &[Same(0), Previous(2)]),
             (true, false, &[Next(4), Previous(1), Next(3)]),

@@ -38,6 +38,18 @@ impl std::fmt::Display for Player {
     }
 }
 
+/// Who wins where, and how: what the solvers find for a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// `arezou_wins[s]`: Arezou wins when the train starts at `s`.
+    pub arezou_wins: Vec<bool>,
+    /// `strategy[s] = t`: the switch at `s` is set along track `s → t`. At the winner's
+    /// stations this is a positional winning strategy (Arezou's on her region, Borzou's on
+    /// his); at the loser's stations it is the station's first track, since every track
+    /// there stays in the region anyway.
+    pub strategy: Vec<u32>,
+}
+
 /// Why a set of stations and tracks is not a game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {

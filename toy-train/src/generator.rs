@@ -3,7 +3,7 @@
 //! rounds, a tenth of the stations forming the charging block), the cascades built
 //! on it against the decremental solver's repairs, and the adversarial families: the star
 //! detour, built by hand, and seven found by `cargo xtask adversary toy-train` (built from
-//! their gadgets, [`crate::gadget::found`]). A seed fixes the output forever (the generator
+//! their gadgets in module `gadget::found`). A seed fixes the output forever (the generator
 //! is [`engine::rng::SplitMix64`]).
 
 use std::fmt;
@@ -34,8 +34,8 @@ pub enum Family {
     Staircase,
     /// A staircase with a chain `y_1 → y_2 → …` of Arezou stations (each also leading to its
     /// step's charger) and a long tail hanging off `y_1`: every round the chain's head loses
-    /// its charger and must switch to the next link. Without lifts (see [`crate::decremental`]) the
-    /// whole chain and tail would be re-derived every round.
+    /// its charger and must switch to the next link. Without lifts (see module
+    /// `decremental`) the whole chain and tail would be re-derived every round.
     Cascade,
     /// The cascade with each link `y_i → y_(i+1)` made a detour of three tracks
     /// `y_i → p_i → q_i → y_(i+1)`: the next link now ranks above what depends on the head,
@@ -44,33 +44,33 @@ pub enum Family {
     Detour,
     /// The detour with its tail made a star, every `t_j → y_1`: a path's stations are ranked
     /// in breadth-first layers and stay above the chain once moved, but a star's all rank
-    /// just above `y_1`, so every round's bump (see [`crate::decremental`]) must move the
+    /// just above `y_1`, so every round's bump (see module `decremental`) must move the
     /// whole star again, `Θ(n)` heap operations a round. Built by hand, against the bumps:
     /// the decremental solver without its budget does five times the classic solver's work
     /// on it (1.2 s against 0.18 s at 16,000 stations).
     StarDetour,
     /// Found by the adversarial search: two hub stations every copy may move to, whose
     /// justifications run through a chain across the copies (see
-    /// [`crate::gadget::found::avalanche`]).
+    /// `gadget::found::avalanche`).
     Avalanche,
     /// Found by the adversarial search: the worst it found against the unbudgeted solver
-    /// ([`crate::gadget::found::avalanche_deep`]).
+    /// (`gadget::found::avalanche_deep`).
     AvalancheDeep,
     /// Found by the adversarial search: bumps that explore the chain above them and are
-    /// called off ([`crate::gadget::found::recoil`]).
+    /// called off (`gadget::found::recoil`).
     Recoil,
     /// Found by the adversarial search: two rounds, the second failing most of the railway
-    /// at once ([`crate::gadget::found::burst`]).
+    /// at once (`gadget::found::burst`).
     Burst,
     /// Found by the adversarial search against the default solver itself: a successor must
-    /// change its witness before it can serve ([`crate::gadget::found::reroute`]).
+    /// change its witness before it can serve (`gadget::found::reroute`).
     Reroute,
     /// Found by the adversarial search against the default solver: one round in which a
-    /// whole chain must relay to its next link ([`crate::gadget::found::relay`]).
+    /// whole chain must relay to its next link (`gadget::found::relay`).
     Relay,
     /// Found by the adversarial search against the default solver: rounds whose repairs
     /// cost less than a rebuild but more than the budget's slack
-    /// ([`crate::gadget::found::undertow`]).
+    /// (`gadget::found::undertow`).
     Undertow,
 }
 

@@ -65,7 +65,7 @@ use judge::problem::Invalid;
 use judge::scanf::is_c_space;
 use judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 
-pub use crate::railway::Railway;
+use crate::railway::Railway;
 
 use crate::game::{MAX_STATIONS, MAX_TRACKS};
 use crate::{Solution, Solver, dot, output, solve, verify};

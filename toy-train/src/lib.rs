@@ -3,27 +3,31 @@
 //! `docs/problems/toy-train.md`.
 //!
 //! The game is a Büchi game: Arezou wins where she can force infinitely many visits to
-//! charging stations, and both players have positional winning strategies. The crate holds:
+//! charging stations, and both players have positional winning strategies.
 //!
-//! - [`game`]: the graph in compressed sparse row form (forward and reverse, `u32`);
-//! - [`parse`](mod@parse): the sample grader's input read straight into a [`Game`];
-//! - [`railway`]: a [`Railway`] as its input file lists it, which the generators build and
-//!   the judge reads, renders and edits;
-//! - [`classic`]: the reference solver, repeated attractors, `O(n · m)`;
-//! - [`decremental`]: the default solver, the same rounds with the attractor maintained
+//! The API: [`run`], the whole program (input bytes in, output bytes out), with [`Options`]
+//! and [`Solver`]; [`parse()`], the sample grader's input read straight into a [`Game`] (the
+//! graph in compressed sparse row form, forward and reverse, `u32`); [`solve`], who wins
+//! where and how ([`Solution`]); [`verify()`], an independent `O(n + m)` check of an answer
+//! with both strategies; [`Railway`], a railway as its input file lists it, which the
+//! generators build and the judge reads, renders and edits; [`generator`], reproducible
+//! generators for tests and benchmarks; and [`judge`](mod@judge), the problem as the judge
+//! sees it (limits, subtasks, checker, generation, shrink moves), behind the binary's
+//! `check`, `validate` and `stress`.
+//!
+//! Inside, not part of the API (the workspace's tests and xtask reach the first five under
+//! the hidden `internals` feature):
+//!
+//! - `classic`: the reference solver, repeated attractors, `O(n · m)`;
+//! - `decremental`: the default solver, the same rounds with the attractor maintained
 //!   decrementally under a work budget (`O(n · m)` worst case, at most `1 + 1/16` times the
 //!   classic solver's work plus `O(n + m)`; linear on staircases, cascades, random graphs and
 //!   the adversarial families found so far);
-//! - [`brute`]: a brute force straight from the rules for tiny railways;
-//! - [`verify`](mod@verify): an independent `O(n + m)` check of an answer with both strategies;
-//! - [`output`]: the answer line and the strategy lines; [`dot`]: a Graphviz picture;
-//! - [`generator`]: reproducible generators for tests and benchmarks, with [`gadget`] for the
-//!   families built by repeating a small gadget;
-//! - [`work`]: deterministic work counters, to compare solvers without timing them;
-//! - [`judge`](mod@judge): the problem as the judge sees it (limits, subtasks, checker,
-//!   generation, shrink moves), behind the binary's `check`, `validate` and `stress`.
-//!
-//! [`run`] is the whole program: input bytes in, output bytes out.
+//! - `brute`: a brute force straight from the rules for tiny railways;
+//! - `gadget`: the families built by repeating a small gadget;
+//! - `work`: deterministic work counters, to compare solvers without timing them;
+//! - `game`, `parse`, `railway`, `verify`: the homes of the API's types and functions;
+//!   `output`: the answer line and the strategy lines; `dot`: a Graphviz picture.
 //!
 //! ```
 //! let input = b"2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1\n";
@@ -32,21 +36,24 @@
 //! # Ok::<(), engine::RunError>(())
 //! ```
 
-pub mod brute;
-pub mod classic;
-pub mod decremental;
-pub mod dot;
-pub mod gadget;
-pub mod game;
+mod dot;
+mod game;
 pub mod generator;
 pub mod judge;
-pub mod output;
-pub mod parse;
-pub mod railway;
-pub mod verify;
-pub mod work;
+mod output;
+mod parse;
+mod railway;
+mod verify;
+engine::internal_modules!(
+    classic,
+    decremental,
+    gadget,
+    work,
+    #[cfg(any(test, feature = "internals"))]
+    brute,
+);
 
-pub use game::{Game, GameError, Player};
+pub use game::{Game, GameError, MAX_STATIONS, MAX_TRACKS, Player, Solution};
 pub use parse::parse;
 pub use railway::Railway;
 pub use verify::{Verified, VerifyError, verify};
@@ -55,18 +62,6 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use engine::{Output, RunError};
-
-/// Who wins where, and how.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution {
-    /// `arezou_wins[s]`: Arezou wins when the train starts at `s`.
-    pub arezou_wins: Vec<bool>,
-    /// `strategy[s] = t`: the switch at `s` is set along track `s → t`. At the winner's
-    /// stations this is a positional winning strategy (Arezou's on her region, Borzou's on
-    /// his); at the loser's stations it is the station's first track, since every track
-    /// there stays in the region anyway.
-    pub strategy: Vec<u32>,
-}
 
 /// Which solver to run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -81,7 +76,9 @@ pub enum Solver {
     Reference,
 }
 
-/// Solves `game` with `solver`.
+/// Solves `game` with `solver`: the fast solver in `O(n · m)` worst case, at most `1 + 1/16`
+/// times the reference's work plus `O(n + m)` (linear on every family found so far); the
+/// reference, repeated attractors, in `O(n · m)`. Space `O(n)` besides the game.
 #[must_use]
 pub fn solve(game: &Game, solver: Solver) -> Solution {
     match solver {

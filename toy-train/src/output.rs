@@ -2,7 +2,7 @@
 //! here, so no `format!` per number).
 
 /// Appends the answer line `w[0] w[1] … w[n-1]` and a newline. `O(n)`.
-pub fn push_answer_line(out: &mut Vec<u8>, arezou_wins: &[bool]) {
+pub(crate) fn push_answer_line(out: &mut Vec<u8>, arezou_wins: &[bool]) {
     out.reserve(2 * arezou_wins.len() + 1);
     for (i, &w) in arezou_wins.iter().enumerate() {
         if i > 0 {
@@ -15,7 +15,7 @@ pub fn push_answer_line(out: &mut Vec<u8>, arezou_wins: &[bool]) {
 
 /// Appends one line `s t` per station `s`: the switch at `s` is set along the track `s -> t`.
 /// `O(n)`.
-pub fn push_strategy_lines(out: &mut Vec<u8>, strategy: &[u32]) {
+pub(crate) fn push_strategy_lines(out: &mut Vec<u8>, strategy: &[u32]) {
     out.reserve(strategy.len() * 12);
     for (s, &t) in strategy.iter().enumerate() {
         push_uint(out, s as u64);
@@ -27,7 +27,7 @@ pub fn push_strategy_lines(out: &mut Vec<u8>, strategy: &[u32]) {
 
 /// Appends `x` in decimal.
 #[inline]
-pub fn push_uint(out: &mut Vec<u8>, mut x: u64) {
+pub(crate) fn push_uint(out: &mut Vec<u8>, mut x: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {

@@ -103,7 +103,7 @@ impl Railway {
     /// Renames the stations by a random permutation and shuffles the track order, keeping
     /// the game the same up to names. `O(n + m)`.
     #[must_use]
-    pub fn shuffled(self, rng: &mut SplitMix64) -> Self {
+    pub(crate) fn shuffled(self, rng: &mut SplitMix64) -> Self {
         let n = self.arezou.len();
         let mut name: Vec<u32> = (0..n as u32).collect();
         rng.shuffle(&mut name);
@@ -122,7 +122,7 @@ impl Railway {
     /// The railway without the stations marked in `dropped` and the tracks touching them;
     /// the others are renumbered in order. `O(n + m)`.
     #[must_use]
-    pub fn without_stations(&self, dropped: &[bool]) -> Self {
+    pub(crate) fn without_stations(&self, dropped: &[bool]) -> Self {
         assert_eq!(dropped.len(), self.n(), "one mark a station");
         let mut name = Vec::with_capacity(self.n());
         let mut next = 0u32;
@@ -149,7 +149,7 @@ impl Railway {
     /// Whether dropping station `s` with its tracks would leave another station without a
     /// track: some station other than `s` has all its tracks leading to `s`. `O(n + m)`.
     #[must_use]
-    pub fn strands(&self, s: u32) -> bool {
+    pub(crate) fn strands(&self, s: u32) -> bool {
         // `elsewhere[u]`: a track of `u` leads to a station other than `s`.
         let mut elsewhere = vec![false; self.n()];
         for &(u, v) in &self.tracks {
@@ -161,7 +161,7 @@ impl Railway {
     /// Whether station `s` can be [bypassed](Self::bypassing) to a purpose: its only track
     /// leads to another station, and some track leads into it. `O(m)`.
     #[must_use]
-    pub fn bypassable(&self, s: u32) -> bool {
+    pub(crate) fn bypassable(&self, s: u32) -> bool {
         let mut out = self.tracks.iter().filter(|&&(u, _)| u == s);
         let one_track = matches!((out.next(), out.next()), (Some(&(_, t)), None) if t != s);
         one_track && self.tracks.iter().any(|&(u, v)| v == s && u != s)
@@ -174,7 +174,7 @@ impl Railway {
     /// station it strands](Self::without_station_chunk). So it is the plain one-step drop
     /// whenever that is valid. `O(n + m)`.
     #[must_use]
-    pub fn without_station(&self, s: u32) -> Self {
+    pub(crate) fn without_station(&self, s: u32) -> Self {
         if !self.strands(s) {
             let mut dropped = vec![false; self.n()];
             dropped[s as usize] = true;
@@ -192,7 +192,7 @@ impl Railway {
     /// first track into `range`, so every station keeps a track and no station but those in
     /// `range` goes. `O(n + m)`.
     #[must_use]
-    pub fn without_station_chunk(&self, range: Range<usize>) -> Self {
+    pub(crate) fn without_station_chunk(&self, range: Range<usize>) -> Self {
         let n = self.n();
         let inside = |s: u32| range.contains(&(s as usize));
         let mut kept_track = vec![false; n];
@@ -224,7 +224,7 @@ impl Railway {
     /// station whose every track is listed keeps the first of them, so no station is left
     /// without a track out. `O(n + m)`.
     #[must_use]
-    pub fn without_tracks(&self, listed: &[u32]) -> Self {
+    pub(crate) fn without_tracks(&self, listed: &[u32]) -> Self {
         let mut drop = vec![false; self.m()];
         for &i in listed {
             drop[i as usize] = true;
@@ -247,7 +247,7 @@ impl Railway {
     /// bypasses: every track into `s` now leads to `t` (unless that track already exists),
     /// and the stations after `s` are renumbered. Every station keeps a track out. `O(n + m)`.
     #[must_use]
-    pub fn bypassing(&self, s: u32) -> Self {
+    pub(crate) fn bypassing(&self, s: u32) -> Self {
         let mut out = self.tracks.iter().filter(|&&(u, _)| u == s);
         let &(_, t) = out.next().expect("a bypassed station has a track");
         assert!(out.next().is_none() && t != s, "station {s} has one track, to another station");
@@ -279,7 +279,7 @@ impl Railway {
 
     /// The railway with the charging flags of `stations` cleared.
     #[must_use]
-    pub fn without_chargers(&self, stations: &[u32]) -> Self {
+    pub(crate) fn without_chargers(&self, stations: &[u32]) -> Self {
         let mut next = self.clone();
         for &s in stations {
             next.charging[s as usize] = false;

@@ -9,8 +9,7 @@
 
 use std::fmt;
 
-use crate::Solution;
-use crate::game::{Game, Player};
+use crate::game::{Game, Player, Solution};
 
 /// Why a claimed answer and strategy pair is not a certificate.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -8,24 +8,27 @@
 
 /// Something that counts work units. The reference solver takes one as a type parameter, so
 /// that its ordinary build (with [`NoMeter`]) carries no counting at all.
-pub trait Meter {
+pub(crate) trait Meter {
     /// Adds `units` of work.
     fn add(&mut self, units: usize);
 }
 
 /// The meter that counts nothing: compiles away.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct NoMeter;
+pub(crate) struct NoMeter;
 
 impl Meter for NoMeter {
     #[inline(always)]
     fn add(&mut self, _units: usize) {}
 }
 
-/// A meter that adds everything up.
+/// A meter that adds everything up (the classic solver's, for xtask's adversary search and
+/// the tests).
+#[cfg(feature = "internals")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Work(pub u64);
 
+#[cfg(feature = "internals")]
 impl Meter for Work {
     #[inline(always)]
     fn add(&mut self, units: usize) {
@@ -36,6 +39,6 @@ impl Meter for Work {
 /// The units charged for one push or pop on a binary heap holding `len` entries.
 #[inline]
 #[must_use]
-pub fn heap_op(len: usize) -> usize {
+pub(crate) fn heap_op(len: usize) -> usize {
     (usize::BITS - len.leading_zeros()) as usize
 }

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use judge::testing;
 use judge::{ChildOptions, Exit, Limits, Problem, Program, VerdictKind, trial};
-use toy_train::judge::{Judge, Railway};
+use toy_train::{Railway, judge::Judge};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_toy-train");
 

@@ -7,8 +7,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use card_duel::StartKey;
-use card_duel::generate::{self, Family, OFFICIAL_CASES, SEED};
+use card_duel::generate::{self, Family, SEED};
+use card_duel::{OFFICIAL_CASES, StartKey};
 
 use crate::TaskResult;
 use crate::measure::{self, BenchArgs, Contender};

@@ -6,6 +6,7 @@
 
 pub mod adversary;
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use toy_train::generator::{Family, GenParams, generate};
@@ -13,10 +14,14 @@ use toy_train::generator::{Family, GenParams, generate};
 use crate::TaskResult;
 use crate::measure::{self, BenchArgs, Contender};
 
-/// Writes a generated toy-train input to stdout.
+/// Writes a generated toy-train input to stdout. A closed pipe (`| head`) is not an error.
 pub fn gen_to_stdout(params: &GenParams) -> TaskResult {
     let instance = generate(params).map_err(|e| e.to_string())?;
-    engine::cli::write_stdout(&instance.to_text()).map_err(|e| format!("cannot write: {e}"))
+    let mut out = std::io::stdout().lock();
+    match out.write_all(&instance.to_text()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write: {e}")),
+        _ => Ok(()),
+    }
 }
 
 /// The seed peer a case is timed against: the editorial's program with arrays for 20,000

@@ -4,7 +4,9 @@
 //! thread-count independence, and the snapshot suites.
 
 use card_duel::generate::{self, Family};
-use card_duel::{Action, Board, Options, Position, Reach, Reference, Solver, Tables};
+use card_duel::reference::Reference;
+use card_duel::rules::Action;
+use card_duel::{Board, Options, Position, Reach, Solver, Tables};
 use engine::driver::DriverOptions;
 use engine::rng::SplitMix64;
 

@@ -3,7 +3,7 @@
 //! case of the judge's exhaustive enumeration up to 2 (and a sample up to 3), `--explain`
 //! checked move by move, and thread-count independence.
 
-use engine::DriverOptions;
+use engine::driver::DriverOptions;
 use hero_battle::explain::{Plan, after};
 use hero_battle::generate::{Family, cases, to_input};
 use hero_battle::reference::Reference;
