@@ -154,6 +154,46 @@ impl RunCgroup {
     }
 }
 
+/// Whether the judge of process id `pid` is gone: what it left (a run folder, a cgroup) is
+/// ours to remove. A live process of that id may be another one; its leftovers wait.
+pub(crate) fn judge_gone(pid: u32) -> bool {
+    pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Ends and removes the run cgroups a judge that was killed outright (SIGKILL) left behind,
+/// with whatever still runs in them: `judge-PID-N` below our cgroup whose PID is gone.
+pub(crate) fn remove_stale() {
+    let Some(base) = base() else { return };
+    for entry in fs::read_dir(base).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(stale_owner) else { continue };
+        if judge_gone(pid) {
+            let dir = entry.path();
+            let pids = || {
+                let text = fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
+                text.lines().filter_map(|l| l.trim().parse().ok()).collect()
+            };
+            for _ in 0..100 {
+                let _ = kill_all(&dir.join("cgroup.kill"), pids);
+                if fs::remove_dir(&dir).is_ok() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+}
+
+/// The process id in a run cgroup's or run folder's name: `judge-1234-7` and
+/// `judge-run-1234-7` give 1234.
+pub(crate) fn stale_owner(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix("judge-")?;
+    let rest = rest.strip_prefix("run-").unwrap_or(rest);
+    let (pid, n) = rest.split_once('-')?;
+    n.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
 /// Kills every process of a cgroup: by writing `1` to its `cgroup.kill`, or where the kernel
 /// has no such file, each of `pids()` in turn (they cannot leave the cgroup, and a pid there
 /// is not reused while the cgroup lists it).

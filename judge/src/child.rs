@@ -16,7 +16,9 @@
 //! **Memory.** The peak resident memory of the program is read every [`POLL`] (its `VmHWM`,
 //! and the resident memory of every process of its cgroup together) and the run is killed
 //! once it passes the limit; `wait4`'s figure, when it is the program's own, counts too. The
-//! stack may grow to the memory limit (`RLIMIT_STACK`), as CMS and IOI give it.
+//! stack may grow to the memory limit (`RLIMIT_STACK`), as CMS and IOI give it. A file the
+//! program writes may not grow past the memory limit either (`RLIMIT_FSIZE`: its folder may
+//! be in memory).
 //!
 //! **Isolation.** Each run starts in a new empty folder (under `/dev/shm` where it can, else
 //! the system's temporary folder), with `TMPDIR` naming it, removed with everything in it
@@ -26,7 +28,8 @@
 //! absolute paths, so they still name it; a folder the program needs (`java -cp DIR`) must be
 //! given as an absolute path.
 //!
-//! **Nothing escapes.** The program leads a process group of its own, and on Linux, where a
+//! **Nothing escapes.** The program leads a session and a process group of its own, and on
+//! Linux, where a
 //! cgroup can be had ([`crate::cgroup`]), a cgroup of its own, which nothing it starts can
 //! leave, even by `setsid` or a double fork. When the program exits (or is killed) the group
 //! and the cgroup are killed, so nothing it left behind keeps running or keeps our pipes
@@ -373,6 +376,22 @@ fn runs_folder() -> &'static Path {
     })
 }
 
+/// Removes the run folders a judge killed outright (SIGKILL) left behind, and their cgroups
+/// (see [`crate::cgroup`]): once a process, before its first run.
+fn remove_stale_runs() {
+    static DONE: std::sync::Once = std::sync::Once::new();
+    DONE.call_once(|| {
+        crate::cgroup::remove_stale();
+        for entry in std::fs::read_dir(runs_folder()).into_iter().flatten().flatten() {
+            let name = entry.file_name();
+            let owner = name.to_str().filter(|n| n.starts_with("judge-run-"));
+            if owner.and_then(crate::cgroup::stale_owner).is_some_and(crate::cgroup::judge_gone) {
+                drop(RunDir(entry.path()));
+            }
+        }
+    });
+}
+
 impl RunDir {
     /// A new empty folder, readable by us alone.
     fn create() -> io::Result<Self> {
@@ -434,18 +453,19 @@ impl Started {
     }
 
     /// Whatever the program left in its group or cgroup dies now, while the zombie leader
-    /// still holds the group's id.
+    /// still holds the group's id. Untracked first, so that a sweep ends the orphans of its
+    /// session.
     fn end_all(&self) -> io::Result<()> {
         sys::kill_group(self.pid)?;
+        interrupt::untrack(self.pid);
         match &self.cgroup {
             Some(cgroup) => {
                 cgroup.end()?;
             }
             None => {
-                reaper::sweep();
+                reaper::sweep(Some(self.pid));
             }
         }
-        interrupt::untrack(self.pid);
         Ok(())
     }
 
@@ -504,6 +524,7 @@ pub fn run_child(
         .prepared
         .as_ref()
         .map_err(|reason| spawn_error(io::Error::new(io::ErrorKind::NotFound, reason.clone())))?;
+    remove_stale_runs();
     let dir = RunDir::create().map_err(spawn_error)?;
     let cgroup =
         if options.cgroup { RunCgroup::create().transpose().map_err(spawn_error)? } else { None };
@@ -515,11 +536,12 @@ pub fn run_child(
         cgroup_procs: cgroup.as_ref().map(RunCgroup::procs),
         stack_bytes: options.memory_limit_kib.map(|kib| kib.saturating_mul(1024)),
         cpu_seconds: options.time_limit.as_secs() + 1,
+        file_bytes: options.memory_limit_kib.map(|kib| kib.saturating_mul(1024)),
     };
     let start = Instant::now();
     let (child, started) = {
         // A sweep must not take a program just started for an orphan (see `reaper`).
-        let _starting = if cgroup.is_none() { Some(reaper::starting()) } else { None };
+        let _starting = reaper::starting();
         let child = sys::spawn(prepared, &launch).map_err(spawn_error)?;
         interrupt::track(child.pid, cgroup.as_ref().map(RunCgroup::kill_file));
         let pid = child.pid;
@@ -715,7 +737,7 @@ fn drain(
             Err(_) if Instant::now() < deadline => {
                 // Without a cgroup, a process orphaned as the group died may hold a pipe:
                 // it has been adopted by now.
-                reaper::sweep();
+                reaper::sweep(None);
             }
             Err(_) => return None,
         }
@@ -977,6 +999,22 @@ mod tests {
                 assert!(gone, "{script} (cgroup: {}): process {pid} survived", options.cgroup);
             }
         }
+    }
+
+    #[test]
+    fn without_a_cgroup_a_detached_worker_lives_as_long_as_its_run() {
+        // The worker's parent exits at once, so the judge adopts it while the run goes on;
+        // the sweeps of other runs ending meanwhile must spare it (it is in the run's session).
+        let options = ChildOptions { cgroup: false, ..ChildOptions::default() };
+        let detached = "mkfifo f; (sh -c 'sleep 0.4; echo done' > f &); cat f";
+        let report = thread::scope(|scope| {
+            let worker = scope.spawn(|| run_child(&sh(detached), b"", &options));
+            for _ in 0..40 {
+                run_child(&sh("true"), b"", &options).unwrap();
+            }
+            worker.join().unwrap().unwrap()
+        });
+        assert_eq!((report.exit, report.stdout.as_slice()), (Exit::Code(0), &b"done\n"[..]));
     }
 
     #[test]

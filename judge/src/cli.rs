@@ -652,10 +652,11 @@ pub fn shrink_ending<P: Problem>(problem: &P, args: &ShrinkArgs) -> Ending {
     let kind = first.verdict.kind;
     let reruns = if passes > 1 {
         // It passed before it failed: nondeterministic, as the report will say.
-        Some(confirm::Reruns { runs: passes - 1, failed: 0, trial: None })
+        let runs = passes - 1;
+        Some(confirm::Reruns { kind, first_counts: true, runs, failed: 0, trial: None })
     } else {
         match confirm::confirm(problem, &program, &input, kind, &options) {
-            Ok(reruns) if reruns.standing(kind) == Standing::Unconfirmed => {
+            Ok(reruns) if reruns.standing() == Standing::Unconfirmed => {
                 let text = format!(
                     "ok: {} passes on {name}: its {} was not met again in {} alone, taken for \
                      the machine's load\n{limits_line}\n{time}\n",
@@ -712,16 +713,23 @@ impl<P: Problem> Session<'_, P> {
         mut found: Found,
         shrinking: bool,
     ) -> Ending {
-        let kind = failing.verdict.kind;
+        let mut failing = failing;
         match &reruns {
             None => found.about.push(format!(
                 "not confirmed: stopped by {} before a rerun alone",
                 interrupt::caught().map_or_else(|| "a signal".to_owned(), interrupt::signal_name)
             )),
-            Some(r) if r.standing(kind) == Standing::Confirmed => found.about.push(format!(
-                "confirmed: it failed again when rerun alone ({})",
-                plural(u64::from(r.runs), "rerun")
-            )),
+            Some(r) if r.standing() == Standing::Confirmed => {
+                if let Some(alone) = r.trial.as_ref().filter(|_| !r.first_counts) {
+                    // Alone, with its time, the run fails otherwise: that failure is the one.
+                    found.about.push(format!("run alone, it fails otherwise: {}", alone.verdict));
+                    failing = alone.clone();
+                }
+                found.about.push(format!(
+                    "confirmed: it failed the same way in {} alone",
+                    plural(u64::from(r.runs), "rerun")
+                ));
+            }
             Some(r) => {
                 found.about.push(format!(
                     "nondeterministic: it {} of this input (the reruns alone); not shrunk, since \
@@ -760,21 +768,36 @@ impl<P: Problem> Session<'_, P> {
             Ok(shrunk) => shrunk,
             Err(e) => return Ending::trouble(format!("while shrinking: {e}")),
         };
-        found.about.push(shrink_line(&shrunk, self.run));
         found.time += &format!(
             ", shrinking {:.1} s in {}",
             shrunk.elapsed.as_secs_f64(),
             plural(shrunk.runs, "run")
         );
+        let shrunk_line = shrink_line(&shrunk, self.run);
         match shrunk.reruns {
             Some(r) if r.failed == 0 => {
+                // The shrink followed chance: say what was tried, not what it claimed.
                 found.about.push(format!(
-                    "the shrunk input did not fail again in {} alone: reported as found instead",
+                    "nondeterministic: a shrink by {} ended on an input that failed 0 of {} \
+                     alone; the input as found is reported instead",
+                    plural(shrunk.steps, "move"),
                     plural(u64::from(r.runs), "rerun")
                 ));
-                self.report(&input, failing, found, None, true)
+                self.report(&input, failing, found, None, false)
+            }
+            Some(r) if r.failed < r.runs => {
+                found.about.push(format!(
+                    "nondeterministic: {}, but the shrunk input failed {} of {} alone, so the \
+                     shrink may have followed chance",
+                    shrunk_line,
+                    r.failed,
+                    plural(u64::from(r.runs), "rerun")
+                ));
+                let trial = r.trial.unwrap_or(shrunk.trial);
+                self.report(&shrunk.input, trial, found, Some(shrunk.end), false)
             }
             Some(r) => {
+                found.about.push(shrunk_line);
                 found.about.push(format!(
                     "the shrunk input failed again in {} of {} alone",
                     r.failed,
@@ -783,7 +806,10 @@ impl<P: Problem> Session<'_, P> {
                 let trial = r.trial.unwrap_or(shrunk.trial);
                 self.report(&shrunk.input, trial, found, Some(shrunk.end), true)
             }
-            None => self.report(&shrunk.input, shrunk.trial, found, Some(shrunk.end), true),
+            None => {
+                found.about.push(shrunk_line);
+                self.report(&shrunk.input, shrunk.trial, found, Some(shrunk.end), true)
+            }
         }
     }
 

@@ -2,14 +2,16 @@
 //! run's process group (by `setsid`, `setpgid` or a double fork) as a subreaper (Linux): our
 //! process adopts every orphaned descendant (`PR_SET_CHILD_SUBREAPER`), so a process whose
 //! parent has exited becomes our child instead of init's, and a sweep of our children that are
-//! not a running program's leader finds it, kills it and reaps it.
+//! in no running program's session finds it, kills it and reaps it. Each program leads a
+//! session of its own, which its descendants keep unless they call `setsid`, so an orphan
+//! whose run goes on (a worker its own parent left running) is spared until that run ends.
 //!
-//! A sweep reads `/proc/*/stat` (each process's parent), about a millisecond on a machine
-//! with a few hundred processes. It runs when a run ends, so an escaped process dies at the
-//! latest when its run, or another run, ends. What a sweep cannot tell is which run an orphan
-//! came from: one orphaned while its run goes on (its own parent, not the program, exited) is
-//! ended at the next sweep too. Right programs do not leave orphans behind; the cgroup path has
-//! no such limit. Elsewhere than Linux, only the process group is killed.
+//! A sweep reads `/proc/*/stat` (each process's parent and session), about a millisecond on a
+//! machine with a few hundred processes. It runs when a run ends, so an escaped process dies
+//! at the latest when its run, or another run, ends. What a sweep cannot tell is where a
+//! process that left its session came from: one orphaned while its run goes on is ended at
+//! the next sweep. The cgroup path has no such limit. Elsewhere than Linux, only the process
+//! group is killed.
 
 use std::io;
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
@@ -35,37 +37,44 @@ pub(crate) fn starting() -> MutexGuard<'static, ()> {
     STARTING.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Our children that are neither a running program's leader nor in our own process group (a
-/// child the embedding program started itself, such as a test's helper): orphans we adopted.
-fn adopted() -> Vec<u32> {
+/// Our children that belong to no running program (each program leads a session of its own,
+/// which its descendants keep unless they call `setsid`) and not to our own session (a child
+/// the embedding program started itself, such as a test's helper): orphans we adopted, whose
+/// run has ended or which left their run's session.
+fn adopted(leader: Option<u32>) -> Vec<u32> {
     let me = std::process::id();
-    let Some((_, own_group)) = parent_and_group(me) else { return Vec::new() };
+    let Some((_, own_session)) = parent_and_session(me) else { return Vec::new() };
     let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
     entries
         .flatten()
         .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
         .filter(|&pid| {
-            parent_and_group(pid).is_some_and(|(parent, group)| parent == me && group != own_group)
-                && !interrupt::is_running(pid)
+            parent_and_session(pid).is_some_and(|(parent, session)| {
+                parent == me && session != own_session && !interrupt::is_running(session)
+            }) && !interrupt::is_running(pid)
+                && Some(pid) != leader
         })
         .collect()
 }
 
-/// The parent and the process group of process `pid` (fields 4 and 5 of `/proc/PID/stat`).
-fn parent_and_group(pid: u32) -> Option<(u32, u32)> {
+/// The parent and the session of process `pid` (fields 4 and 6 of `/proc/PID/stat`).
+fn parent_and_session(pid: u32) -> Option<(u32, u32)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The name in parentheses may hold spaces; the fields after it are plain numbers.
     let mut fields = stat.get(stat.rfind(')')? + 2..)?.split(' ').skip(1);
-    Some((fields.next()?.parse().ok()?, fields.next()?.parse().ok()?))
+    let parent = fields.next()?.parse().ok()?;
+    let session = fields.nth(1)?.parse().ok()?;
+    Some((parent, session))
 }
 
 /// Kills and reaps every adopted orphan, and the orphans their deaths leave, until none is
-/// left (at most a few rounds: each round ends a generation). Returns how many it ended.
-pub(crate) fn sweep() -> usize {
+/// left (at most a few rounds: each round ends a generation), but `leader`, the leader of a
+/// run ending now, which its caller reaps. Returns how many it ended.
+pub(crate) fn sweep(leader: Option<u32>) -> usize {
     let _starting = starting();
     let mut ended = 0;
     for _ in 0..16 {
-        let orphans = adopted();
+        let orphans = adopted(leader);
         if orphans.is_empty() {
             break;
         }

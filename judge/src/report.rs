@@ -85,8 +85,9 @@ pub fn beside(input: &Path, extension: &str) -> PathBuf {
 }
 
 /// The first of `input`, `input-2`, `input-3`, ... (the number before the `.in` ending) for
-/// which neither the input nor any of its texts beside it (`extensions`) exists yet, so that
-/// a saved failure never overwrites an earlier one.
+/// which neither the input nor any of its texts beside it (`extensions`) exists yet, claimed
+/// by creating the input empty, so that a saved failure never overwrites an earlier one, nor
+/// one another judge saves at the same moment in the same folder.
 #[must_use]
 pub fn unused_save_path(input: &Path, extensions: &[&str]) -> PathBuf {
     let numbered = |n: u32| -> PathBuf {
@@ -109,25 +110,24 @@ pub fn unused_save_path(input: &Path, extensions: &[&str]) -> PathBuf {
     (1..)
         .map(numbered)
         .find(|path| {
-            !path.exists() && extensions.iter().all(|&extension| !beside(path, extension).exists())
+            let texts_free = extensions.iter().all(|&extension| !beside(path, extension).exists());
+            // A folder that cannot be written gives up the claim: the save reports why.
+            texts_free
+                && match std::fs::OpenOptions::new().write(true).create_new(true).open(path) {
+                    Ok(_) => true,
+                    Err(e) => e.kind() != std::io::ErrorKind::AlreadyExists,
+                }
         })
         .expect("some numbered name is free")
 }
 
-/// Writes `bytes` to `path` whole or not at all: to a file beside it first, then renamed, so
-/// an interrupted write never leaves a partial file where a whole one was promised.
+/// Writes `bytes` to `path` whole or not at all (see [`engine::fs::write_aside`]), so an
+/// interrupted write never leaves a partial file where a whole one was promised.
 ///
 /// # Errors
 /// The file cannot be written or renamed; the message names it.
 pub fn save(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut aside = path.as_os_str().to_owned();
-    aside.push(format!(".partial-{}", std::process::id()));
-    let aside = PathBuf::from(aside);
-    let written = std::fs::write(&aside, bytes).and_then(|()| std::fs::rename(&aside, path));
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&aside);
-        format!("cannot write {}: {e}", path.display())
-    })
+    engine::fs::write_aside(path, bytes).map_err(|e| e.to_string())
 }
 
 /// A text saved at `path`, or the reason it is not.
@@ -335,15 +335,25 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let input = dir.join("ce.in");
+        // Each call claims its name by creating the input.
         assert_eq!(unused_save_path(&input, &["ans", "out"]), input);
-        std::fs::write(&input, "").unwrap();
+        assert!(input.exists());
         assert_eq!(unused_save_path(&input, &["ans"]), dir.join("ce-2.in"));
-        std::fs::write(dir.join("ce-2.out"), "").unwrap();
-        assert_eq!(unused_save_path(&input, &["ans"]), dir.join("ce-2.in"));
-        assert_eq!(unused_save_path(&input, &["ans", "out"]), dir.join("ce-3.in"));
+        // A text beside a free input name takes the name too.
+        std::fs::write(dir.join("ce-3.out"), "").unwrap();
+        assert_eq!(unused_save_path(&input, &["ans", "out"]), dir.join("ce-4.in"));
+        assert_eq!(unused_save_path(&input, &["ans"]), dir.join("ce-3.in"));
         let bare = dir.join("failure");
         std::fs::write(&bare, "").unwrap();
         assert_eq!(unused_save_path(&bare, &["ans"]), dir.join("failure-2"));
+        // Judges saving at once in one folder each get a name of their own.
+        let racing = dir.join("race.in");
+        let names: std::collections::BTreeSet<PathBuf> = std::thread::scope(|scope| {
+            let claims: Vec<_> =
+                (0..8).map(|_| scope.spawn(|| unused_save_path(&racing, &["ans"]))).collect();
+            claims.into_iter().map(|c| c.join().unwrap()).collect()
+        });
+        assert_eq!(names.len(), 8, "{names:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -268,7 +268,7 @@ pub fn stress<P: Problem>(
         let Some(mut failure) = segment.failure else { break };
         let kind = failure.trial.verdict.kind;
         match confirm(problem, program, &failure.input, kind, &options.run) {
-            Ok(reruns) if reruns.standing(kind) == Standing::Unconfirmed => {
+            Ok(reruns) if reruns.standing() == Standing::Unconfirmed => {
                 report.unconfirmed.push(failure.index);
                 first = failure.index + 1;
                 continue;

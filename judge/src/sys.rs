@@ -2,7 +2,7 @@
 //! `unsafe` code, and the one place that lists it:
 //!
 //! - starting a program ([`spawn`]): `pipe2`, `clone(CLONE_VM | CLONE_VFORK)`, and in the
-//!   child `write` (joining a cgroup), `dup2`/`fcntl`, `setpgid`, `prctl(PR_SET_PDEATHSIG)`,
+//!   child `write` (joining a cgroup), `dup2`/`fcntl`, `setsid`, `prctl(PR_SET_PDEATHSIG)`,
 //!   `getppid`, `chdir`, `setrlimit`, `rt_sigaction`, `pthread_sigmask` and `execve`;
 //! - waiting: `waitid(WNOWAIT)` (a child's exit without reaping it), `wait4` (reaping with the
 //!   resource usage);
@@ -12,8 +12,8 @@
 //! No crate offers these safely together (rustix has `waitid` and `kill_process_group` but no
 //! resource usage; nix has no `wait4`), and they are few, so they are made through libc.
 //!
-//! **Why not std's `Command`.** A program must start in a process group of its own, in its
-//! own folder, with its stack and CPU-time limits set, its signal dispositions at their
+//! **Why not std's `Command`.** A program must start in a session (and process group) of its
+//! own, in its own folder, with its stack, CPU-time and file-size limits set, its signal dispositions at their
 //! defaults, inside the run's cgroup, and (Linux) with a request to be killed when the thread
 //! that started it dies (`PR_SET_PDEATHSIG`), so that a judge killed outright leaves it nothing
 //! to run for. std's `Command` starts a child with `posix_spawn` (no page-table copy) only when
@@ -242,6 +242,8 @@ pub(crate) struct Launch<'a> {
     pub stack_bytes: Option<u64>,
     /// The soft CPU-time limit in whole seconds (`SIGXCPU` there, `SIGKILL` a second later).
     pub cpu_seconds: u64,
+    /// The largest file the program may write, in bytes; `None` for as large as allowed.
+    pub file_bytes: Option<u64>,
 }
 
 /// A started program: its id (also its process group's) and our ends of its three pipes.
@@ -293,6 +295,7 @@ mod linux {
         cgroup_procs: c_int,
         stack: libc::rlimit,
         cpu: libc::rlimit,
+        file: libc::rlimit,
         /// Our process id, to notice a parent that died before the death-signal request.
         parent: libc::pid_t,
         /// The highest signal number (`SIGRTMAX`).
@@ -340,7 +343,7 @@ mod linux {
                     return fail(plan);
                 }
             }
-            if libc::setpgid(0, 0) != 0 || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+            if libc::setsid() < 0 || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
                 return fail(plan);
             }
             // The parent died before the request: nobody is left to judge the run.
@@ -350,6 +353,7 @@ mod linux {
             if libc::chdir(plan.dir) != 0
                 || libc::setrlimit(libc::RLIMIT_STACK, &raw const plan.stack) != 0
                 || libc::setrlimit(libc::RLIMIT_CPU, &raw const plan.cpu) != 0
+                || libc::setrlimit(libc::RLIMIT_FSIZE, &raw const plan.file) != 0
             {
                 return fail(plan);
             }
@@ -422,7 +426,8 @@ mod linux {
         }
     }
 
-    /// Starts `program` as `launch` says: in a process group of its own, in `launch.dir` with
+    /// Starts `program` as `launch` says: in a session and process group of its own, in
+    /// `launch.dir` with
     /// `TMPDIR` naming it, inside the run's cgroup when there is one, its stack and CPU-time
     /// limits set, every signal at its default disposition and none blocked, its standard
     /// streams piped to us, and a request to be killed when the calling thread dies.
@@ -445,6 +450,7 @@ mod linux {
             cgroup_procs: launch.cgroup_procs.map_or(-1, AsRawFd::as_raw_fd),
             stack: limits_for(libc::RLIMIT_STACK, launch.stack_bytes, 0),
             cpu: limits_for(libc::RLIMIT_CPU, Some(launch.cpu_seconds), 1),
+            file: limits_for(libc::RLIMIT_FSIZE, launch.file_bytes, 0),
             parent: libc::pid_t::try_from(std::process::id()).expect("a process id fits pid_t"),
             max_signal: libc::SIGRTMAX(),
             error: AtomicI32::new(0),
@@ -477,6 +483,7 @@ pub(crate) fn spawn(program: &Prepared, launch: &Launch<'_>) -> io::Result<Spawn
     let os = |c: &CString| std::ffi::OsString::from_vec(c.as_bytes().to_vec());
     let stack = limits_for(libc::RLIMIT_STACK, launch.stack_bytes, 0);
     let cpu = limits_for(libc::RLIMIT_CPU, Some(launch.cpu_seconds), 1);
+    let file = limits_for(libc::RLIMIT_FSIZE, launch.file_bytes, 0);
     let mut command = Command::new(os(&program.path));
     command
         .arg0(os(&program.argv[0]))
@@ -491,13 +498,14 @@ pub(crate) fn spawn(program: &Prepared, launch: &Launch<'_>) -> io::Result<Spawn
         .current_dir(launch.dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    // SAFETY: setrlimit is async-signal-safe and touches only the copied locals.
+        .stderr(Stdio::piped());
+    // SAFETY: setsid and setrlimit are async-signal-safe and touch only the copied locals.
     unsafe {
         command.pre_exec(move || {
-            if libc::setrlimit(libc::RLIMIT_STACK, &stack) != 0
+            if libc::setsid() < 0
+                || libc::setrlimit(libc::RLIMIT_STACK, &stack) != 0
                 || libc::setrlimit(libc::RLIMIT_CPU, &cpu) != 0
+                || libc::setrlimit(libc::RLIMIT_FSIZE, &file) != 0
             {
                 return Err(io::Error::last_os_error());
             }
@@ -532,6 +540,20 @@ pub(crate) fn signal_name(signal: i32) -> Option<&'static str> {
         libc::SIGTRAP => "SIGTRAP",
         libc::SIGXCPU => "SIGXCPU",
         libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGUSR1 => "SIGUSR1",
+        libc::SIGUSR2 => "SIGUSR2",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGVTALRM => "SIGVTALRM",
+        libc::SIGPROF => "SIGPROF",
+        libc::SIGCHLD => "SIGCHLD",
+        libc::SIGCONT => "SIGCONT",
+        libc::SIGSTOP => "SIGSTOP",
+        libc::SIGTSTP => "SIGTSTP",
+        libc::SIGTTIN => "SIGTTIN",
+        libc::SIGTTOU => "SIGTTOU",
+        libc::SIGURG => "SIGURG",
+        libc::SIGWINCH => "SIGWINCH",
+        libc::SIGIO => "SIGIO",
         _ => return None,
     })
 }

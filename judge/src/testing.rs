@@ -301,7 +301,36 @@ pub fn assert_stops_cleanly(binary: &str, args: &[&str], dir: &Path, signal: i32
     }
     if signal == 9 {
         // Only the program itself dies with us (PR_SET_PDEATHSIG); what it started is adopted
-        // by init, and killed here so the test leaves nothing behind.
+        // by init. The next judge to run ends what a killed judge left in its cgroups and
+        // removes its run folders; without cgroups, the test kills the rest itself.
+        let _ = std::process::Command::new(binary)
+            .args(["stress", "--runs", "1", "--no-shrink", "--save"])
+            .arg(dir.join(format!("{marker}-after.in")))
+            .args(["--", "/bin/true"])
+            .current_dir(dir)
+            .output()
+            .expect("the binary runs again");
+        let leftovers = |folder: &str, prefix: &str| -> Vec<String> {
+            std::fs::read_dir(folder)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.starts_with(&format!("{prefix}{pid}-")))
+                .collect()
+        };
+        assert!(leftovers("/dev/shm", "judge-run-").is_empty(), "run folders left");
+        assert!(std::env::temp_dir().join(format!("judge-run-{pid}-0")).metadata().is_err());
+        if crate::cgroup::available() {
+            for _ in 0..100 {
+                left = processes_mentioning(&marker);
+                if left.is_empty() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            assert!(left.is_empty(), "left running after the next judge: {left:?}");
+        }
         let program = format!("{marker}.sh");
         let programs: Vec<u32> = left
             .iter()

@@ -41,8 +41,8 @@ pub fn run_verdict(report: &ChildReport, options: &ChildOptions) -> Option<Verdi
             return Some(Verdict::new(
                 VerdictKind::TimeLimit,
                 format!(
-                    "killed at the wall-clock backstop, {} (CPU time {} of the {} limit): it \
-                     slept, waited, or got too little of a core",
+                    "killed at the wall-clock backstop, {}, with {} of CPU time counted against \
+                     the {} limit: it slept or waited, or got too little of a core",
                     seconds(options.wall_limit),
                     seconds(report.cpu),
                     seconds(options.time_limit)
@@ -74,13 +74,13 @@ pub fn run_verdict(report: &ChildReport, options: &ChildOptions) -> Option<Verdi
 }
 
 /// A duration as a report gives it: whole milliseconds below a second (`7 ms`), else seconds
-/// with two decimals (`1.02 s`).
+/// to the millisecond (`1.004 s`), so that a time just over a limit reads as over it.
 #[must_use]
 pub fn seconds(time: std::time::Duration) -> String {
     if time.as_secs() == 0 {
         format!("{} ms", time.as_millis())
     } else {
-        format!("{:.2} s", time.as_secs_f64())
+        format!("{:.3} s", time.as_secs_f64())
     }
 }
 

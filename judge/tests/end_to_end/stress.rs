@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use engine::rng::SplitMix64;
+use judge::confirm::Standing;
 use judge::problem::render;
 use judge::stress::{StressError, run_seed};
 use judge::testing::toy::Sum;
@@ -38,6 +39,21 @@ fn program(name: &str, body: &str) -> Program {
 
 fn right() -> Program {
     program("right", ":")
+}
+
+/// A program whose first `first_runs` runs (counted in a file of its own) do `first` for each
+/// case, and whose later runs are right: a failure of the moment, as a busy machine makes one.
+fn first_runs_only(name: &str, first_runs: u32, first: &str) -> Program {
+    let count = scratch().join(format!("{name}.count"));
+    let _ = std::fs::remove_file(&count);
+    let count = count.display();
+    program(
+        name,
+        &format!(
+            "if [ -z \"$seen\" ]; then seen=1; n=$(cat {count} 2>/dev/null || echo 0); \
+             echo $((n + 1)) > {count}; fi\nif [ \"$n\" -lt {first_runs} ]; then {first}; fi"
+        ),
+    )
 }
 
 fn options(seed: u64, jobs: usize) -> StressOptions {
@@ -200,7 +216,7 @@ fn a_hang_is_killed_at_the_limit_with_its_whole_process_group() {
     let t = trial(&Sum, &hang, &vec![(1, 1), (2, 1)], &run).unwrap();
     assert_eq!(t.verdict.kind, VerdictKind::TimeLimit, "{}", t.verdict);
     assert!(
-        t.verdict.message.starts_with("killed at the wall-clock backstop, 1.60 s"),
+        t.verdict.message.starts_with("killed at the wall-clock backstop, 1.600 s"),
         "{}",
         t.verdict
     );
@@ -212,6 +228,52 @@ fn a_hang_is_killed_at_the_limit_with_its_whole_process_group() {
         !alive(sleeper)
     });
     assert!(gone, "the grandchild {sleeper} (sleep 30) survived the kill");
+}
+
+#[test]
+fn a_time_limit_that_no_rerun_alone_meets_is_set_aside_and_the_loop_goes_on() {
+    let slow_once = first_runs_only("slow-once", 1, "while :; do :; done");
+    let run = ChildOptions::new(Duration::from_millis(300), None);
+    let options = StressOptions { runs: Some(3), run, ..options(1, 1) };
+    let report = stress(&Sum, &slow_once, &options, None).unwrap();
+    assert!(report.failure.is_none(), "{:?}", report.failure.map(|f| f.trial.verdict));
+    assert_eq!((report.unconfirmed.as_slice(), report.runs), (&[0][..], 3));
+}
+
+#[test]
+fn a_failure_that_does_not_come_back_is_nondeterministic() {
+    let wrong_once = first_runs_only("wrong-once", 1, "echo 0; continue");
+    let report = stress(&Sum, &wrong_once, &options(1, 2), None).unwrap();
+    let failure = report.failure.expect("the first run fails");
+    let reruns = failure.reruns.expect("rerun alone");
+    assert_eq!((failure.index, reruns.standing()), (0, Standing::Nondeterministic));
+    assert_eq!(reruns.with_first(), "failed 1 of 7 runs");
+}
+
+#[test]
+fn a_time_limit_that_is_a_wrong_answer_alone_is_reported_as_one() {
+    // Slow on its first run; wrong, and quick, on every run after.
+    let count = scratch().join("slow-then-wrong.count");
+    let _ = std::fs::remove_file(&count);
+    let slow_then_wrong = program(
+        "slow-then-wrong",
+        &format!(
+            "if [ -z \"$seen\" ]; then seen=1; n=$(cat {c} 2>/dev/null || echo 0); \
+             echo $((n + 1)) > {c}; fi\nif [ \"$n\" -lt 1 ]; then while :; do :; done; fi\n\
+             echo 0; continue",
+            c = count.display()
+        ),
+    );
+    let run = ChildOptions::new(Duration::from_millis(300), None);
+    let options = StressOptions { runs: Some(3), run, ..options(1, 1) };
+    let failure = stress(&Sum, &slow_then_wrong, &options, None).unwrap().failure.unwrap();
+    assert_eq!(failure.trial.verdict.kind, VerdictKind::TimeLimit);
+    let reruns = failure.reruns.expect("rerun alone");
+    assert_eq!((reruns.kind, reruns.first_counts), (VerdictKind::WrongAnswer, false));
+    assert_eq!(
+        (reruns.standing(), reruns.with_first()),
+        (Standing::Confirmed, "failed 2 of 2 runs".into())
+    );
 }
 
 #[test]
