@@ -209,7 +209,7 @@ enum Outcome<I> {
     /// The program passed.
     Passed,
     /// The program failed.
-    Failed(Failure<I>),
+    Failed(Box<Failure<I>>),
     /// The run could not be carried out.
     Trouble(StressError),
     /// A signal stopped it.
@@ -299,6 +299,9 @@ struct Loop<'a, P: Problem> {
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
 }
 
+/// The runs that stopped the loop, by index: each worker adds the ones it ran.
+type Stops<I> = Mutex<Vec<(u64, Outcome<I>)>>;
+
 /// What one segment of the loop did.
 struct Segment<I> {
     runs: u64,
@@ -314,7 +317,7 @@ impl<P: Problem> Loop<'_, P> {
         let next = AtomicU64::new(first);
         // The lowest index that failed or could not run: no index above it is started.
         let stop = AtomicU64::new(u64::MAX);
-        let stops: Mutex<Vec<(u64, Outcome<P::Input>)>> = Mutex::new(Vec::new());
+        let stops: Stops<P::Input> = Mutex::new(Vec::new());
         let finished: Vec<Vec<(u64, u32)>> = thread::scope(|scope| {
             let workers: Vec<_> = (0..self.options.jobs.max(1))
                 .map(|_| scope.spawn(|| self.worker(&next, &stop, &stops)))
@@ -333,7 +336,7 @@ impl<P: Problem> Loop<'_, P> {
         }
         let failure = match first_stop {
             None => None,
-            Some((_, Outcome::Failed(failure))) => Some(failure),
+            Some((_, Outcome::Failed(failure))) => Some(*failure),
             Some((_, Outcome::Trouble(error))) => return Err(error),
             Some((_, Outcome::Passed | Outcome::Interrupted)) => {
                 unreachable!("only failures and trouble stop the loop")
@@ -350,7 +353,7 @@ impl<P: Problem> Loop<'_, P> {
         &self,
         next: &AtomicU64,
         stop: &AtomicU64,
-        stops: &Mutex<Vec<(u64, Outcome<P::Input>)>>,
+        stops: &Stops<P::Input>,
     ) -> Vec<(u64, u32)> {
         let mut finished = Vec::new();
         loop {
@@ -396,7 +399,9 @@ impl<P: Problem> Loop<'_, P> {
                 Outcome::Trouble(StressError::Judge { index, seed, verdict: t.verdict })
             }
             Ok(t) if t.verdict.is_ok() => Outcome::Passed,
-            Ok(trial) => Outcome::Failed(Failure { index, seed, input, trial, reruns: None }),
+            Ok(trial) => {
+                Outcome::Failed(Box::new(Failure { index, seed, input, trial, reruns: None }))
+            }
         };
         (cases, outcome)
     }
