@@ -1,5 +1,5 @@
 //! The judge's subcommands of the card-duel binary end to end: `check` on the verdict table
-//! (`tests/data/card-duel/check-verdicts.txt`: the official checker's verdict and the strict
+//! (`tests/data/check-verdicts.txt`: the official checker's verdict and the strict
 //! one for each output, the 1e-6 boundary both ways) and every protocol, `validate` on every
 //! rule with its place, and `stress` against programs this file writes: a right one (the
 //! binary itself) and wrappers around it that go wrong in one way each (a rule bug, state
@@ -49,7 +49,7 @@ fn duel(args: &[&str], stdin: &[u8]) -> Ran {
     Ran::of(&tests::run_binary(BINARY, args, stdin))
 }
 
-/// One entry of the verdict table `tests/data/card-duel/check-verdicts.txt`: an output,
+/// One entry of the verdict table `tests/data/check-verdicts.txt`: an output,
 /// what the official checker says to it, and our lines without and with `--strict`.
 struct VerdictRow {
     output: Vec<u8>,
@@ -60,7 +60,7 @@ struct VerdictRow {
 
 /// The verdict table: its input, its jury answer and its entries.
 fn verdict_table() -> (Vec<u8>, Vec<u8>, Vec<VerdictRow>) {
-    let path = tests::tests_dir().join("data").join("card-duel").join("check-verdicts.txt");
+    let path = tests::data_dir(env!("CARGO_MANIFEST_DIR")).join("check-verdicts.txt");
     let text = std::fs::read_to_string(&path).expect("the verdict table is there");
     let mut fields: Vec<(&str, &str)> = Vec::new();
     for line in text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {

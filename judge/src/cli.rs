@@ -16,16 +16,19 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use engine::rng::SplitMix64;
+
 use super::child::{ChildError, ChildOptions, Program, shell_quote, wall_backstop};
 use super::confirm::{self, Standing};
 use super::interrupt;
+use super::lenient::Lenient;
 use super::problem::{Limits, Problem, RunLimits, check, render};
 use super::protocol::{EXIT_FAIL, Protocol, Source};
 use super::report::{
     FailureReport, Saved, Text, beside, count, plural, saved_text, unused_save_path,
 };
 use super::shrink::{ShrinkEnd, ShrinkOptions, ShrinkProgress, Shrunk, shrink_with_progress};
-use super::stress::{Progress, StressOptions, stress};
+use super::stress::{Progress, Schedule, StressOptions, stress};
 use super::trial::{Trial, megabytes, seconds as seconds2, trial};
 use super::verdict::Verdict;
 
@@ -171,6 +174,26 @@ pub enum JudgeCommand {
     /// failure saved by `stress`, or any input). Exit 0 it does not fail, 1 shrunk, 2 trouble;
     /// stopped by a signal, it reports how far it got and exits 130, 143, 129.
     Shrink(ShrinkArgs),
+    /// Print an input as `stress` generates them: size level LEVEL, or extreme input K, from
+    /// SEED; the same arguments give the same bytes.
+    Generate(GenerateArgs),
+}
+
+/// `PROBLEM generate`: a generated input on stdout.
+#[derive(Clone, Debug, clap::Args)]
+pub struct GenerateArgs {
+    /// The size level, 0 (the smallest) up to the problem's largest.
+    #[arg(long, default_value_t = 0)]
+    pub level: u32,
+    /// Extreme input K instead (the largest sizes and values the limits allow).
+    #[arg(long, value_name = "K", conflicts_with = "level")]
+    pub extreme: Option<u32>,
+    /// The seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Limits the input respects.
+    #[arg(long, value_enum, default_value_t)]
+    pub limits: Limits,
 }
 
 impl JudgeCommand {
@@ -181,6 +204,7 @@ impl JudgeCommand {
             Self::Validate(args) => run_validate(problem, args),
             Self::Stress(args) => run_stress(problem, args),
             Self::Shrink(args) => run_shrink(problem, args),
+            Self::Generate(args) => run_generate(problem, args),
         }
     }
 }
@@ -279,6 +303,14 @@ pub struct StressArgs {
     /// order (the problem's help says what BOUND bounds).
     #[arg(long, value_name = "BOUND")]
     pub exhaustive: Option<u64>,
+    /// Every run at size level LEVEL (0, the smallest, up to the problem's largest), without
+    /// the extreme inputs.
+    #[arg(long, value_name = "LEVEL", conflicts_with = "exhaustive")]
+    pub level: Option<u32>,
+    /// Judge every output and then accept it: the loop's own cost, for `cargo xtask bench
+    /// judge`.
+    #[arg(long, hide = true)]
+    pub accept_everything: bool,
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub run: RunArgs,
@@ -395,7 +427,7 @@ impl StressArgs {
             jobs: self.run.jobs(),
             limits: self.run.limits,
             run: limits.child_options(),
-            schedule: None,
+            schedule: self.level.map(Schedule::at_level),
             exhaustive: self.exhaustive,
         }
     }
@@ -511,7 +543,46 @@ impl Ending {
 
 /// Runs `stress` and prints its report: see [`stress_ending`].
 pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs) -> i32 {
+    if args.accept_everything {
+        return stress_ending(&Lenient(problem), args).print();
+    }
     stress_ending(problem, args).print()
+}
+
+/// Runs `generate`: the input on stdout, exit 0; a level or extreme the problem does not have
+/// is trouble (exit 2).
+pub fn run_generate<P: Problem>(problem: &P, args: &GenerateArgs) -> i32 {
+    let mut rng = SplitMix64::new(args.seed);
+    let input = match args.extreme {
+        Some(k) if k < problem.extremes(args.limits) => problem.extreme(k, &mut rng, args.limits),
+        Some(k) => {
+            let have = problem.extremes(args.limits);
+            return Ending::trouble(format!(
+                "no extreme input {k}: {} has {have} under the {} limits (0..{have})",
+                problem.name(),
+                args.limits
+            ))
+            .print();
+        }
+        None if args.level < P::LEVELS => problem.generate(&mut rng, args.level, args.limits),
+        None => {
+            return Ending::trouble(format!(
+                "no level {}: {}'s levels are 0..{}",
+                args.level,
+                problem.name(),
+                P::LEVELS
+            ))
+            .print();
+        }
+    };
+    let written = io::stdout().lock().write_all(&render(problem, &input));
+    // A reader that stopped reading (`| head`) is not an error.
+    match written {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Ending::trouble(format!("cannot write the input: {e}")).print()
+        }
+        _ => EXIT_PASSED,
+    }
 }
 
 /// Runs `shrink` and prints its report: see [`shrink_ending`].
@@ -530,6 +601,13 @@ pub fn stress_ending<P: Problem>(problem: &P, args: &StressArgs) -> Ending {
         return Ending::trouble(format!("cannot catch signals: {e}"));
     }
     let limits = LimitsUsed::new(&args.run, P::RUN_LIMITS);
+    if let Some(level) = args.level.filter(|&level| level >= P::LEVELS) {
+        return Ending::trouble(format!(
+            "no level {level}: {}'s levels are 0..{}",
+            problem.name(),
+            P::LEVELS
+        ));
+    }
     let options = args.stress_options(&limits);
     // An exhaustive run's length, checked before any run so a bad bound is trouble at once.
     let total =
@@ -579,9 +657,10 @@ pub fn stress_ending<P: Problem>(problem: &P, args: &StressArgs) -> Ending {
         let text = format!("{headline}\n{}\n{time}, -j {}\n", about.join("\n"), options.jobs);
         return Ending::report(text, EXIT_PASSED);
     };
-    let replay_source = match args.exhaustive {
-        Some(bound) => format!("--exhaustive {bound}"),
-        None => format!("--seed {}", args.seed),
+    let replay_source = match (args.exhaustive, args.level) {
+        (Some(bound), _) => format!("--exhaustive {bound}"),
+        (None, Some(level)) => format!("--seed {} --level {level}", args.seed),
+        (None, None) => format!("--seed {}", args.seed),
     };
     let replay = format!(
         "{} stress {replay_source} --from {} --runs 1 {} --limits {} -- {}",

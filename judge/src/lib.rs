@@ -38,6 +38,7 @@
 
 pub mod canonical;
 pub mod compare;
+pub mod lenient;
 pub mod moves;
 pub mod problem;
 pub mod protocol;

@@ -55,7 +55,9 @@ pub enum Plan {
 /// Which input each run gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Schedule {
-    /// Levels `0..levels` exist.
+    /// The lowest level run (0 but for a loop held to one level).
+    pub first_level: u32,
+    /// Levels `first_level..levels` are run.
     pub levels: u32,
     /// Runs spent on each level on the way up.
     pub runs_per_level: u64,
@@ -80,10 +82,23 @@ impl Schedule {
             Some(_) => index - extremes,
             None => index,
         };
-        let levels = u64::from(self.levels.max(1));
+        let levels = u64::from(self.levels.saturating_sub(self.first_level).max(1));
         let step = generated / self.runs_per_level.max(1);
         let level = if step < levels { step } else { generated % levels };
-        Plan::Level(u32::try_from(level).expect("below levels, a u32"))
+        let level = u32::try_from(level).expect("below levels, a u32");
+        Plan::Level(self.first_level + level)
+    }
+
+    /// Every run at `level`, without the extremes (`stress --level`).
+    #[must_use]
+    pub fn at_level(level: u32) -> Self {
+        Self {
+            first_level: level,
+            levels: level + 1,
+            runs_per_level: 1,
+            extremes: 0,
+            extremes_from: 0,
+        }
     }
 
     /// The default schedule for `problem` under `limits`: ten tiny runs, the extremes, then
@@ -91,6 +106,7 @@ impl Schedule {
     #[must_use]
     pub fn for_problem<P: Problem>(problem: &P, limits: Limits) -> Self {
         Self {
+            first_level: 0,
             levels: P::LEVELS,
             runs_per_level: 50,
             extremes: problem.extremes(limits),
@@ -437,7 +453,13 @@ mod tests {
 
     #[test]
     fn the_schedule_climbs_then_cycles_with_the_extremes_early() {
-        let s = Schedule { levels: 3, runs_per_level: 2, extremes: 0, extremes_from: 1 };
+        let s = Schedule {
+            first_level: 0,
+            levels: 3,
+            runs_per_level: 2,
+            extremes: 0,
+            extremes_from: 1,
+        };
         let plans: Vec<Plan> = (0..10).map(|i| s.plan(i)).collect();
         let levels = [0, 0, 1, 1, 2, 2, 0, 1, 2, 0].map(Plan::Level);
         assert_eq!(plans, levels);
@@ -446,6 +468,8 @@ mod tests {
         let mut expected = levels.to_vec();
         expected.splice(1..1, [Plan::Extreme(0), Plan::Extreme(1)]);
         assert_eq!(plans, expected);
+        let one = Schedule::at_level(4);
+        assert!((0..20).all(|i| one.plan(i) == Plan::Level(4)));
     }
 
     #[test]

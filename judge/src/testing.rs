@@ -11,10 +11,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::child::{ChildOptions, Program};
-use super::problem::{Exhibit, Invalid, Limits, Problem, RunLimits, render};
+use super::problem::{Limits, Problem, render};
 use super::trial::trial;
-use super::verdict::{Verdict, VerdictKind};
-use engine::input::InputError;
+use super::verdict::VerdictKind;
 use engine::rng::SplitMix64;
 
 /// Checks the contracts of [`Problem`] on `problem` with `draws` generated inputs per level
@@ -94,65 +93,6 @@ where
         if let Ok(input) = problem.parse(bytes, limits) {
             assert_round_trip(problem, &input, limits, "a parsed input");
         }
-    }
-}
-
-/// `P` with a judge that does all of the real judge's work (our answer, the rule) and then
-/// accepts: stress then measures the loop's own cost with a program that answers anything.
-#[derive(Clone, Debug, Default)]
-pub struct Lenient<P>(pub P);
-
-impl<P: Problem> Problem for Lenient<P> {
-    type Input = P::Input;
-    type Answer = P::Answer;
-    const LEVELS: u32 = P::LEVELS;
-    const RUN_LIMITS: RunLimits = P::RUN_LIMITS;
-
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn parse(&self, bytes: &[u8], limits: Limits) -> Result<P::Input, InputError> {
-        self.0.parse(bytes, limits)
-    }
-    fn validate(&self, input: &P::Input, limits: Limits) -> Result<(), Invalid> {
-        self.0.validate(input, limits)
-    }
-    fn render(&self, input: &P::Input, out: &mut Vec<u8>) {
-        self.0.render(input, out);
-    }
-    fn cases(&self, input: &P::Input) -> usize {
-        self.0.cases(input)
-    }
-    fn size(&self, input: &P::Input) -> u64 {
-        self.0.size(input)
-    }
-    fn generate(&self, rng: &mut SplitMix64, level: u32, limits: Limits) -> P::Input {
-        self.0.generate(rng, level, limits)
-    }
-    fn extremes(&self, limits: Limits) -> u32 {
-        self.0.extremes(limits)
-    }
-    fn extreme(&self, k: u32, rng: &mut SplitMix64, limits: Limits) -> P::Input {
-        self.0.extreme(k, rng, limits)
-    }
-    fn solve(&self, input: &P::Input) -> P::Answer {
-        self.0.solve(input)
-    }
-    fn render_answer(&self, input: &P::Input, answer: &P::Answer, out: &mut Vec<u8>) {
-        self.0.render_answer(input, answer, out);
-    }
-    fn parse_answer(&self, input: &P::Input, bytes: &[u8]) -> Result<P::Answer, String> {
-        self.0.parse_answer(input, bytes)
-    }
-    fn judge(&self, input: &P::Input, answer: &P::Answer, output: &[u8]) -> Verdict {
-        let verdict = self.0.judge(input, answer, output);
-        Verdict::ok(format!("accepted whatever the judge said ({})", verdict.kind))
-    }
-    fn shrink(&self, input: &P::Input) -> impl Iterator<Item = P::Input> {
-        self.0.shrink(input)
-    }
-    fn explain(&self, input: &P::Input) -> Vec<Exhibit> {
-        self.0.explain(input)
     }
 }
 

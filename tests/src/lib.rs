@@ -1,10 +1,11 @@
-//! The harness for the workspace's integration tests: one loop that turns a folder of input
-//! files into insta snapshots.
+//! The harness for the problem crates' integration tests: one loop that turns a folder of input
+//! files into insta snapshots, and the table of `validate`'s canonical format.
 //!
-//! A suite is a folder `tests/data/SUITE/` of `NAME.in` files. An input may open with lines
-//! `# args: FLAGS`, one per run (say `# args:` for a plain run and `# args: --explain` for an
-//! explained one); the judge input follows them. Each run's result, the output a binary
-//! prints or the error line with its exit code, goes into `tests/snapshots/SUITE/NAME.snap`,
+//! A problem crate's suite is its folder `tests/data/` of `NAME.in` files. An input may open
+//! with lines `# args: FLAGS`, one per run (say `# args:` for a plain run and `# args:
+//! --explain` for an explained one); the judge input follows them. Each run's result, the
+//! output a binary prints or the error line with its exit code, goes into the crate's
+//! `tests/snapshots/NAME.snap`,
 //! whose header carries the input itself, so a reviewer reads a changed snapshot without
 //! opening the input. Every input is checked before the suite fails, and a snapshot without
 //! an input fails it too. `cargo xtask snapshot` regenerates them; plain `cargo test` fails
@@ -20,16 +21,27 @@ use std::process::{Command, Stdio};
 
 use engine::{Output, RunError};
 
-/// The `tests` package folder.
-#[must_use]
-pub fn tests_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+pub mod canonical;
+pub mod registry;
 
 /// The workspace root.
 #[must_use]
 pub fn workspace_root() -> PathBuf {
-    tests_dir().parent().expect("tests/ sits in the workspace").to_path_buf()
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR"));
+    tests.parent().expect("tests/ sits in the workspace").to_path_buf()
+}
+
+/// A problem crate's test data folder, `CRATE/tests/data/`, from the crate's folder (its
+/// `env!("CARGO_MANIFEST_DIR")`).
+#[must_use]
+pub fn data_dir(crate_dir: &str) -> PathBuf {
+    Path::new(crate_dir).join("tests").join("data")
+}
+
+/// The crate's name: the last part of its folder.
+fn crate_name(crate_dir: &str) -> String {
+    let name = Path::new(crate_dir).file_name().expect("a crate folder has a name");
+    name.to_string_lossy().into_owned()
 }
 
 /// One input file of a suite.
@@ -78,13 +90,15 @@ impl DataFile {
     }
 }
 
-/// The data files of `tests/data/SUITE`, sorted by name.
+/// The data files of a problem crate's `tests/data/` (`crate_dir` is its folder), sorted by
+/// name.
 ///
 /// # Panics
 /// When the folder is missing or holds no inputs: a suite that tests nothing must not pass.
 #[must_use]
-pub fn suite(suite: &str) -> Vec<DataFile> {
-    let dir = tests_dir().join("data").join(suite);
+pub fn suite(crate_dir: &str) -> Vec<DataFile> {
+    let suite = crate_name(crate_dir);
+    let dir = data_dir(crate_dir);
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .filter_map(|entry| entry.ok().map(|e| e.path()))
@@ -108,14 +122,17 @@ pub fn render(result: Result<Output, RunError>) -> String {
 /// Inputs longer than this are named in their snapshot's header rather than copied into it.
 const EMBED_LIMIT: usize = 2000;
 
-/// Snapshots every input of `suite`: `run(input, flags)` for each of its runs.
+/// Snapshots every input of a problem crate's suite (`crate_dir` is its folder):
+/// `run(input, flags)` for each of its runs, into the crate's `tests/snapshots/`.
 ///
 /// # Panics
 /// After checking every input, when some snapshot differs (insta prints each difference as
 /// it goes) or a snapshot's input file is gone.
-pub fn snapshot_suite(suite: &str, run: impl Fn(&[u8], &[String]) -> Result<Output, RunError>) {
-    let files = self::suite(suite);
-    let snapshots = tests_dir().join("snapshots").join(suite);
+pub fn snapshot_suite(crate_dir: &str, run: impl Fn(&[u8], &[String]) -> Result<Output, RunError>) {
+    let files = suite(crate_dir);
+    let suite = crate_name(crate_dir);
+    let suite = suite.as_str();
+    let snapshots = Path::new(crate_dir).join("tests").join("snapshots");
     let mut differences = Vec::new();
     for file in &files {
         let mut text = describe(&file.input);

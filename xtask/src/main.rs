@@ -7,6 +7,7 @@
 //!   stress loop itself.
 //! - `cargo xtask adversary PROBLEM ...`: search for inputs that make a solver work harder
 //!   than the reference.
+//! - `cargo xtask examples`: run every example of the workspace, as CI does.
 
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "xtask reports to the terminal")]
 #![allow(unreachable_pub, reason = "a binary: `pub` marks what a module offers its siblings")]
@@ -52,12 +53,8 @@ enum Task {
         #[command(subcommand)]
         problem: AdversaryProblem,
     },
-    /// (Internal) the trivial program `bench judge` stresses: an answer of the right shape.
-    #[command(hide = true)]
-    Trivial {
-        #[arg(value_enum)]
-        problem: judge::TrivialProblem,
-    },
+    /// Run every example of every workspace member, as CI does (each asserts what it prints).
+    Examples,
     /// (Internal) run a command on an input, print its wall time and peak memory.
     #[command(hide = true)]
     MeasureChild {
@@ -107,7 +104,7 @@ fn main() -> ExitCode {
         Task::Adversary { problem: AdversaryProblem::ToyTrain(args) } => {
             toy_train::adversary::run(&args)
         }
-        Task::Trivial { problem } => judge::trivial(problem),
+        Task::Examples => examples(),
         Task::MeasureChild { input, output, command } => {
             measure::measure_child(&input, &output, &command)
         }
@@ -125,6 +122,27 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Runs every example of every workspace member (`cargo run --release --example`), from the
+/// registry's view of the workspace.
+fn examples() -> TaskResult {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    for member in tests::registry::members() {
+        for example in &member.examples {
+            println!("== {} --example {example}", member.name);
+            let status = std::process::Command::new(&cargo)
+                .args(["run", "--quiet", "--locked", "--release", "--package", &member.name])
+                .args(["--example", example])
+                .current_dir(measure::workspace_root())
+                .status()
+                .map_err(|e| format!("cannot run cargo: {e}"))?;
+            if !status.success() {
+                return Err(format!("{} --example {example} failed", member.name));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What every task returns: a message for the user on failure.

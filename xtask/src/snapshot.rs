@@ -2,9 +2,10 @@
 //! workspace.
 //!
 //! Every test that asserts a snapshot is named `snapshot_*` (the tidy test checks it), so one
-//! `cargo test --workspace -- snapshot_` runs them all: the file-driven suites of the `tests`
-//! package (inputs in `tests/data/SUITE/`, snapshots in `tests/snapshots/SUITE/`) and the
-//! judge's reports (`judge/tests/end_to_end/snapshots/`). Regenerating forces insta to write
+//! `cargo test --workspace -- snapshot_` runs them all: each problem crate's file-driven suite
+//! (inputs in `CRATE/tests/data/`, snapshots in `CRATE/tests/snapshots/`; the problems come
+//! from the registry, `tests::registry`) and the judge's reports
+//! (`judge/tests/end_to_end/snapshots/`). Regenerating forces insta to write
 //! every snapshot a test asserts, so a snapshot file not written by the run belongs to no test
 //! and is removed.
 
@@ -15,8 +16,9 @@ use std::time::SystemTime;
 use crate::TaskResult;
 use crate::measure::workspace_root;
 
-/// The folders that hold snapshots, relative to the workspace root.
-const SNAPSHOT_FOLDERS: [&str; 2] = ["tests/snapshots", "judge/tests/end_to_end/snapshots"];
+/// The judge's snapshot folder, relative to the workspace root; each problem crate's is its
+/// `tests/snapshots/`.
+const JUDGE_SNAPSHOTS: &str = "judge/tests/end_to_end/snapshots";
 
 /// Regenerates every snapshot (`check == false`) or verifies them, writing nothing.
 pub fn run(check: bool) -> TaskResult {
@@ -37,8 +39,9 @@ pub fn run(check: bool) -> TaskResult {
             Ok(())
         }
         (true, false) => {
-            for folder in SNAPSHOT_FOLDERS {
-                remove_unwritten(&root.join(folder), started)?;
+            remove_unwritten(&root.join(JUDGE_SNAPSHOTS), started)?;
+            for problem in tests::registry::problems() {
+                remove_unwritten(&problem.dir.join("tests").join("snapshots"), started)?;
             }
             println!("snapshots regenerated; review them with `git diff`");
             Ok(())

@@ -64,6 +64,7 @@ fn options(seed: u64, jobs: usize) -> StressOptions {
         limits: Limits::Original,
         run: ChildOptions::new(Duration::from_secs(5), None),
         schedule: Some(Schedule {
+            first_level: 0,
             levels: Sum::LEVELS,
             runs_per_level: 5,
             extremes: 0,

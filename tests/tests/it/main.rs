@@ -1,10 +1,4 @@
-//! The workspace's integration tests, in one test binary so that insta and the three solvers
-//! are linked once: one module per problem (its samples, snapshot suite and differential
-//! tests against the reference solvers), `validate`'s canonical format on the three official
-//! samples, and the tidy checks of the architecture.
+//! The workspace's own integration tests: the tidy checks of the architecture. Each problem's
+//! tests live in its crate (`CRATE/tests/`), on this package's harness.
 
-mod canonical;
-mod card_duel;
-mod hero_battle;
 mod tidy;
-mod toy_train;

@@ -7,9 +7,17 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const PROBLEMS: [&str; 3] = ["hero-battle", "toy-train", "card-duel"];
-const MEMBERS: [&str; 7] =
-    ["engine", "judge", "hero-battle", "toy-train", "card-duel", "xtask", "tests"];
+/// The problem crates, from the registry (`cargo metadata`).
+fn problems() -> Vec<String> {
+    let problems: Vec<String> = tests::registry::problems().into_iter().map(|p| p.name).collect();
+    assert!(problems.len() >= 3, "the registry lists the problems: {problems:?}");
+    problems
+}
+
+/// Every workspace member's folder.
+fn members() -> Vec<PathBuf> {
+    tests::registry::members().into_iter().map(|m| m.dir).collect()
+}
 
 fn root() -> PathBuf {
     tests::workspace_root()
@@ -43,8 +51,8 @@ fn dependencies(package: &str) -> BTreeSet<String> {
 fn the_engine_knows_no_problem_and_no_judge() {
     let deps = dependencies("engine");
     assert!(deps.contains("rayon"), "cargo tree listed the engine's dependencies: {deps:?}");
-    for problem in PROBLEMS {
-        assert!(!deps.contains(problem), "engine depends on {problem}");
+    for problem in problems() {
+        assert!(!deps.contains(&problem), "engine depends on {problem}");
     }
     assert!(!deps.contains("judge"), "the engine depends on the judge");
 }
@@ -53,19 +61,20 @@ fn the_engine_knows_no_problem_and_no_judge() {
 fn the_judge_knows_no_problem() {
     let deps = dependencies("judge");
     assert!(deps.contains("engine"), "cargo tree listed the judge's dependencies: {deps:?}");
-    for problem in PROBLEMS {
-        assert!(!deps.contains(problem), "judge depends on {problem}");
+    for problem in problems() {
+        assert!(!deps.contains(&problem), "judge depends on {problem}");
     }
 }
 
 #[test]
 fn problem_crates_never_depend_on_each_other() {
-    for problem in PROBLEMS {
+    let problems = problems();
+    for problem in &problems {
         let deps = dependencies(problem);
         assert!(deps.contains("engine"), "{problem} builds on the engine: {deps:?}");
         assert!(deps.contains("judge"), "{problem} implements the judge's Problem: {deps:?}");
-        for other in PROBLEMS.iter().filter(|&&o| o != problem) {
-            assert!(!deps.contains(*other), "{problem} depends on {other}");
+        for other in problems.iter().filter(|&o| o != problem) {
+            assert!(!deps.contains(other), "{problem} depends on {other}");
         }
     }
 }
@@ -88,8 +97,8 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn workspace_rust_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for member in MEMBERS {
-        rust_files(&root().join(member), &mut files);
+    for member in members() {
+        rust_files(&member, &mut files);
     }
     assert!(files.len() >= 40, "found only {} source files", files.len());
     files
@@ -97,11 +106,11 @@ fn workspace_rust_files() -> Vec<PathBuf> {
 
 #[test]
 fn every_dependency_is_used() {
-    for member in MEMBERS {
+    for member in tests::registry::members() {
         let mut files = Vec::new();
-        rust_files(&root().join(member), &mut files);
+        rust_files(&member.dir, &mut files);
         let sources: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
-        let unused: Vec<String> = dependencies(member)
+        let unused: Vec<String> = dependencies(&member.name)
             .into_iter()
             .filter(|dep| {
                 let name = dep.replace('-', "_");
@@ -111,7 +120,8 @@ fn every_dependency_is_used() {
             .collect();
         assert!(
             unused.is_empty(),
-            "{member} declares dependencies its code never names: {unused:?}"
+            "{} declares dependencies its code never names: {unused:?}",
+            member.name
         );
     }
 }
@@ -166,26 +176,32 @@ fn unsafe_code_is_confined() {
     assert_eq!(found, expected, "the files that allow unsafe code");
 }
 
-/// xtask regenerates the tests named `snapshot_*`, so a suite whose test is named otherwise
-/// would silently never be regenerated.
+/// What the registry gives every problem crate, it must hold: a data suite (`tests/data/`,
+/// inputs with their snapshots in `tests/snapshots/`) run by a test named `snapshot_*` (which
+/// xtask regenerates), and the canonical-format table checked on its official sample.
 #[test]
-fn every_data_suite_has_a_snapshot_test() {
-    let tests: String = std::fs::read_dir(root().join("tests").join("tests").join("it"))
-        .unwrap()
-        .flatten()
-        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
-        .collect();
-    let mut suites = 0;
-    for entry in std::fs::read_dir(root().join("tests").join("data")).unwrap().flatten() {
-        let suite = entry.file_name().to_string_lossy().replace('-', "_");
-        let call = format!("tests::snapshot_suite(\"{}\"", entry.file_name().to_string_lossy());
+fn every_problem_has_its_suite_and_its_canonical_table() {
+    for problem in tests::registry::problems() {
+        let tests_dir = problem.dir.join("tests");
+        let mut files = Vec::new();
+        rust_files(&tests_dir, &mut files);
+        let tests: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
+        let name = &problem.name;
+        let data = tests_dir.join("data");
+        let inputs = std::fs::read_dir(&data)
+            .map(|d| {
+                d.flatten().filter(|e| e.path().extension().is_some_and(|x| x == "in")).count()
+            })
+            .unwrap_or(0);
+        assert!(inputs > 0, "{name}: no inputs in {}", data.display());
         assert!(
-            tests.contains(&format!("fn snapshot_{suite}()")) && tests.contains(&call),
-            "tests/data/{suite} needs a test `fn snapshot_{suite}` calling {call}..."
+            tests.contains("fn snapshot_") && tests.contains("tests::snapshot_suite(env!"),
+            "{name}: a test `fn snapshot_...` calling tests::snapshot_suite(env!(\"CARGO_MANIFEST_DIR\"), ...)"
         );
-        suites += 1;
+        assert!(data.join("validate-canonical.txt").is_file(), "{name}: validate-canonical.txt");
+        assert!(tests.contains("tests::canonical::assert_table("), "{name}: the canonical table");
+        assert!(root().join(&problem.statement).is_file(), "{name}: {}", problem.statement);
     }
-    assert_eq!(suites, PROBLEMS.len(), "one data suite per problem");
 }
 
 /// `cargo xtask snapshot` runs the tests named `snapshot_*` across the workspace, so a test
@@ -212,10 +228,12 @@ fn every_snapshot_test_is_named_for_xtask() {
         }
     }
     assert!(checked >= 1, "found no snapshot test outside the data suites");
+    // xtask regenerates each problem's `tests/snapshots/` (from the registry) and the judge's.
     let xtask = std::fs::read_to_string(root().join("xtask/src/snapshot.rs")).unwrap();
-    for folder in ["tests/snapshots", "judge/tests/end_to_end/snapshots"] {
-        assert!(root().join(folder).is_dir(), "{folder} holds snapshots");
-        assert!(xtask.contains(&format!("\"{folder}\"")), "xtask snapshot knows {folder}");
+    let judge = "judge/tests/end_to_end/snapshots";
+    assert!(root().join(judge).is_dir() && xtask.contains(&format!("\"{judge}\"")), "{judge}");
+    for problem in tests::registry::problems() {
+        assert!(problem.dir.join("tests/snapshots").is_dir(), "{}: tests/snapshots", problem.name);
     }
 }
 
