@@ -18,8 +18,8 @@ use crate::tables::StartKey;
 /// The seed of the benchmark's files, and of `cargo xtask gen card-duel` unless told otherwise.
 pub const SEED: u64 = 2021;
 
-/// Most HP a player has in [`Family::SmallHp`]: the reference solver values such positions
-/// in milliseconds, whatever the boards.
+/// Most HP a player has in [`Family::SmallHp`]: small enough for the reference solver,
+/// whatever the boards.
 pub const SMALL_HP: u8 = 5;
 
 /// `count` distinct positions drawn uniformly from the 1,440,000 of one O, in drawn order (a

@@ -271,13 +271,13 @@ fn output(
 /// the input's O in `cache`, instead of a sweep: the same bytes out. The input is parsed
 /// first, as any run parses it; then the tablebase comes from the cache
 /// ([`Cache::values`]): from memory, or read from the store's file (a file of at most 1,024
-/// cases reads only the 4 KiB blocks that hold its positions, `O(cases)` and about a
-/// millisecond; a larger one reads and checks the whole table, 11.5 MB, then looks its cases
-/// up in groups), or, missing there, an error under [`Policy::Read`] and under
-/// [`Policy::BuildMissing`] built on `options.driver`'s threads and saved there first
-/// ([`Cache::get_or_build`]; 0.07 to 0.3 s, once). A single-file store answers inputs of its
-/// O only; a folder gives its file of the input's O. `options.solver` and `options.explain`
-/// do not apply: a tablebase holds values only, the fast solver's.
+/// cases reads only the 4 KiB blocks that hold its positions, `O(cases)`; a larger one reads
+/// and checks the whole table, 11.5 MB, then looks its cases up in groups), or, missing
+/// there, an error under [`Policy::Read`] and under [`Policy::BuildMissing`] built on
+/// `options.driver`'s threads and saved there first ([`Cache::get_or_build`]; one sweep of
+/// every position, once). A single-file store answers inputs of its O only; a folder gives
+/// its file of the input's O. `options.solver` and `options.explain` do not apply: a
+/// tablebase holds values only, the fast solver's.
 ///
 /// # Errors
 /// `options` asking for the reference solver or explanations; malformed input; an input

@@ -1,12 +1,12 @@
 //! Tablebases: the value of every position of one O, computed once and kept in a file, so that
 //! a later file of any positions of that O is answered by lookups with no sweep at all.
 //!
-//! A sweep for one position costs what its reach costs: a few milliseconds for small HP, and
-//! about 0.1 to 0.3 s for the heaviest ones (both players at 20 HP, full boards and hands),
-//! whose reach is most of the state space. The whole table of one O costs little more (0.07 to
-//! 0.3 s) and is 11.5 MB, so a user who asks many positions of one O builds it once
-//! ([`Tablebase::build`], the binary's `tablebase` subcommand) and reads it back
-//! ([`TablebaseFile`], `--tablebase FILE`), as chess engines read endgame tablebases.
+//! A sweep for one position costs what its reach costs: little for small HP, and for the
+//! heaviest ones (both players at 20 HP, full boards and hands) nearly what the whole state
+//! space costs, since their reach is most of it. The whole table of one O, one sweep of every
+//! position, costs little more and is 11.5 MB, so a user who asks many positions of one O
+//! builds it once ([`Tablebase::build`], the binary's `tablebase` subcommand) and reads it
+//! back ([`TablebaseFile`], `--tablebase FILE`), as chess engines read endgame tablebases.
 //!
 //! The file is a 64-byte header, a checksum for every block of [`BLOCK_VALUES`] values, then
 //! the 1,440,000 values as little-endian `f64` by [`StartKey`] rank:
@@ -157,8 +157,8 @@ pub enum TablebaseError {
 
 impl Tablebase {
     /// Values every position of O = `ops` with one sweep over every cell, on the current
-    /// rayon pool: `O(every slot of the state space)`, 0.07 to 0.3 s on two cores, and the
-    /// sweep's memory for every position (see the crate's README).
+    /// rayon pool: `O(every slot of the state space)` time, and the sweep's memory for every
+    /// position (see the crate's README).
     ///
     /// # Panics
     /// When `ops` is outside `1..=MAX_OPS`.
@@ -280,8 +280,7 @@ impl<R: Read> TablebaseFile<R> {
     }
 
     /// Reads every value, on from where [`TablebaseFile::open`] stopped, checking each block
-    /// and the file's length. `O(1,440,000)`: a few milliseconds once the file is in the
-    /// system's cache.
+    /// and the file's length. `O(1,440,000)`.
     ///
     /// # Errors
     /// When reading fails, the file is shorter or longer than a tablebase, or a block is
@@ -522,7 +521,7 @@ impl From<WriteError> for CacheError {
 }
 
 /// Runs of at most this many positions read only their values' blocks off a tablebase file
-/// ([`TablebaseFile::values`], about a millisecond); larger ones read it whole.
+/// ([`TablebaseFile::values`], at most 1,024 blocks of 4 KiB); larger ones read it whole.
 const FEW_POSITIONS: usize = 1024;
 
 /// The tablebases of every O a program has needed, each built or read once and kept in
@@ -594,8 +593,8 @@ impl Cache {
     /// tablebase of O: the one in memory; else, when `policy` reads the store's file and
     /// there is one (a single file is read even when it is not there, for the system's own
     /// error), off that file: at most 1,024 positions read only the 4 KiB blocks that hold
-    /// them (`O(positions log positions)`, about a millisecond), more read and check the whole
-    /// file (`O(1,440,000)`) and keep it; else the tablebase [`Cache::get_or_build`] gives.
+    /// them (`O(positions log positions)`), more read and check the whole file
+    /// (`O(1,440,000)`) and keep it; else the tablebase [`Cache::get_or_build`] gives.
     /// The values are the sweep's own bits.
     ///
     /// # Errors
@@ -649,9 +648,9 @@ impl Cache {
     }
 
     /// The tablebase of O = `ops`: the one in memory, else read from the store or built (on
-    /// the current rayon pool, 0.07 to 0.3 s) as `policy` says, then kept. Reading checks the
-    /// whole file (`O(1,440,000)`, a few milliseconds once it is in the system's cache). Two
-    /// threads asking for the same missing tablebase build it once: the second waits.
+    /// the current rayon pool, one sweep of every position) as `policy` says, then kept.
+    /// Reading checks the whole file (`O(1,440,000)`). Two threads asking for the same
+    /// missing tablebase build it once: the second waits.
     ///
     /// # Errors
     /// A tablebase file that cannot be read, is damaged or holds another O, or, under

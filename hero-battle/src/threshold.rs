@@ -21,7 +21,7 @@
 //! in one descending sweep). With `R` reachable Alice hit-point pairs and `B` = Bob's first
 //! hit points, time is `O(R * B * k)` byte operations with `k <= 8` attacks (the row loops
 //! vectorise), and space `O(R * B)` bytes. Hard cases (hit points 90..99, damage 1..3) have
-//! `R` near 9,000 and take well under a millisecond; random cases reach a handful of pairs.
+//! `R` near 9,000; random cases reach a handful of pairs.
 
 use engine::InlineVec;
 use engine::store::{BitTable, DenseTable};

@@ -210,7 +210,7 @@ pub(crate) mod found {
     /// stations 2, 3 and 4 chain each copy to the next. Each round most stations justified
     /// through the hubs lose their justifications together: at 16,000 stations (3,200
     /// rounds) the unbudgeted solver fails and re-attracts 4,800 stations a round, after
-    /// 1,600 bumps called off, 19 times the classic solver's work (13 s against 0.66 s).
+    /// 1,600 bumps called off, 19 times the classic solver's work.
     /// Options: `--start detour --stations 6 --copies 128 --iterations 2500 --restarts 2
     /// --seed 22 --quadratic`.
     #[must_use]
@@ -228,8 +228,7 @@ pub(crate) mod found {
     /// `avalanche-deep`: the same kind of railway with hubs among Borzou stations (station 5
     /// of the first copy, station 8 of the last), whose failures cannot be repaired at all:
     /// at 16,000 stations (1,777 rounds) the unbudgeted solver fails and re-attracts 6,200
-    /// stations a round, 28 times the classic solver's work (7.7 s against 0.40 s), the worst
-    /// the search found.
+    /// stations a round, 28 times the classic solver's work, the worst the search found.
     /// Options: `--start detour --stations 10 --copies 128 --iterations 2500 --restarts 2
     /// --seed 22 --quadratic`.
     #[must_use]
@@ -252,7 +251,7 @@ pub(crate) mod found {
     /// station whose witness goes can only move above stations that depend on it: every
     /// round the unbudgeted solver's bumps explore the chain above it before finding their
     /// own witness there and calling the move off (two a round at 16,000 stations, 1,334
-    /// rounds), 5.4 times the classic solver's work (1.4 s against 0.22 s).
+    /// rounds), 5.4 times the classic solver's work.
     /// Options: `--start random --stations 6 --copies 128 --iterations 2500 --restarts 2
     /// --seed 36 --quadratic`.
     #[must_use]
@@ -270,7 +269,7 @@ pub(crate) mod found {
 
     /// `burst`: two rounds only, but in the second 13,700 of 16,000 stations lose their
     /// justifications and fail, after 2,300 bumps called off, although the trap they leave
-    /// is small: 9.5 times the classic solver's work (7.5 ms against 0.46 ms), and the ratio
+    /// is small: 9.5 times the classic solver's work, and the ratio
     /// grows with the size. (Searched without `--quadratic`, which would have discarded it:
     /// the classic solver is linear here.)
     /// Options: `--start detour --stations 8 --copies 64 --iterations 5000 --restarts 2

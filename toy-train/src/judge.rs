@@ -1,5 +1,8 @@
 //! toy-train as the judge sees it: [`Judge`] implements [`judge::Problem`], which
-//! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands.
+//! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands. This module
+//! holds the limits, the subtasks and the checker (the rule an output is judged by);
+//! `judge/generate.rs` the stress loop's levels, the extreme railways and the exhaustive
+//! enumeration, and `judge/moves.rs` the shrink moves.
 //!
 //! - **Limits.** `original`: IOI 2017's, `1 <= n <= 5,000`, `n <= m <= 20,000`, no
 //!   duplicate track, at least one charging station, a track out of every station.
@@ -10,7 +13,7 @@
 //!   then holds the file to the canonical format ([`judge::canonical`]), the grader's layout
 //!   as [`Railway::render`] writes it.
 //! - **Subtasks.** A valid input's summary names the original subtasks it belongs to
-//!   ([`subtasks`]): 1 line, 2 `n <= 15`, 3 Arezou's only, 4 Borzou's only, 5 one charger,
+//!   ([`Judge::summary`]): 1 line, 2 `n <= 15`, 3 Arezou's only, 4 Borzou's only, 5 one charger,
 //!   6 no further constraints.
 //! - **Checker.** CMS's white-diff as IOI ran it, to the verdict: the output and the answer
 //!   are compared line by line (lines split at `\n` only), each line with its white space
@@ -44,8 +47,7 @@
 //!   railway is in the list, so the driver's result is 1-minimal under them, and under
 //!   bypasses too. A railway whose failure needs all its 5,000 stations sheds its extra
 //!   tracks and chargers in the first level; proving it 1-minimal then takes about 5,500
-//!   runs (510 chunks and 5,000 single stations), 24 to 38 s at `-j 2` on two cores with the
-//!   editorial's program.
+//!   runs (510 chunks and 5,000 single stations).
 //! - **Exhaustive** ([`Judge::exhaustive`]): every railway of up to `bound` stations
 //!   (`1..=4`) without duplicate tracks, smallest first: 19,318 railways up to 3 stations.
 //! - **Proof** ([`Judge::explain`]): our strategies station by station, the verifier's line
@@ -71,25 +73,9 @@ use crate::game::{MAX_STATIONS, MAX_TRACKS};
 use crate::{Solution, Solver, dot, output, solve, verify};
 
 /// Most stations under the original limits.
-pub const ORIGINAL_MAX_STATIONS: u64 = 5_000;
+const ORIGINAL_MAX_STATIONS: u64 = 5_000;
 /// Most tracks under the original limits.
-pub const ORIGINAL_MAX_TRACKS: u64 = 20_000;
-
-/// The largest bound of the exhaustive enumeration: 4 stations already make 12,150,000
-/// railways, 5 would make 28 billion.
-pub const EXHAUSTIVE_MAX_STATIONS: u64 = 4;
-
-/// How many railways of exactly `n` stations the exhaustive enumeration holds: owners, then
-/// charger sets (not empty under the original limits), then a non-empty set of heads for
-/// each station.
-fn exhaustive_count(n: usize, limits: Limits) -> u64 {
-    let subsets = 1u64 << n;
-    let chargers = match limits {
-        Limits::Original => subsets - 1,
-        Limits::Extended => subsets,
-    };
-    subsets * chargers * (subsets - 1).pow(n as u32)
-}
+const ORIGINAL_MAX_TRACKS: u64 = 20_000;
 
 /// toy-train for the judge (see the module notes). Its input is a [`Railway`], its answer
 /// whether Arezou wins from each station.
@@ -105,7 +91,7 @@ fn bounds(limits: Limits) -> (u64, u64) {
 }
 
 /// The original subtasks: number and what it asks of the input.
-pub const SUBTASKS: [(u8, &str); 6] = [
+const SUBTASKS: [(u8, &str); 6] = [
     (1, "every track is u -> u or u -> u + 1"),
     (2, "n <= 15"),
     (3, "Arezou owns every station"),
@@ -118,7 +104,7 @@ pub const SUBTASKS: [(u8, &str); 6] = [
 ///
 /// # Errors
 /// The railway breaks the original limits, so it belongs to none.
-pub fn subtasks(railway: &Railway) -> Result<Vec<u8>, Invalid> {
+fn subtasks(railway: &Railway) -> Result<Vec<u8>, Invalid> {
     validate(railway, Limits::Original)?;
     let line = railway.tracks.iter().all(|&(u, v)| v == u || v == u + 1);
     let holds = [
@@ -137,7 +123,7 @@ pub fn subtasks(railway: &Railway) -> Result<Vec<u8>, Invalid> {
 ///
 /// # Errors
 /// The first rule broken.
-pub fn validate(railway: &Railway, limits: Limits) -> Result<(), Invalid> {
+fn validate(railway: &Railway, limits: Limits) -> Result<(), Invalid> {
     let (max_n, max_m) = bounds(limits);
     let (n, m) = (railway.n(), railway.m());
     if !(1..=max_n).contains(&(n as u64)) {
@@ -522,54 +508,14 @@ impl Problem for Judge {
     /// limits (2, 108, 19,208 and 12,150,000 railways of 1, 2, 3 and 4 stations; any number
     /// of chargers under the extended limits).
     fn exhaustive_len(&self, bound: u64, limits: Limits) -> Result<u64, Invalid> {
-        if !(1..=EXHAUSTIVE_MAX_STATIONS).contains(&bound) {
-            return Err(Invalid(format!(
-                "the bound is the largest number of stations, in 1..={EXHAUSTIVE_MAX_STATIONS}; \
-                 found {bound}"
-            )));
-        }
-        Ok((1..=bound as usize).map(|n| exhaustive_count(n, limits)).sum())
+        generate::exhaustive_len(bound, limits)
     }
 
     /// Railway `index` of the enumeration: by number of stations, then in mixed radix over
     /// each station's set of tracks (the most significant digits), the charger set and the
     /// owners. `O(n²)`.
     fn exhaustive(&self, bound: u64, index: u64, limits: Limits) -> Option<Railway> {
-        if self.exhaustive_len(bound, limits).ok()? <= index {
-            return None;
-        }
-        let mut rest = index;
-        let n = (1..=bound as usize).find(|&n| {
-            let count = exhaustive_count(n, limits);
-            if rest < count {
-                return true;
-            }
-            rest -= count;
-            false
-        })?;
-        let subsets = 1u64 << n;
-        let mut digit = |radix: u64| {
-            let d = rest % radix;
-            rest /= radix;
-            d
-        };
-        let arezou: Vec<bool> = {
-            let mask = digit(subsets);
-            (0..n).map(|s| mask >> s & 1 == 1).collect()
-        };
-        let charging: Vec<bool> = {
-            let mask = match limits {
-                Limits::Original => digit(subsets - 1) + 1,
-                Limits::Extended => digit(subsets),
-            };
-            (0..n).map(|s| mask >> s & 1 == 1).collect()
-        };
-        let mut tracks = Vec::new();
-        for u in 0..n as u32 {
-            let heads = digit(subsets - 1) + 1;
-            tracks.extend((0..n as u32).filter(|&v| heads >> v & 1 == 1).map(|v| (u, v)));
-        }
-        Some(Railway { arezou, charging, tracks })
+        generate::exhaustive(bound, index, limits)
     }
 
     /// Who wins where, our strategy at each station and the verifier's line; and a Graphviz
@@ -649,92 +595,6 @@ mod tests {
     #[test]
     fn the_problem_keeps_the_engines_contracts() {
         judge::testing::check_contracts(&Judge, 12, 60, Some(3));
-    }
-
-    /// The extremes are the largest railways of the original, with one charger and with all,
-    /// owners mixed, and the single-charger railway with `m = n` is one path into a cycle.
-    #[test]
-    fn the_extremes_reach_the_limits() {
-        for limits in [Limits::Original, Limits::Extended] {
-            assert_eq!(Judge.extremes(limits), 5);
-            let mut rng = SplitMix64::new(11);
-            let all: Vec<Railway> = (0..5).map(|k| Judge.extreme(k, &mut rng, limits)).collect();
-            let shapes: Vec<(usize, usize, usize)> =
-                all.iter().map(|r| (r.n(), r.m(), r.chargers())).collect();
-            assert_eq!(
-                shapes,
-                [
-                    (1, 1, 1),
-                    (5000, 5000, 1),
-                    (5000, 5000, 5000),
-                    (5000, 20000, 1),
-                    (5000, 20000, 5000)
-                ]
-            );
-            for r in &all {
-                assert_eq!(validate(r, Limits::Original), Ok(()), "valid under both limits");
-                if r.n() > 1 {
-                    let arezou = r.arezou.iter().filter(|&&a| a).count();
-                    assert!((2000..=3000).contains(&arezou), "owners mixed: {arezou}");
-                }
-            }
-            // Following the only tracks from the station nothing leads to visits every
-            // station before it repeats one.
-            let path = &all[1];
-            let mut head = vec![0u32; 5000];
-            let mut entered = vec![false; 5000];
-            for &(u, v) in &path.tracks {
-                head[u as usize] = v;
-                entered[v as usize] = true;
-            }
-            let mut s = entered.iter().position(|&e| !e).expect("the path's start") as u32;
-            let mut seen = vec![false; 5000];
-            while !seen[s as usize] {
-                seen[s as usize] = true;
-                s = head[s as usize];
-            }
-            assert!(seen.iter().all(|&v| v), "one path through every station");
-        }
-    }
-
-    /// The tiny levels reach the shapes where wrong ideas fail, and every original subtask.
-    #[test]
-    fn tiny_levels_reach_the_edge_shapes() {
-        let mut rng = SplitMix64::new(3);
-        let inputs: Vec<Railway> =
-            (0..300).map(|i| Judge.generate(&mut rng, i % 2, Limits::Original)).collect();
-        let count = |p: &dyn Fn(&Railway) -> bool| inputs.iter().filter(|r| p(r)).count();
-        let only_self_loop =
-            |r: &Railway, s: u32| r.tracks.iter().filter(|t| t.0 == s).all(|t| t.1 == s);
-        assert!(count(&|r| r.n() == 1) >= 10);
-        assert!(count(&|r| r.tracks.iter().any(|t| t.0 == t.1)) >= 100);
-        assert!(count(&|r| (0..r.n() as u32).any(|s| only_self_loop(r, s))) >= 100);
-        assert!(
-            count(&|r| r.n() >= 3
-                && (0..r.n() as u32).all(|s| r.tracks.contains(&(s, (s + 1) % r.n() as u32))))
-                >= 20,
-            "cycles"
-        );
-        assert!(
-            count(&|r| r.tracks.windows(2).any(|w| w[0].0 > w[1].0)) >= 20,
-            "tracks out of order"
-        );
-        for k in 1..=6 {
-            assert!(count(&|r| subtasks(r).unwrap().contains(&k)) >= 20, "subtask {k}");
-        }
-        let answers: Vec<Vec<bool>> = inputs.iter().map(|r| Judge.solve(r)).collect();
-        assert!(answers.iter().filter(|a| a.iter().all(|&w| w)).count() >= 30);
-        assert!(answers.iter().filter(|a| a.iter().all(|&w| !w)).count() >= 30);
-        assert!(answers.iter().filter(|a| a.contains(&true) && a.contains(&false)).count() >= 30);
-    }
-
-    #[test]
-    fn extended_inputs_bring_duplicates_and_railways_without_chargers() {
-        let mut rng = SplitMix64::new(5);
-        let inputs: Vec<Railway> =
-            (0..200).map(|i| Judge.generate(&mut rng, i % 3, Limits::Extended)).collect();
-        assert!(inputs.iter().filter(|r| r.chargers() == 0).count() >= 5);
-        assert!(inputs.iter().filter(|r| validate(r, Limits::Original).is_err()).count() >= 20);
     }
 
     #[test]
@@ -1065,64 +925,6 @@ mod tests {
         assert!(tokens_alike >= 200, "{tokens_alike} rejected outputs whose tokens are right");
         let all = [VerdictKind::Ok, VerdictKind::WrongAnswer, VerdictKind::PresentationError];
         assert_eq!(kinds, all.into_iter().collect());
-    }
-
-    /// The moves hold every one-step move (drop a station, with its tracks,
-    /// renumbered; drop a track; clear a charging flag) whenever that move gives a valid
-    /// railway, which makes the driver's result 1-minimal under them, and never strand a
-    /// station (the empty railway stands for a chunk too small to drop).
-    #[test]
-    fn shrink_moves_shrink_and_cover_the_one_step_moves() {
-        let mut rng = SplitMix64::new(9);
-        for level in [0, 1, 2, 3, 4] {
-            for _ in 0..20 {
-                let input = Judge.generate(&mut rng, level, Limits::Original);
-                let moves: Vec<Railway> = Judge.shrink(&input).collect();
-                assert!(moves.iter().all(|m| m.n() == 0 || validate(m, Limits::Extended).is_ok()));
-                let mut one_step = Vec::new();
-                for s in 0..input.n() {
-                    let mut dropped = vec![false; input.n()];
-                    dropped[s] = true;
-                    one_step.push(input.without_stations(&dropped));
-                }
-                for t in 0..input.m() {
-                    let mut next = input.clone();
-                    next.tracks.remove(t);
-                    one_step.push(next);
-                }
-                for s in 0..input.n() as u32 {
-                    if input.charging[s as usize] {
-                        one_step.push(input.without_chargers(&[s]));
-                    }
-                }
-                for step in one_step {
-                    if validate(&step, Limits::Original).is_ok() {
-                        assert!(moves.contains(&step), "{input:?}: {step:?} is missing");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn the_exhaustive_enumeration_lists_every_small_railway_once() {
-        for limits in [Limits::Original, Limits::Extended] {
-            let total = Judge.exhaustive_len(3, limits).unwrap();
-            let all: Vec<Railway> =
-                (0..total).map(|i| Judge.exhaustive(3, i, limits).unwrap()).collect();
-            assert!(all.iter().all(|r| validate(r, limits).is_ok()));
-            assert!(all.windows(2).all(|w| w[0].n() <= w[1].n()), "by number of stations");
-            let distinct: std::collections::HashSet<&Railway> = all.iter().collect();
-            assert_eq!(distinct.len(), all.len());
-            assert_eq!(Judge.exhaustive(3, total, limits), None);
-        }
-        assert_eq!(Judge.exhaustive_len(3, Limits::Original), Ok(2 + 108 + 19_208));
-        assert_eq!(Judge.exhaustive_len(3, Limits::Extended), Ok(4 + 144 + 21_952));
-        assert_eq!(Judge.exhaustive_len(4, Limits::Original), Ok(2 + 108 + 19_208 + 12_150_000));
-        assert!(Judge.exhaustive_len(0, Limits::Original).is_err());
-        assert!(Judge.exhaustive_len(5, Limits::Original).is_err());
-        let first = Judge.exhaustive(1, 0, Limits::Original).unwrap();
-        assert_eq!(render(&Judge, &first), b"1 1\n0\n1\n0 0\n");
     }
 
     #[test]

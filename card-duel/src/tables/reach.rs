@@ -196,7 +196,7 @@ fn box_words(max_other: &[u8; MAX_HP as usize + 1]) -> [u32; MAX_HEROES + 1] {
 /// win is followed only when its first actions are asked. A pair's cells in a layer are one
 /// word with a bit per mover HP, so each operation moves all of them at once: a play outcome
 /// costing the mover `d` HP shifts the word right by `d`.
-/// `O(layers * pairs * (outcomes of a play + 8))`, a few milliseconds.
+/// `O(layers * pairs * (outcomes of a play + 8))`.
 fn mark_reachable(positions: &[Position], max_total: usize, asked: Asked) -> Vec<Vec<u32>> {
     let pairs = &*PAIR_INFO;
     let mut marks = vec![vec![0u32; PAIRS]; max_total + 1];

@@ -2,13 +2,15 @@
 //! already fail (self-loops, a single charger, stations whose only track is a self-loop,
 //! one owner only, cycles with and without chargers, lines, dense little graphs), then the
 //! generator's families ([`Family::ALL`], so families added later come in by themselves) at
-//! growing sizes up to the limits; and the extreme railways the stress loop tries right
-//! after its first tiny ones ([`extreme`]).
+//! growing sizes up to the limits; the extreme railways the stress loop tries right after
+//! its first tiny ones ([`extreme`]); and the exhaustive enumeration of every railway of up
+//! to four stations ([`exhaustive`]).
 
 use std::ops::RangeInclusive;
 
 use engine::rng::SplitMix64;
 use judge::Limits;
+use judge::problem::Invalid;
 
 use super::{ORIGINAL_MAX_STATIONS, ORIGINAL_MAX_TRACKS, bounds, validate};
 use crate::generator::{self, Family, GenParams};
@@ -252,4 +254,191 @@ pub(crate) fn extreme(k: u32, rng: &mut SplitMix64, limits: Limits) -> Railway {
     let railway = Railway { arezou, charging, tracks };
     debug_assert!(validate(&railway, limits).is_ok(), "extreme {k}");
     railway
+}
+
+/// The largest bound of the exhaustive enumeration: 4 stations already make 12,150,000
+/// railways, 5 would make 28 billion.
+const EXHAUSTIVE_MAX_STATIONS: u64 = 4;
+
+/// How many railways of exactly `n` stations the exhaustive enumeration holds: owners, then
+/// charger sets (not empty under the original limits), then a non-empty set of heads for
+/// each station.
+fn exhaustive_count(n: usize, limits: Limits) -> u64 {
+    let subsets = 1u64 << n;
+    let chargers = match limits {
+        Limits::Original => subsets - 1,
+        Limits::Extended => subsets,
+    };
+    subsets * chargers * (subsets - 1).pow(n as u32)
+}
+
+/// How many railways the enumeration up to `bound` stations holds (see
+/// [`Judge::exhaustive_len`](super::Judge)).
+///
+/// # Errors
+/// `bound` is outside `1..=EXHAUSTIVE_MAX_STATIONS`.
+pub(crate) fn exhaustive_len(bound: u64, limits: Limits) -> Result<u64, Invalid> {
+    if !(1..=EXHAUSTIVE_MAX_STATIONS).contains(&bound) {
+        return Err(Invalid(format!(
+            "the bound is the largest number of stations, in 1..={EXHAUSTIVE_MAX_STATIONS}; \
+             found {bound}"
+        )));
+    }
+    Ok((1..=bound as usize).map(|n| exhaustive_count(n, limits)).sum())
+}
+
+/// Railway `index` of the enumeration up to `bound` stations (see
+/// [`Judge::exhaustive`](super::Judge)), `None` past its end. `O(n²)`.
+pub(crate) fn exhaustive(bound: u64, index: u64, limits: Limits) -> Option<Railway> {
+    if exhaustive_len(bound, limits).ok()? <= index {
+        return None;
+    }
+    let mut rest = index;
+    let n = (1..=bound as usize).find(|&n| {
+        let count = exhaustive_count(n, limits);
+        if rest < count {
+            return true;
+        }
+        rest -= count;
+        false
+    })?;
+    let subsets = 1u64 << n;
+    let mut digit = |radix: u64| {
+        let d = rest % radix;
+        rest /= radix;
+        d
+    };
+    let arezou: Vec<bool> = {
+        let mask = digit(subsets);
+        (0..n).map(|s| mask >> s & 1 == 1).collect()
+    };
+    let charging: Vec<bool> = {
+        let mask = match limits {
+            Limits::Original => digit(subsets - 1) + 1,
+            Limits::Extended => digit(subsets),
+        };
+        (0..n).map(|s| mask >> s & 1 == 1).collect()
+    };
+    let mut tracks = Vec::new();
+    for u in 0..n as u32 {
+        let heads = digit(subsets - 1) + 1;
+        tracks.extend((0..n as u32).filter(|&v| heads >> v & 1 == 1).map(|v| (u, v)));
+    }
+    Some(Railway { arezou, charging, tracks })
+}
+
+#[cfg(test)]
+mod tests {
+    use judge::Problem;
+    use judge::problem::render;
+
+    use super::*;
+    use crate::judge::{Judge, subtasks};
+
+    /// The extremes are the largest railways of the original, with one charger and with all,
+    /// owners mixed, and the single-charger railway with `m = n` is one path into a cycle.
+    #[test]
+    fn the_extremes_reach_the_limits() {
+        for limits in [Limits::Original, Limits::Extended] {
+            assert_eq!(Judge.extremes(limits), 5);
+            let mut rng = SplitMix64::new(11);
+            let all: Vec<Railway> = (0..5).map(|k| Judge.extreme(k, &mut rng, limits)).collect();
+            let shapes: Vec<(usize, usize, usize)> =
+                all.iter().map(|r| (r.n(), r.m(), r.chargers())).collect();
+            assert_eq!(
+                shapes,
+                [
+                    (1, 1, 1),
+                    (5000, 5000, 1),
+                    (5000, 5000, 5000),
+                    (5000, 20000, 1),
+                    (5000, 20000, 5000)
+                ]
+            );
+            for r in &all {
+                assert_eq!(validate(r, Limits::Original), Ok(()), "valid under both limits");
+                if r.n() > 1 {
+                    let arezou = r.arezou.iter().filter(|&&a| a).count();
+                    assert!((2000..=3000).contains(&arezou), "owners mixed: {arezou}");
+                }
+            }
+            // Following the only tracks from the station nothing leads to visits every
+            // station before it repeats one.
+            let path = &all[1];
+            let mut head = vec![0u32; 5000];
+            let mut entered = vec![false; 5000];
+            for &(u, v) in &path.tracks {
+                head[u as usize] = v;
+                entered[v as usize] = true;
+            }
+            let mut s = entered.iter().position(|&e| !e).expect("the path's start") as u32;
+            let mut seen = vec![false; 5000];
+            while !seen[s as usize] {
+                seen[s as usize] = true;
+                s = head[s as usize];
+            }
+            assert!(seen.iter().all(|&v| v), "one path through every station");
+        }
+    }
+
+    /// The tiny levels reach the shapes where wrong ideas fail, and every original subtask.
+    #[test]
+    fn tiny_levels_reach_the_edge_shapes() {
+        let mut rng = SplitMix64::new(3);
+        let inputs: Vec<Railway> =
+            (0..300).map(|i| Judge.generate(&mut rng, i % 2, Limits::Original)).collect();
+        let count = |p: &dyn Fn(&Railway) -> bool| inputs.iter().filter(|r| p(r)).count();
+        let only_self_loop =
+            |r: &Railway, s: u32| r.tracks.iter().filter(|t| t.0 == s).all(|t| t.1 == s);
+        assert!(count(&|r| r.n() == 1) >= 10);
+        assert!(count(&|r| r.tracks.iter().any(|t| t.0 == t.1)) >= 100);
+        assert!(count(&|r| (0..r.n() as u32).any(|s| only_self_loop(r, s))) >= 100);
+        assert!(
+            count(&|r| r.n() >= 3
+                && (0..r.n() as u32).all(|s| r.tracks.contains(&(s, (s + 1) % r.n() as u32))))
+                >= 20,
+            "cycles"
+        );
+        assert!(
+            count(&|r| r.tracks.windows(2).any(|w| w[0].0 > w[1].0)) >= 20,
+            "tracks out of order"
+        );
+        for k in 1..=6 {
+            assert!(count(&|r| subtasks(r).unwrap().contains(&k)) >= 20, "subtask {k}");
+        }
+        let answers: Vec<Vec<bool>> = inputs.iter().map(|r| Judge.solve(r)).collect();
+        assert!(answers.iter().filter(|a| a.iter().all(|&w| w)).count() >= 30);
+        assert!(answers.iter().filter(|a| a.iter().all(|&w| !w)).count() >= 30);
+        assert!(answers.iter().filter(|a| a.contains(&true) && a.contains(&false)).count() >= 30);
+    }
+
+    #[test]
+    fn extended_inputs_bring_duplicates_and_railways_without_chargers() {
+        let mut rng = SplitMix64::new(5);
+        let inputs: Vec<Railway> =
+            (0..200).map(|i| Judge.generate(&mut rng, i % 3, Limits::Extended)).collect();
+        assert!(inputs.iter().filter(|r| r.chargers() == 0).count() >= 5);
+        assert!(inputs.iter().filter(|r| validate(r, Limits::Original).is_err()).count() >= 20);
+    }
+
+    #[test]
+    fn the_exhaustive_enumeration_lists_every_small_railway_once() {
+        for limits in [Limits::Original, Limits::Extended] {
+            let total = Judge.exhaustive_len(3, limits).unwrap();
+            let all: Vec<Railway> =
+                (0..total).map(|i| Judge.exhaustive(3, i, limits).unwrap()).collect();
+            assert!(all.iter().all(|r| validate(r, limits).is_ok()));
+            assert!(all.windows(2).all(|w| w[0].n() <= w[1].n()), "by number of stations");
+            let distinct: std::collections::HashSet<&Railway> = all.iter().collect();
+            assert_eq!(distinct.len(), all.len());
+            assert_eq!(Judge.exhaustive(3, total, limits), None);
+        }
+        assert_eq!(Judge.exhaustive_len(3, Limits::Original), Ok(2 + 108 + 19_208));
+        assert_eq!(Judge.exhaustive_len(3, Limits::Extended), Ok(4 + 144 + 21_952));
+        assert_eq!(Judge.exhaustive_len(4, Limits::Original), Ok(2 + 108 + 19_208 + 12_150_000));
+        assert!(Judge.exhaustive_len(0, Limits::Original).is_err());
+        assert!(Judge.exhaustive_len(5, Limits::Original).is_err());
+        let first = Judge.exhaustive(1, 0, Limits::Original).unwrap();
+        assert_eq!(render(&Judge, &first), b"1 1\n0\n1\n0 0\n");
+    }
 }

@@ -178,7 +178,11 @@ impl Iterator for Moves<'_> {
 
 #[cfg(test)]
 mod tests {
+    use engine::rng::SplitMix64;
+    use judge::{Limits, Problem};
+
     use super::*;
+    use crate::judge::{Judge, validate};
 
     #[test]
     fn skipping_gives_the_same_moves_as_walking() {
@@ -228,5 +232,42 @@ mod tests {
         assert_eq!(dropped.n(), 600 - (6 * 600 / 8 - 5 * 600 / 8));
         dropped = Moves::new(&big).nth(position).expect("a move");
         assert_eq!(dropped.n(), 875);
+    }
+
+    /// The moves hold every one-step move (drop a station, with its tracks,
+    /// renumbered; drop a track; clear a charging flag) whenever that move gives a valid
+    /// railway, which makes the driver's result 1-minimal under them, and never strand a
+    /// station (the empty railway stands for a chunk too small to drop).
+    #[test]
+    fn shrink_moves_shrink_and_cover_the_one_step_moves() {
+        let mut rng = SplitMix64::new(9);
+        for level in [0, 1, 2, 3, 4] {
+            for _ in 0..20 {
+                let input = Judge.generate(&mut rng, level, Limits::Original);
+                let moves: Vec<Railway> = Judge.shrink(&input).collect();
+                assert!(moves.iter().all(|m| m.n() == 0 || validate(m, Limits::Extended).is_ok()));
+                let mut one_step = Vec::new();
+                for s in 0..input.n() {
+                    let mut dropped = vec![false; input.n()];
+                    dropped[s] = true;
+                    one_step.push(input.without_stations(&dropped));
+                }
+                for t in 0..input.m() {
+                    let mut next = input.clone();
+                    next.tracks.remove(t);
+                    one_step.push(next);
+                }
+                for s in 0..input.n() as u32 {
+                    if input.charging[s as usize] {
+                        one_step.push(input.without_chargers(&[s]));
+                    }
+                }
+                for step in one_step {
+                    if validate(&step, Limits::Original).is_ok() {
+                        assert!(moves.contains(&step), "{input:?}: {step:?} is missing");
+                    }
+                }
+            }
+        }
     }
 }
