@@ -34,7 +34,7 @@
 //! leave, even by `setsid` or a double fork. When the program exits (or is killed) the group
 //! and the cgroup are killed, so nothing it left behind keeps running or keeps our pipes
 //! open; without a cgroup, the judge adopts orphaned descendants as a subreaper and ends them
-//! ([`crate::reaper`]). The first run of a process ends what a judge killed outright left
+//! (the private module `reaper`). The first run of a process ends what a judge killed outright left
 //! behind (its cgroups' processes, its run folders). The program is reaped (`wait4`) only after the last signal to its
 //! group: until then its id, which is the group's id, cannot be reused by an unrelated
 //! process. Between its start and its reaping the program is listed with [`interrupt`], whose
