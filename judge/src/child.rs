@@ -449,7 +449,7 @@ impl Started {
         self.end_all()?;
         let cgroup_cpu = self.cgroup.as_ref().and_then(RunCgroup::cpu);
         self.reaped = true;
-        let usage = sys::reap(self.pid)?;
+        let usage = reaper::reap_leader(self.pid)?;
         Ok((usage, cgroup_cpu.unwrap_or(usage.cpu).max(usage.cpu)))
     }
 
@@ -500,7 +500,7 @@ impl Drop for Started {
     fn drop(&mut self) {
         if !self.reaped {
             let _ = self.end_all();
-            let _ = sys::reap(self.pid);
+            let _ = reaper::reap_leader(self.pid);
         }
     }
 }
@@ -545,6 +545,7 @@ pub fn run_child(
         let _starting = reaper::starting();
         let child = sys::spawn(prepared, &launch).map_err(spawn_error)?;
         interrupt::track(child.pid, cgroup.as_ref().map(RunCgroup::kill_file));
+        reaper::lead(child.pid);
         let pid = child.pid;
         (child, Started { pid, cgroup, reaped: false })
     };

@@ -37,6 +37,32 @@ pub(crate) fn starting() -> MutexGuard<'static, ()> {
     STARTING.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// The leaders of the programs started and not yet reaped. Each is its run's to reap, never a
+/// sweep's: a run untracks its leader before it kills the group and reaps the leader, and a
+/// sweep another run makes in between must not take that leader for an orphan (the run's
+/// own `wait4` would then find no child).
+static LEADERS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Lists `pid`, a program just started (under [`starting`]), as a leader its run reaps.
+pub(crate) fn lead(pid: u32) {
+    LEADERS.lock().unwrap_or_else(PoisonError::into_inner).push(pid);
+}
+
+/// Reaps leader `pid` (see [`sys::reap`]), then lists it no more.
+pub(crate) fn reap_leader(pid: u32) -> io::Result<sys::Usage> {
+    let usage = sys::reap(pid);
+    let mut leaders = LEADERS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(at) = leaders.iter().position(|&p| p == pid) {
+        leaders.swap_remove(at);
+    }
+    usage
+}
+
+/// Whether `pid` is a leader its run has not reaped yet.
+fn is_leader(pid: u32) -> bool {
+    LEADERS.lock().unwrap_or_else(PoisonError::into_inner).contains(&pid)
+}
+
 /// Our children that belong to no running program (each program leads a session of its own,
 /// which its descendants keep unless they call `setsid`) and not to our own session (a child
 /// the embedding program started itself, such as a test's helper): orphans we adopted, whose
@@ -53,6 +79,7 @@ fn adopted(leader: Option<u32>) -> Vec<u32> {
                 parent == me && session != own_session && !interrupt::is_running(session)
             }) && !interrupt::is_running(pid)
                 && Some(pid) != leader
+                && !is_leader(pid)
         })
         .collect()
 }
