@@ -1,27 +1,26 @@
-//! The judge's subcommands of the card-duel binary end to end: `check` on the verdict table
-//! (`tests/data/check-verdicts.txt`: the official checker's verdict and the strict
-//! one for each output, the 1e-6 boundary both ways) and every protocol, `validate` on every
-//! rule with its place, and `stress` against programs this file writes: a right one (the
-//! binary itself) and wrappers around it that go wrong in one way each (a rule bug, state
-//! kept between cases, a crash, a hang, a misspelt number), among them programs that fail
-//! only at HP 20, only with a full board or only at the largest `T`, which the extreme inputs
-//! find right after the first tiny ones. Each failure is found, its saved input fails with
-//! the expected kind, and the test proves that input 1-minimal with its own one-step moves
-//! (drop a case, lower O, an HP or a hand by one, remove a minion, lower one to 1 HP).
-//! Stopping `stress`, `shrink` or an exhaustive run with a signal leaves nothing running.
+//! What card-duel's judge does that is its own, end to end through the binary: `check` on
+//! the verdict table (`tests/data/check-verdicts.txt`: the official checker's
+//! verdict and the strict one for each output, the 1e-6 boundary both ways) and its reading
+//! of inputs and jury answers, `validate`'s rules with their places, the extended limits'
+//! extremes, a failure only at the official `T` with the shrinker's first steps on it, the
+//! exhaustive run over official files and stopping it; and, through
+//! `judge::testing::binary_conformance`, what every binary must do the same way, run on the
+//! official samples and wrappers around the binary that go wrong in one way each (state kept
+//! between cases, a rule bug, a crash, a hang, a misspelt number, and failures only at HP 20 or
+//! only with a full board, which the first extreme input finds), each shrunk to an input this
+//! file gives and proves 1-minimal with its own one-step moves (drop a case, lower O, an HP
+//! or a hand by one, remove a minion, lower one to 1 HP).
 
 #![cfg(unix)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 use card_duel::judge::{Judge, TestFile};
 use card_duel::{Board, Position};
 use engine::rng::SplitMix64;
-use judge::problem::render;
 use judge::stress::run_seed;
-use judge::testing::ShellScript;
+use judge::testing::{BinaryCase, Judged, Sample, ShellScript, WrongProgram, binary_conformance};
 use judge::{
     ChildOptions, Limits, Problem, ShrinkEnd, ShrinkOptions, VerdictKind, check, shrink, testing,
     trial,
@@ -151,72 +150,27 @@ fn check_gives_the_official_checkers_verdicts_and_strict_rejects_what_it_overloo
     }
 }
 
+/// `check` reads an input as the solvers do, under the extended limits, and a jury answer
+/// strictly, naming the line or the case.
 #[test]
-fn check_fails_on_a_malformed_input_a_bad_jury_answer_or_bad_usage() {
+fn check_reads_inputs_under_the_extended_limits_and_jury_answers_strictly() {
     let dir = scratch("fail");
     let input = write(&dir, "in", FOUR);
     let output = write(&dir, "out", FOUR_OUT);
-    let fail = |args: &[&str], message: &str| {
-        let ran = duel(args, b"");
-        assert_eq!(ran.code, 3, "{args:?}: {}", ran.stderr);
-        assert!(ran.stderr.starts_with(message), "{args:?}: {}", ran.stderr);
-    };
-    let truncated = write(&dir, "truncated", "2 3\n1 1\n0\n0\n0 1\n");
-    fail(
-        &["check", &truncated, &output],
-        "fail: input: line 5, column 4: expected E's HP in 1..=20, found end of input",
-    );
-    // The checker reads inputs under the extended limits: O = 7 is no contest file, but ours.
+    // O = 7 is no contest file, but ours.
     let seven = write(&dir, "seven", "1 7\n1 1\n0\n0\n0 1\n");
     assert_eq!(duel(&["check", &seven, &write(&dir, "half", "0.5\n")], b"").code, 0);
-    let garbled = write(&dir, "garbled", "0.5\n0.047132701\nO.0\n1\n");
-    fail(&["check", &input, &output, &garbled], r#"fail: answer: line 3: "O.0" is not a number"#);
-    let short = write(&dir, "short", "0.5\n0.047132701\n0\n");
-    fail(&["check", &input, &output, &short], "fail: answer: 3 numbers for 4 cases");
-    let wrong = write(&dir, "wrong", "0.5\n0.047132701\n0.01\n1\n");
-    fail(
-        &["check", &input, &output, &wrong],
-        "fail: the answer file disagrees with ours: case 3: expected 0.000000000, found 0.01",
-    );
-    // A trusted jury answer is taken as it is: the right output is then a wrong answer.
-    let ran = duel(&["check", "--trust-answer", &input, &output, &wrong], b"");
-    assert_eq!(ran.code, 1, "{}", ran.stderr);
-    fail(&["check", &input], "fail: Testlib checkers take INPUT OUTPUT [ANSWER], got 1");
-    fail(&["check", "--no-such-flag", &input, &output], "error: unexpected argument");
-}
-
-#[test]
-fn check_speaks_kattis_and_cms() {
-    let dir = scratch("protocols");
-    let input = write(&dir, "in", FOUR);
-    let answer = write(&dir, "ans", FOUR_OUT);
-    let wrong = "0.5\n0.047132701\n0\n0.75\n";
-    let feedback = dir.join("feedback");
-    std::fs::create_dir_all(&feedback).unwrap();
-    let feedback = feedback.display().to_string();
-
-    let kattis = |output: &str| {
-        duel(&["check", "--protocol", "kattis", &input, &answer, &feedback], output.as_bytes())
+    let fail = |jury: &str, message: &str| {
+        let ran = duel(&["check", &input, &output, &write(&dir, "jury", jury)], b"");
+        assert_eq!((ran.code, ran.stderr.trim_end()), (3, message));
     };
-    assert_eq!(kattis(FOUR_OUT).code, 42);
-    assert_eq!(kattis(wrong).code, 43);
-    let message = std::fs::read_to_string(Path::new(&feedback).join("judgemessage.txt")).unwrap();
-    assert_eq!(
-        message,
-        "wrong answer: case 4: expected 1.000000000, found 0.75 (line 4), absolute error \
-         2.50e-1 > 1e-6\n"
+    fail("0.5\n0.047132701\nO.0\n1\n", r#"fail: answer: line 3: "O.0" is not a number"#);
+    fail("0.5\n0.047132701\n0\n", "fail: answer: 3 numbers for 4 cases");
+    fail(
+        "0.5\n0.047132701\n0.01\n1\n",
+        "fail: the answer file disagrees with ours: case 3: expected 0.000000000, found 0.01 \
+         (line 3), absolute error 1.00e-2 > 1e-6",
     );
-    assert_eq!(kattis("0.5\n").code, 43, "a presentation error is a rejection");
-
-    // CMS: answer before output, the score on stdout, exit 0 unless the judge fails.
-    let output = write(&dir, "out", wrong);
-    let cms = duel(&["check", "--protocol", "cms", &input, &answer, &output], b"");
-    assert_eq!((cms.code, cms.stdout.as_str()), (0, "0.0\n"));
-    assert!(cms.stderr.starts_with("wrong answer: case 4: "), "{}", cms.stderr);
-    let cms = duel(&["check", "--protocol", "cms", &input, &answer, &answer], b"");
-    assert_eq!((cms.code, cms.stdout.as_str()), (0, "1.0\n"));
-    let bad = write(&dir, "bad", "1 3\n0 1\n0\n0\n0 0\n");
-    assert_eq!(duel(&["check", "--protocol", "cms", &bad, &answer, &answer], b"").code, 3);
 }
 
 #[test]
@@ -328,21 +282,8 @@ fn validate_names_each_rule_with_its_place() {
         (ran.code, ran.stdout.as_str()),
         (0, "ok: 0 cases, O = 20, within the extended limits\n")
     );
-    // The canonical format by default, as a setter's validator reads (a board's minions in
-    // any order, as the official files list them); any white space with --lenient, as the
-    // solver reads.
-    let spaced = b"1  5\r\n1\t1\r\n0\r\n0\r\n0 1";
-    let ran = duel(&["validate"], spaced);
-    assert_eq!(
-        (ran.code, ran.stderr.as_str()),
-        (3, "invalid: line 1, column 3: expected \"5\", found a space (canonical format)\n")
-    );
-    assert_eq!(duel(&["validate", "--lenient"], spaced).code, 0);
+    // A board's minions in any order, as the official files list them.
     assert_eq!(duel(&["validate"], b"1 3\n1 1\n3 2 1 2\n0\n0 0\n").code, 0);
-    assert_eq!(duel(&["validate", "--protocol", "kattis"], b"1 6\n1 1\n0\n0\n0 0\n").code, 43);
-    assert_eq!(duel(&["validate", "--protocol", "kattis"], FOUR.as_bytes()).code, 42);
-    let dir = scratch("validate");
-    assert_eq!(duel(&["validate", &write(&dir, "in", FOUR)], b"").code, 0);
 }
 
 #[test]
@@ -391,26 +332,20 @@ bad[FNR] {
 END { if (ARGC == 2) exit !any }
 "#;
 
-/// A program under test: a `/bin/sh` script in a scratch folder, `DUEL` replaced by the
-/// binary under test and `DIR` by the folder.
-fn shell(dir: &Path, name: &str, body: &str) -> ShellScript {
-    let body = body.replace("DUEL", BINARY).replace("DIR", &dir.display().to_string());
-    testing::shell_script(dir, &format!("{name}.sh"), &body)
-}
-
 /// A wrong program: our binary's answers through [`FILTER_AWK`] with `mode` (`wrong`,
 /// `letter`, `crash`) where `condition` holds; with `hang`, it never ends on an input
-/// where it holds, and answers right otherwise.
-fn wrapper(dir: &Path, name: &str, mode: &str, condition: &str) -> ShellScript {
-    let awk = write(dir, &format!("{name}.awk"), &FILTER_AWK.replace("COND", condition));
-    let body = format!(
-        "in=$(mktemp 'DIR/in.XXXXXX')\ncat > \"$in\"\n\
-         if [ {mode} = hang ] && awk -f '{awk}' \"$in\"; then\n    \
-         rm -f \"$in\"\n    while :; do :; done\nfi\n\
-         'DUEL' --threads 1 \"$in\" | awk -v MODE={mode} -f '{awk}' \"$in\" -\n\
-         status=$?\nrm -f \"$in\"\nexit $status\n"
-    );
-    shell(dir, name, &body)
+/// where it holds, and answers right otherwise. `BINARY` stands for the binary.
+fn wrapper(mode: &str, condition: &str) -> String {
+    let awk = FILTER_AWK.replace("COND", condition);
+    format!(
+        "cat > in\nif [ {mode} = hang ] && awk '{awk}' in; then\n    while :; do :; done\nfi\n\
+         BINARY --threads 1 in | awk -v MODE={mode} '{awk}' in -\n"
+    )
+}
+
+/// `script` (its `BINARY` the binary under test) written as `dir/NAME.sh`.
+fn shell(dir: &Path, name: &str, script: &str) -> ShellScript {
+    testing::shell_script(dir, &format!("{name}.sh"), &script.replace("BINARY", BINARY))
 }
 
 /// `card-duel stress -j JOBS ARGS -- /bin/sh SCRIPT` in `dir`, which saves a failure as
@@ -471,67 +406,9 @@ fn one_step_moves(input: &TestFile) -> Vec<TestFile> {
     moves
 }
 
-/// Asserts that `script` fails on `input` with `kind` (each run limited to `time_limit`,
-/// inputs within the original limits) and on no valid input one move smaller.
-fn assert_fails_minimally(
-    script: &ShellScript,
-    input: &TestFile,
-    kind: VerdictKind,
-    time_limit: Duration,
-) {
-    let run = ChildOptions::new(time_limit, None);
-    let judge = Judge::new();
-    let t = trial(&judge, &script.program, input, &run).expect("the program runs");
-    assert_eq!(t.verdict.kind, kind, "{input:?}: {}", t.verdict);
-    let moves = one_step_moves(input);
-    testing::assert_one_minimal(&judge, &script.program, kind, Limits::Original, &run, moves);
-}
-
-/// The original judge's time limit, each run's limit in the tests below but the hang's: an
-/// official-size file through a wrapper takes about a second of a test build on a busy
-/// machine.
-const TIME_LIMIT: Duration = Duration::from_secs(20);
-
-/// Runs a wrong program under `stress ARGS` (each run limited to `time_limit`), checks that a
-/// failure is found, that the saved input fails with `kind`, and that it is 1-minimal.
-/// Returns that input and the report.
-fn find_and_prove(
-    name: &str,
-    (mode, condition): (&str, &str),
-    kind: VerdictKind,
-    args: &[&str],
-    time_limit: Duration,
-) -> (TestFile, String) {
-    let dir = scratch(name);
-    let script = wrapper(&dir, name, mode, condition);
-    let limit = format!("{}ms", time_limit.as_millis());
-    let args = [args, &["--time-limit", &limit]].concat();
-    let ran = stress(&dir, &script, "2", &args);
-    assert_eq!(ran.code, 1, "{name}: {}{}", ran.stdout, ran.stderr);
-    let input = saved(&dir);
-    assert_fails_minimally(&script, &input, kind, time_limit);
-    (input, ran.stdout)
-}
-
-/// Runs `script` under `stress --runs RUN` (the runs before `run`: it must pass them), then
-/// `--runs RUN+1` with `args` (it must fail at run `run`). Returns the folder holding the
-/// saved input.
-fn found_by_run(
-    name: &str,
-    script: impl Fn(&Path) -> ShellScript,
-    run: u64,
-    args: &[&str],
-) -> PathBuf {
-    let dir = scratch(name);
-    let script = script(&dir);
-    let before = run.to_string();
-    let passes = stress(&dir, &script, "2", &["--runs", &before]);
-    assert_eq!(passes.code, 0, "{name} passes runs 0..{run}: {}{}", passes.stdout, passes.stderr);
-    let through = (run + 1).to_string();
-    let ran = stress(&dir, &script, "2", &[&["--runs", &through][..], args].concat());
-    assert_eq!(ran.code, 1, "{name} fails on run {run}: {}{}", ran.stdout, ran.stderr);
-    dir
-}
+/// The original judge's time limit: an official-size file through a wrapper takes about a
+/// second of a test build on a busy machine.
+const TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// E's HP, the teacher's, the teacher's board and E's as `(ones, twos)`, the teacher's hand
 /// and E's: the input's order.
@@ -552,59 +429,35 @@ fn one(ops: u8, p: Position) -> TestFile {
 }
 
 #[test]
-fn a_right_program_passes_every_level_and_the_extremes() {
-    let ran = duel(&["stress", "--runs", "100", "-j", "2", "--", BINARY, "--threads", "1"], b"");
-    assert_eq!(ran.code, 0, "{}{}", ran.stdout, ran.stderr);
-    assert!(ran.stdout.starts_with("ok: no failure in 100 runs, "), "{}", ran.stdout);
+fn the_right_program_passes_the_extended_limits_extremes() {
     // The extended limits' extremes (runs 10 to 15), every position at O = 20 among them.
     let args = ["stress", "--limits", "extended", "--runs", "16", "-j", "2", "--", BINARY];
     let ran = duel(&args, b"");
     assert_eq!(ran.code, 0, "{}{}", ran.stdout, ran.stderr);
 }
 
-#[test]
-fn a_program_failing_only_at_hp_20_is_found_by_the_first_extreme() {
-    let wrapper = |dir: &Path| wrapper(dir, "hp20", "wrong", "E == 20 || S == 20");
-    let dir = found_by_run("hp20", wrapper, 10, &[]);
-    let input = saved(&dir);
-    assert_fails_minimally(&wrapper(&dir), &input, VerdictKind::WrongAnswer, TIME_LIMIT);
-    assert_eq!(input, one(3, position(1, 20, (0, 0), (0, 0), (0, 0))));
-}
-
-#[test]
-fn a_program_failing_only_with_a_full_board_is_found_by_the_first_extreme() {
-    let full = "t1 + t2 == 4 || e1 + e2 == 4";
-    let wrapper = |dir: &Path| wrapper(dir, "full", "crash", full);
-    let dir = found_by_run("full", wrapper, 10, &[]);
-    let input = saved(&dir);
-    assert_fails_minimally(&wrapper(&dir), &input, VerdictKind::RuntimeError, TIME_LIMIT);
-    assert_eq!(input, one(3, position(1, 1, (0, 0), (4, 0), (0, 0))));
-}
-
 /// An array of answers one too short for the official `T`.
-const CRASHES_AT_THE_LARGEST_T: &str = r#"in=$(mktemp 'DIR/in.XXXXXX')
-cat > "$in"
-read -r cases rest < "$in"
+const CRASHES_AT_THE_LARGEST_T: &str = r#"cat > in
+read -r cases rest < in
 if [ "$cases" = 351493 ]; then
-    rm -f "$in"
     echo "answer 351493 written past the end of answers[351492]" >&2; kill -SEGV $$
 fi
-'DUEL' --threads 1 "$in"
-status=$?
-rm -f "$in"
-exit $status
+exec BINARY --threads 1 in
 "#;
 
 #[test]
 fn a_program_failing_only_at_the_largest_t_is_found_by_the_first_official_size_extreme() {
     // Runs 10 and 11 (the heavy and the end positions) pass; run 12 is the first file of
     // 351,493 cases.
-    let script = |dir: &Path| shell(dir, "t", CRASHES_AT_THE_LARGEST_T);
-    let dir = found_by_run("t", script, 12, &["--no-shrink"]);
+    let dir = scratch("t");
+    let script = shell(&dir, "t", CRASHES_AT_THE_LARGEST_T);
+    let passes = stress(&dir, &script, "2", &["--runs", "12"]);
+    assert_eq!(passes.code, 0, "runs 0..12 pass: {}{}", passes.stdout, passes.stderr);
+    let ran = stress(&dir, &script, "2", &["--runs", "13", "--no-shrink"]);
+    assert_eq!(ran.code, 1, "run 12 fails: {}{}", ran.stdout, ran.stderr);
     let found = saved(&dir);
     let mut rng = SplitMix64::new(run_seed(1, 12));
     assert!(found == Judge::new().extreme(2, &mut rng, Limits::Original), "run 12's file");
-    let script = script(&dir);
     let run = ChildOptions::new(TIME_LIMIT, None);
     let failing = trial(&Judge::new(), &script.program, &found, &run).expect("the program runs");
     assert_eq!(failing.verdict.kind, VerdictKind::RuntimeError, "{}", failing.verdict);
@@ -643,119 +496,6 @@ fn a_program_failing_only_at_the_largest_t_is_found_by_the_first_official_size_e
 }
 
 #[test]
-fn a_rule_bug_is_a_wrong_answer_shrunk_to_one_case() {
-    // Wrong whenever the teacher has a 2-HP minion and E at least 3 HP.
-    let bug = ("wrong", "t2 > 0 && E >= 3");
-    let (input, report) =
-        find_and_prove("rule", bug, VerdictKind::WrongAnswer, &["--runs", "100"], TIME_LIMIT);
-    assert_eq!(input, one(3, position(3, 1, (0, 1), (0, 0), (0, 0))), "{report}");
-}
-
-/// The report of a failure found under the default limits names the original judge's limits
-/// and every file it saved beside the input, each holding what the report says.
-#[test]
-fn the_report_names_the_saved_files_and_the_original_judges_limits() {
-    let dir = scratch("report");
-    let script = wrapper(&dir, "rule", "wrong", "t2 > 0 && E >= 3");
-    let ran = stress(&dir, &script, "2", &["--runs", "100"]);
-    assert_eq!(ran.code, 1, "{}{}", ran.stdout, ran.stderr);
-    let report = ran.stdout;
-    assert!(
-        report.contains(
-            "\nlimits: 20 s of CPU time (41 s of wall time) and 2048 MB of memory, the stack's \
-             too, a run (the original judge's); "
-        ),
-        "{report}"
-    );
-    let input = saved(&dir);
-    let judge = Judge::new();
-    let file = |ending: &str| {
-        let named = format!(", saved to counterexample.{ending}");
-        assert!(report.contains(&named), "{ending}: {report}");
-        std::fs::read(dir.join(format!("counterexample.{ending}"))).expect("saved as reported")
-    };
-    assert_eq!(file("in"), render(&judge, &input));
-    let mut answer = Vec::new();
-    judge.render_answer(&input, &judge.solve(&input), &mut answer);
-    assert_eq!(file("ans"), answer);
-    let rerun = Command::new("/bin/sh")
-        .arg(&script.path)
-        .stdin(std::fs::File::open(dir.join("counterexample.in")).expect("saved"))
-        .output()
-        .expect("the script runs");
-    assert_eq!(file("out"), rerun.stdout);
-    assert_eq!(file("proof"), judge.explain(&input).remove(0).text.into_bytes());
-}
-
-#[test]
-fn state_kept_between_cases_keeps_both_cases_and_the_report_ignores_jobs() {
-    // Wrong on a case right after one where E had 3 HP: as if something were left over.
-    let state = ("wrong", "prevE == 3");
-    let (input, report) =
-        find_and_prove("state", state, VerdictKind::WrongAnswer, &["--runs", "100"], TIME_LIMIT);
-    let simplest = position(1, 1, (0, 0), (0, 0), (0, 0));
-    let first = position(3, 1, (0, 0), (0, 0), (0, 0));
-    assert_eq!(input, TestFile { ops: 3, positions: vec![first, simplest] }, "{report}");
-
-    // The same seed gives the same report with one job, but for its time line.
-    let strip = |ran: Ran| {
-        assert_eq!(ran.code, 1);
-        let varying = |l: &&str| l.starts_with("time: ") || l.starts_with("measured: ");
-        let lines: Vec<&str> = ran.stdout.lines().filter(|l| !varying(l)).collect();
-        lines.join("\n")
-    };
-    let dir = scratch("state-jobs");
-    let script = wrapper(&dir, "state", state.0, state.1);
-    let ran = |jobs: &str| {
-        // A saved failure is never overwritten: clear the first one so the second takes its
-        // name.
-        for ending in ["in", "ans", "out", "proof"] {
-            let _ = std::fs::remove_file(dir.join(format!("counterexample.{ending}")));
-        }
-        strip(stress(&dir, &script, jobs, &["--runs", "100"]))
-    };
-    assert_eq!(ran("1"), ran("2"));
-}
-
-#[test]
-fn a_crash_is_a_runtime_error() {
-    let crash = ("crash", "e1 >= 2");
-    let (input, report) =
-        find_and_prove("crash", crash, VerdictKind::RuntimeError, &["--runs", "100"], TIME_LIMIT);
-    assert_eq!(input, one(3, position(1, 1, (0, 0), (2, 0), (0, 0))), "{report}");
-}
-
-/// The hang test's CPU-time limit. A normal run of its program (a shell, awk and the test build
-/// of the binary on a file of at most 40 small positions, fewer while shrinking) took 17 ms of
-/// wall time one at a time and at most 118 ms six at a time at load 3 on two cores, less in
-/// CPU time, which a busy machine does not stretch; fifty times the usual run. The hang spins,
-/// so it meets the limit in CPU time.
-const HANG_TIME_LIMIT: Duration = Duration::from_secs(1);
-
-#[test]
-fn a_hang_is_a_time_limit_exceeded() {
-    // Never ends on a file holding a case with both hands full, whatever the time limit.
-    let hang = ("hang", "th == 3 && eh == 3");
-    let (input, report) =
-        find_and_prove("hang", hang, VerdictKind::TimeLimit, &["--runs", "100"], HANG_TIME_LIMIT);
-    assert_eq!(input, one(3, position(1, 1, (0, 0), (0, 0), (3, 3))), "{report}");
-}
-
-#[test]
-fn a_misspelt_number_is_a_presentation_error() {
-    // `O.250000000` is no number to C's %lf: chk.cpp's "Output too short.".
-    let letter = ("letter", "S == 2 && t1 == 1");
-    let (input, report) = find_and_prove(
-        "letter",
-        letter,
-        VerdictKind::PresentationError,
-        &["--runs", "100"],
-        TIME_LIMIT,
-    );
-    assert_eq!(input, one(3, position(1, 2, (1, 0), (0, 0), (0, 0))), "{report}");
-}
-
-#[test]
 fn the_exhaustive_run_takes_official_files_and_its_replay_line_reproduces_the_run() {
     // The last of the five files of O = 3 (34,028 positions: E at 20 HP, the teacher at 11 or
     // more): wrong when the teacher has 17 HP and a full hand, and E's board is full of 2-HP
@@ -763,7 +503,7 @@ fn the_exhaustive_run_takes_official_files_and_its_replay_line_reproduces_the_ru
     // from our binary's tables of the file's reach: they agree on every case but the wrong
     // ones.
     let dir = scratch("exhaustive");
-    let script = wrapper(&dir, "exhaustive", "wrong", "S == 17 && th == 3 && e2 == 4");
+    let script = shell(&dir, "exhaustive", &wrapper("wrong", "S == 17 && th == 3 && e2 == 4"));
     let ran = stress(&dir, &script, "2", &["--exhaustive", "3", "--from", "4", "--no-shrink"]);
     assert_eq!(ran.code, 1, "{}{}", ran.stdout, ran.stderr);
     let judge = Judge::new();
@@ -797,29 +537,69 @@ fn the_exhaustive_run_takes_official_files_and_its_replay_line_reproduces_the_ru
     );
 }
 
-/// Stopping `stress` with SIGINT, SIGTERM or SIGHUP ends it with 128 + the signal after
-/// killing every process of the programs it was running; with SIGKILL the programs die with
-/// it.
-#[test]
-fn stopping_stress_leaves_nothing_running() {
-    let dir = scratch("stop-stress");
-    testing::assert_stress_stops_cleanly(BINARY, &dir);
-}
-
-/// The same for `shrink`, in its first run of the program (which never ends).
-#[test]
-fn stopping_shrink_leaves_nothing_running() {
-    let dir = scratch("stop-shrink");
-    let failing = write(&dir, "failing.in", FOUR);
-    let args = ["shrink", failing.as_str(), "--time-limit", "60", "--"];
-    let _ = testing::assert_stops_cleanly(BINARY, &args, &dir, 2);
-}
-
-/// The same for an exhaustive run, whose first file holds 351,493 cases.
+/// Stopping an exhaustive run, whose first file holds 351,493 cases, leaves nothing running.
 #[test]
 fn stopping_an_exhaustive_run_leaves_nothing_running() {
     let dir = scratch("stop-exhaustive");
     let args = ["stress", "--exhaustive", "3", "--time-limit", "60", "-j", "2", "--"];
     let stdout = testing::assert_stops_cleanly(BINARY, &args, &dir, 2);
     assert!(stdout.starts_with("interrupted by SIGINT"), "{stdout}");
+}
+
+/// Everything every binary does the same way, on the official samples and card-duel's wrong
+/// programs: state kept between cases, shrunk to the two cases it needs; a rule bug, a crash,
+/// a hang and a misspelt number (`O.250000000` is no number to C's %lf: chk.cpp's "Output too
+/// short."), each shrunk to one case; failures only at HP 20 and only with a full board, each
+/// found by run 10, the first extreme input, right after the ten tiny ones.
+#[test]
+fn the_binary_conforms() {
+    let simplest = position(1, 1, (0, 0), (0, 0), (0, 0));
+    let program =
+        |name, kind, mode, condition| WrongProgram::new(name, kind, wrapper(mode, condition));
+    let wrong = vec![
+        // Wrong on a case right after one where E had 3 HP: as if something were left over.
+        program("state", VerdictKind::WrongAnswer, "wrong", "prevE == 3").shrinks_to(TestFile {
+            ops: 3,
+            positions: vec![position(3, 1, (0, 0), (0, 0), (0, 0)), simplest],
+        }),
+        // Wrong whenever the teacher has a 2-HP minion and E at least 3 HP.
+        program("rule", VerdictKind::WrongAnswer, "wrong", "t2 > 0 && E >= 3")
+            .shrinks_to(one(3, position(3, 1, (0, 1), (0, 0), (0, 0)))),
+        program("crash", VerdictKind::RuntimeError, "crash", "e1 >= 2")
+            .shrinks_to(one(3, position(1, 1, (0, 0), (2, 0), (0, 0)))),
+        // Never ends on a file holding a case with both hands full, whatever the time limit.
+        program("hang", VerdictKind::TimeLimit, "hang", "th == 3 && eh == 3")
+            .shrinks_to(one(3, position(1, 1, (0, 0), (0, 0), (3, 3)))),
+        program("letter", VerdictKind::PresentationError, "letter", "S == 2 && t1 == 1")
+            .shrinks_to(one(3, position(1, 2, (1, 0), (0, 0), (0, 0)))),
+        program("hp20", VerdictKind::WrongAnswer, "wrong", "E == 20 || S == 20")
+            .found_by(10)
+            .shrinks_to(one(3, position(1, 20, (0, 0), (0, 0), (0, 0)))),
+        program("full", VerdictKind::RuntimeError, "crash", "t1 + t2 == 4 || e1 + e2 == 4")
+            .found_by(10)
+            .shrinks_to(one(3, position(1, 1, (0, 0), (4, 0), (0, 0)))),
+    ];
+    let conformance = BinaryCase {
+        samples: Sample::all_in(&tests::workspace_root().join("docs/problems/card-duel")),
+        wrong_output: Judged {
+            text: "0.75\n",
+            says: "wrong answer: case 1: expected 0.500000000, found 0.75 (line 1), absolute \
+                   error 2.50e-1 > 1e-6",
+        },
+        malformed_output: Judged {
+            text: "O.5\n",
+            says: r#"presentation error: case 1: expected 0.500000000, found "O.5" (line 1), which is not a number"#,
+        },
+        broken_input: Judged {
+            text: "2 3\n1 1\n0\n0\n0 1\n",
+            says: "line 5, column 4: expected E's HP in 1..=20, found end of input",
+        },
+        right_args: vec!["--threads", "1"],
+        right_runs: (100, "ok: no failure in 100 runs, 1,058,324 cases (seed 1)"),
+        default_limits: "20 s of CPU time (41 s of wall time) and 2048 MB of memory, the stack's \
+                         too, a run (the original judge's)",
+        wrong,
+        one_step: one_step_moves,
+    };
+    let _ = binary_conformance(&Judge::new(), BINARY, &conformance);
 }

@@ -37,10 +37,10 @@
 //! (module `reaper`). The first run of a process ends what a judge killed outright left behind
 //! (its cgroups' processes, its run folders). The program is reaped (`wait4`) only after the
 //! last signal to its group: until then its id, which is the group's id, cannot be reused by
-//! an unrelated process. Between its start and its reaping the program is listed with [`interrupt`], whose
-//! signal thread kills every listed group and cgroup when the user stops the command; on
-//! Linux the program also dies with the thread that started it, should our process be killed
-//! outright.
+//! an unrelated process. Between its start and its reaping the program is listed with
+//! [`interrupt`], whose signal thread kills every listed group and cgroup when the user stops
+//! the command; on Linux the program also dies with the thread that started it, should our
+//! process be killed outright.
 //!
 //! Pipes never deadlock: stdout and stderr are drained on their own threads while stdin is
 //! written (on a thread too when it is larger than a pipe buffer surely holds), and a waiter
@@ -449,7 +449,7 @@ impl Started {
         self.end_all()?;
         let cgroup_cpu = self.cgroup.as_ref().and_then(RunCgroup::cpu);
         self.reaped = true;
-        let usage = sys::reap(self.pid)?;
+        let usage = reaper::reap_leader(self.pid)?;
         Ok((usage, cgroup_cpu.unwrap_or(usage.cpu).max(usage.cpu)))
     }
 
@@ -464,7 +464,7 @@ impl Started {
                 cgroup.end()?;
             }
             None => {
-                reaper::sweep(Some(self.pid));
+                reaper::sweep();
             }
         }
         Ok(())
@@ -500,7 +500,7 @@ impl Drop for Started {
     fn drop(&mut self) {
         if !self.reaped {
             let _ = self.end_all();
-            let _ = sys::reap(self.pid);
+            let _ = reaper::reap_leader(self.pid);
         }
     }
 }
@@ -545,6 +545,7 @@ pub fn run_child(
         let _starting = reaper::starting();
         let child = sys::spawn(prepared, &launch).map_err(spawn_error)?;
         interrupt::track(child.pid, cgroup.as_ref().map(RunCgroup::kill_file));
+        reaper::lead(child.pid);
         let pid = child.pid;
         (child, Started { pid, cgroup, reaped: false })
     };
@@ -738,7 +739,7 @@ fn drain(
             Err(_) if Instant::now() < deadline => {
                 // Without a cgroup, a process orphaned as the group died may hold a pipe:
                 // it has been adopted by now.
-                reaper::sweep(None);
+                reaper::sweep();
             }
             Err(_) => return None,
         }

@@ -37,11 +37,37 @@ pub(crate) fn starting() -> MutexGuard<'static, ()> {
     STARTING.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// The leaders of the programs started and not yet reaped. Each is its run's to reap, never a
+/// sweep's: a run untracks its leader before it kills the group and reaps the leader, and a
+/// sweep another run makes in between must not take that leader for an orphan (the run's
+/// own `wait4` would then find no child).
+static LEADERS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Lists `pid`, a program just started (under [`starting`]), as a leader its run reaps.
+pub(crate) fn lead(pid: u32) {
+    LEADERS.lock().unwrap_or_else(PoisonError::into_inner).push(pid);
+}
+
+/// Reaps leader `pid` (see [`sys::reap`]), then lists it no more.
+pub(crate) fn reap_leader(pid: u32) -> io::Result<sys::Usage> {
+    let usage = sys::reap(pid);
+    let mut leaders = LEADERS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(at) = leaders.iter().position(|&p| p == pid) {
+        leaders.swap_remove(at);
+    }
+    usage
+}
+
+/// Whether `pid` is a leader its run has not reaped yet.
+fn is_leader(pid: u32) -> bool {
+    LEADERS.lock().unwrap_or_else(PoisonError::into_inner).contains(&pid)
+}
+
 /// Our children that belong to no running program (each program leads a session of its own,
 /// which its descendants keep unless they call `setsid`) and not to our own session (a child
 /// the embedding program started itself, such as a test's helper): orphans we adopted, whose
 /// run has ended or which left their run's session.
-fn adopted(leader: Option<u32>) -> Vec<u32> {
+fn adopted() -> Vec<u32> {
     let me = std::process::id();
     let Some((_, own_session)) = parent_and_session(me) else { return Vec::new() };
     let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
@@ -52,7 +78,7 @@ fn adopted(leader: Option<u32>) -> Vec<u32> {
             parent_and_session(pid).is_some_and(|(parent, session)| {
                 parent == me && session != own_session && !interrupt::is_running(session)
             }) && !interrupt::is_running(pid)
-                && Some(pid) != leader
+                && !is_leader(pid)
         })
         .collect()
 }
@@ -68,13 +94,13 @@ fn parent_and_session(pid: u32) -> Option<(u32, u32)> {
 }
 
 /// Kills and reaps every adopted orphan, and the orphans their deaths leave, until none is
-/// left (at most a few rounds: each round ends a generation), but `leader`, the leader of a
-/// run ending now, which its caller reaps. Returns how many it ended.
-pub(crate) fn sweep(leader: Option<u32>) -> usize {
+/// left (at most a few rounds: each round ends a generation); leaders are their runs' to reap.
+/// Returns how many it ended.
+pub(crate) fn sweep() -> usize {
     let _starting = starting();
     let mut ended = 0;
     for _ in 0..16 {
-        let orphans = adopted(leader);
+        let orphans = adopted();
         if orphans.is_empty() {
             break;
         }

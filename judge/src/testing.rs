@@ -2,10 +2,14 @@
 //! contracts of [`Problem`] checked on any problem, a judge that accepts everything for
 //! measuring the loop, the proof that a shrunk input is 1-minimal, corrupted inputs for the
 //! parsers' property tests, programs written on the fly, the check that stopping a judging
-//! command leaves nothing running, and a toy problem to test the engine itself.
+//! command leaves nothing running, a toy problem to test the engine itself, and the one
+//! end-to-end conformance run of a problem's binary ([`binary_conformance`]).
 
+mod conformance;
 pub mod corrupt;
 pub mod toy;
+
+pub use conformance::{BinaryCase, Found, Judged, Sample, WrongProgram, binary_conformance};
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -681,7 +681,7 @@ mod tests {
     #[test]
     fn extended_parsing_is_the_solvers() {
         let mut compared = 0;
-        for file in ::tests::suite("toy-train") {
+        for file in ::tests::suite(env!("CARGO_MANIFEST_DIR")) {
             let ours = Judge.parse(&file.input, Limits::Extended);
             match crate::parse(&file.input) {
                 Ok(game) => {
@@ -697,7 +697,7 @@ mod tests {
 
     #[test]
     fn subtasks_follow_the_statement() {
-        let suite = ::tests::suite("toy-train");
+        let suite = ::tests::suite(env!("CARGO_MANIFEST_DIR"));
         for file in &suite {
             let Some(k) = file.name.strip_prefix("subtask").and_then(|n| n[..1].parse::<u8>().ok())
             else {
