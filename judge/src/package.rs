@@ -1187,6 +1187,7 @@ impl Place {
         let output = problem.output_validator();
         let scoring = problem.scoring();
         let memory = P::RUN_LIMITS.memory_mib;
+        let largest_answer = tests.tests.iter().map(|t| t.answer.len()).max().unwrap_or(0);
         let yaml = kattis::problem_yaml(
             about,
             problem.name(),
@@ -1194,6 +1195,7 @@ impl Place {
             P::RUN_LIMITS.time,
             &output,
             scoring.as_ref(),
+            largest_answer,
         );
         write("problem.yaml", yaml.as_bytes())?;
         write(".timelimit", format!("{limit}\n").as_bytes())?;

@@ -16,6 +16,9 @@ pub const TIME_MULTIPLIER: u32 = 5;
 /// times the limit, to warn of verdicts that depend on the limit.
 pub(super) const TIME_SAFETY_MARGIN: u32 = 2;
 
+/// Kattis's default output limit, in MiB.
+const DEFAULT_OUTPUT_MIB: usize = 8;
+
 /// Whether `name` is a problem's short name as problemtools demands (`[a-z0-9]+`): the
 /// package folder's base name is its short name.
 #[must_use]
@@ -106,7 +109,8 @@ fn comment(out: &mut String, text: &str) {
 /// `problem.yaml`: what the problem is, where it is from, its licence (unknown: see the
 /// comment it holds), the memory limit, Kattis's time rule and the output validation; with
 /// comments saying where the time limit comes from and how the output validator differs from
-/// the original rule. `original_time` is the original judge's time limit.
+/// the original rule. `original_time` is the original judge's time limit; an output limit
+/// is set when the largest answer (`largest_answer` bytes) needs more than Kattis's default.
 #[must_use]
 pub(super) fn problem_yaml(
     about: &About,
@@ -115,6 +119,7 @@ pub(super) fn problem_yaml(
     original_time: Duration,
     output: &OutputValidator,
     scoring: Option<&Scoring>,
+    largest_answer: usize,
 ) -> String {
     let mut out = String::new();
     comment(
@@ -164,6 +169,12 @@ pub(super) fn problem_yaml(
         "limits:\n  memory: {memory_mib}\n  time_multiplier: {TIME_MULTIPLIER}\n  \
          time_safety_margin: {TIME_SAFETY_MARGIN}"
     );
+    // problemtools warns of an answer above half the output limit; a program's output may
+    // be longer than ours (more digits), so the limit is four times the largest answer.
+    let output_mib = (largest_answer * 4).div_ceil(1 << 20);
+    if output_mib > DEFAULT_OUTPUT_MIB {
+        let _ = writeln!(out, "  output: {output_mib}");
+    }
     match output {
         OutputValidator::Default { flags, .. } => {
             out.push_str("validation: default\n");
