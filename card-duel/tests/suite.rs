@@ -29,13 +29,12 @@ fn options(flags: &[String]) -> Options {
 
 #[test]
 fn official_samples_pass_on_both_solvers() {
-    let mut checked = 0;
-    for file in tests::suite(env!("CARGO_MANIFEST_DIR")) {
-        let Some(expected) = file.expected_output() else { continue };
-        assert_eq!(run(&file.input, Solver::Fast, 2), expected, "fast solver, {}", file.name);
-        assert_eq!(run(&file.input, Solver::Reference, 1), expected, "reference, {}", file.name);
-        checked += 1;
-    }
+    let solvers = [(Solver::Fast, 2), (Solver::Reference, 1)];
+    let checked = tests::assert_expected_outputs(
+        env!("CARGO_MANIFEST_DIR"),
+        &solvers,
+        |input, (solver, threads)| run(input, solver, threads),
+    );
     assert_eq!(checked, 2, "both official samples have an expected output");
 }
 

@@ -81,7 +81,7 @@ pub mod cli;
 #[doc(hidden)]
 pub mod testing;
 
-pub use problem::{Exhibit, Limits, Problem, RunLimits, check};
+pub use problem::{Exhibit, Invalid, Limits, Problem, RunLimits, check};
 pub use protocol::Protocol;
 pub use verdict::{Verdict, VerdictKind};
 

@@ -109,6 +109,29 @@ pub fn suite(crate_dir: &str) -> Vec<DataFile> {
     paths.iter().map(|p| DataFile::read(p)).collect()
 }
 
+/// Checks every input of a problem crate's suite that has an expected output (`NAME.out`)
+/// against `solve(input, label)` for each label of `solvers` (the solvers to try); returns
+/// how many inputs had one.
+///
+/// # Panics
+/// At the first output that differs, or when no input has an expected output.
+pub fn assert_expected_outputs<S: std::fmt::Debug + Copy>(
+    crate_dir: &str,
+    solvers: &[S],
+    solve: impl Fn(&[u8], S) -> String,
+) -> usize {
+    let mut checked = 0;
+    for file in suite(crate_dir) {
+        let Some(expected) = file.expected_output() else { continue };
+        for &solver in solvers {
+            assert_eq!(solve(&file.input, solver), expected, "{} with {solver:?}", file.name);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 1, "no input has an expected output (NAME.out)");
+    checked
+}
+
 /// What a binary prints for a run's result: its stdout, or the `error:` line it prints on
 /// stderr with the exit code the error gives (stdout stays empty then).
 #[must_use]

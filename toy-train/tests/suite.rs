@@ -24,19 +24,13 @@ fn options(flags: &[String]) -> Options {
 
 #[test]
 fn expected_outputs_match() {
-    let mut checked = 0;
-    for file in tests::suite(env!("CARGO_MANIFEST_DIR")) {
-        let Some(expected) = file.expected_output() else { continue };
-        for solver in [Solver::Fast, Solver::Reference] {
-            let got = tests::render(toy_train::run(
-                &file.input,
-                &Options { solver, ..Options::default() },
-            ));
-            assert_eq!(got, expected, "{}", file.path.display());
-        }
-        checked += 1;
-    }
-    assert!(checked >= 1, "the official sample has an expected output");
+    tests::assert_expected_outputs(
+        env!("CARGO_MANIFEST_DIR"),
+        &[Solver::Fast, Solver::Reference],
+        |input, solver| {
+            tests::render(toy_train::run(input, &Options { solver, ..Options::default() }))
+        },
+    );
 }
 
 #[test]
