@@ -4,14 +4,16 @@
 //! filed by the verdict it gets, the package rebuilt to the same bytes and verified by
 //! Kattis's `verifyproblem` where it is installed; and the package's C++ input validator
 //! held to `validate` on the sample, its nine canonical-format variants, every test of the
-//! package and random corruptions of them. Skipped, saying so, without g++.
+//! package and random corruptions of them.
 
 #![cfg(unix)]
 
 use std::path::Path;
 
 use hero_battle::judge::Judge;
-use judge::testing::package::{PackageCase, assert_validator_agrees, have_gpp, package_end_to_end};
+use judge::testing::package::{
+    PackageCase, assert_validator_agrees, package_end_to_end, require_gpp,
+};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_hero-battle");
 
@@ -59,9 +61,7 @@ int main() {{
 
 #[test]
 fn the_package_verifies_and_its_validator_is_validate() {
-    if !have_gpp("hero-battle's package") {
-        return;
-    }
+    require_gpp();
     let dir = tests::scratch_dir("hero-battle-package", "e2e");
     let accepted = format!(
         "// Our solver.\n#include <unistd.h>\nint main() {{ execl(\"{BINARY}\", \"hero-battle\", \"-j\", \"1\", (char *)0); return 1; }}\n"

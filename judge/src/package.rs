@@ -456,7 +456,7 @@ pub enum PackageError {
         /// The test.
         test: String,
         /// Its verdict there.
-        verdict: Verdict,
+        verdict: Box<Verdict>,
         /// The limits it ran under.
         limits: String,
     },
@@ -731,7 +731,7 @@ pub fn build<P: Packaged>(
         filed.push(one);
     }
     for submission in submissions.iter().filter(|s| s.role != Role::Accepted) {
-        let (outcome, slow, lenient) =
+        let Graded { outcome, slowest: slow, lenient } =
             grade(problem, submission, &ordered, tests.scoring.as_ref(), &run(limit))?;
         let (folder, verdict) = match outcome {
             Outcome::Accepted => {
@@ -878,7 +878,7 @@ fn run_accepted<P: Problem>(
             return Err(PackageError::AcceptedFails {
                 file: submission.file_name.clone(),
                 test: test.path(),
-                verdict: trial.verdict,
+                verdict: Box::new(trial.verdict),
                 limits: format!("{} and {memory} MB", seconds(limits.time_limit)),
             });
         }
@@ -1073,6 +1073,14 @@ fn compile_source(scratch: &Path, name: &str, source: &str) -> Result<PathBuf, P
     Ok(binary)
 }
 
+/// A submission graded on every test: how it fared, its slowest run and its test, and the
+/// first test whose output the original rule accepted only by overlooking a flaw.
+struct Graded {
+    outcome: Outcome,
+    slowest: (Duration, String),
+    lenient: Option<String>,
+}
+
 /// How `submission` fares on `tests` (in problemtools' order) under `limits`, graded as the
 /// package grades: pass-fail, its first failure; scoring, every group all or nothing, the
 /// samples not counted, accepted with a partial score when some group passes, else the
@@ -1083,7 +1091,7 @@ fn grade<P: Problem>(
     tests: &[&Test],
     scoring: Option<&Scoring>,
     limits: &ChildOptions,
-) -> Result<(Outcome, (Duration, String), Option<String>), PackageError> {
+) -> Result<Graded, PackageError> {
     let mut slowest = (Duration::ZERO, String::new());
     let mut lenient = None;
     let mut first_failure: Option<(Verdict, String)> = None;
@@ -1126,7 +1134,7 @@ fn grade<P: Problem>(
             if score > 0 { Outcome::Partial(score) } else { Outcome::Failed(verdict, test) }
         }
     };
-    Ok((outcome, slowest, lenient))
+    Ok(Graded { outcome, slowest, lenient })
 }
 
 /// Where the package goes: the folder asked for, checked before any work, and the folder

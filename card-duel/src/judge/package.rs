@@ -2,7 +2,7 @@
 //! problem beyond its judge. The title and origin, the statement and the official samples
 //! from `docs/problems/`, the input validator (`judge/validator.cpp`, as strict as
 //! `validate`), Kattis's default output validator within 1e-6, and at most two
-//! official-size files (8 MB each): a package's size stays near 20 MB.
+//! official-size files (8 to 10 MB of input each): a package is about 30 MB.
 
 use judge::package::{About, OutputValidator, Packaged, Sample, TestBudget};
 

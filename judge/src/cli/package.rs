@@ -111,7 +111,6 @@ fn summary(built: &Built, seed: u64) -> String {
 
 /// Runs `package`: builds the package, prints its steps and what it built; returns the exit
 /// code.
-
 pub fn run_package<P: Packaged>(problem: &P, args: &PackageArgs) -> i32 {
     if let Err(e) = interrupt::catch() {
         eprintln!("error: cannot catch signals: {e}");

@@ -60,7 +60,6 @@ fn tests_and_defaults(tests: &Path, problem: RunLimits) -> (PathBuf, RunLimits) 
 
 /// Runs `run`: every test in order, a line each as it ends, then the summary; returns the
 /// exit code.
-
 pub fn run_tests<P: Problem>(problem: &P, args: &RunTestsArgs) -> i32 {
     if let Err(e) = interrupt::catch() {
         eprintln!("error: cannot catch signals: {e}");
@@ -134,8 +133,13 @@ pub fn run_tests<P: Problem>(problem: &P, args: &RunTestsArgs) -> i32 {
     if ran < tests.len() as u64 {
         summary += &format!(" ({} run)", plural(ran, "test"));
     }
+    // The failed tests are named, up to a line's worth; each has its own line above.
+    const NAMED: usize = 5;
     if !failed.is_empty() {
-        summary += &format!("; failed: {}", failed.join(", "));
+        summary += &format!("; failed: {}", failed[..failed.len().min(NAMED)].join(", "));
+        if failed.len() > NAMED {
+            summary += &format!(" and {} more", failed.len() - NAMED);
+        }
     }
     let _ = writeln!(stdout, "{summary}");
     if let (Some((cpu, slow)), Some((kib, big))) = (&slowest, &peak) {

@@ -4,9 +4,9 @@
 //! submission must get, built twice to the same bytes, judged by `PROBLEM run` and, where
 //! Kattis's `verifyproblem` can be found, verified by it ([`package_end_to_end`]).
 //!
-//! Both need g++, as a judge importing the package does; without it they say so on stderr and
-//! return, as does the verification without `verifyproblem` (on `PATH`, or named by the
-//! environment variable `JUDGE_VERIFYPROBLEM`).
+//! Both need g++, as a judge importing the package does ([`require_gpp`]). Without
+//! `verifyproblem` (on `PATH`, or named by the environment variable `JUDGE_VERIFYPROBLEM`)
+//! the verification is skipped, saying so, but on CI ([`verifyproblem`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -22,19 +22,24 @@ use engine::rng::SplitMix64;
 /// The environment variable naming Kattis's `verifyproblem` when it is not on `PATH`.
 pub const VERIFYPROBLEM_VARIABLE: &str = "JUDGE_VERIFYPROBLEM";
 
-/// Whether `g++` can be run; when not, says on stderr that `what` is skipped.
-#[must_use]
-pub fn have_gpp(what: &str) -> bool {
+/// Panics, saying what to install, unless `g++` can be run: a package's validators are C++,
+/// as a judge importing it needs them, so its tests need g++ as much as the judge does.
+///
+/// # Panics
+/// When `g++ --version` cannot be run.
+pub fn require_gpp() {
     let found = Command::new("g++").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!("skipped: {what}: g++ is not on PATH");
-    }
-    found
+    assert!(found, "the package tests need g++ on PATH (on Debian: apt-get install g++)");
 }
 
-/// Kattis's `verifyproblem`: the one `JUDGE_VERIFYPROBLEM` names, else the one on `PATH`;
-/// `None` (saying so on stderr) when there is neither.
+/// Kattis's `verifyproblem`: the one `JUDGE_VERIFYPROBLEM` names, else the one on `PATH`.
+/// Without either it is `None`, saying on stderr that the verification is skipped; but on CI
+/// (`CI` set, as `.ci/run` sets it), which installs problemtools, that is a failure.
+///
+/// # Panics
+/// On CI, when neither names one.
 #[must_use]
+#[allow(clippy::print_stderr, reason = "a skipped check says so where cargo test shows it")]
 pub fn verifyproblem() -> Option<PathBuf> {
     if let Some(named) = std::env::var_os(VERIFYPROBLEM_VARIABLE) {
         return Some(PathBuf::from(named));
@@ -43,10 +48,18 @@ pub fn verifyproblem() -> Option<PathBuf> {
         std::env::split_paths(&path).map(|dir| dir.join("verifyproblem")).find(|f| f.is_file())
     });
     if on_path.is_none() {
+        let install = format!(
+            "python3 -m venv V && V/bin/pip install -r .ci/problemtools.txt, then \
+             {VERIFYPROBLEM_VARIABLE}=V/bin/verifyproblem"
+        );
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must verify packages: verifyproblem is not on PATH and \
+             {VERIFYPROBLEM_VARIABLE} is not set ({install})"
+        );
         eprintln!(
             "skipped: verifyproblem: not on PATH and {VERIFYPROBLEM_VARIABLE} is not set \
-             (python3 -m venv V && V/bin/pip install problemtools, then \
-             {VERIFYPROBLEM_VARIABLE}=V/bin/verifyproblem)"
+             ({install})"
         );
     }
     on_path
@@ -230,7 +243,10 @@ pub fn package_end_to_end(case: &PackageCase) -> (PathBuf, String) {
         let text = String::from_utf8_lossy(&output.stdout).into_owned()
             + &String::from_utf8_lossy(&output.stderr);
         let summary = text.lines().rfind(|l| l.contains(" tested: ")).unwrap_or_default();
-        eprintln!("{summary}");
+        #[allow(clippy::print_stderr, reason = "the verifier's verdict, shown by --nocapture")]
+        {
+            eprintln!("{summary}");
+        }
         assert!(summary.contains("tested: 0 errors"), "verifyproblem:\n{text}");
     }
     (package, printed)
