@@ -75,6 +75,10 @@
 //!   official 351,493 cases, the last one shorter: 5 files.
 //! - **Proof** ([`Judge::explain`]): `--explain`'s text for the (small) failing input, its
 //!   first 64 cases when it has more.
+//! - **Package** (`judge/package.rs`, [`judge::package::Packaged`]): the title, origin,
+//!   statement and samples a Kattis package holds, its input validator
+//!   (`judge/validator.cpp`, as strict as `validate`), its output validation (Kattis's
+//!   default within 1e-6) and its size (at most two official-size files).
 //!
 //! Our answers come from the fast solver, with tables restricted to the file's reach: little
 //! work for small HP, as much as the whole table of its O for a file that reaches nearly
@@ -89,6 +93,7 @@
 
 mod generate;
 mod moves;
+mod package;
 
 use std::fmt;
 use std::fmt::Write as _;

@@ -40,9 +40,14 @@
 //! - **Exhaustive** ([`Judge::exhaustive`]): every case whose twelve values lie in
 //!   `1..=bound`, ordered by largest value, then lexicographically, in files of 40.
 //! - **Proof** ([`Judge::explain`]): `--explain`'s text for the (small) failing input.
+//! - **Package** (`judge/package.rs`, [`judge::package::Packaged`]): the title, origin,
+//!   statement and sample a Kattis package holds, its input validator
+//!   (`judge/validator.cpp`, as strict as `validate`) and its output validation (Kattis's
+//!   default, byte for byte).
 
 mod generate;
 mod moves;
+mod package;
 
 use std::cell::RefCell;
 use std::ops::RangeInclusive;

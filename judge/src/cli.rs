@@ -1,14 +1,19 @@
 //! The judge's command-line side (feature `cli`): the subcommands `check`, `validate`,
-//! `stress` and `shrink` as one clap [`JudgeCommand`] that every problem binary flattens into
-//! its own, and the runners behind them. Each runner prints its report and returns the
+//! `stress`, `shrink`, `generate`, `run` and `package` as one clap [`JudgeCommand`] that
+//! every problem binary flattens into its own, and the runners behind them (`run`'s in
+//! [`run`], `package`'s in [`package`]). Each runner prints its report and returns the
 //! process's exit code.
 //!
-//! Exit codes: `check` and `validate` follow the chosen [`Protocol`]; `stress` and `shrink`
-//! follow GNU diff: 0 no failure (within the budget), 1 a failure (shrunk and saved), 2
-//! trouble; stopped by SIGINT, SIGTERM or SIGHUP they report what they found so far and exit
-//! with 130, 143 or 129.
+//! Exit codes: `check` and `validate` follow the chosen [`Protocol`]; `stress`, `shrink`,
+//! `run` and `package` follow GNU diff: 0 no failure (within the budget), 1 a failure
+//! (shrunk and saved; a failed test; a submission no test kills), 2 trouble; stopped by
+//! SIGINT, SIGTERM or SIGHUP they report what they found so far and exit with 130, 143 or
+//! 129.
 
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "these runners are the binaries' UI")]
+
+pub mod package;
+pub mod run;
 
 use std::ffi::OsString;
 use std::fmt;
@@ -22,6 +27,7 @@ use super::child::{ChildError, ChildOptions, Program, shell_quote, wall_backstop
 use super::confirm::{self, Standing};
 use super::interrupt;
 use super::lenient::Lenient;
+use super::package::Packaged;
 use super::problem::{Limits, Problem, RunLimits, check, render};
 use super::protocol::{EXIT_FAIL, Protocol, Source};
 use super::report::{
@@ -83,7 +89,8 @@ pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
         .mut_subcommand("stress", |c| {
             judge_args(c).mut_arg("exhaustive", |a| a.help(help.exhaustive))
         })
-        .mut_subcommand("shrink", judge_args);
+        .mut_subcommand("shrink", judge_args)
+        .mut_subcommand("run", judge_args);
     let parsed = command.try_get_matches().and_then(|m| A::from_arg_matches(&m));
     parsed.unwrap_or_else(|e| {
         let checking = std::env::args_os().nth(1).is_some_and(|a| a == "check");
@@ -177,6 +184,16 @@ pub enum JudgeCommand {
     /// Print an input as `stress` generates them: size level LEVEL, or extreme input K, from
     /// SEED; the same arguments give the same bytes.
     Generate(GenerateArgs),
+    /// Judge COMMAND on a folder of tests (NAME.in with NAME.ans; a package's data/): each
+    /// test's verdict, CPU time and peak memory, then a summary. Exit 0 all passed, 1 some
+    /// failed, 2 trouble.
+    Run(run::RunTestsArgs),
+    /// Write a problem package in the Kattis format (legacy), which DOMjudge imports: the
+    /// samples, the extremes and generated tests with our answers, a test that kills each
+    /// --wrong and --slow submission (found by stress and shrunk), the validators, the
+    /// submissions filed by verdict. Exit 0 all filed, 1 some submission killed by no test
+    /// (not filed), 2 trouble.
+    Package(package::PackageArgs),
 }
 
 /// `PROBLEM generate`: a generated input on stdout.
@@ -198,13 +215,15 @@ pub struct GenerateArgs {
 
 impl JudgeCommand {
     /// Runs the subcommand on `problem` and returns the process's exit code.
-    pub fn run<P: Problem>(&self, problem: &P) -> i32 {
+    pub fn run<P: Packaged>(&self, problem: &P) -> i32 {
         match self {
             Self::Check(args) => run_check(problem, args),
             Self::Validate(args) => run_validate(problem, args),
             Self::Stress(args) => run_stress(problem, args),
             Self::Shrink(args) => run_shrink(problem, args),
             Self::Generate(args) => run_generate(problem, args),
+            Self::Run(args) => run::run_tests(problem, args),
+            Self::Package(args) => package::run_package(problem, args),
         }
     }
 }
@@ -253,16 +272,25 @@ pub struct ValidateArgs {
     pub lenient: bool,
 }
 
-/// What every run of the user's program gets, and how failures are shrunk and saved: the
-/// arguments `stress` and `shrink` share.
+/// The time and memory every run of the user's program gets: the arguments `stress`,
+/// `shrink` and `run` share.
 #[derive(Clone, Debug, clap::Args)]
-pub struct RunArgs {
+pub struct LimitArgs {
     /// Each run's CPU-time limit (the problem's help gives its default).
     #[arg(long, short = 't', value_parser = parse_duration)]
     pub time_limit: Option<Duration>,
     /// Each run's memory limit (the problem's help gives its default).
     #[arg(long, short = 'm', value_parser = parse_memory_limit, value_name = "MB")]
     pub memory_limit: Option<MemoryLimit>,
+}
+
+/// What every run of the user's program gets, and how failures are shrunk and saved: the
+/// arguments `stress` and `shrink` share.
+#[derive(Clone, Debug, clap::Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    #[allow(missing_docs, reason = "flattened: its fields are documented")]
+    pub limit: LimitArgs,
     /// Limits of the inputs (generated ones and every shrink candidate).
     #[arg(long, value_enum, default_value_t)]
     pub limits: Limits,
@@ -340,7 +368,7 @@ pub struct LimitsUsed {
 impl LimitsUsed {
     /// The limits `args` ask for over `defaults`.
     #[must_use]
-    pub fn new(args: &RunArgs, defaults: RunLimits) -> Self {
+    pub fn new(args: &LimitArgs, defaults: RunLimits) -> Self {
         let time = args.time_limit.unwrap_or(defaults.time);
         let memory_kib = match args.memory_limit {
             None => Some(defaults.memory_mib * 1024),
@@ -386,7 +414,7 @@ impl LimitsUsed {
         format!("--time-limit {}s --memory-limit {memory}", self.time.as_secs_f64())
     }
 
-    fn child_options(&self) -> ChildOptions {
+    pub(crate) fn child_options(&self) -> ChildOptions {
         ChildOptions::new(self.time, self.memory_kib)
     }
 }
@@ -600,7 +628,7 @@ pub fn stress_ending<P: Problem>(problem: &P, args: &StressArgs) -> Ending {
     if let Err(e) = interrupt::catch() {
         return Ending::trouble(format!("cannot catch signals: {e}"));
     }
-    let limits = LimitsUsed::new(&args.run, P::RUN_LIMITS);
+    let limits = LimitsUsed::new(&args.run.limit, P::RUN_LIMITS);
     if let Some(level) = args.level.filter(|&level| level >= P::LEVELS) {
         return Ending::trouble(format!(
             "no level {level}: {}'s levels are 0..{}",
@@ -693,7 +721,7 @@ pub fn shrink_ending<P: Problem>(problem: &P, args: &ShrinkArgs) -> Ending {
     if let Err(e) = interrupt::catch() {
         return Ending::trouble(format!("cannot catch signals: {e}"));
     }
-    let limits = LimitsUsed::new(&args.run, P::RUN_LIMITS);
+    let limits = LimitsUsed::new(&args.run.limit, P::RUN_LIMITS);
     let name = args.input.display();
     let input = match read(Some(&args.input))
         .and_then(|bytes| problem.parse(&bytes, args.run.limits).map_err(|e| e.to_string()))

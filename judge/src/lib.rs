@@ -30,7 +30,12 @@
 //!   exhaustive enumeration, deterministic for any number of jobs.
 //! - [`shrink`](mod@shrink) (Unix): the shrinking driver, greedy to a 1-minimal failing input.
 //! - [`report`] (Unix): a failure's report as a value, fitted to a screen, its texts saved.
-//! - [`cli`] (feature `cli`): clap arguments and the runners of the four subcommands.
+//! - [`testset`] (Unix): a folder of tests on disk (`NAME.in` with `NAME.ans`), in the order
+//!   Kattis's tools run them, and one test judged from its files (`PROBLEM run`).
+//! - [`package`] (Unix): a problem package in the Kattis format (legacy), which DOMjudge
+//!   imports: the tests, our answers, the validators and the submissions filed by verdict,
+//!   from the [`Problem`] and what [`package::Packaged`] adds (`PROBLEM package`).
+//! - [`cli`] (feature `cli`): clap arguments and the runners of the subcommands.
 //! - `testing` (feature `testing`, hidden): what the problem crates' tests share, among them
 //!   the contracts of [`Problem`] checked on any problem and a toy problem.
 //!
@@ -54,6 +59,8 @@ pub mod confirm;
 #[cfg(unix)]
 pub mod interrupt;
 #[cfg(unix)]
+pub mod package;
+#[cfg(unix)]
 mod reaper;
 #[cfg(unix)]
 pub mod report;
@@ -63,6 +70,8 @@ pub mod shrink;
 pub mod stress;
 #[cfg(unix)]
 mod sys;
+#[cfg(unix)]
+pub mod testset;
 #[cfg(unix)]
 pub mod trial;
 

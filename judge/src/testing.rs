@@ -2,11 +2,13 @@
 //! contracts of [`Problem`] checked on any problem, a judge that accepts everything for
 //! measuring the loop, the proof that a shrunk input is 1-minimal, corrupted inputs for the
 //! parsers' property tests, programs written on the fly, the check that stopping a judging
-//! command leaves nothing running, a toy problem to test the engine itself, and the one
-//! end-to-end conformance run of a problem's binary ([`binary_conformance`]).
+//! command leaves nothing running, a toy problem to test the engine itself, the one
+//! end-to-end conformance run of a problem's binary ([`binary_conformance`]), and the
+//! package tests' validator agreement and end-to-end build ([`package`]).
 
 mod conformance;
 pub mod corrupt;
+pub mod package;
 pub mod toy;
 
 pub use conformance::{BinaryCase, Found, Judged, Sample, WrongProgram, binary_conformance};

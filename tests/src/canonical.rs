@@ -50,6 +50,13 @@ fn edit(file: &[u8], kind: &str) -> Vec<u8> {
     out
 }
 
+/// The nine canonical-format variants of `sample`, one a kind of flaw ([`KINDS`]), each
+/// with its kind: what a problem's package validator must reject as `validate` does.
+#[must_use]
+pub fn variants(sample: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
+    KINDS.iter().map(|&kind| (kind, edit(sample, kind))).collect()
+}
+
 /// The line `validate` prints for `bytes` (`ok: ...` or `invalid: ...`) under the original
 /// limits.
 pub fn validate_line<P: Problem>(problem: &P, bytes: &[u8], strictness: Strictness) -> String {

@@ -52,9 +52,15 @@
 //!   (`1..=4`) without duplicate tracks, smallest first: 19,318 railways up to 3 stations.
 //! - **Proof** ([`Judge::explain`]): our strategies station by station, the verifier's line
 //!   and a Graphviz DOT picture of the railway.
+//! - **Package** (`judge/package.rs`, [`judge::package::Packaged`]): the title, origin,
+//!   statement and sample a Kattis package holds, its input validator
+//!   (`judge/validator.cpp`, as strict as `validate`, and each subtask's constraint), CMS's
+//!   white-diff as its output validator (`judge/whitediff.cpp`) and the subtasks as scoring
+//!   groups.
 
 mod generate;
 mod moves;
+mod package;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;

@@ -6,10 +6,12 @@
 //! per case, `a + b`, compared line by line exactly; a line that is not digits is a
 //! presentation error. The exhaustive enumeration up to a bound holds every pair with both
 //! values at most the bound, by largest value then lexicographically, in files of the largest
-//! `T`.
+//! `T`. Its package ([`Packaged`]) has a C++ validator of its own (`toy_validator.cpp`)
+//! and Kattis's default output validator.
 
 use crate::compare::{Unit, compare};
 use crate::moves;
+use crate::package::{About, OutputValidator, Packaged, Sample};
 use crate::problem::Invalid;
 use crate::{Limits, Problem, RunLimits, Verdict};
 use engine::input::{Input, InputError};
@@ -184,5 +186,31 @@ impl Problem for Sum {
             })
         });
         moves::drop_chunks(input).chain(moves::drop_each(input)).chain(numbers)
+    }
+}
+
+impl Packaged for Sum {
+    fn about(&self) -> About {
+        const SAMPLES: &[Sample] =
+            &[Sample { name: "sample1", input: b"2\n1 2\n3 4\n", answer: b"3\n7\n" }];
+        About {
+            title: "Sum",
+            source: "the judge's tests",
+            source_url: None,
+            statement_path: "judge/src/testing/toy.rs",
+            statement: "Add two numbers, case by case.\n",
+            samples: SAMPLES,
+        }
+    }
+
+    fn input_validator(&self) -> &'static str {
+        include_str!("toy_validator.cpp")
+    }
+
+    fn output_validator(&self) -> OutputValidator {
+        OutputValidator::Default {
+            flags: "case_sensitive space_change_sensitive",
+            unlike_check: "Kattis's default validator compares byte for byte, as `check` does.",
+        }
     }
 }

@@ -1,0 +1,116 @@
+//! card-duel's problem package end to end: `card-duel package` with an accepted program
+//! (our binary behind a C++ `exec`: a right C++ program of this game is a project of its
+//! own) and planted-bug programs (one half everywhere, our values but 0 at E's HP 20, a
+//! crash past 100,000 cases), each filed by the verdict it gets, the package rebuilt to the
+//! same bytes and verified by Kattis's `verifyproblem` where it is installed; and the
+//! package's C++ input validator held to `validate` on the samples, their canonical-format
+//! variants, every test of the package (two of the official 8 MB size among them) and random
+//! corruptions of them. hero-battle's test files a hang; here it would cost twice the 2 s
+//! time limit per run.
+
+#![cfg(unix)]
+
+use card_duel::judge::Judge;
+use judge::testing::package::{
+    PackageCase, assert_validator_agrees, package_end_to_end, require_gpp,
+};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_card-duel");
+
+const SAMPLES: [&[u8]; 2] = [
+    include_bytes!("../../docs/problems/card-duel/sample1.in"),
+    include_bytes!("../../docs/problems/card-duel/sample2.in"),
+];
+
+/// A C++ program that reads the whole input, then either aborts (when `crash_if` holds of
+/// it) or hands it to our binary and prints its values, each replaced by `value` (an
+/// expression of `e`, E's HP, and `line`, our value's line): planted bugs behind a right
+/// program.
+fn behind_our_solver(what: &str, crash_if: &str, value: &str) -> String {
+    format!(
+        r#"// {what}
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <unistd.h>
+int main() {{
+    std::string in;
+    char buffer[65536];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, stdin)) > 0) in.append(buffer, n);
+    if ({crash_if}) abort();
+    char path[] = "/tmp/card-duel-package-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0 || write(fd, in.data(), in.size()) != (ssize_t)in.size()) return 1;
+    close(fd);
+    std::string command = std::string("{BINARY} -j 1 < ") + path;
+    FILE *solver = popen(command.c_str(), "r");
+    char *p = (char *)in.c_str();
+    long t = strtol(p, &p, 10);
+    strtol(p, &p, 10);
+    char line[64];
+    for (long k = 0; k < t && fgets(line, sizeof line, solver); ++k) {{
+        long e = strtol(p, &p, 10);
+        strtol(p, &p, 10);
+        for (int board = 0; board < 2; ++board) {{
+            long minions = strtol(p, &p, 10);
+            while (minions--) strtol(p, &p, 10);
+        }}
+        strtol(p, &p, 10);
+        strtol(p, &p, 10);
+        fputs({value}, stdout);
+    }}
+    int status = pclose(solver);
+    unlink(path);
+    return status == 0 ? 0 : 1;
+}}
+"#
+    )
+}
+
+#[test]
+fn the_package_verifies_and_its_validator_is_validate() {
+    require_gpp();
+    let dir = tests::scratch_dir("card-duel-package", "e2e");
+    let accepted = format!(
+        "// Our solver.\n#include <unistd.h>\nint main() {{ execl(\"{BINARY}\", \"card-duel\", \"-j\", \"1\", (char *)0); return 1; }}\n"
+    );
+    let half = "// One half, whatever the position.\n#include <cstdio>\nint main() { long t; int o; if (scanf(\"%ld %d\", &t, &o) != 2) return 1; while (t--) puts(\"0.5\"); }\n";
+    let hp20 =
+        behind_our_solver("Our values, but 0 at E's HP 20.", "false", r#"e == 20 ? "0\n" : line"#);
+    let crash = behind_our_solver("A table of 100,000 cases.", "atol(in.c_str()) > 100000", "line");
+    let case = PackageCase {
+        binary: BINARY.to_owned(),
+        dir: dir.clone(),
+        short_name: "cardduel",
+        submissions: vec![
+            ("ours.cpp", "--accepted", accepted, "accepted"),
+            ("half.cpp", "--wrong", half.to_owned(), "wrong_answer"),
+            ("hp20.cpp", "--wrong", hp20, "wrong_answer"),
+            ("crash.cpp", "--wrong", crash, "run_time_error"),
+        ],
+        options: vec!["--seed", "1", "--stress-time", "60s", "--shrink-runs", "60"],
+        rebuild: true,
+    };
+    let (package, printed) = package_end_to_end(&case);
+    assert!(printed.contains("kills-hp20 kills hp20.cpp"), "{printed}");
+    let mut files = Vec::new();
+    for (k, sample) in SAMPLES.iter().enumerate() {
+        files.push((format!("sample{}", k + 1), sample.to_vec()));
+        for (kind, bytes) in tests::canonical::variants(sample) {
+            files.push((format!("sample{}, {kind}", k + 1), bytes));
+        }
+    }
+    let tests = judge::testset::find_tests(&package.join("data/secret")).expect("its tests");
+    let official_size =
+        tests.iter().filter(|t| t.input.metadata().is_ok_and(|m| m.len() > 1 << 20)).count();
+    assert_eq!(
+        official_size, 3,
+        "two official-size tests and the crash's kill test (100,001 cases or more)"
+    );
+    for test in tests {
+        files.push((test.name, std::fs::read(&test.input).expect("a test of the package")));
+    }
+    let checked = assert_validator_agrees(&Judge::new(), &files, 6, &dir.join("validator"));
+    assert!(checked > 150, "{checked} files");
+}

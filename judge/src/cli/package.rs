@@ -1,0 +1,156 @@
+//! `PROBLEM package DIR --accepted SRC... [--wrong SRC...] [--slow SRC...]`: a problem
+//! package in the Kattis format (legacy version), built by [`build`]; this runner prints its
+//! steps on stderr as they come and what it built on stdout.
+//!
+//! Exit codes: 0 the package is written and every submission filed; 1 the package is written
+//! but some `--wrong` or `--slow` submission was killed by no test (a search of `--stress-time`
+//! found nothing, and it passes every test): it is not filed, and a warning names it; 2
+//! trouble (a folder name problemtools refuses, a language not supported, a source that does
+//! not compile, an accepted submission that fails a test, a file that cannot be written);
+//! stopped by SIGINT, SIGTERM or SIGHUP, 130, 143 or 129, nothing written.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, parse_duration};
+use crate::interrupt;
+use crate::package::{Built, PackageError, PackageOptions, Packaged, SUPPORTED, build};
+use crate::report::{bytes_text, plural};
+use crate::trial::seconds;
+
+/// `PROBLEM package`: a problem package.
+#[derive(Clone, Debug, clap::Args)]
+#[command(after_help = format!(
+    "Languages: {SUPPORTED}. Verify the package with Kattis's problemtools: \
+     verifyproblem DIR -p config data validators submissions"
+))]
+pub struct PackageArgs {
+    /// The package folder (first, before the options). Its last part is the problem's short
+    /// name, as problemtools demands: [a-z0-9]+, e.g. packages/herobattle. An earlier package
+    /// there is replaced; any other folder that is not empty is refused.
+    pub dir: PathBuf,
+    /// Right submissions: each must pass every test; the slowest sets the time limit.
+    #[arg(long, num_args = 1.., required = true, value_name = "SRC")]
+    pub accepted: Vec<PathBuf>,
+    /// Submissions with a wrong answer or a crash on some input: stress finds the test that
+    /// kills each.
+    #[arg(long, num_args = 1.., value_name = "SRC")]
+    pub wrong: Vec<PathBuf>,
+    /// Submissions too slow on some input: stress finds the test that kills each.
+    #[arg(long, num_args = 1.., value_name = "SRC")]
+    pub slow: Vec<PathBuf>,
+    /// The seed of the generated tests and of every stress search.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Each --wrong or --slow submission's stress budget.
+    #[arg(long, value_parser = parse_duration, default_value = "60s")]
+    pub stress_time: Duration,
+    /// Each kill test's shrinking budget, in runs (one at a time, so the result does not
+    /// depend on the machine): a shrink that reaches it is not known to be 1-minimal.
+    #[arg(long, default_value_t = 200)]
+    pub shrink_runs: u64,
+    /// Programs run at once by a stress search [default: the number of cores].
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+/// What was built, for stdout.
+fn summary(built: &Built, seed: u64) -> String {
+    let mut out = format!("package: {}\n", built.dir.display());
+    let mut tests = format!(
+        "tests: {}, {} (inputs and answers)",
+        built.tests,
+        bytes_text(usize::try_from(built.bytes).unwrap_or(usize::MAX))
+    );
+    if built.left_out > 0 {
+        tests +=
+            &format!("; {} left out by the size budget", plural(built.left_out as u64, "big test"));
+    }
+    out += &format!("{tests}\n");
+    let (slowest, test) = &built.slowest_accepted;
+    out += &format!(
+        "time limit: {} s (.timelimit): 5 times the slowest accepted run ({} on {test}), rounded \
+         up to whole seconds, at least 1 s\n",
+        built.time_limit,
+        seconds(*slowest)
+    );
+    out += "submissions:\n";
+    for filed in &built.filed {
+        let place = format!("{}/{}", filed.folder, filed.file);
+        out += &format!("  {place:<40} {}\n", filed.verdict);
+        if let Some(lenient) = &filed.lenient {
+            out += &format!(
+                "  {:<40} accepted only leniently on {lenient}: the package's output validator \
+                 may judge it otherwise\n",
+                ""
+            );
+        }
+    }
+    for kill in &built.kills {
+        out += &format!(
+            "kill test: {} kills {}: found by run {} of stress (seed {seed}), {}; {}\n",
+            kill.test, kill.file, kill.runs, kill.shrunk, kill.size
+        );
+    }
+    for not in &built.not_killed {
+        out += &format!(
+            "not killed: {} ({}): no failure in {} of stress nor on any test; not filed\n",
+            not.file,
+            not.role.option(),
+            plural(not.runs, "run")
+        );
+    }
+    out += &format!(
+        "verify it: verifyproblem {} -p config data validators submissions\n",
+        built.dir.display()
+    );
+    out += &format!("time: {:.1} s\n", built.elapsed.as_secs_f64());
+    out
+}
+
+/// Runs `package`: builds the package, prints its steps and what it built; returns the exit
+/// code.
+pub fn run_package<P: Packaged>(problem: &P, args: &PackageArgs) -> i32 {
+    if let Err(e) = interrupt::catch() {
+        eprintln!("error: cannot catch signals: {e}");
+        return EXIT_TROUBLE;
+    }
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        usize::from,
+    );
+    let options = PackageOptions {
+        dir: args.dir.clone(),
+        accepted: args.accepted.clone(),
+        wrong: args.wrong.clone(),
+        slow: args.slow.clone(),
+        seed: args.seed,
+        stress_time: args.stress_time,
+        shrink_runs: args.shrink_runs,
+        jobs,
+    };
+    let progress = |step| eprintln!("package: {step}");
+    match build(problem, &options, &progress) {
+        Ok(built) => {
+            let _ = std::io::stdout().lock().write_all(summary(&built, args.seed).as_bytes());
+            for not in &built.not_killed {
+                eprintln!(
+                    "warning: {} ({}) was killed by no test: not filed; give it more \
+                     --stress-time, or check that it is wrong",
+                    not.file,
+                    not.role.option()
+                );
+            }
+            if built.not_killed.is_empty() { EXIT_PASSED } else { EXIT_FOUND }
+        }
+        Err(PackageError::Interrupted(signal)) => {
+            eprintln!("interrupted by {}: no package written", interrupt::signal_name(signal));
+            interrupt::exit_code(signal)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_TROUBLE
+        }
+    }
+}

@@ -1,0 +1,1249 @@
+//! Problem packages: a problem's whole test set in the Kattis problem package format (legacy
+//! version), which DOMjudge imports and Kattis's `verifyproblem` checks, written from the
+//! [`Problem`] and what [`Packaged`] adds (the statement, the samples, the validators, the
+//! test groups).
+//!
+//! A package holds `problem.yaml`, `.timelimit`, the statement (`problem_statement/
+//! problem.en.tex`), the samples (`data/sample`), the secret tests with our answers
+//! (`data/secret`, in groups for a scoring problem), a C++ input validator, a C++ output
+//! validator where Kattis's default one does not fit the original rule, and the submissions
+//! filed under the verdict each got. [`build`] makes it in this order:
+//!
+//! 1. **Submissions** are compiled as judges compile them (module `submission`).
+//! 2. **Tests**: the samples, each problem's extreme inputs of the original limits
+//!    ([`Problem::extreme`]), [`TestBudget::per_level`] generated inputs of each size level
+//!    ([`Problem::generate`]) and, for a scoring problem, the inputs made for its groups
+//!    ([`Packaged::group_inputs`]). Test `k` of a kind draws from its own seed,
+//!    [`run_seed`]`(seed, k)` with `k` set apart by kind, so the same seed gives the same
+//!    tests; an input equal to an earlier test is left out (problemtools warns of identical
+//!    inputs), and so is a test above [`TestBudget::big_bytes`] once
+//!    [`TestBudget::big_tests`] of them are in.
+//! 3. **The time limit**: every accepted submission runs on every test under the original
+//!    judge's limits and must pass them all; the limit is Kattis's rule on the slowest run
+//!    ([`time_limit`]).
+//! 4. **Kill tests**: for each `--wrong` and `--slow` submission, [`stress`] from the seed
+//!    under the package's time limit and the original memory limit, then [`shrink`]; the
+//!    shrunk input is the test `kills-STEM`. The accepted submissions run on the new tests
+//!    too, and the time limit follows them.
+//! 5. **Checks of our own**: every test is valid in the canonical format under the original
+//!    limits, and the package's input validator accepts it (with its group's flags); the
+//!    output validator accepts our answers.
+//! 6. **Verdicts**: every `--wrong` and `--slow` submission runs on every test in the order
+//!    problemtools runs them, under the package's limits, and is filed under the verdict the
+//!    package's grading gives it ([`testset::judge_test`](crate::testset::judge_test) judges
+//!    each run, as `PROBLEM run` does). One that passes every test is not filed but reported
+//!    ([`Built::not_killed`]).
+//! 7. The package is written beside `DIR` and renamed into place.
+//!
+//! **Deterministic.** Every file depends only on the problem, the seed and the submissions'
+//! sources, but `.timelimit`, which follows measured times (a slowest accepted run near a
+//! multiple of 0.2 s may give either side), and a kill test whose search or shrinking stopped
+//! at its time budget, or whose program is nondeterministic (the report says so).
+
+mod kattis;
+mod submission;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use engine::fs::{WriteError, write_aside};
+use engine::rng::SplitMix64;
+
+use crate::canonical::{Strictness, validate_file};
+use crate::child::{ChildError, ChildOptions, Exit, Program, run_child};
+use crate::confirm::Standing;
+use crate::problem::{Limits, Problem, render};
+use crate::report::{bytes_text, plural};
+use crate::shrink::{ShrinkOptions, shrink};
+use crate::stress::{StressError, StressOptions, run_seed, stress};
+use crate::testset::judge_test;
+use crate::trial::{Trial, seconds};
+use crate::verdict::{Verdict, VerdictKind};
+
+pub use kattis::{TIME_MULTIPLIER, file_name_ok, short_name_ok, time_limit, uuid};
+pub use submission::{Language, Role, SUPPORTED, Submission, compile, compile_cpp};
+
+/// What a package says of a problem beyond its [`Problem`]: its title and origin, its
+/// statement and its official samples.
+#[derive(Clone, Copy, Debug)]
+pub struct About {
+    /// The title: `Battle in Two Pairs of Heroes`.
+    pub title: &'static str,
+    /// Where the problem is from: `ICPC 2017 Asia Qingdao Regional Contest`.
+    pub source: &'static str,
+    /// A page of the problem, where one is known.
+    pub source_url: Option<&'static str>,
+    /// Where the statement is in the repository: `docs/problems/hero-battle.md`.
+    pub statement_path: &'static str,
+    /// The statement, in Markdown.
+    pub statement: &'static str,
+    /// The official samples, in order.
+    pub samples: &'static [Sample],
+}
+
+/// An official sample: its name in `data/sample` and its files.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// `sample1`.
+    pub name: &'static str,
+    /// The input.
+    pub input: &'static [u8],
+    /// The official answer (checked against ours, which the package holds).
+    pub answer: &'static [u8],
+}
+
+/// How a package judges an output.
+#[derive(Clone, Copy, Debug)]
+pub enum OutputValidator {
+    /// Kattis's default validator with these `validator_flags`.
+    Default {
+        /// `case_sensitive space_change_sensitive`, `float_absolute_tolerance 1e-6`, or none.
+        flags: &'static str,
+        /// How it differs from the original rule (`PROBLEM check`), in sentences.
+        unlike_check: &'static str,
+    },
+    /// A C++ validator of our own in `output_validators/NAME/NAME.cpp`, called as Kattis
+    /// calls one: `PROG input answer feedback_dir < output`, exit 42 accepted, 43 rejected.
+    Custom {
+        /// The program's folder and file name: `whitediff`.
+        name: &'static str,
+        /// The C++ source.
+        source: &'static str,
+        /// How it differs from the original rule (`PROBLEM check`), in sentences.
+        unlike_check: &'static str,
+    },
+}
+
+impl OutputValidator {
+    /// How the validator differs from the original rule.
+    #[must_use]
+    pub fn unlike_check(&self) -> &'static str {
+        match self {
+            Self::Default { unlike_check, .. } | Self::Custom { unlike_check, .. } => unlike_check,
+        }
+    }
+}
+
+/// A scoring problem's test groups (`data/secret/group1`, ...), as its original subtasks.
+#[derive(Clone, Copy, Debug)]
+pub struct Scoring {
+    /// The groups, in order: group `k` is `groups[k - 1]`.
+    pub groups: &'static [Group],
+    /// What `problem.yaml`'s comment says of the groups (how they follow the original).
+    pub note: &'static str,
+}
+
+/// One test group.
+#[derive(Clone, Copy, Debug)]
+pub struct Group {
+    /// Points for passing every test of the group.
+    pub points: u32,
+    /// The input validator's flags for the group's tests: `subtask 3`.
+    pub validator_flags: &'static str,
+    /// What the group's inputs satisfy, in words.
+    pub about: &'static str,
+}
+
+/// How many tests a package holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TestBudget {
+    /// Generated tests of each size level.
+    pub per_level: u32,
+    /// A test of more bytes than this is big.
+    pub big_bytes: usize,
+    /// Big tests kept, the first in the order they are made (extremes first); later ones are
+    /// left out.
+    pub big_tests: usize,
+}
+
+impl TestBudget {
+    /// Two tests a level; big tests (over 1 MiB) not bounded.
+    pub const DEFAULT: Self = Self { per_level: 2, big_bytes: 1 << 20, big_tests: usize::MAX };
+}
+
+/// A [`Problem`] that can be written as a package: what the package needs beyond judging.
+/// Implemented by each problem crate in its `src/judge/package.rs`.
+pub trait Packaged: Problem {
+    /// Title, origin, statement and samples.
+    fn about(&self) -> About;
+
+    /// The input validator's C++ source: reads an input on stdin and exits 42 when it is
+    /// valid in the canonical format under the original limits (what `PROBLEM validate`
+    /// accepts), 43 otherwise; for a scoring problem its arguments may name a group's
+    /// constraint (a group's [`Group::validator_flags`]).
+    fn input_validator(&self) -> &'static str;
+
+    /// How the package judges an output.
+    fn output_validator(&self) -> OutputValidator;
+
+    /// The test groups of a scoring problem; `None` (the default) for a pass-fail one.
+    fn scoring(&self) -> Option<Scoring> {
+        None
+    }
+
+    /// The groups (indices into [`Scoring::groups`]) whose constraints `input` meets, in
+    /// order; a test goes into the first. Every valid input of a scoring problem must meet
+    /// one. The default: none.
+    fn groups_of(&self, input: &Self::Input) -> Vec<usize> {
+        let _ = input;
+        Vec::new()
+    }
+
+    /// Inputs made for group `group` (valid under the original limits), so that each group
+    /// has tests of its own; the default: none.
+    fn group_inputs(&self, group: usize, rng: &mut SplitMix64) -> Vec<Self::Input> {
+        let _ = (group, rng);
+        Vec::new()
+    }
+
+    /// How many tests the package holds.
+    fn test_budget(&self) -> TestBudget {
+        TestBudget::DEFAULT
+    }
+}
+
+/// What to put in a package.
+#[derive(Clone, Debug)]
+pub struct PackageOptions {
+    /// The package folder; its last part is the problem's short name (`[a-z0-9]+`).
+    pub dir: PathBuf,
+    /// Right submissions.
+    pub accepted: Vec<PathBuf>,
+    /// Submissions with a wrong answer (or a crash) on some input.
+    pub wrong: Vec<PathBuf>,
+    /// Submissions too slow on some input.
+    pub slow: Vec<PathBuf>,
+    /// The seed of the generated tests and of each stress search.
+    pub seed: u64,
+    /// Each stress search's time budget.
+    pub stress_time: Duration,
+    /// Each shrink's run budget. Shrinking runs one candidate at a time, so that where a
+    /// budget stops it does not depend on the number of jobs nor on the machine's speed.
+    pub shrink_runs: u64,
+    /// Programs run at once by a stress search.
+    pub jobs: usize,
+}
+
+/// How a `--wrong` or `--slow` submission's kill test was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kill {
+    /// The submission's file name.
+    pub file: String,
+    /// The test, as its path below `data/` without `.in`: `secret/kills-greedy`.
+    pub test: String,
+    /// Stress runs up to and including the one that found it.
+    pub runs: u64,
+    /// The verdict of the run that found it.
+    pub found: Verdict,
+    /// How far shrinking got, in words: `shrunk by 12 moves: 1-minimal`.
+    pub shrunk: String,
+    /// The test's size: cases, bytes.
+    pub size: String,
+}
+
+/// A submission filed in the package.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Filed {
+    /// The submission's file name.
+    pub file: String,
+    /// The option that named it.
+    pub role: Role,
+    /// Its folder under `submissions/`: `wrong_answer`.
+    pub folder: &'static str,
+    /// The verdict, and the test that gave it (or the score).
+    pub verdict: String,
+    /// Its slowest run, and on which test.
+    pub slowest: (Duration, String),
+    /// The first test whose output the original rule accepted only by overlooking a flaw
+    /// (`Verdict::lenient`), which the package's output validator may reject.
+    pub lenient: Option<String>,
+}
+
+/// A `--wrong` or `--slow` submission that passed every test: not filed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotKilled {
+    /// The submission's file name.
+    pub file: String,
+    /// The option that named it.
+    pub role: Role,
+    /// Stress runs tried without a failure.
+    pub runs: u64,
+}
+
+/// A package written.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The package folder.
+    pub dir: PathBuf,
+    /// Tests in it (samples included) and their bytes (inputs and answers).
+    pub tests: usize,
+    /// Their size in bytes.
+    pub bytes: u64,
+    /// Big tests left out by the budget.
+    pub left_out: usize,
+    /// The time limit written to `.timelimit`, in seconds.
+    pub time_limit: u64,
+    /// The slowest accepted run and its test.
+    pub slowest_accepted: (Duration, String),
+    /// The kill tests found.
+    pub kills: Vec<Kill>,
+    /// The submissions filed, in the order given.
+    pub filed: Vec<Filed>,
+    /// The `--wrong` and `--slow` submissions no test kills.
+    pub not_killed: Vec<NotKilled>,
+    /// The build's wall time.
+    pub elapsed: Duration,
+}
+
+/// A step of a build, for a progress line.
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// A submission compiled.
+    Compiled(String, Role),
+    /// The tests before the kill tests: how many, their bytes, big ones left out.
+    Tests(usize, u64, usize),
+    /// An accepted submission passed every test so far; its slowest run and test.
+    AcceptedRan(String, Duration, String),
+    /// The time limit set, in seconds.
+    TimeLimit(u64),
+    /// A stress search begins.
+    Searching(String),
+    /// A kill test found.
+    Killed(Kill),
+    /// A submission filed.
+    Filed(Filed),
+    /// A submission no test kills.
+    NotKilled(NotKilled),
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Compiled(file, role) => write!(f, "compiled {file} ({})", role.option()),
+            Self::Tests(tests, bytes, left_out) => {
+                write!(f, "{}, {}", plural(*tests as u64, "test"), bytes_text(*bytes as usize))?;
+                if *left_out > 0 {
+                    write!(
+                        f,
+                        " ({} left out by the size budget)",
+                        plural(*left_out as u64, "big test")
+                    )?;
+                }
+                Ok(())
+            }
+            Self::AcceptedRan(file, slowest, test) => {
+                write!(f, "{file}: right on every test, slowest {} on {test}", seconds(*slowest))
+            }
+            Self::TimeLimit(limit) => write!(
+                f,
+                "time limit {limit} s: {TIME_MULTIPLIER} times the slowest accepted run, rounded \
+                 up to whole seconds, at least 1 s"
+            ),
+            Self::Searching(file) => write!(f, "{file}: stress, looking for a test that kills it"),
+            Self::Killed(kill) => write!(
+                f,
+                "{}: killed by {} ({}; found by run {} of stress: {}; {})",
+                kill.file, kill.test, kill.size, kill.runs, kill.found.kind, kill.shrunk
+            ),
+            Self::Filed(filed) => write!(f, "{}: {} ({})", filed.file, filed.folder, filed.verdict),
+            Self::NotKilled(not) => write!(
+                f,
+                "{} ({}): not killed: no failure in {} of stress nor on any test; not filed",
+                not.file,
+                not.role.option(),
+                plural(not.runs, "run")
+            ),
+        }
+    }
+}
+
+/// Why a package cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    /// The folder's last part is not a short name problemtools takes.
+    #[error(
+        "the package folder's name {name:?} is not a short name problemtools takes \
+         ([a-z0-9]+, the folder's last part): name it, say, {suggestion}"
+    )]
+    ShortName {
+        /// The folder's last part.
+        name: String,
+        /// A name that would do: `packages/herobattle`.
+        suggestion: String,
+    },
+    /// The folder exists and holds something other than a package.
+    #[error(
+        "{0} exists and is not a problem package (no problem.yaml): name a new folder, or \
+         remove it"
+    )]
+    NotAPackage(PathBuf),
+    /// No `--accepted` submission.
+    #[error("no --accepted submission: the time limit follows the accepted submissions")]
+    NoAccepted,
+    /// A submission's file name does not fit the package format.
+    #[error(
+        "{}: a submission's file name must match [a-zA-Z0-9_][a-zA-Z0-9_.-]* for the package \
+         format",
+        file.display()
+    )]
+    FileName {
+        /// The submission.
+        file: PathBuf,
+    },
+    /// Two submissions share a file name.
+    #[error("two submissions are named {0}: the package keeps each under its file name")]
+    DuplicateName(String),
+    /// A submission's language is not supported.
+    #[error("{}: not a supported language: supported are {SUPPORTED}", file.display())]
+    Language {
+        /// The submission.
+        file: PathBuf,
+    },
+    /// A compiler cannot be started.
+    #[error("cannot start {compiler}: {source}")]
+    Compiler {
+        /// `g++` or `python3`.
+        compiler: &'static str,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A source does not compile.
+    #[error("{} does not compile with {compiler}:\n{messages}", file.display())]
+    Compile {
+        /// The source.
+        file: PathBuf,
+        /// `g++` or `python3`.
+        compiler: &'static str,
+        /// The end of the compiler's messages.
+        messages: String,
+    },
+    /// A file cannot be read, or a folder made or renamed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A file of the package cannot be written.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    /// An official sample is not valid, or its answer disagrees with ours.
+    #[error("sample {name}: {message}")]
+    Sample {
+        /// The sample's name.
+        name: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// A test we made breaks the original limits or the canonical format, no group takes
+    /// it, or our own validators reject it: a bug of ours.
+    #[error("test {test}: {message} (a bug of ours)")]
+    OurTest {
+        /// The test.
+        test: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// An accepted submission fails a test.
+    #[error(
+        "{file} (--accepted) fails {test}: {verdict} (under the original judge's limits: {limits})"
+    )]
+    AcceptedFails {
+        /// The submission.
+        file: String,
+        /// The test.
+        test: String,
+        /// Its verdict there.
+        verdict: Box<Verdict>,
+        /// The limits it ran under.
+        limits: String,
+    },
+    /// A program cannot be run.
+    #[error("cannot run {program} on {test}: {source}")]
+    Run {
+        /// The program (a submission's file name, or a validator).
+        program: String,
+        /// The test.
+        test: String,
+        /// What went wrong.
+        source: ChildError,
+    },
+    /// A stress search cannot go on.
+    #[error("stress on {file}: {source}")]
+    Stress {
+        /// The submission.
+        file: String,
+        /// What went wrong.
+        source: StressError,
+    },
+    /// A signal stopped the build.
+    #[error("stopped by {}", crate::interrupt::signal_name(*.0))]
+    Interrupted(i32),
+}
+
+/// One test of the package being built.
+struct Test {
+    /// `sample`, `secret` or `secret/groupK`.
+    folder: String,
+    /// The file name without its ending: `kills-greedy`.
+    name: String,
+    /// The input's bytes.
+    input: Vec<u8>,
+    /// Our answer's bytes.
+    answer: Vec<u8>,
+    /// Its case count and size, in words.
+    size: String,
+}
+
+impl Test {
+    /// Its path below `data/` without `.in`: `secret/group2/kills-greedy`.
+    fn path(&self) -> String {
+        format!("{}/{}", self.folder, self.name)
+    }
+
+    /// Whether it is a sample.
+    fn is_sample(&self) -> bool {
+        self.folder == "sample"
+    }
+}
+
+/// The tests made so far, and what the budget left out.
+struct Tests<'a, P: Packaged> {
+    problem: &'a P,
+    scoring: Option<Scoring>,
+    budget: TestBudget,
+    tests: Vec<Test>,
+    big: usize,
+    left_out: usize,
+}
+
+/// Where the tests of each kind take their seeds: test `k` of a kind uses
+/// `run_seed(seed, FIRST + k)`.
+const EXTREME_SEEDS: u64 = 0;
+/// See [`EXTREME_SEEDS`]: level `L`'s test `i` uses `LEVEL_SEEDS + 100 L + i`.
+const LEVEL_SEEDS: u64 = 1_000;
+/// See [`EXTREME_SEEDS`]: group `g`'s inputs use `GROUP_SEEDS + g`.
+const GROUP_SEEDS: u64 = 100_000;
+
+impl<'a, P: Packaged> Tests<'a, P> {
+    fn new(problem: &'a P) -> Self {
+        Self {
+            problem,
+            scoring: problem.scoring(),
+            budget: problem.test_budget(),
+            tests: Vec::new(),
+            big: 0,
+            left_out: 0,
+        }
+    }
+
+    /// The folder a secret input goes to: `secret`, or its first group's.
+    fn secret_folder(&self, input: &P::Input, name: &str) -> Result<String, PackageError> {
+        if self.scoring.is_none() {
+            return Ok("secret".to_owned());
+        }
+        let group = self.problem.groups_of(input).first().copied().ok_or_else(|| {
+            PackageError::OurTest { test: name.to_owned(), message: "no group takes it".to_owned() }
+        })?;
+        Ok(format!("secret/group{}", group + 1))
+    }
+
+    /// Adds `input` as test `name` of `folder` unless an equal input is in, or the budget
+    /// leaves it out (never when `keep`: a kill test is kept whatever its size); returns the
+    /// path of the test that holds it, if one does.
+    fn add(
+        &mut self,
+        folder: String,
+        name: String,
+        input: &P::Input,
+        keep: bool,
+    ) -> Option<String> {
+        let problem = self.problem;
+        let bytes = render(problem, input);
+        if let Some(same) = self.tests.iter().find(|t| t.input == bytes) {
+            return Some(same.path());
+        }
+        if bytes.len() > self.budget.big_bytes {
+            if self.big >= self.budget.big_tests && !keep {
+                self.left_out += 1;
+                return None;
+            }
+            self.big += 1;
+        }
+        let mut answer = Vec::new();
+        problem.render_answer(input, &problem.solve(input), &mut answer);
+        let cases = problem.cases(input) as u64;
+        let size = format!("{}, {}", plural(cases, "case"), bytes_text(bytes.len()));
+        let test = Test { folder, name, input: bytes, answer, size };
+        let path = test.path();
+        self.tests.push(test);
+        Some(path)
+    }
+
+    /// Adds a secret input (into its group's folder), as [`add`](Self::add) does.
+    fn add_secret(
+        &mut self,
+        name: String,
+        input: &P::Input,
+        keep: bool,
+    ) -> Result<Option<String>, PackageError> {
+        let folder = self.secret_folder(input, &name)?;
+        Ok(self.add(folder, name, input, keep))
+    }
+
+    /// The tests in the order problemtools runs them: by their paths' parts.
+    fn ordered(&self) -> Vec<&Test> {
+        let mut ordered: Vec<&Test> = self.tests.iter().collect();
+        ordered.sort_by(|a, b| a.path().split('/').cmp(b.path().split('/')));
+        ordered
+    }
+
+    /// Tests and bytes.
+    fn totals(&self) -> (usize, u64) {
+        let bytes = self.tests.iter().map(|t| (t.input.len() + t.answer.len()) as u64).sum();
+        (self.tests.len(), bytes)
+    }
+}
+
+/// A folder of our own for binaries, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn create() -> Result<Self, PackageError> {
+        let path = std::env::temp_dir().join(format!("judge-package-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path)
+            .map_err(|source| PackageError::Io { path: path.clone(), source })?;
+        Ok(Self(path))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// How a submission fared on the package's tests, as its grading sees it.
+enum Outcome {
+    /// Every test passed (every group, for a scoring problem).
+    Accepted,
+    /// Some groups passed: the score.
+    Partial(u32),
+    /// The first failure that counts, and its test.
+    Failed(Verdict, String),
+}
+
+/// The folder under `submissions/` for a failure of `kind`. Kattis has no presentation
+/// error nor memory limit: the first is a wrong answer there, the second a run-time error
+/// (an allocation past its address-space limit fails).
+fn folder_of(kind: VerdictKind) -> &'static str {
+    match kind {
+        VerdictKind::Ok => "accepted",
+        VerdictKind::WrongAnswer | VerdictKind::PresentationError | VerdictKind::Fail => {
+            "wrong_answer"
+        }
+        VerdictKind::RuntimeError | VerdictKind::MemoryLimit => "run_time_error",
+        VerdictKind::TimeLimit => "time_limit_exceeded",
+    }
+}
+
+/// Builds the package `options` ask for (see the module notes), calling `progress` at each
+/// step.
+///
+/// Time: compiling the submissions; solving every test once; each accepted submission on
+/// every test; each `--wrong` and `--slow` one's stress search and shrink (their budgets) and
+/// its runs on the tests up to its first failure (every group's, for a scoring problem).
+///
+/// # Errors
+/// See [`PackageError`]: the folder's name, a submission that cannot be compiled or an
+/// accepted one that fails, a run or a search that cannot go on, a file that cannot be
+/// written, a signal; and bugs of ours (a test our own validators reject).
+pub fn build<P: Packaged>(
+    problem: &P,
+    options: &PackageOptions,
+    progress: &(dyn Fn(Step) + Sync),
+) -> Result<Built, PackageError> {
+    let started = Instant::now();
+    let place = Place::check(&options.dir, problem.name())?;
+    let scratch = Scratch::create()?;
+    let submissions = compile_all(options, &scratch.0, progress)?;
+    let about = problem.about();
+    let mut tests = Tests::new(problem);
+    add_samples(problem, &about, &mut tests)?;
+    add_generated(problem, options.seed, &mut tests)?;
+    let (count, bytes) = tests.totals();
+    progress(Step::Tests(count, bytes, tests.left_out));
+
+    let memory_kib = P::RUN_LIMITS.memory_mib * 1024;
+    let original = ChildOptions::new(P::RUN_LIMITS.time, Some(memory_kib));
+    let accepted: Vec<&Submission> =
+        submissions.iter().filter(|s| s.role == Role::Accepted).collect();
+    // Each accepted submission's slowest run and its test.
+    let mut accepted_slowest = Vec::new();
+    for submission in &accepted {
+        let own = run_accepted(problem, submission, &tests.ordered(), &original)?;
+        progress(Step::AcceptedRan(submission.file_name.clone(), own.0, own.1.clone()));
+        accepted_slowest.push(own);
+    }
+    let slowest_of = |runs: &[(Duration, String)]| runs.iter().max().cloned().unwrap_or_default();
+    let first_limit = time_limit(slowest_of(&accepted_slowest).0);
+    progress(Step::TimeLimit(first_limit));
+
+    let mut kills = Vec::new();
+    let mut searched = Vec::new();
+    let run = |limit: u64| ChildOptions::new(Duration::from_secs(limit), Some(memory_kib));
+    for submission in submissions.iter().filter(|s| s.role != Role::Accepted) {
+        progress(Step::Searching(submission.file_name.clone()));
+        let (kill, runs) = find_kill(problem, submission, options, &run(first_limit), &mut tests)?;
+        if let Some(kill) = kill {
+            progress(Step::Killed(kill.clone()));
+            kills.push(kill);
+        }
+        searched.push((submission.file_name.clone(), runs));
+    }
+    let kill_tests: Vec<&Test> = (tests.ordered().into_iter())
+        .filter(|t| kills.iter().any(|k| k.test == t.path()))
+        .collect();
+    for (submission, own) in accepted.iter().zip(&mut accepted_slowest) {
+        let on_kills = run_accepted(problem, submission, &kill_tests, &original)?;
+        *own = own.clone().max(on_kills);
+    }
+    let slowest = slowest_of(&accepted_slowest);
+    let limit = time_limit(slowest.0);
+    if limit != first_limit {
+        progress(Step::TimeLimit(limit));
+    }
+    check_tests(problem, &tests, &scratch.0)?;
+
+    let ordered = tests.ordered();
+    let mut filed = Vec::new();
+    let mut not_killed = Vec::new();
+    for (submission, own) in accepted.iter().zip(&accepted_slowest) {
+        let verdict = "right on every test".to_owned();
+        let file = submission.file_name.clone();
+        let role = Role::Accepted;
+        let one =
+            Filed { file, role, folder: "accepted", verdict, slowest: own.clone(), lenient: None };
+        progress(Step::Filed(one.clone()));
+        filed.push(one);
+    }
+    for submission in submissions.iter().filter(|s| s.role != Role::Accepted) {
+        let Graded { outcome, slowest: slow, lenient } =
+            grade(problem, submission, &ordered, tests.scoring.as_ref(), &run(limit))?;
+        let (folder, verdict) = match outcome {
+            Outcome::Accepted => {
+                let runs = searched.iter().find(|(file, _)| *file == submission.file_name);
+                let not = NotKilled {
+                    file: submission.file_name.clone(),
+                    role: submission.role,
+                    runs: runs.map_or(0, |(_, runs)| *runs),
+                };
+                progress(Step::NotKilled(not.clone()));
+                not_killed.push(not);
+                continue;
+            }
+            Outcome::Partial(score) => ("partially_accepted", format!("score {score} of 100")),
+            Outcome::Failed(verdict, test) => {
+                (folder_of(verdict.kind), format!("{verdict} on {test}"))
+            }
+        };
+        let file = submission.file_name.clone();
+        let one = Filed { file, role: submission.role, folder, verdict, slowest: slow, lenient };
+        progress(Step::Filed(one.clone()));
+        filed.push(one);
+    }
+
+    let written = place.write(problem, &about, &tests, &submissions, &filed, limit)?;
+    let (count, bytes) = tests.totals();
+    Ok(Built {
+        dir: written,
+        tests: count,
+        bytes,
+        left_out: tests.left_out,
+        time_limit: limit,
+        slowest_accepted: slowest,
+        kills,
+        filed,
+        not_killed,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Compiles every submission, accepted ones first; file names must differ.
+fn compile_all(
+    options: &PackageOptions,
+    scratch: &Path,
+    progress: &(dyn Fn(Step) + Sync),
+) -> Result<Vec<Submission>, PackageError> {
+    if options.accepted.is_empty() {
+        return Err(PackageError::NoAccepted);
+    }
+    let mut submissions: Vec<Submission> = Vec::new();
+    let roles = [
+        (Role::Accepted, &options.accepted),
+        (Role::Wrong, &options.wrong),
+        (Role::Slow, &options.slow),
+    ];
+    for (role, sources) in roles {
+        for source in sources {
+            let submission = compile(source, role, scratch)?;
+            if submissions.iter().any(|s| s.file_name == submission.file_name) {
+                return Err(PackageError::DuplicateName(submission.file_name));
+            }
+            progress(Step::Compiled(submission.file_name.clone(), role));
+            submissions.push(submission);
+        }
+    }
+    Ok(submissions)
+}
+
+/// The official samples: valid in the canonical format under the original limits, their
+/// official answers accepted against ours; the package holds ours.
+fn add_samples<P: Packaged>(
+    problem: &P,
+    about: &About,
+    tests: &mut Tests<'_, P>,
+) -> Result<(), PackageError> {
+    for sample in about.samples {
+        let input =
+            validate_file(problem, sample.input, Limits::Original, Strictness::Canonical)
+                .map_err(|e| PackageError::Sample { name: sample.name, message: e.to_string() })?;
+        let ours = problem.solve(&input);
+        let verdict = problem.judge(&input, &ours, sample.answer);
+        if !verdict.is_ok() {
+            let message = format!("the official answer disagrees with ours: {verdict}");
+            return Err(PackageError::Sample { name: sample.name, message });
+        }
+        tests.add("sample".to_owned(), sample.name.to_owned(), &input, true);
+    }
+    Ok(())
+}
+
+/// The extremes of the original limits, the generated tests of every level, and the inputs
+/// made for each group.
+fn add_generated<P: Packaged>(
+    problem: &P,
+    seed: u64,
+    tests: &mut Tests<'_, P>,
+) -> Result<(), PackageError> {
+    let limits = Limits::Original;
+    for k in 0..problem.extremes(limits) {
+        let mut rng = SplitMix64::new(run_seed(seed, EXTREME_SEEDS + u64::from(k)));
+        let input = problem.extreme(k, &mut rng, limits);
+        tests.add_secret(format!("limits-{:02}", k + 1), &input, false)?;
+    }
+    for level in 0..P::LEVELS {
+        for i in 0..tests.budget.per_level {
+            let number = LEVEL_SEEDS + 100 * u64::from(level) + u64::from(i);
+            let input =
+                problem.generate(&mut SplitMix64::new(run_seed(seed, number)), level, limits);
+            tests.add_secret(format!("level-{level}-{:02}", i + 1), &input, false)?;
+        }
+    }
+    let groups = tests.scoring.map_or(0, |s| s.groups.len());
+    for group in 0..groups {
+        let mut rng = SplitMix64::new(run_seed(seed, GROUP_SEEDS + group as u64));
+        for (i, input) in problem.group_inputs(group, &mut rng).iter().enumerate() {
+            tests.add_secret(format!("subtask-{}-{:02}", group + 1, i + 1), input, false)?;
+        }
+    }
+    if let Some(scoring) = tests.scoring {
+        for (group, _) in scoring.groups.iter().enumerate() {
+            let folder = format!("secret/group{}", group + 1);
+            if !tests.tests.iter().any(|t| t.folder == folder) {
+                let message = "no test of the package is in this group".to_owned();
+                return Err(PackageError::OurTest { test: folder, message });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs an accepted submission on `tests` under the original judge's limits: it must pass
+/// each. Returns its slowest run and test.
+fn run_accepted<P: Problem>(
+    problem: &P,
+    submission: &Submission,
+    tests: &[&Test],
+    limits: &ChildOptions,
+) -> Result<(Duration, String), PackageError> {
+    let mut slowest = (Duration::ZERO, String::new());
+    for test in tests {
+        let trial = run_test(problem, submission, test, limits)?;
+        if !trial.verdict.is_ok() {
+            let memory = limits.memory_limit_kib.map_or(0, |kib| kib / 1024);
+            return Err(PackageError::AcceptedFails {
+                file: submission.file_name.clone(),
+                test: test.path(),
+                verdict: Box::new(trial.verdict),
+                limits: format!("{} and {memory} MB", seconds(limits.time_limit)),
+            });
+        }
+        slowest = slowest.max((trial.run.cpu, test.path()));
+    }
+    Ok(slowest)
+}
+
+/// One submission on one test.
+fn run_test<P: Problem>(
+    problem: &P,
+    submission: &Submission,
+    test: &Test,
+    limits: &ChildOptions,
+) -> Result<Trial, PackageError> {
+    judge_test(problem, &submission.program, &test.input, &test.answer, limits).map_err(|source| {
+        match source {
+            ChildError::Interrupted(signal) => PackageError::Interrupted(signal),
+            source => PackageError::Run {
+                program: submission.file_name.clone(),
+                test: test.path(),
+                source,
+            },
+        }
+    })
+}
+
+/// A stress search for a test that kills `submission`, then a shrink; the test is added as
+/// `kills-STEM` (or found among the tests already in). Returns the kill, if one was found,
+/// and the search's runs.
+fn find_kill<P: Packaged>(
+    problem: &P,
+    submission: &Submission,
+    options: &PackageOptions,
+    run: &ChildOptions,
+    tests: &mut Tests<'_, P>,
+) -> Result<(Option<Kill>, u64), PackageError> {
+    let file = submission.file_name.clone();
+    let stress_options = StressOptions {
+        seed: options.seed,
+        time: Some(options.stress_time),
+        jobs: options.jobs.max(1),
+        limits: Limits::Original,
+        run: run.clone(),
+        ..StressOptions::default()
+    };
+    let report = stress(problem, &submission.program, &stress_options, None)
+        .map_err(|source| PackageError::Stress { file: file.clone(), source })?;
+    if let Some(signal) = report.interrupted {
+        return Err(PackageError::Interrupted(signal));
+    }
+    let Some(failure) = report.failure else { return Ok((None, report.runs)) };
+    let standing = failure.reruns.as_ref().map(crate::confirm::Reruns::standing);
+    let (input, shrunk) = if standing == Some(Standing::Confirmed) {
+        let reruns = failure.reruns.as_ref().expect("a confirmed failure was rerun");
+        // When reruns alone failed another way, that failure is the one to keep.
+        let failing = match (&reruns.trial, reruns.first_counts) {
+            (Some(alone), false) => alone.clone(),
+            _ => failure.trial.clone(),
+        };
+        let shrink_options = ShrinkOptions {
+            jobs: 1,
+            limits: Limits::Original,
+            run: run.clone(),
+            time: None,
+            runs: Some(options.shrink_runs),
+        };
+        let shrunk =
+            shrink(problem, &submission.program, failure.input.clone(), failing, &shrink_options)
+                .map_err(|source| match source {
+                ChildError::Interrupted(signal) => PackageError::Interrupted(signal),
+                source => PackageError::Run {
+                    program: file.clone(),
+                    test: "a shrink candidate".to_owned(),
+                    source,
+                },
+            })?;
+        let moves = plural(shrunk.steps, "move");
+        match shrunk.reruns.as_ref().map(|r| (r.failed, r.runs)) {
+            Some((0, _)) => (
+                failure.input,
+                format!("a shrink by {moves} ended on an input that passed alone: kept as found"),
+            ),
+            Some((failed, runs)) if failed < runs => (
+                shrunk.input,
+                format!("shrunk by {moves}, but the result failed {failed} of {runs} reruns alone"),
+            ),
+            _ if shrunk.minimal() => (shrunk.input, format!("shrunk by {moves}: 1-minimal")),
+            _ => (
+                shrunk.input,
+                format!(
+                    "shrunk by {moves}, then stopped by its run budget: not known to be 1-minimal"
+                ),
+            ),
+        }
+    } else {
+        let why = failure.reruns.as_ref().map_or_else(
+            || "not confirmed".to_owned(),
+            |r| format!("nondeterministic: it {}", r.with_first()),
+        );
+        (failure.input, format!("{why}; not shrunk"))
+    };
+    let name = format!("kills-{}", submission.stem);
+    let test = tests.add_secret(name, &input, true)?.expect("a kill test is never left out");
+    let size = tests.tests.iter().find(|t| t.path() == test).map(|t| t.size.clone());
+    let kill = Kill {
+        file,
+        test,
+        runs: report.runs,
+        found: failure.trial.verdict,
+        shrunk,
+        size: size.unwrap_or_default(),
+    };
+    Ok((Some(kill), report.runs))
+}
+
+/// Our own checks of every test: valid in the canonical format under the original limits,
+/// accepted by the package's input validator (with its group's flags), and our answer
+/// accepted by a custom output validator.
+fn check_tests<P: Packaged>(
+    problem: &P,
+    tests: &Tests<'_, P>,
+    scratch: &Path,
+) -> Result<(), PackageError> {
+    let our_test =
+        |test: &Test, message: String| PackageError::OurTest { test: test.path(), message };
+    let validator = compile_source(scratch, "validate", problem.input_validator())?;
+    let custom = match problem.output_validator() {
+        OutputValidator::Custom { name, source, .. } => {
+            Some(compile_source(scratch, name, source)?)
+        }
+        OutputValidator::Default { .. } => None,
+    };
+    let limits = ChildOptions::new(Duration::from_secs(60), None);
+    let run = |program: &Program, test: &Test, stdin: &[u8]| {
+        run_child(program, stdin, &limits).map_err(|source| match source {
+            ChildError::Interrupted(signal) => PackageError::Interrupted(signal),
+            source => PackageError::Run { program: program.display(), test: test.path(), source },
+        })
+    };
+    let feedback = scratch.join("feedback");
+    std::fs::create_dir_all(&feedback)
+        .map_err(|source| PackageError::Io { path: feedback.clone(), source })?;
+    for test in &tests.tests {
+        validate_file(problem, &test.input, Limits::Original, Strictness::Canonical)
+            .map_err(|e| our_test(test, format!("`validate` rejects it: {e}")))?;
+        let group_flags = test
+            .folder
+            .strip_prefix("secret/group")
+            .and_then(|k| k.parse::<usize>().ok())
+            .and_then(|k| tests.scoring.map(|s| s.groups[k - 1].validator_flags))
+            .unwrap_or("");
+        let mut command = vec![validator.clone()];
+        command.extend(group_flags.split_whitespace().map(PathBuf::from));
+        let ran = run(&Program::new(&command), test, &test.input)?;
+        if ran.exit != Exit::Code(42) {
+            let message = format!(
+                "the package's input validator rejects it ({}): {}",
+                crate::child::describe_exit(ran.exit),
+                ran.stderr_excerpt(200)
+            );
+            return Err(our_test(test, message));
+        }
+        if let Some(custom) = &custom {
+            let files = [&test.input, &test.answer];
+            let paths = [scratch.join("judge.in"), scratch.join("judge.ans")];
+            for (path, bytes) in paths.iter().zip(files) {
+                std::fs::write(path, bytes)
+                    .map_err(|source| PackageError::Io { path: path.clone(), source })?;
+            }
+            let command = [custom.clone(), paths[0].clone(), paths[1].clone(), feedback.clone()];
+            let ran = run(&Program::new(&command), test, &test.answer)?;
+            if ran.exit != Exit::Code(42) {
+                let message = format!(
+                    "the output validator rejects our answer ({})",
+                    crate::child::describe_exit(ran.exit)
+                );
+                return Err(our_test(test, message));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes a C++ `source` into `scratch` as `NAME.cpp` and compiles it; returns the binary.
+fn compile_source(scratch: &Path, name: &str, source: &str) -> Result<PathBuf, PackageError> {
+    let file = scratch.join(format!("{name}.cpp"));
+    std::fs::write(&file, source)
+        .map_err(|e| PackageError::Io { path: file.clone(), source: e })?;
+    let binary = scratch.join(name);
+    compile_cpp(&file, &binary)?;
+    Ok(binary)
+}
+
+/// A submission graded on every test: how it fared, its slowest run and its test, and the
+/// first test whose output the original rule accepted only by overlooking a flaw.
+struct Graded {
+    outcome: Outcome,
+    slowest: (Duration, String),
+    lenient: Option<String>,
+}
+
+/// How `submission` fares on `tests` (in problemtools' order) under `limits`, graded as the
+/// package grades: pass-fail, its first failure; scoring, every group all or nothing, the
+/// samples not counted, accepted with a partial score when some group passes, else the
+/// first failing group's failure. Also its slowest run and the first lenient `ok`.
+fn grade<P: Problem>(
+    problem: &P,
+    submission: &Submission,
+    tests: &[&Test],
+    scoring: Option<&Scoring>,
+    limits: &ChildOptions,
+) -> Result<Graded, PackageError> {
+    let mut slowest = (Duration::ZERO, String::new());
+    let mut lenient = None;
+    let mut first_failure: Option<(Verdict, String)> = None;
+    let mut failed_groups: Vec<String> = Vec::new();
+    for test in tests {
+        let group = test.folder.strip_prefix("secret/").map(str::to_owned);
+        if scoring.is_some()
+            && (test.is_sample() || group.as_ref().is_some_and(|g| failed_groups.contains(g)))
+        {
+            continue;
+        }
+        let trial = run_test(problem, submission, test, limits)?;
+        slowest = slowest.max((trial.run.cpu, test.path()));
+        if trial.verdict.kind == VerdictKind::Fail {
+            return Err(PackageError::OurTest {
+                test: test.path(),
+                message: trial.verdict.to_string(),
+            });
+        }
+        if trial.verdict.is_ok() {
+            if lenient.is_none() && trial.verdict.lenient.is_some() {
+                lenient = Some(format!("{}: {}", test.path(), trial.verdict));
+            }
+            continue;
+        }
+        first_failure.get_or_insert((trial.verdict, test.path()));
+        match (scoring, group) {
+            (Some(_), Some(group)) => failed_groups.push(group),
+            _ => break,
+        }
+    }
+    let outcome = match (scoring, first_failure) {
+        (_, None) => Outcome::Accepted,
+        (None, Some((verdict, test))) => Outcome::Failed(verdict, test),
+        (Some(scoring), Some((verdict, test))) => {
+            let score: u32 = (scoring.groups.iter().enumerate())
+                .filter(|(k, _)| !failed_groups.contains(&format!("group{}", k + 1)))
+                .map(|(_, g)| g.points)
+                .sum();
+            if score > 0 { Outcome::Partial(score) } else { Outcome::Failed(verdict, test) }
+        }
+    };
+    Ok(Graded { outcome, slowest, lenient })
+}
+
+/// Where the package goes: the folder asked for, checked before any work, and the folder
+/// beside it where the package is written before it takes the folder's place (removed if
+/// the build fails).
+struct Place {
+    dir: PathBuf,
+    aside: PathBuf,
+}
+
+impl Place {
+    /// `dir`'s last part must be a short name; an existing `dir` must be empty or a package;
+    /// the folder beside it is made now, so that a place that cannot be written fails the
+    /// build before any work.
+    fn check(dir: &Path, problem_name: &str) -> Result<Self, PackageError> {
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if !short_name_ok(&name) {
+            let short: String = problem_name.chars().filter(char::is_ascii_alphanumeric).collect();
+            let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
+            let suggestion =
+                parent.map_or_else(|| short.clone(), |p| p.join(&short).display().to_string());
+            return Err(PackageError::ShortName { name, suggestion });
+        }
+        if dir.exists() {
+            let empty = std::fs::read_dir(dir).map(|mut d| d.next().is_none()).unwrap_or(false);
+            if !empty && !dir.join("problem.yaml").is_file() {
+                return Err(PackageError::NotAPackage(dir.to_owned()));
+            }
+        }
+        let aside = dir.with_file_name(format!(".{name}-building-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&aside);
+        std::fs::create_dir_all(&aside)
+            .map_err(|source| PackageError::Io { path: aside.clone(), source })?;
+        Ok(Self { dir: dir.to_owned(), aside })
+    }
+
+    /// Writes the package beside the folder, then puts it in the folder's place (an earlier
+    /// package there is replaced). Returns the folder.
+    fn write<P: Packaged>(
+        &self,
+        problem: &P,
+        about: &About,
+        tests: &Tests<'_, P>,
+        submissions: &[Submission],
+        filed: &[Filed],
+        limit: u64,
+    ) -> Result<PathBuf, PackageError> {
+        let io = |path: &Path| {
+            let path = path.to_owned();
+            move |source| PackageError::Io { path, source }
+        };
+        let write = |relative: &str, bytes: &[u8]| -> Result<(), PackageError> {
+            let path = self.aside.join(relative);
+            let folder = path.parent().expect("a file of the package has a folder");
+            std::fs::create_dir_all(folder).map_err(io(folder))?;
+            write_aside(&path, bytes).map_err(PackageError::Write)
+        };
+        let output = problem.output_validator();
+        let scoring = problem.scoring();
+        let memory = P::RUN_LIMITS.memory_mib;
+        let largest_answer = tests.tests.iter().map(|t| t.answer.len()).max().unwrap_or(0);
+        let yaml = kattis::problem_yaml(
+            about,
+            problem.name(),
+            memory,
+            P::RUN_LIMITS.time,
+            &output,
+            scoring.as_ref(),
+            largest_answer,
+        );
+        write("problem.yaml", yaml.as_bytes())?;
+        write(".timelimit", format!("{limit}\n").as_bytes())?;
+        let tex = kattis::statement_tex(about, about.statement_path);
+        write("problem_statement/problem.en.tex", tex.as_bytes())?;
+        for test in &tests.tests {
+            write(&format!("data/{}.in", test.path()), &test.input)?;
+            write(&format!("data/{}.ans", test.path()), &test.answer)?;
+        }
+        if let Some(scoring) = &scoring {
+            write("data/testdata.yaml", kattis::ROOT_TESTDATA.as_bytes())?;
+            write("data/sample/testdata.yaml", kattis::SAMPLE_TESTDATA.as_bytes())?;
+            write("data/secret/testdata.yaml", kattis::SECRET_TESTDATA.as_bytes())?;
+            for (k, group) in scoring.groups.iter().enumerate() {
+                let yaml = kattis::group_testdata(group.points, group.validator_flags);
+                write(&format!("data/secret/group{}/testdata.yaml", k + 1), yaml.as_bytes())?;
+            }
+        }
+        write("input_validators/validate.cpp", problem.input_validator().as_bytes())?;
+        if let OutputValidator::Custom { name, source, .. } = output {
+            write(&format!("output_validators/{name}/{name}.cpp"), source.as_bytes())?;
+        }
+        for one in filed {
+            let submission = (submissions.iter())
+                .find(|s| s.file_name == one.file)
+                .expect("a filed submission is one given");
+            let source = std::fs::read(&submission.source).map_err(io(&submission.source))?;
+            write(&format!("submissions/{}/{}", one.folder, one.file), &source)?;
+        }
+        if self.dir.exists() {
+            std::fs::remove_dir_all(&self.dir).map_err(io(&self.dir))?;
+        }
+        std::fs::rename(&self.aside, &self.dir).map_err(io(&self.dir))?;
+        Ok(self.dir.clone())
+    }
+}
+
+impl Drop for Place {
+    /// Removes the folder beside the package, unless it was renamed into place.
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.aside);
+    }
+}

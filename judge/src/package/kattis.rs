@@ -1,0 +1,273 @@
+//! The Kattis problem package format (legacy version) as text: which names it allows, the
+//! problem's UUID, the time limit Kattis sets, `problem.yaml`, the statement's LaTeX and the
+//! test groups' `testdata.yaml`. Pure functions of their arguments, so a package is the same
+//! bytes for the same inputs.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use super::{About, OutputValidator, Scoring};
+
+/// Kattis's `time_multiplier` (legacy): the time limit is this many times the slowest accepted
+/// submission's time.
+pub const TIME_MULTIPLIER: u32 = 5;
+
+/// Kattis's `time_safety_margin` (legacy): problemtools also runs submissions with this many
+/// times the limit, to warn of verdicts that depend on the limit.
+pub(super) const TIME_SAFETY_MARGIN: u32 = 2;
+
+/// Kattis's default output limit, in MiB.
+const DEFAULT_OUTPUT_MIB: usize = 8;
+
+/// Whether `name` is a problem's short name as problemtools demands (`[a-z0-9]+`): the
+/// package folder's base name is its short name.
+#[must_use]
+pub fn short_name_ok(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
+/// Whether `name` may name a file or a folder of a package (problemtools:
+/// `[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,254}`).
+#[must_use]
+pub fn file_name_ok(name: &str) -> bool {
+    let allowed = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let bytes = name.as_bytes();
+    (1..=255).contains(&bytes.len())
+        && allowed(bytes[0])
+        && bytes[1..].iter().all(|&b| allowed(b) || b == b'.' || b == b'-')
+}
+
+/// The problem's UUID, derived from its name alone so that every build gives the same: two
+/// 64-bit FNV-1a hashes of the name (from two offset bases) laid out as a version-8 UUID
+/// (RFC 9562's layout for UUIDs made by a method of one's own). `O(name)`.
+#[must_use]
+pub fn uuid(name: &str) -> String {
+    let fnv = |basis: u64| {
+        name.bytes().fold(basis, |hash, b| (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    };
+    let high = fnv(0xcbf2_9ce4_8422_2325);
+    let low = fnv(0x6c62_272e_07bb_0142);
+    // Version 8 in the 13th hex digit, variant 0b10 in the two top bits of the 17th.
+    let high = (high & !0xf000) | 0x8000;
+    let low = (low & !(0b11 << 62)) | (0b10 << 62);
+    format!(
+        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+        high >> 32,
+        (high >> 16) & 0xffff,
+        high & 0xffff,
+        low >> 48,
+        low & 0xffff_ffff_ffff
+    )
+}
+
+/// The time limit in whole seconds that Kattis's rule (legacy) sets from the slowest accepted
+/// run: [`TIME_MULTIPLIER`] times its CPU time, rounded up to whole seconds, at least 1 s, as
+/// problemtools computes it from `submissions/accepted`.
+#[must_use]
+pub fn time_limit(slowest_accepted: Duration) -> u64 {
+    // In whole nanoseconds, so that a run of exactly 0.4 s gives 2 s and not 3.
+    let exact = slowest_accepted.as_nanos() * u128::from(TIME_MULTIPLIER);
+    u64::try_from(exact.div_ceil(1_000_000_000)).unwrap_or(u64::MAX).max(1)
+}
+
+/// `text` as a YAML double-quoted scalar.
+fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `text` as YAML comment lines, each `# ` and at most about 95 characters.
+fn comment(out: &mut String, text: &str) {
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > 95 {
+            let _ = writeln!(out, "# {line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "# {line}");
+    }
+}
+
+/// `problem.yaml`: what the problem is, where it is from, its licence (unknown: see the
+/// comment it holds), the memory limit, Kattis's time rule and the output validation; with
+/// comments saying where the time limit comes from and how the output validator differs from
+/// the original rule. `original_time` is the original judge's time limit; an output limit
+/// is set when the largest answer (`largest_answer` bytes) needs more than Kattis's default.
+#[must_use]
+pub(super) fn problem_yaml(
+    about: &About,
+    problem_name: &str,
+    memory_mib: u64,
+    original_time: Duration,
+    output: &OutputValidator,
+    scoring: Option<&Scoring>,
+    largest_answer: usize,
+) -> String {
+    let mut out = String::new();
+    comment(
+        &mut out,
+        &format!(
+            "{problem_name}: a problem package in the Kattis problem package format (legacy \
+             version), which DOMjudge imports; written by `{problem_name} package`."
+        ),
+    );
+    comment(
+        &mut out,
+        &format!(
+            "Time limit: .timelimit holds it, in seconds, set by Kattis's rule: the slowest \
+             accepted submission's CPU time on these tests times time_multiplier ({}), rounded \
+             up to whole seconds, at least 1 s; problemtools computes the same from \
+             submissions/accepted, and DOMjudge reads .timelimit. The original judge gave {} s \
+             and {memory_mib} MB.",
+            TIME_MULTIPLIER,
+            original_time.as_secs_f64()
+        ),
+    );
+    comment(
+        &mut out,
+        &format!(
+            "License: unknown. The statement's words and the tests are the repository's, the \
+             problem is {}'s; no licence of the contest's is recorded, and it is not ours to \
+             claim.",
+            about.source
+        ),
+    );
+    comment(&mut out, &format!("Output: {}", output.unlike_check()));
+    if let Some(scoring) = scoring {
+        comment(&mut out, scoring.note);
+    }
+    let _ = writeln!(out, "name: {}", quoted(about.title));
+    let _ = writeln!(out, "uuid: {}", uuid(problem_name));
+    if scoring.is_some() {
+        out.push_str("type: scoring\n");
+    }
+    let _ = writeln!(out, "source: {}", quoted(about.source));
+    if let Some(url) = about.source_url {
+        let _ = writeln!(out, "source_url: {}", quoted(url));
+    }
+    out.push_str("license: unknown\n");
+    let _ = writeln!(
+        out,
+        "limits:\n  memory: {memory_mib}\n  time_multiplier: {TIME_MULTIPLIER}\n  \
+         time_safety_margin: {TIME_SAFETY_MARGIN}"
+    );
+    // problemtools warns of an answer above half the output limit; a program's output may
+    // be longer than ours (more digits), so the limit is four times the largest answer.
+    let output_mib = (largest_answer * 4).div_ceil(1 << 20);
+    if output_mib > DEFAULT_OUTPUT_MIB {
+        let _ = writeln!(out, "  output: {output_mib}");
+    }
+    match output {
+        OutputValidator::Default { flags, .. } => {
+            out.push_str("validation: default\n");
+            if !flags.is_empty() {
+                let _ = writeln!(out, "validator_flags: {flags}");
+            }
+        }
+        OutputValidator::Custom { .. } => out.push_str("validation: custom\n"),
+    }
+    if scoring.is_some() {
+        out.push_str("grading:\n  show_test_data_groups: true\n");
+    }
+    out
+}
+
+/// The statement for `problem_statement/problem.en.tex`: the title as `\problemname`, then
+/// the statement's Markdown as it is, in a `verbatim` environment (the legacy format takes
+/// LaTeX only; the checks run on a package never render it).
+#[must_use]
+pub(super) fn statement_tex(about: &About, statement_path: &str) -> String {
+    format!(
+        "\\problemname{{{}}}\n\n% The statement as {statement_path} holds it, in Markdown.\n\
+         \\begin{{verbatim}}\n{}\\end{{verbatim}}\n",
+        about.title,
+        about.statement.replace("\\end{verbatim}", "\\end {verbatim}")
+    )
+}
+
+/// `data/testdata.yaml` of a scoring package: the samples count for nothing, every group is
+/// judged, the score is out of 100.
+pub(super) const ROOT_TESTDATA: &str =
+    "on_reject: continue\nrange: 0 100\ngrader_flags: ignore_sample\n";
+
+/// `data/sample/testdata.yaml` of a scoring package: the samples judged as they are.
+pub(super) const SAMPLE_TESTDATA: &str = "grader_flags: ''\n";
+
+/// `data/secret/testdata.yaml` of a scoring package: every group judged, the score their sum,
+/// accepted when any group is (a partial score), else the first group's error.
+pub(super) const SECRET_TESTDATA: &str =
+    "on_reject: continue\nrange: 0 100\ngrader_flags: first_error accept_if_any_accepted\n";
+
+/// `data/secret/groupK/testdata.yaml`: all or nothing, `points` for a group whose every test
+/// passes, judging stopped at its first failure; its tests checked by the input validator
+/// with `validator_flags`.
+#[must_use]
+pub(super) fn group_testdata(points: u32, validator_flags: &str) -> String {
+    format!(
+        "grader_flags: min\naccept_score: {points}\nrange: 0 {points}\n\
+         input_validator_flags: {validator_flags}\non_reject: break\n"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_follow_problemtools() {
+        assert!(short_name_ok("herobattle") && short_name_ok("toytrain2"));
+        for bad in ["", "hero-battle", "HeroBattle", "hero battle", "héros"] {
+            assert!(!short_name_ok(bad), "{bad:?}");
+        }
+        assert!(file_name_ok("greedy.cpp") && file_name_ok("_x-1.v2.py"));
+        for bad in ["", ".hidden", "-x.cpp", "a b.cpp", "é.cpp"] {
+            assert!(!file_name_ok(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_uuid_is_a_version_8_uuid_of_the_name() {
+        let id = uuid("hero-battle");
+        assert_eq!(id, uuid("hero-battle"));
+        assert_ne!(id, uuid("toy-train"));
+        let parts: Vec<&str> = id.split('-').collect();
+        assert_eq!(parts.iter().map(|p| p.len()).collect::<Vec<_>>(), [8, 4, 4, 4, 12]);
+        assert!(parts[2].starts_with('8'), "{id}");
+        assert!(matches!(parts[3].as_bytes()[0], b'8' | b'9' | b'a' | b'b'), "{id}");
+    }
+
+    #[test]
+    fn the_time_limit_is_five_times_the_slowest_run_rounded_up() {
+        assert_eq!(time_limit(Duration::ZERO), 1);
+        assert_eq!(time_limit(Duration::from_millis(199)), 1);
+        assert_eq!(time_limit(Duration::from_millis(201)), 2);
+        assert_eq!(time_limit(Duration::from_millis(400)), 2);
+        assert_eq!(time_limit(Duration::from_millis(1001)), 6);
+    }
+
+    #[test]
+    fn yaml_strings_are_quoted() {
+        assert_eq!(quoted(r#"a "b" \ c"#), r#""a \"b\" \\ c""#);
+        let mut out = String::new();
+        comment(&mut out, &"word ".repeat(40));
+        assert!(out.lines().all(|l| l.starts_with("# ") && l.len() <= 97), "{out}");
+    }
+}

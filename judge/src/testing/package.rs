@@ -1,0 +1,275 @@
+//! What the problem crates' package tests share: the package's C++ input validator held to
+//! `validate` on any files and on random corruptions of them ([`assert_validator_agrees`]),
+//! and one end-to-end build of a package by a problem's binary, checked against what each
+//! submission must get, built twice to the same bytes, judged by `PROBLEM run` and, where
+//! Kattis's `verifyproblem` can be found, verified by it ([`package_end_to_end`]).
+//!
+//! Both need g++, as a judge importing the package does ([`require_gpp`]). Without
+//! `verifyproblem` (on `PATH`, or named by the environment variable `JUDGE_VERIFYPROBLEM`)
+//! the verification is skipped, saying so, but on CI ([`verifyproblem`]).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::canonical::{Strictness, validate_file};
+use crate::child::{ChildOptions, Exit, Program, run_child};
+use crate::package::{Packaged, compile_cpp};
+use crate::problem::Limits;
+use engine::rng::SplitMix64;
+
+/// The environment variable naming Kattis's `verifyproblem` when it is not on `PATH`.
+pub const VERIFYPROBLEM_VARIABLE: &str = "JUDGE_VERIFYPROBLEM";
+
+/// Panics, saying what to install, unless `g++` can be run: a package's validators are C++,
+/// as a judge importing it needs them, so its tests need g++ as much as the judge does.
+///
+/// # Panics
+/// When `g++ --version` cannot be run.
+pub fn require_gpp() {
+    let found = Command::new("g++").arg("--version").output().is_ok_and(|o| o.status.success());
+    assert!(found, "the package tests need g++ on PATH (on Debian: apt-get install g++)");
+}
+
+/// Kattis's `verifyproblem`: the one `JUDGE_VERIFYPROBLEM` names, else the one on `PATH`.
+/// Without either it is `None`, saying on stderr that the verification is skipped; but on CI
+/// (`CI` set, as `.ci/run` sets it), which installs problemtools, that is a failure.
+///
+/// # Panics
+/// On CI, when neither names one.
+#[must_use]
+#[allow(clippy::print_stderr, reason = "a skipped check says so where cargo test shows it")]
+pub fn verifyproblem() -> Option<PathBuf> {
+    if let Some(named) = std::env::var_os(VERIFYPROBLEM_VARIABLE) {
+        return Some(PathBuf::from(named));
+    }
+    let on_path = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path).map(|dir| dir.join("verifyproblem")).find(|f| f.is_file())
+    });
+    if on_path.is_none() {
+        let install = format!(
+            "python3 -m venv V && V/bin/pip install -r .ci/problemtools.txt, then \
+             {VERIFYPROBLEM_VARIABLE}=V/bin/verifyproblem"
+        );
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must verify packages: verifyproblem is not on PATH and \
+             {VERIFYPROBLEM_VARIABLE} is not set ({install})"
+        );
+        eprintln!(
+            "skipped: verifyproblem: not on PATH and {VERIFYPROBLEM_VARIABLE} is not set \
+             ({install})"
+        );
+    }
+    on_path
+}
+
+/// Runs `program` (a validator with its flags) on `input`; whether it accepted (exit 42).
+fn accepts(program: &Program, input: &[u8]) -> bool {
+    let options = ChildOptions::new(Duration::from_secs(20), None);
+    let ran = run_child(program, input, &options).expect("the validator runs");
+    match ran.exit {
+        Exit::Code(42) => true,
+        Exit::Code(43) => false,
+        other => panic!("the validator ends with {other:?}: {}", ran.stderr_excerpt(300)),
+    }
+}
+
+/// Compiles `problem`'s input validator into `dir` and holds it to `validate` (the canonical
+/// format, the original limits) on every file of `files` and on `corruptions` random
+/// corruptions of each ([`corrupt`](super::corrupt::corrupt), from a fixed seed): it must
+/// accept exactly the files `validate` accepts. For a scoring problem, also with each
+/// group's flags: it must accept exactly the valid files in that group's subtask
+/// ([`Packaged::groups_of`]). Returns how many files were checked.
+///
+/// # Panics
+/// At the first file on which they disagree, naming it.
+pub fn assert_validator_agrees<P: Packaged>(
+    problem: &P,
+    files: &[(String, Vec<u8>)],
+    corruptions: usize,
+    dir: &Path,
+) -> usize {
+    std::fs::create_dir_all(dir).expect("the scratch folder is writable");
+    let source = dir.join("validate.cpp");
+    std::fs::write(&source, problem.input_validator()).expect("the scratch folder is writable");
+    let binary = dir.join("validate");
+    compile_cpp(&source, &binary).unwrap_or_else(|e| panic!("the input validator: {e}"));
+    let groups: Vec<(usize, Program)> = problem.scoring().map_or_else(Vec::new, |scoring| {
+        (scoring.groups.iter().enumerate())
+            .map(|(k, group)| {
+                let mut command = vec![binary.display().to_string()];
+                command.extend(group.validator_flags.split_whitespace().map(str::to_owned));
+                (k, Program::new(&command))
+            })
+            .collect()
+    });
+    let plain = Program::new(&[&binary]);
+    let mut rng = SplitMix64::new(0x0051_ea7e);
+    let mut checked = 0;
+    for (name, bytes) in files {
+        let mut variants = vec![(name.clone(), bytes.clone())];
+        for k in 0..corruptions {
+            let edits: Vec<(usize, u8, u8)> = (0..1 + rng.below(3))
+                .map(|_| (rng.below(bytes.len() + 1), rng.below(7) as u8, rng.next_u64() as u8))
+                .collect();
+            let corrupted = super::corrupt::corrupt(bytes.clone(), &edits, b" 1");
+            variants.push((format!("{name}, corruption {k} {edits:?}"), corrupted));
+        }
+        for (what, bytes) in variants {
+            let valid = validate_file(problem, &bytes, Limits::Original, Strictness::Canonical);
+            assert_eq!(
+                accepts(&plain, &bytes),
+                valid.is_ok(),
+                "{what}: validate says {valid:?}, the package's validator the opposite"
+            );
+            for (k, program) in &groups {
+                let in_group =
+                    valid.as_ref().is_ok_and(|input| problem.groups_of(input).contains(k));
+                assert_eq!(
+                    accepts(program, &bytes),
+                    in_group,
+                    "{what}: group {}: in it by our reading: {in_group}",
+                    k + 1
+                );
+            }
+            checked += 1;
+        }
+    }
+    checked
+}
+
+/// A package the end-to-end test builds: the problem's binary, the folder, the submissions
+/// (C++ sources the test writes), and the folder each must be filed in.
+#[derive(Clone, Debug)]
+pub struct PackageCase {
+    /// The problem's binary.
+    pub binary: String,
+    /// The scratch folder; the package goes to `dir/a/SHORT` and its rebuild to `dir/b/SHORT`.
+    pub dir: PathBuf,
+    /// The short name: `herobattle`.
+    pub short_name: &'static str,
+    /// Submissions: (file name, option, source, the folder it must be filed in).
+    pub submissions: Vec<(&'static str, &'static str, String, &'static str)>,
+    /// Extra options for `package` (`--stress-time 30s`).
+    pub options: Vec<&'static str>,
+    /// Whether to build it a second time and compare (every file but `.timelimit`, which
+    /// follows measured times).
+    pub rebuild: bool,
+}
+
+/// Every file below `dir` with its bytes, by path.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).expect("a package folder").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let bytes = std::fs::read(&path).expect("a package file");
+                out.insert(path.strip_prefix(root).expect("below the root").to_owned(), bytes);
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Builds `case`'s package with its binary and checks it: the command exits 0; each
+/// submission is filed where `case` says; the package holds `problem.yaml`, `.timelimit`,
+/// the statement, the validators and every test with its answer; a rebuild (when asked) is
+/// the same bytes but for `.timelimit`; `PROBLEM run` on its `data/` passes the first
+/// submission (an accepted one) and fails the second; and `verifyproblem -p config data
+/// validators submissions` reports 0 errors, when it can be found. Returns the package's
+/// folder and what `package` printed.
+///
+/// # Panics
+/// At the first check that fails.
+pub fn package_end_to_end(case: &PackageCase) -> (PathBuf, String) {
+    let sources = case.dir.join("src");
+    std::fs::create_dir_all(&sources).expect("the scratch folder is writable");
+    let build = |side: &str| {
+        let package = case.dir.join(side).join(case.short_name);
+        let mut command = Command::new(&case.binary);
+        command.arg("package").arg(&package).args(&case.options);
+        for (file, option, source, _) in &case.submissions {
+            let path = sources.join(file);
+            std::fs::write(&path, source).expect("the scratch folder is writable");
+            command.arg(option).arg(&path);
+        }
+        let output = command.output().expect("the binary runs");
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "package:\n{stdout}\n{stderr}");
+        (package, stdout)
+    };
+    let (package, printed) = build("a");
+    let files = tree(&package);
+    for (file, _, _, folder) in &case.submissions {
+        let filed = PathBuf::from(format!("submissions/{folder}/{file}"));
+        assert!(files.contains_key(&filed), "{file} is not in {folder}:\n{printed}");
+    }
+    for needed in ["problem.yaml", ".timelimit", "problem_statement/problem.en.tex"] {
+        assert!(files.contains_key(Path::new(needed)), "no {needed}");
+    }
+    assert!(files.contains_key(Path::new("input_validators/validate.cpp")));
+    let inputs = files.keys().filter(|f| f.extension().is_some_and(|e| e == "in"));
+    for input in inputs {
+        assert!(
+            files.contains_key(&input.with_extension("ans")),
+            "{} has no answer",
+            input.display()
+        );
+    }
+    if case.rebuild {
+        let (again, _) = build("b");
+        let mut first = files.clone();
+        let mut second = tree(&again);
+        first.remove(Path::new(".timelimit"));
+        second.remove(Path::new(".timelimit"));
+        let differ: Vec<&PathBuf> =
+            first.keys().chain(second.keys()).filter(|f| first.get(*f) != second.get(*f)).collect();
+        assert!(differ.is_empty(), "a rebuild differs in {differ:?}");
+    }
+    run_on_package(case, &package);
+    if let Some(verify) = verifyproblem() {
+        let output = Command::new(&verify)
+            .arg(&package)
+            .args(["-p", "config", "data", "validators", "submissions"])
+            .output()
+            .expect("verifyproblem runs");
+        let text = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        let summary = text.lines().rfind(|l| l.contains(" tested: ")).unwrap_or_default();
+        #[allow(clippy::print_stderr, reason = "the verifier's verdict, shown by --nocapture")]
+        {
+            eprintln!("{summary}");
+        }
+        assert!(summary.contains("tested: 0 errors"), "verifyproblem:\n{text}");
+    }
+    (package, printed)
+}
+
+/// `PROBLEM run` on the package's `data/`: the first submission passes every test (exit 0),
+/// the second fails some (exit 1).
+fn run_on_package(case: &PackageCase, package: &Path) {
+    let judged = |index: usize, code: i32| {
+        let (file, _, _, _) = &case.submissions[index];
+        let binary = case.dir.join(format!("run-{index}"));
+        compile_cpp(&case.dir.join("src").join(file), &binary).expect("it compiled before");
+        let output = Command::new(&case.binary)
+            .arg("run")
+            .arg(package.join("data"))
+            .arg("--")
+            .arg(&binary)
+            .output()
+            .expect("the binary runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(code), "run with {file}:\n{stdout}");
+        assert!(stdout.contains("slowest: ") && stdout.contains("peak memory: "), "{stdout}");
+    };
+    judged(0, 0);
+    judged(1, 1);
+}

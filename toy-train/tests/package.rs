@@ -1,0 +1,212 @@
+//! toy-train's problem package end to end: `toy-train package` with a right C++ program of
+//! its own (repeated attractors, IOI's classic solution) and planted-bug programs of each
+//! kind (Arezou everywhere, one round of attractors only, a table of 4,096 stations; a hang
+//! is hero-battle's test's), each filed by the verdict and score it gets under the subtask
+//! groups, the package rebuilt to the same bytes and verified by Kattis's `verifyproblem`
+//! where it is installed; the package's C++ input validator held to `validate` (and each group's flags
+//! to the subtasks) on the sample, its nine canonical-format variants, every test of the
+//! package and random corruptions of them; and its white-diff output validator held to
+//! `check` on outputs laid out every way white-diff tells apart.
+
+#![cfg(unix)]
+
+use std::process::{Command, Stdio};
+
+use engine::rng::SplitMix64;
+use judge::package::{OutputValidator, Packaged, compile_cpp};
+use judge::testing::package::{
+    PackageCase, assert_validator_agrees, package_end_to_end, require_gpp,
+};
+use judge::{Limits, Problem, check};
+use toy_train::judge::Judge;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_toy-train");
+
+const SAMPLE: &[u8] = include_bytes!("../../docs/problems/toy-train/sample1.in");
+
+/// IOI 2017's classic solution: Arezou's attractor of the chargers; Borzou's attractor of
+/// the rest is lost for her and removed; again until nothing is removed. `O(n m)`.
+/// `ROUNDS` bounds the rounds and `CHECK` is a statement run after reading `n`: the planted
+/// bugs.
+const CLASSIC: &str = r#"
+#include <cassert>
+#include <cstdio>
+#include <vector>
+using namespace std;
+int n, m;
+vector<int> owner, charger, alive;
+vector<vector<int>> out, in;
+vector<char> attractor(int player, const vector<char> &target) {
+    vector<char> in_set(n, 0);
+    vector<int> left(n, 0), queue;
+    for (int s = 0; s < n; ++s) {
+        if (!alive[s]) continue;
+        for (int t : out[s]) left[s] += alive[t];
+        if (target[s]) { in_set[s] = 1; queue.push_back(s); }
+    }
+    for (size_t i = 0; i < queue.size(); ++i)
+        for (int p : in[queue[i]]) {
+            if (!alive[p] || in_set[p]) continue;
+            if (owner[p] == player || --left[p] == 0) { in_set[p] = 1; queue.push_back(p); }
+        }
+    return in_set;
+}
+int main() {
+    if (scanf("%d %d", &n, &m) != 2) return 1;
+    CHECK;
+    owner.resize(n); charger.resize(n); alive.assign(n, 1); out.resize(n); in.resize(n);
+    for (int &a : owner) scanf("%d", &a);
+    for (int &r : charger) scanf("%d", &r);
+    for (int i = 0; i < m; ++i) { int u, v; scanf("%d %d", &u, &v); out[u].push_back(v); in[v].push_back(u); }
+    for (int round = 0; round < ROUNDS; ++round) {
+        vector<char> target(n, 0);
+        for (int s = 0; s < n; ++s) target[s] = alive[s] && charger[s];
+        vector<char> wins = attractor(1, target), rest(n, 0);
+        bool any = false;
+        for (int s = 0; s < n; ++s) if (alive[s] && !wins[s]) rest[s] = 1, any = true;
+        if (!any) break;
+        vector<char> lost = attractor(0, rest);
+        for (int s = 0; s < n; ++s) if (lost[s]) alive[s] = 0;
+    }
+    for (int s = 0; s < n; ++s) printf("%d%c", alive[s], s + 1 == n ? '\n' : ' ');
+}
+"#;
+
+/// The classic solution with `rounds` and `check` planted.
+fn classic(what: &str, rounds: &str, check: &str) -> String {
+    format!("// {what}{}", CLASSIC.replace("ROUNDS", rounds).replace("CHECK", check))
+}
+
+#[test]
+fn the_package_verifies_and_its_validator_is_validate() {
+    require_gpp();
+    let dir = tests::scratch_dir("toy-train-package", "e2e");
+    let ones = "// Arezou wins everywhere.\n#include <cstdio>\nint main() { int n, m; if (scanf(\"%d %d\", &n, &m) != 2) return 1; for (int s = 0; s < n; ++s) printf(\"1%c\", s + 1 == n ? '\\n' : ' '); }\n";
+    let case = PackageCase {
+        binary: BINARY.to_owned(),
+        dir: dir.clone(),
+        short_name: "toytrain",
+        submissions: vec![
+            ("classic.cpp", "--accepted", classic("Right.", "1 << 30", "(void)0"), "accepted"),
+            ("ones.cpp", "--wrong", ones.to_owned(), "wrong_answer"),
+            (
+                "oneround.cpp",
+                "--wrong",
+                classic("One round only.", "1", "(void)0"),
+                "partially_accepted",
+            ),
+            (
+                "small.cpp",
+                "--wrong",
+                classic("4,096 stations.", "1 << 30", "assert(n <= 4096)"),
+                "partially_accepted",
+            ),
+        ],
+        options: vec!["--seed", "1", "--stress-time", "60s", "--shrink-runs", "100"],
+        rebuild: true,
+    };
+    let (package, printed) = package_end_to_end(&case);
+    assert!(
+        printed.contains("partially_accepted/small.cpp") && printed.contains("score 10 of 100"),
+        "{printed}"
+    );
+    let mut files = vec![("sample1".to_owned(), SAMPLE.to_vec())];
+    for (kind, bytes) in tests::canonical::variants(SAMPLE) {
+        files.push((format!("sample1, {kind}"), bytes));
+    }
+    let tests = judge::testset::find_tests(&package.join("data/secret")).expect("its tests");
+    for test in tests {
+        files.push((test.name, std::fs::read(&test.input).expect("a test of the package")));
+    }
+    let checked = assert_validator_agrees(&Judge, &files, 10, &dir.join("validator"));
+    assert!(checked > 300, "{checked} files");
+}
+
+/// Outputs for `answer` (one bit a station) laid out every way white-diff tells apart: right
+/// or one bit flipped, white space of every kind between, before and after the answers, a
+/// line break among them, blank lines before and after, a token missing or extra, no final
+/// newline, nothing at all.
+fn outputs(rng: &mut SplitMix64, answer: &[bool]) -> Vec<Vec<u8>> {
+    let bits: Vec<&str> = answer.iter().map(|&b| if b { "1" } else { "0" }).collect();
+    let mut out = Vec::new();
+    for _ in 0..40 {
+        let mut tokens = bits.clone();
+        if rng.chance(1, 4) {
+            let k = rng.below(tokens.len());
+            tokens[k] = if tokens[k] == "1" { "0" } else { "1" };
+        }
+        if rng.chance(1, 8) {
+            tokens.pop();
+        }
+        if rng.chance(1, 8) {
+            tokens.push(["1", "x", "01"][rng.below(3)]);
+        }
+        let white = |rng: &mut SplitMix64| {
+            [" ", "  ", "\t", " \r", "\x0b", "\x0c"][rng.below(6)].to_owned()
+        };
+        let mut text = String::new();
+        if rng.chance(1, 6) {
+            text += "\n";
+        }
+        if rng.chance(1, 4) {
+            text += &white(rng);
+        }
+        for (k, token) in tokens.iter().enumerate() {
+            if k > 0 {
+                text += &if rng.chance(1, 10) { "\n".to_owned() } else { white(rng) };
+            }
+            text += token;
+        }
+        if rng.chance(1, 4) {
+            text += &white(rng);
+        }
+        match rng.below(4) {
+            0 => {}
+            1 => text += "\n",
+            2 => text += "\r\n\n \n",
+            _ => text += "\n0\n",
+        }
+        out.push(text.into_bytes());
+    }
+    out.push(Vec::new());
+    out
+}
+
+#[test]
+fn white_diff_accepts_what_check_accepts() {
+    require_gpp();
+    let dir = tests::scratch_dir("toy-train-package", "whitediff");
+    let OutputValidator::Custom { name, source, .. } = Judge.output_validator() else {
+        panic!("toy-train's output validator is its own white-diff");
+    };
+    let file = dir.join(format!("{name}.cpp"));
+    std::fs::write(&file, source).expect("the scratch folder is writable");
+    let binary = dir.join(name);
+    compile_cpp(&file, &binary).expect("white-diff compiles");
+    let mut rng = SplitMix64::new(17);
+    let mut judged = 0;
+    for level in 0..Judge::LEVELS - 1 {
+        let railway = Judge.generate(&mut rng, level, Limits::Original);
+        let input = judge::problem::render(&Judge, &railway);
+        let mut answer = Vec::new();
+        Judge.render_answer(&railway, &Judge.solve(&railway), &mut answer);
+        let (input_file, answer_file) = (dir.join("judge.in"), dir.join("judge.ans"));
+        std::fs::write(&input_file, &input).expect("the scratch folder is writable");
+        std::fs::write(&answer_file, &answer).expect("the scratch folder is writable");
+        for output in outputs(&mut rng, &Judge.solve(&railway)) {
+            let mut child = Command::new(&binary)
+                .args([&input_file, &answer_file, &dir])
+                .stdin(Stdio::piped())
+                .spawn()
+                .expect("white-diff runs");
+            std::io::Write::write_all(&mut child.stdin.take().expect("its stdin"), &output)
+                .expect("white-diff reads the output");
+            let code = child.wait().expect("white-diff ends").code();
+            let ours = check(&Judge, &input, &output, None, Limits::Original, true, false);
+            let expected = if ours.is_ok() { Some(42) } else { Some(43) };
+            assert_eq!(code, expected, "{:?}: check says {ours}", String::from_utf8_lossy(&output));
+            judged += 1;
+        }
+    }
+    assert!(judged > 250, "{judged} outputs");
+}
