@@ -171,7 +171,9 @@ pub trait Packaged: Problem {
     /// The input validator's C++ source: reads an input on stdin and exits 42 when it is
     /// valid in the canonical format under the original limits (what `PROBLEM validate`
     /// accepts), 43 otherwise; for a scoring problem its arguments may name a group's
-    /// constraint (a group's [`Group::validator_flags`]).
+    /// constraint (a group's [`Group::validator_flags`]). Its line
+    /// `#include "canonical_reader.h"` ([`READER_INCLUDE`]) stands for the shared reader of
+    /// the canonical format; the package holds [`input_validator_source`].
     fn input_validator(&self) -> &'static str;
 
     /// How the package judges an output.
@@ -201,6 +203,27 @@ pub trait Packaged: Problem {
     fn test_budget(&self) -> TestBudget {
         TestBudget::DEFAULT
     }
+}
+
+/// The line of a validator's source that stands for [`CANONICAL_READER`].
+pub const READER_INCLUDE: &str = "#include \"canonical_reader.h\"";
+
+/// The canonical format's reader in C++ (`reject`, `read_number`, `read_end`), which every
+/// problem's input validator shares.
+pub const CANONICAL_READER: &str = include_str!("package/canonical_reader.h");
+
+/// `problem`'s input validator as the package holds it: its source with the line
+/// [`READER_INCLUDE`] replaced by [`CANONICAL_READER`], one file that compiles alone.
+///
+/// # Panics
+/// If the source does not include the reader once: every validator reads the canonical
+/// format with it.
+#[must_use]
+pub fn input_validator_source<P: Packaged>(problem: &P) -> String {
+    let source = problem.input_validator();
+    let lines = source.lines().filter(|line| line.trim() == READER_INCLUDE).count();
+    assert_eq!(lines, 1, "{}'s input validator includes the canonical reader once", problem.name());
+    source.replacen(READER_INCLUDE, CANONICAL_READER.trim_end(), 1)
 }
 
 /// What to put in a package.
@@ -1005,7 +1028,7 @@ fn check_tests<P: Packaged>(
 ) -> Result<(), PackageError> {
     let our_test =
         |test: &Test, message: String| PackageError::OurTest { test: test.path(), message };
-    let validator = compile_source(scratch, "validate", problem.input_validator())?;
+    let validator = compile_source(scratch, "validate", &input_validator_source(problem))?;
     let custom = match problem.output_validator() {
         OutputValidator::Custom { name, source, .. } => {
             Some(compile_source(scratch, name, source)?)
@@ -1222,7 +1245,7 @@ impl Place {
                 write(&format!("data/secret/group{}/testdata.yaml", k + 1), yaml.as_bytes())?;
             }
         }
-        write("input_validators/validate.cpp", problem.input_validator().as_bytes())?;
+        write("input_validators/validate.cpp", input_validator_source(problem).as_bytes())?;
         if let OutputValidator::Custom { name, source, .. } = output {
             write(&format!("output_validators/{name}/{name}.cpp"), source.as_bytes())?;
         }

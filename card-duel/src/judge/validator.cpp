@@ -6,34 +6,9 @@
 // (at most 4 minions of HP 1 or 2, in any order), and the hands "h_t h_e" (0..=3 each). Every
 // number in plain decimal (no sign, no leading zero), one space between the numbers of a
 // line, "\n" line ends, a final newline and nothing after it.
-#include <cstdio>
-#include <cstdlib>
+#include "canonical_reader.h"
 
 namespace {
-
-long line = 1;
-
-[[noreturn]] void reject(const char *why) {
-    std::fprintf(stderr, "invalid: line %ld: %s\n", line, why);
-    std::exit(43);
-}
-
-// Reads a number in plain decimal within [lo, hi], then the byte `end` (a space or "\n").
-long read_number(long lo, long hi, int end) {
-    long value = 0;
-    int digits = 0;
-    int c = std::getchar();
-    for (; c >= '0' && c <= '9'; c = std::getchar()) {
-        if (digits > 0 && value == 0) reject("a number with a leading zero");
-        if (++digits > 9) reject("a number out of range");
-        value = value * 10 + (c - '0');
-    }
-    if (digits == 0) reject("expected a number in plain decimal");
-    if (value < lo || value > hi) reject("a number out of range");
-    if (c != end) reject(end == ' ' ? "expected one space after a number" : "expected a newline");
-    if (end == '\n') ++line;
-    return value;
-}
 
 // A board line: the minion count, then each minion's HP.
 void read_board() {
@@ -56,6 +31,6 @@ int main() {
         read_number(0, 3, ' ');
         read_number(0, 3, '\n');
     }
-    if (std::getchar() != EOF) reject("expected the end of the file after the last case");
+    read_end("expected the end of the file after the last case");
     return 42;
 }

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use crate::canonical::{Strictness, validate_file};
 use crate::child::{ChildOptions, Exit, Program, run_child};
-use crate::package::{Packaged, compile_cpp};
+use crate::package::{Packaged, compile_cpp, input_validator_source};
 use crate::problem::Limits;
 use engine::rng::SplitMix64;
 
@@ -93,7 +93,8 @@ pub fn assert_validator_agrees<P: Packaged>(
 ) -> usize {
     std::fs::create_dir_all(dir).expect("the scratch folder is writable");
     let source = dir.join("validate.cpp");
-    std::fs::write(&source, problem.input_validator()).expect("the scratch folder is writable");
+    std::fs::write(&source, input_validator_source(problem))
+        .expect("the scratch folder is writable");
     let binary = dir.join("validate");
     compile_cpp(&source, &binary).unwrap_or_else(|e| panic!("the input validator: {e}"));
     let groups: Vec<(usize, Program)> = problem.scoring().map_or_else(Vec::new, |scoring| {
@@ -160,7 +161,7 @@ pub struct PackageCase {
 }
 
 /// Every file below `dir` with its bytes, by path.
-fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+pub fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
         for entry in std::fs::read_dir(dir).expect("a package folder").flatten() {
             let path = entry.path();

@@ -10,39 +10,11 @@
 // Arguments "subtask K" (a test group's input_validator_flags) also check original subtask
 // K's constraint: 1 every track u -> u or u -> u + 1, 2 n <= 15, 3 Arezou owns every station,
 // 4 Borzou owns every station, 5 exactly one charger, 6 nothing more.
-#include <cstdio>
-#include <cstdlib>
+#include "canonical_reader.h"
+
 #include <cstring>
 #include <unordered_set>
 #include <vector>
-
-namespace {
-
-long line = 1;
-
-[[noreturn]] void reject(const char *why) {
-    std::fprintf(stderr, "invalid: line %ld: %s\n", line, why);
-    std::exit(43);
-}
-
-// Reads a number in plain decimal within [lo, hi], then the byte `end` (a space or "\n").
-long read_number(long lo, long hi, int end) {
-    long value = 0;
-    int digits = 0;
-    int c = std::getchar();
-    for (; c >= '0' && c <= '9'; c = std::getchar()) {
-        if (digits > 0 && value == 0) reject("a number with a leading zero");
-        if (++digits > 9) reject("a number out of range");
-        value = value * 10 + (c - '0');
-    }
-    if (digits == 0) reject("expected a number in plain decimal");
-    if (value < lo || value > hi) reject("a number out of range");
-    if (c != end) reject(end == ' ' ? "expected one space after a number" : "expected a newline");
-    if (end == '\n') ++line;
-    return value;
-}
-
-}  // namespace
 
 int main(int argc, char **argv) {
     int subtask = 6;
@@ -72,7 +44,7 @@ int main(int argc, char **argv) {
         leaves[u] = 1;
         line_shaped = line_shaped && (v == u || v == u + 1);
     }
-    if (std::getchar() != EOF) reject("expected the end of the file after the last track");
+    read_end("expected the end of the file after the last track");
     for (long s = 0; s < n; ++s)
         if (!leaves[s]) reject("a station without a track out of it");
     bool arezou = true, borzou = true;

@@ -1,0 +1,102 @@
+//! A package of the toy problem built end to end from the library (`package::build`): a
+//! right C++ submission, a C++ one wrong on a single case and a Python one that crashes on
+//! a 9, each filed by its verdict with the shrunk test that kills it, and a rebuild the
+//! same bytes. And the toy's C++ input validator held to `validate`.
+
+use std::path::Path;
+use std::time::Duration;
+
+use judge::Problem;
+use judge::package::{PackageOptions, Role, build};
+use judge::problem::render;
+use judge::testing::package::{assert_validator_agrees, require_gpp, tree};
+use judge::testing::toy::Sum;
+use judge::{Limits, package};
+
+use engine::rng::SplitMix64;
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("judge-package-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
+    dir
+}
+
+/// A C++ submission that prints `answer` (of `a` and `b`) per case.
+fn cpp(dir: &Path, name: &str, answer: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    let source = format!(
+        "#include <cstdio>\nint main() {{ int t, a, b; if (scanf(\"%d\", &t) != 1) return 1;\n\
+         while (t-- && scanf(\"%d %d\", &a, &b) == 2) printf(\"%d\\n\", {answer}); }}\n"
+    );
+    std::fs::write(&path, source).expect("the scratch folder is writable");
+    path
+}
+
+#[test]
+fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
+    let dir = scratch("build");
+    require_gpp();
+    let right = cpp(&dir, "right.cpp", "a + b");
+    let wrong = cpp(&dir, "wrong.cpp", "a == 7 && b == 8 ? 0 : a + b");
+    let crash = dir.join("crash.py");
+    let python = "import sys\nnumbers = [int(x) for x in sys.stdin.read().split()]\n\
+                  assert 9 not in numbers[1:]\nfor k in range(numbers[0]):\n    \
+                  print(numbers[1 + 2 * k] + numbers[2 + 2 * k])\n";
+    std::fs::write(&crash, python).expect("the scratch folder is writable");
+    let options = |folder: &str| PackageOptions {
+        dir: dir.join(folder).join("sum"),
+        accepted: vec![right.clone()],
+        wrong: vec![wrong.clone(), crash.clone()],
+        slow: Vec::new(),
+        seed: 1,
+        stress_time: Duration::from_secs(60),
+        shrink_runs: 200,
+        jobs: 2,
+    };
+    let built = build(&Sum, &options("a"), &|_| {}).expect("the package builds");
+    let filed: Vec<(&str, &str)> =
+        built.filed.iter().map(|f| (f.file.as_str(), f.folder)).collect();
+    assert_eq!(
+        filed,
+        [("right.cpp", "accepted"), ("wrong.cpp", "wrong_answer"), ("crash.py", "run_time_error")]
+    );
+    assert!(built.not_killed.is_empty());
+    assert_eq!(built.time_limit, 1, "the slowest accepted run is far below 0.2 s");
+    assert!(built.filed.iter().all(|f| f.role == Role::Accepted || !f.verdict.is_empty()));
+    let files = tree(&built.dir);
+    let kill = |name: &str| String::from_utf8_lossy(&files[Path::new(name)]).into_owned();
+    assert_eq!(kill("data/secret/kills-wrong.in"), "1\n7 8\n", "shrunk to the one case");
+    assert_eq!(kill("data/secret/kills-wrong.ans"), "15\n");
+    assert_eq!(kill("data/secret/kills-crash.in").lines().next(), Some("1"), "one case");
+    for needed in ["problem.yaml", ".timelimit", "input_validators/validate.cpp"] {
+        assert!(files.contains_key(Path::new(needed)), "no {needed}");
+    }
+    for (file, folder) in filed {
+        assert!(files.contains_key(&Path::new("submissions").join(folder).join(file)));
+    }
+    let again = build(&Sum, &options("b"), &|_| {}).expect("the package builds again");
+    let mut second = tree(&again.dir);
+    let mut first = files;
+    first.remove(Path::new(".timelimit"));
+    second.remove(Path::new(".timelimit"));
+    assert!(first == second, "a rebuild from the same seed and sources is the same bytes");
+}
+
+#[test]
+fn the_toy_input_validator_is_validate() {
+    require_gpp();
+    let dir = scratch("validator");
+    let mut rng = SplitMix64::new(5);
+    let mut files = Vec::new();
+    for level in 0..Sum::LEVELS {
+        for k in 0..5 {
+            let input = Sum.generate(&mut rng, level, Limits::Original);
+            files.push((format!("level {level}, {k}"), render(&Sum, &input)));
+        }
+    }
+    files.push(("the sample".to_owned(), package::Packaged::about(&Sum).samples[0].input.to_vec()));
+    let checked = assert_validator_agrees(&Sum, &files, 30, &dir);
+    assert!(checked > 600, "{checked} files");
+}
