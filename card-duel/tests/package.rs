@@ -12,61 +12,22 @@
 
 use card_duel::judge::Judge;
 use judge::testing::package::{
-    PackageCase, assert_validator_agrees, package_end_to_end, require_gpp,
+    PackageCase, assert_validator_agrees, behind_binary, package_end_to_end, require_gpp,
 };
 
 const BINARY: &str = env!("CARGO_BIN_EXE_card-duel");
+
+/// A case: E's HP and S's, two boards (a count, then each minion's HP), two hands; E's HP
+/// 20 gets 0.
+const HP20: &str = r#"long e = next(); next();
+        for (int board = 0; board < 2; ++board) for (long m = next(); m > 0; --m) next();
+        next(); next();
+        if (e == 20) strcpy(line, "0\n");"#;
 
 const SAMPLES: [&[u8]; 2] = [
     include_bytes!("../../docs/problems/card-duel/sample1.in"),
     include_bytes!("../../docs/problems/card-duel/sample2.in"),
 ];
-
-/// A C++ program that reads the whole input, then either aborts (when `crash_if` holds of
-/// it) or hands it to our binary and prints its values, each replaced by `value` (an
-/// expression of `e`, E's HP, and `line`, our value's line): planted bugs behind a right
-/// program.
-fn behind_our_solver(what: &str, crash_if: &str, value: &str) -> String {
-    format!(
-        r#"// {what}
-#include <cstdio>
-#include <cstdlib>
-#include <string>
-#include <unistd.h>
-int main() {{
-    std::string in;
-    char buffer[65536];
-    size_t n;
-    while ((n = fread(buffer, 1, sizeof buffer, stdin)) > 0) in.append(buffer, n);
-    if ({crash_if}) abort();
-    char path[] = "/tmp/card-duel-package-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0 || write(fd, in.data(), in.size()) != (ssize_t)in.size()) return 1;
-    close(fd);
-    std::string command = std::string("{BINARY} -j 1 < ") + path;
-    FILE *solver = popen(command.c_str(), "r");
-    char *p = (char *)in.c_str();
-    long t = strtol(p, &p, 10);
-    strtol(p, &p, 10);
-    char line[64];
-    for (long k = 0; k < t && fgets(line, sizeof line, solver); ++k) {{
-        long e = strtol(p, &p, 10);
-        strtol(p, &p, 10);
-        for (int board = 0; board < 2; ++board) {{
-            long minions = strtol(p, &p, 10);
-            while (minions--) strtol(p, &p, 10);
-        }}
-        strtol(p, &p, 10);
-        strtol(p, &p, 10);
-        fputs({value}, stdout);
-    }}
-    int status = pclose(solver);
-    unlink(path);
-    return status == 0 ? 0 : 1;
-}}
-"#
-    )
-}
 
 #[test]
 fn the_package_verifies_and_its_validator_is_validate() {
@@ -76,9 +37,9 @@ fn the_package_verifies_and_its_validator_is_validate() {
         "// Our solver.\n#include <unistd.h>\nint main() {{ execl(\"{BINARY}\", \"card-duel\", \"-j\", \"1\", (char *)0); return 1; }}\n"
     );
     let half = "// One half, whatever the position.\n#include <cstdio>\nint main() { long t; int o; if (scanf(\"%ld %d\", &t, &o) != 2) return 1; while (t--) puts(\"0.5\"); }\n";
-    let hp20 =
-        behind_our_solver("Our values, but 0 at E's HP 20.", "false", r#"e == 20 ? "0\n" : line"#);
-    let crash = behind_our_solver("A table of 100,000 cases.", "atol(in.c_str()) > 100000", "line");
+    let hp20 = behind_binary("Our values, but 0 at E's HP 20.", BINARY, "false", 1, HP20);
+    let crash =
+        behind_binary("A table of 100,000 cases.", BINARY, "atol(in.c_str()) > 100000", 0, "");
     let case = PackageCase {
         binary: BINARY.to_owned(),
         dir: dir.clone(),

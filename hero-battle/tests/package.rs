@@ -12,52 +12,12 @@ use std::path::Path;
 
 use hero_battle::judge::Judge;
 use judge::testing::package::{
-    PackageCase, assert_validator_agrees, package_end_to_end, require_gpp,
+    PackageCase, assert_validator_agrees, behind_binary, package_end_to_end, require_gpp,
 };
 
 const BINARY: &str = env!("CARGO_BIN_EXE_hero-battle");
 
 const SAMPLE: &[u8] = include_bytes!("../../docs/problems/hero-battle/sample1.in");
-
-/// A C++ program that reads the whole input, then either aborts (when `crash_if` holds of
-/// it) or hands it to our binary and prints its verdicts, each passed through `flip` with
-/// the case's first number: planted bugs behind a right program.
-fn behind_our_solver(what: &str, crash_if: &str, flip: &str) -> String {
-    format!(
-        r#"// {what}
-#include <cstdio>
-#include <cstdlib>
-#include <string>
-#include <unistd.h>
-int main() {{
-    std::string in;
-    char buffer[65536];
-    size_t n;
-    while ((n = fread(buffer, 1, sizeof buffer, stdin)) > 0) in.append(buffer, n);
-    if ({crash_if}) abort();
-    char path[] = "/tmp/hero-battle-package-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0 || write(fd, in.data(), in.size()) != (ssize_t)in.size()) return 1;
-    close(fd);
-    std::string command = std::string("{BINARY} -j 1 < ") + path;
-    FILE *solver = popen(command.c_str(), "r");
-    char *p = (char *)in.c_str();
-    long t = strtol(p, &p, 10);
-    char line[64];
-    for (long k = 0; k < t && fgets(line, sizeof line, solver); ++k) {{
-        long a1 = strtol(p, &p, 10);
-        for (int j = 0; j < 11; ++j) strtol(p, &p, 10);
-        std::string verdict = line;
-        {flip}
-        fputs(verdict.c_str(), stdout);
-    }}
-    int status = pclose(solver);
-    unlink(path);
-    return status == 0 ? 0 : 1;
-}}
-"#
-    )
-}
 
 #[test]
 fn the_package_verifies_and_its_validator_is_validate() {
@@ -67,14 +27,20 @@ fn the_package_verifies_and_its_validator_is_validate() {
         "// Our solver.\n#include <unistd.h>\nint main() {{ execl(\"{BINARY}\", \"hero-battle\", \"-j\", \"1\", (char *)0); return 1; }}\n"
     );
     let alice = "// Alice always wins.\n#include <cstdio>\nint main() { int t, v; if (scanf(\"%d\", &t) != 1) return 1; while (scanf(\"%d\", &v) == 1) {} while (t--) puts(\"Alice wins\"); }\n";
-    let flip = behind_our_solver(
+    // A case is twelve numbers, a1 first.
+    let flip = behind_binary(
         "\"It depends\" read as Alice's win when a1 is even.",
+        BINARY,
         "false",
-        r#"if (a1 % 2 == 0 && verdict == "It depends\n") verdict = "Alice wins\n";"#,
+        0,
+        r#"long a1 = next(); for (int j = 0; j < 11; ++j) next();
+        if (a1 % 2 == 0 && strcmp(line, "It depends\n") == 0) strcpy(line, "Alice wins\n");"#,
     );
-    let crash = behind_our_solver(
+    let crash = behind_binary(
         "A table of hit points one too short: 99 crashes.",
+        BINARY,
         r#"in.find("99") != std::string::npos"#,
+        0,
         "",
     );
     let spin = "// Never ends.\nint main() { volatile unsigned long long x = 0; for (;;) ++x; }\n";

@@ -65,6 +65,55 @@ pub fn verifyproblem() -> Option<PathBuf> {
     on_path
 }
 
+/// A C++ submission with a planted bug behind a right program, our `binary`: it reads the
+/// whole input into `in`, aborts when `crash_if` (an expression of `in`) holds, else runs
+/// `binary -j 1` on it and copies its output a line a case. For each case, `per_case` (C++
+/// statements) may read the case's numbers with `next()` and change `line`, the case's
+/// answer line; `header` numbers after `T` are read first.
+#[must_use]
+pub fn behind_binary(
+    what: &str,
+    binary: &str,
+    crash_if: &str,
+    header: usize,
+    per_case: &str,
+) -> String {
+    format!(
+        r#"// {what}
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+int main() {{
+    std::string in;
+    char buffer[65536];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, stdin)) > 0) in.append(buffer, n);
+    if ({crash_if}) abort();
+    char path[] = "/tmp/judge-behind-binary-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0 || write(fd, in.data(), in.size()) != (ssize_t)in.size()) return 1;
+    close(fd);
+    std::string command = std::string("{binary} -j 1 < ") + path;
+    FILE *solver = popen(command.c_str(), "r");
+    char *p = (char *)in.c_str();
+    auto next = [&p]() {{ return strtol(p, &p, 10); }};
+    long t = next();
+    for (int k = 0; k < {header}; ++k) next();
+    char line[64];
+    for (long k = 0; k < t && fgets(line, sizeof line, solver); ++k) {{
+        {per_case}
+        fputs(line, stdout);
+    }}
+    int status = pclose(solver);
+    unlink(path);
+    return status == 0 ? 0 : 1;
+}}
+"#
+    )
+}
+
 /// Runs `program` (a validator with its flags) on `input`; whether it accepted (exit 42).
 fn accepts(program: &Program, input: &[u8]) -> bool {
     let options = ChildOptions::new(Duration::from_secs(20), None);
