@@ -586,19 +586,20 @@ pub fn run_generate<P: Problem>(problem: &P, args: &GenerateArgs) -> i32 {
         Some(k) => {
             let have = problem.extremes(args.limits);
             return Ending::trouble(format!(
-                "no extreme input {k}: {} has {have} under the {} limits (0..{have})",
+                "no extreme input {k}: {} has {have} under the {} limits (0 to {})",
                 problem.name(),
-                args.limits
+                args.limits,
+                have.saturating_sub(1)
             ))
             .print();
         }
         None if args.level < P::LEVELS => problem.generate(&mut rng, args.level, args.limits),
         None => {
             return Ending::trouble(format!(
-                "no level {}: {}'s levels are 0..{}",
+                "no level {}: {}'s levels are 0 to {}",
                 args.level,
                 problem.name(),
-                P::LEVELS
+                P::LEVELS - 1
             ))
             .print();
         }
@@ -631,9 +632,9 @@ pub fn stress_ending<P: Problem>(problem: &P, args: &StressArgs) -> Ending {
     let limits = LimitsUsed::new(&args.run.limit, P::RUN_LIMITS);
     if let Some(level) = args.level.filter(|&level| level >= P::LEVELS) {
         return Ending::trouble(format!(
-            "no level {level}: {}'s levels are 0..{}",
+            "no level {level}: {}'s levels are 0 to {}",
             problem.name(),
-            P::LEVELS
+            P::LEVELS - 1
         ));
     }
     let options = args.stress_options(&limits);

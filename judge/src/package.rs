@@ -19,12 +19,14 @@
 //!    inputs), and so is a test above [`TestBudget::big_bytes`] once
 //!    [`TestBudget::big_tests`] of them are in.
 //! 3. **The time limit**: every accepted submission runs on every test under the original
-//!    judge's limits and must pass them all; the limit is Kattis's rule on the slowest run
-//!    ([`time_limit`]).
+//!    memory limit and [`TIME_MULTIPLIER`] times the original time limit, and must pass
+//!    them all; the limit is Kattis's rule on the slowest run ([`time_limit`]).
 //! 4. **Kill tests**: for each `--wrong` and `--slow` submission, [`stress`] from the seed
-//!    under the package's time limit and the original memory limit, then [`shrink`]; the
-//!    shrunk input is the test `kills-STEM`. The accepted submissions run on the new tests
-//!    too, and the time limit follows them.
+//!    under [`TIME_SAFETY_MARGIN`] times the package's time limit (so that a time limit it
+//!    finds is one at the limit whatever the noise, as problemtools wants) and the original
+//!    memory limit, then [`shrink`], but for a time limit, which shrinking would bring to
+//!    the edge of the limit; the input is the test `kills-STEM`. The accepted submissions
+//!    run on the new tests too, and the time limit follows them.
 //! 5. **Checks of our own**: every test is valid in the canonical format under the original
 //!    limits, and the package's input validator accepts it (with its group's flags); the
 //!    output validator accepts our answers.
@@ -37,8 +39,9 @@
 //!
 //! **Deterministic.** Every file depends only on the problem, the seed and the submissions'
 //! sources, but `.timelimit`, which follows measured times (a slowest accepted run near a
-//! multiple of 0.2 s may give either side), and a kill test whose search or shrinking stopped
-//! at its time budget, or whose program is nondeterministic (the report says so).
+//! multiple of 0.2 s may give either side), and a kill test found by a time limit near the
+//! margin's, by a search that stopped at its time budget, or of a nondeterministic program
+//! (the report says so).
 
 mod kattis;
 mod submission;
@@ -61,7 +64,9 @@ use crate::testset::judge_test;
 use crate::trial::{Trial, seconds};
 use crate::verdict::{Verdict, VerdictKind};
 
-pub use kattis::{TIME_MULTIPLIER, file_name_ok, short_name_ok, time_limit, uuid};
+pub use kattis::{
+    TIME_MULTIPLIER, TIME_SAFETY_MARGIN, file_name_ok, short_name_ok, time_limit, uuid,
+};
 pub use submission::{Language, Role, SUPPORTED, Submission, compile, compile_cpp};
 
 /// What a package says of a problem beyond its [`Problem`]: its title and origin, its
@@ -471,7 +476,8 @@ pub enum PackageError {
     },
     /// An accepted submission fails a test.
     #[error(
-        "{file} (--accepted) fails {test}: {verdict} (under the original judge's limits: {limits})"
+        "{file} (--accepted) fails {test}: {verdict} (under {limits}: the original memory limit \
+         and {TIME_MULTIPLIER} times the original time limit)"
     )]
     AcceptedFails {
         /// The submission.
@@ -701,7 +707,10 @@ pub fn build<P: Packaged>(
     progress(Step::Tests(count, bytes, tests.left_out));
 
     let memory_kib = P::RUN_LIMITS.memory_mib * 1024;
-    let original = ChildOptions::new(P::RUN_LIMITS.time, Some(memory_kib));
+    // An accepted submission sets the time limit, as on Kattis, so it is not held to the
+    // original one: only to TIME_MULTIPLIER times it, which any limit it sets is above.
+    let accepted_time = P::RUN_LIMITS.time * TIME_MULTIPLIER;
+    let original = ChildOptions::new(accepted_time, Some(memory_kib));
     let accepted: Vec<&Submission> =
         submissions.iter().filter(|s| s.role == Role::Accepted).collect();
     // Each accepted submission's slowest run and its test.
@@ -720,7 +729,10 @@ pub fn build<P: Packaged>(
     let run = |limit: u64| ChildOptions::new(Duration::from_secs(limit), Some(memory_kib));
     for submission in submissions.iter().filter(|s| s.role != Role::Accepted) {
         progress(Step::Searching(submission.file_name.clone()));
-        let (kill, runs) = find_kill(problem, submission, options, &run(first_limit), &mut tests)?;
+        // Under the safety margin's limit, as problemtools judges a time_limit_exceeded
+        // submission: a test that kills it there kills it at the limit whatever the noise.
+        let margin = run(first_limit * u64::from(TIME_SAFETY_MARGIN));
+        let (kill, runs) = find_kill(problem, submission, options, &margin, &mut tests)?;
         if let Some(kill) = kill {
             progress(Step::Killed(kill.clone()));
             kills.push(kill);
@@ -885,7 +897,7 @@ fn add_generated<P: Packaged>(
     Ok(())
 }
 
-/// Runs an accepted submission on `tests` under the original judge's limits: it must pass
+/// Runs an accepted submission on `tests` under `limits` (see [`build`]): it must pass
 /// each. Returns its slowest run and test.
 fn run_accepted<P: Problem>(
     problem: &P,
@@ -929,9 +941,11 @@ fn run_test<P: Problem>(
     })
 }
 
-/// A stress search for a test that kills `submission`, then a shrink; the test is added as
-/// `kills-STEM` (or found among the tests already in). Returns the kill, if one was found,
-/// and the search's runs.
+/// A stress search for a test that kills `submission` under `run` (the safety margin's
+/// limit), then a shrink, but for a time limit; the test is added as `kills-STEM` (or found
+/// among the tests already in). A shrunk input that does not fail every rerun alone gives
+/// way to the input as found, which did. Returns the kill, if one was found, and the
+/// search's runs.
 fn find_kill<P: Packaged>(
     problem: &P,
     submission: &Submission,
@@ -955,7 +969,12 @@ fn find_kill<P: Packaged>(
     }
     let Some(failure) = report.failure else { return Ok((None, report.runs)) };
     let standing = failure.reruns.as_ref().map(crate::confirm::Reruns::standing);
-    let (input, shrunk) = if standing == Some(Standing::Confirmed) {
+    let time_limit = failure.trial.verdict.kind == VerdictKind::TimeLimit;
+    let (input, shrunk) = if standing == Some(Standing::Confirmed) && time_limit {
+        // Shrinking a time limit ends on an input just over the limit, the most fragile
+        // test there is, and where it ends follows the machine's load.
+        (failure.input, "a time limit: kept as found, not shrunk".to_owned())
+    } else if standing == Some(Standing::Confirmed) {
         let reruns = failure.reruns.as_ref().expect("a confirmed failure was rerun");
         // When reruns alone failed another way, that failure is the one to keep.
         let failing = match (&reruns.trial, reruns.first_counts) {
@@ -986,8 +1005,11 @@ fn find_kill<P: Packaged>(
                 format!("a shrink by {moves} ended on an input that passed alone: kept as found"),
             ),
             Some((failed, runs)) if failed < runs => (
-                shrunk.input,
-                format!("shrunk by {moves}, but the result failed {failed} of {runs} reruns alone"),
+                failure.input,
+                format!(
+                    "a shrink by {moves} ended on an input that failed {failed} of {runs} \
+                     reruns alone: kept as found"
+                ),
             ),
             _ if shrunk.minimal() => (shrunk.input, format!("shrunk by {moves}: 1-minimal")),
             _ => (

@@ -15,7 +15,9 @@ use std::time::Duration;
 
 use super::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, parse_duration};
 use crate::interrupt;
-use crate::package::{Built, PackageError, PackageOptions, Packaged, SUPPORTED, build};
+use crate::package::{
+    Built, PackageError, PackageOptions, Packaged, SUPPORTED, TIME_MULTIPLIER, build,
+};
 use crate::report::{bytes_text, plural};
 use crate::trial::seconds;
 
@@ -30,14 +32,16 @@ pub struct PackageArgs {
     /// name, as problemtools demands: [a-z0-9]+, e.g. packages/herobattle. An earlier package
     /// there is replaced; any other folder that is not empty is refused.
     pub dir: PathBuf,
-    /// Right submissions: each must pass every test; the slowest sets the time limit.
+    /// Right submissions: each must pass every test within 5 times the original time limit;
+    /// the slowest run sets the package's time limit, as Kattis sets it.
     #[arg(long, num_args = 1.., required = true, value_name = "SRC")]
     pub accepted: Vec<PathBuf>,
     /// Submissions with a wrong answer or a crash on some input: stress finds the test that
     /// kills each.
     #[arg(long, num_args = 1.., value_name = "SRC")]
     pub wrong: Vec<PathBuf>,
-    /// Submissions too slow on some input: stress finds the test that kills each.
+    /// Submissions too slow on some input: stress finds the test that kills each, at twice
+    /// the time limit (Kattis's safety margin), and keeps it unshrunk.
     #[arg(long, num_args = 1.., value_name = "SRC")]
     pub slow: Vec<PathBuf>,
     /// The seed of the generated tests and of every stress search.
@@ -46,7 +50,7 @@ pub struct PackageArgs {
     /// Each --wrong or --slow submission's stress budget.
     #[arg(long, value_parser = parse_duration, default_value = "60s")]
     pub stress_time: Duration,
-    /// Each kill test's shrinking budget, in runs (one at a time, so the result does not
+    /// Each kill test's shrinking budget, in runs (one at a time, so where it stops does not
     /// depend on the machine): a shrink that reaches it is not known to be 1-minimal.
     #[arg(long, default_value_t = 200)]
     pub shrink_runs: u64,
@@ -70,8 +74,8 @@ fn summary(built: &Built, seed: u64) -> String {
     out += &format!("{tests}\n");
     let (slowest, test) = &built.slowest_accepted;
     out += &format!(
-        "time limit: {} s (.timelimit): 5 times the slowest accepted run ({} on {test}), rounded \
-         up to whole seconds, at least 1 s\n",
+        "time limit: {} s (.timelimit): {TIME_MULTIPLIER} times the slowest accepted run ({} on \
+         {test}), rounded up to whole seconds, at least 1 s\n",
         built.time_limit,
         seconds(*slowest)
     );
@@ -105,6 +109,11 @@ fn summary(built: &Built, seed: u64) -> String {
         "verify it: verifyproblem {} -p config data validators submissions\n",
         built.dir.display()
     );
+    if built.filed.iter().any(|f| f.file.ends_with(".py")) {
+        out += "note: problemtools and Kattis run .py with PyPy 3: verifyproblem needs pypy3 on \
+                PATH, and a Python submission's times there are PyPy's, not the CPython times \
+                measured here\n";
+    }
     out += &format!("time: {:.1} s\n", built.elapsed.as_secs_f64());
     out
 }

@@ -14,7 +14,7 @@ pub const TIME_MULTIPLIER: u32 = 5;
 
 /// Kattis's `time_safety_margin` (legacy): problemtools also runs submissions with this many
 /// times the limit, to warn of verdicts that depend on the limit.
-pub(super) const TIME_SAFETY_MARGIN: u32 = 2;
+pub const TIME_SAFETY_MARGIN: u32 = 2;
 
 /// Kattis's default output limit, in MiB.
 const DEFAULT_OUTPUT_MIB: usize = 8;

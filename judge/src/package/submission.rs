@@ -64,7 +64,8 @@ impl Role {
 /// A submission, compiled and ready to run.
 #[derive(Clone, Debug)]
 pub struct Submission {
-    /// The source as given.
+    /// The copy of the source that was compiled and runs, alone in a folder of its own: the
+    /// package holds its bytes.
     pub source: PathBuf,
     /// Its file name, kept in the package: `greedy.cpp`.
     pub file_name: String,
@@ -92,26 +93,27 @@ pub fn compile(source: &Path, role: Role, build_dir: &Path) -> Result<Submission
     let language =
         Language::of(source).ok_or_else(|| PackageError::Language { file: source.to_owned() })?;
     let stem = file_name.rsplit_once('.').map_or(file_name.as_str(), |(stem, _)| stem).to_owned();
-    let source = std::path::absolute(source)
+    let given = std::path::absolute(source)
         .map_err(|e| PackageError::Io { path: source.to_owned(), source: e })?;
-    if !source.is_file() {
-        return Err(PackageError::Io {
-            path: source,
-            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
-        });
-    }
+    // Compiled and run from a copy in a folder of its own, as the package holds it alone: a
+    // file it includes or imports from beside it is missing there too, and it says so now.
+    let folder = build_dir.join(format!("{}-{stem}", role.option().trim_start_matches('-')));
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| PackageError::Io { path: folder.clone(), source: e })?;
+    let source = folder.join(&file_name);
+    std::fs::copy(&given, &source)
+        .map_err(|e| PackageError::Io { path: given.clone(), source: e })?;
     let program = match language {
         Language::Cpp => {
-            let binary =
-                build_dir.join(format!("{}-{stem}", role.option().trim_start_matches('-')));
-            compile_cpp(&source, &binary)?;
+            let binary = folder.join("program");
+            compile_cpp_as(&source, &given, &binary)?;
             Program::new(&[binary])
         }
         Language::Python => {
             // Parsing without running, and without writing `__pycache__` beside the source.
             let check = "import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')";
             let args = [Path::new("-c").as_os_str(), check.as_ref(), source.as_os_str()];
-            run_compiler(&source, "python3", &args)?;
+            run_compiler(&given, "python3", &args)?;
             Program::new(&[Path::new("python3"), &source])
         }
     };
@@ -123,6 +125,11 @@ pub fn compile(source: &Path, role: Role, build_dir: &Path) -> Result<Submission
 /// # Errors
 /// g++ cannot be started, or the source does not compile (its messages' end in the error).
 pub fn compile_cpp(source: &Path, binary: &Path) -> Result<(), PackageError> {
+    compile_cpp_as(source, source, binary)
+}
+
+/// [`compile_cpp`] of `source`, a copy of `given`, which errors name.
+fn compile_cpp_as(source: &Path, given: &Path, binary: &Path) -> Result<(), PackageError> {
     let args = [
         "-O2".as_ref(),
         "-std=gnu++17".as_ref(),
@@ -130,7 +137,7 @@ pub fn compile_cpp(source: &Path, binary: &Path) -> Result<(), PackageError> {
         binary.as_os_str(),
         source.as_os_str(),
     ];
-    run_compiler(source, "g++", &args)
+    run_compiler(given, "g++", &args)
 }
 
 /// Runs `compiler` with `args` on `source`; its messages' end is the error when it fails.
@@ -145,6 +152,10 @@ fn run_compiler(
         .map_err(|e| PackageError::Compiler { compiler, source: e })?;
     if output.status.success() {
         return Ok(());
+    }
+    // Ctrl-C reaches the compiler too: it ended for that, not for the source.
+    if let Some(signal) = crate::interrupt::caught() {
+        return Err(PackageError::Interrupted(signal));
     }
     let messages = String::from_utf8_lossy(&output.stderr);
     let lines: Vec<&str> = messages.lines().collect();
