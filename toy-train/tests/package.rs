@@ -2,9 +2,9 @@
 //! its own (repeated attractors, IOI's classic solution) and planted-bug programs of each
 //! kind (Arezou everywhere, one round of attractors only, a table of 4,096 stations; a hang
 //! is hero-battle's test's), each filed by the verdict and score it gets under the subtask
-//! groups, the package rebuilt to the same bytes and verified by Kattis's `verifyproblem`
-//! where it is installed; the package's C++ input validator held to `validate` (and each group's flags
-//! to the subtasks) on the sample, its nine canonical-format variants, every test of the
+//! groups, and verified by Kattis's `verifyproblem` where it is installed (hero-battle's test
+//! rebuilds its package to the same bytes); the package's C++ input validator held to
+//! `validate` (and each group's flags to the subtasks) on the sample, its nine canonical-format variants, every test of the
 //! package and random corruptions of them; and its white-diff output validator held to
 //! `check` on outputs laid out every way white-diff tells apart.
 
@@ -103,7 +103,7 @@ fn the_package_verifies_and_its_validator_is_validate() {
             ),
         ],
         options: vec!["--seed", "1", "--stress-time", "60s", "--shrink-runs", "100"],
-        rebuild: true,
+        rebuild: false,
     };
     let (package, printed) = package_end_to_end(&case);
     assert!(
