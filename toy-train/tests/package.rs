@@ -4,9 +4,10 @@
 //! is hero-battle's test's), each filed by the verdict and score it gets under the subtask
 //! groups, and verified by Kattis's `verifyproblem` where it is installed (hero-battle's test
 //! rebuilds its package to the same bytes); the package's C++ input validator held to
-//! `validate` (and each group's flags to the subtasks) on the sample, its nine canonical-format variants, every test of the
-//! package and random corruptions of them; and its white-diff output validator held to
-//! `check` on outputs laid out every way white-diff tells apart.
+//! `validate` (and each group's flags to the subtasks) on the sample, its nine
+//! canonical-format variants, every test of the package and random corruptions of them; and
+//! its white-diff output validator held to `check` on outputs laid out every way white-diff
+//! tells apart.
 
 #![cfg(unix)]
 
