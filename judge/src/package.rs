@@ -437,7 +437,11 @@ pub enum PackageError {
         source: std::io::Error,
     },
     /// A source does not compile.
-    #[error("{} does not compile with {compiler}:\n{messages}", file.display())]
+    #[error(
+        "{} does not compile with {compiler} (alone, as the package holds it: not with files \
+         beside it):\n{messages}",
+        file.display()
+    )]
     Compile {
         /// The source.
         file: PathBuf,
@@ -1188,6 +1192,9 @@ fn grade<P: Problem>(
 struct Place {
     dir: PathBuf,
     aside: PathBuf,
+    /// The first folder above `dir` that the build made, if it made one: removed again with
+    /// the folder beside the package when the package is not written.
+    made: Option<PathBuf>,
 }
 
 impl Place {
@@ -1211,9 +1218,15 @@ impl Place {
         }
         let aside = dir.with_file_name(format!(".{name}-building-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&aside);
+        let made = aside
+            .ancestors()
+            .skip(1)
+            .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+            .last()
+            .map(Path::to_owned);
         std::fs::create_dir_all(&aside)
             .map_err(|source| PackageError::Io { path: aside.clone(), source })?;
-        Ok(Self { dir: dir.to_owned(), aside })
+        Ok(Self { dir: dir.to_owned(), aside, made })
     }
 
     /// Writes the package beside the folder, then puts it in the folder's place (an earlier
@@ -1287,8 +1300,18 @@ impl Place {
 }
 
 impl Drop for Place {
-    /// Removes the folder beside the package, unless it was renamed into place.
+    /// Removes the folder beside the package, unless it was renamed into place, and the
+    /// folders made for it when no package was written.
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.aside);
+        if let Some(made) = self.made.as_ref().filter(|_| !self.dir.exists()) {
+            // Empty folders only, from the innermost up: anything else there is not ours.
+            let parents = self.aside.ancestors().skip(1);
+            for folder in parents.take_while(|f| f.starts_with(made)) {
+                if std::fs::remove_dir(folder).is_err() {
+                    break;
+                }
+            }
+        }
     }
 }
