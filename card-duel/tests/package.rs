@@ -74,4 +74,6 @@ fn the_package_verifies_and_its_validator_is_validate() {
     }
     let checked = assert_validator_agrees(&Judge::new(), &files, 6, &dir.join("validator"));
     assert!(checked > 150, "{checked} files");
+    // Only when it passed: a failure leaves the package to look at.
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -71,6 +71,8 @@ fn the_package_verifies_and_its_validator_is_validate() {
     files.extend(secret_tests(&package.join("data/secret")));
     let checked = assert_validator_agrees(&Judge, &files, 20, &dir.join("validator"));
     assert!(checked > 400, "{checked} files");
+    // Only when it passed: a failure leaves the package to look at.
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every input below `dir`, by name.

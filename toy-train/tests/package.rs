@@ -121,6 +121,8 @@ fn the_package_verifies_and_its_validator_is_validate() {
     }
     let checked = assert_validator_agrees(&Judge, &files, 10, &dir.join("validator"));
     assert!(checked > 300, "{checked} files");
+    // Only when it passed: a failure leaves the package to look at.
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Outputs for `answer` (one bit a station) laid out every way white-diff tells apart: right

@@ -82,6 +82,7 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
     first.remove(Path::new(".timelimit"));
     second.remove(Path::new(".timelimit"));
     assert!(first == second, "a rebuild from the same seed and sources is the same bytes");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -99,4 +100,5 @@ fn the_toy_input_validator_is_validate() {
     files.push(("the sample".to_owned(), package::Packaged::about(&Sum).samples[0].input.to_vec()));
     let checked = assert_validator_agrees(&Sum, &files, 30, &dir);
     assert!(checked > 600, "{checked} files");
+    let _ = std::fs::remove_dir_all(&dir);
 }
