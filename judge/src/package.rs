@@ -10,14 +10,14 @@
 //! filed under the verdict each got. [`build`] makes it in this order:
 //!
 //! 1. **Submissions** are compiled as judges compile them (module `submission`).
-//! 2. **Tests**: the samples, each problem's extreme inputs of the original limits
-//!    ([`Problem::extreme`]), [`TestBudget::per_level`] generated inputs of each size level
-//!    ([`Problem::generate`]) and, for a scoring problem, the inputs made for its groups
-//!    ([`Packaged::group_inputs`]). Test `k` of a kind draws from its own seed,
-//!    [`run_seed`]`(seed, k)` with `k` set apart by kind, so the same seed gives the same
-//!    tests; an input equal to an earlier test is left out (problemtools warns of identical
-//!    inputs), and so is a test above [`TestBudget::big_bytes`] once
-//!    [`TestBudget::big_tests`] of them are in.
+//! 2. **Tests** (module `contents`): the samples, each problem's extreme inputs of the
+//!    original limits ([`Problem::extreme`]), [`TestBudget::per_level`] generated inputs of
+//!    each size level ([`Problem::generate`]) and, for a scoring problem, the inputs made for
+//!    its groups ([`Packaged::group_inputs`]). Test `k` of a kind draws from its own seed,
+//!    [`run_seed`](crate::stress::run_seed)`(seed, k)` with `k` set apart by kind, so the
+//!    same seed gives the same tests; an input equal to an earlier test is left out
+//!    (problemtools warns of identical inputs), and so is a test above
+//!    [`TestBudget::big_bytes`] once [`TestBudget::big_tests`] of them are in.
 //! 3. **The time limit**: every accepted submission runs on every test under the original
 //!    memory limit and [`TIME_MULTIPLIER`] times the original time limit, and must pass
 //!    them all; the limit is Kattis's rule on the slowest run ([`time_limit`]).
@@ -35,7 +35,7 @@
 //!    package's grading gives it ([`testset::judge_test`](crate::testset::judge_test) judges
 //!    each run, as `PROBLEM run` does). One that passes every test is not filed but reported
 //!    ([`Built::not_killed`]).
-//! 7. The package is written beside `DIR` and renamed into place.
+//! 7. The package is written beside `DIR` and renamed into place (module `place`).
 //!
 //! **Deterministic.** Every file depends only on the problem, the seed and the submissions'
 //! sources, but `.timelimit`, which follows measured times (a slowest accepted run near a
@@ -43,26 +43,30 @@
 //! margin's, by a search that stopped at its time budget, or of a nondeterministic program
 //! (the report says so).
 
+mod contents;
 mod kattis;
+mod place;
 mod submission;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use engine::fs::{WriteError, write_aside};
+use engine::fs::WriteError;
 use engine::rng::SplitMix64;
 
-use crate::canonical::{Strictness, validate_file};
-use crate::child::{ChildError, ChildOptions, Exit, Program, run_child};
+use crate::child::{ChildError, ChildOptions};
 use crate::confirm::Standing;
-use crate::problem::{Limits, Problem, render};
+use crate::problem::{Limits, Problem};
 use crate::report::{bytes_text, plural};
 use crate::shrink::{ShrinkOptions, shrink};
-use crate::stress::{StressError, StressOptions, run_seed, stress};
+use crate::stress::{StressError, StressOptions, stress};
+
 use crate::testset::judge_test;
 use crate::trial::{Trial, seconds};
 use crate::verdict::{Verdict, VerdictKind};
+use contents::{Test, Tests, add_generated, add_samples, check_tests};
+use place::Place;
 
 pub use kattis::{
     TIME_MULTIPLIER, TIME_SAFETY_MARGIN, file_name_ok, short_name_ok, time_limit, uuid,
@@ -516,130 +520,6 @@ pub enum PackageError {
     Interrupted(i32),
 }
 
-/// One test of the package being built.
-struct Test {
-    /// `sample`, `secret` or `secret/groupK`.
-    folder: String,
-    /// The file name without its ending: `kills-greedy`.
-    name: String,
-    /// The input's bytes.
-    input: Vec<u8>,
-    /// Our answer's bytes.
-    answer: Vec<u8>,
-    /// Its case count and size, in words.
-    size: String,
-}
-
-impl Test {
-    /// Its path below `data/` without `.in`: `secret/group2/kills-greedy`.
-    fn path(&self) -> String {
-        format!("{}/{}", self.folder, self.name)
-    }
-
-    /// Whether it is a sample.
-    fn is_sample(&self) -> bool {
-        self.folder == "sample"
-    }
-}
-
-/// The tests made so far, and what the budget left out.
-struct Tests<'a, P: Packaged> {
-    problem: &'a P,
-    scoring: Option<Scoring>,
-    budget: TestBudget,
-    tests: Vec<Test>,
-    big: usize,
-    left_out: usize,
-}
-
-/// Where the tests of each kind take their seeds: test `k` of a kind uses
-/// `run_seed(seed, FIRST + k)`.
-const EXTREME_SEEDS: u64 = 0;
-/// See [`EXTREME_SEEDS`]: level `L`'s test `i` uses `LEVEL_SEEDS + 100 L + i`.
-const LEVEL_SEEDS: u64 = 1_000;
-/// See [`EXTREME_SEEDS`]: group `g`'s inputs use `GROUP_SEEDS + g`.
-const GROUP_SEEDS: u64 = 100_000;
-
-impl<'a, P: Packaged> Tests<'a, P> {
-    fn new(problem: &'a P) -> Self {
-        Self {
-            problem,
-            scoring: problem.scoring(),
-            budget: problem.test_budget(),
-            tests: Vec::new(),
-            big: 0,
-            left_out: 0,
-        }
-    }
-
-    /// The folder a secret input goes to: `secret`, or its first group's.
-    fn secret_folder(&self, input: &P::Input, name: &str) -> Result<String, PackageError> {
-        if self.scoring.is_none() {
-            return Ok("secret".to_owned());
-        }
-        let group = self.problem.groups_of(input).first().copied().ok_or_else(|| {
-            PackageError::OurTest { test: name.to_owned(), message: "no group takes it".to_owned() }
-        })?;
-        Ok(format!("secret/group{}", group + 1))
-    }
-
-    /// Adds `input` as test `name` of `folder` unless an equal input is in, or the budget
-    /// leaves it out (never when `keep`: a kill test is kept whatever its size); returns the
-    /// path of the test that holds it, if one does.
-    fn add(
-        &mut self,
-        folder: String,
-        name: String,
-        input: &P::Input,
-        keep: bool,
-    ) -> Option<String> {
-        let problem = self.problem;
-        let bytes = render(problem, input);
-        if let Some(same) = self.tests.iter().find(|t| t.input == bytes) {
-            return Some(same.path());
-        }
-        if bytes.len() > self.budget.big_bytes {
-            if self.big >= self.budget.big_tests && !keep {
-                self.left_out += 1;
-                return None;
-            }
-            self.big += 1;
-        }
-        let mut answer = Vec::new();
-        problem.render_answer(input, &problem.solve(input), &mut answer);
-        let cases = problem.cases(input) as u64;
-        let size = format!("{}, {}", plural(cases, "case"), bytes_text(bytes.len()));
-        let test = Test { folder, name, input: bytes, answer, size };
-        let path = test.path();
-        self.tests.push(test);
-        Some(path)
-    }
-
-    /// Adds a secret input (into its group's folder), as [`add`](Self::add) does.
-    fn add_secret(
-        &mut self,
-        name: String,
-        input: &P::Input,
-        keep: bool,
-    ) -> Result<Option<String>, PackageError> {
-        let folder = self.secret_folder(input, &name)?;
-        Ok(self.add(folder, name, input, keep))
-    }
-
-    /// The tests in the order problemtools runs them: by their paths' parts.
-    fn ordered(&self) -> Vec<&Test> {
-        let mut ordered: Vec<&Test> = self.tests.iter().collect();
-        ordered.sort_by(|a, b| a.path().split('/').cmp(b.path().split('/')));
-        ordered
-    }
-
-    /// Tests and bytes.
-    fn totals(&self) -> (usize, u64) {
-        let bytes = self.tests.iter().map(|t| (t.input.len() + t.answer.len()) as u64).sum();
-        (self.tests.len(), bytes)
-    }
-}
-
 /// A folder of our own for binaries, removed when dropped.
 struct Scratch(PathBuf);
 
@@ -839,68 +719,6 @@ fn compile_all(
     Ok(submissions)
 }
 
-/// The official samples: valid in the canonical format under the original limits, their
-/// official answers accepted against ours; the package holds ours.
-fn add_samples<P: Packaged>(
-    problem: &P,
-    about: &About,
-    tests: &mut Tests<'_, P>,
-) -> Result<(), PackageError> {
-    for sample in about.samples {
-        let input =
-            validate_file(problem, sample.input, Limits::Original, Strictness::Canonical)
-                .map_err(|e| PackageError::Sample { name: sample.name, message: e.to_string() })?;
-        let ours = problem.solve(&input);
-        let verdict = problem.judge(&input, &ours, sample.answer);
-        if !verdict.is_ok() {
-            let message = format!("the official answer disagrees with ours: {verdict}");
-            return Err(PackageError::Sample { name: sample.name, message });
-        }
-        tests.add("sample".to_owned(), sample.name.to_owned(), &input, true);
-    }
-    Ok(())
-}
-
-/// The extremes of the original limits, the generated tests of every level, and the inputs
-/// made for each group.
-fn add_generated<P: Packaged>(
-    problem: &P,
-    seed: u64,
-    tests: &mut Tests<'_, P>,
-) -> Result<(), PackageError> {
-    let limits = Limits::Original;
-    for k in 0..problem.extremes(limits) {
-        let mut rng = SplitMix64::new(run_seed(seed, EXTREME_SEEDS + u64::from(k)));
-        let input = problem.extreme(k, &mut rng, limits);
-        tests.add_secret(format!("limits-{:02}", k + 1), &input, false)?;
-    }
-    for level in 0..P::LEVELS {
-        for i in 0..tests.budget.per_level {
-            let number = LEVEL_SEEDS + 100 * u64::from(level) + u64::from(i);
-            let input =
-                problem.generate(&mut SplitMix64::new(run_seed(seed, number)), level, limits);
-            tests.add_secret(format!("level-{level}-{:02}", i + 1), &input, false)?;
-        }
-    }
-    let groups = tests.scoring.map_or(0, |s| s.groups.len());
-    for group in 0..groups {
-        let mut rng = SplitMix64::new(run_seed(seed, GROUP_SEEDS + group as u64));
-        for (i, input) in problem.group_inputs(group, &mut rng).iter().enumerate() {
-            tests.add_secret(format!("subtask-{}-{:02}", group + 1, i + 1), input, false)?;
-        }
-    }
-    if let Some(scoring) = tests.scoring {
-        for (group, _) in scoring.groups.iter().enumerate() {
-            let folder = format!("secret/group{}", group + 1);
-            if !tests.tests.iter().any(|t| t.folder == folder) {
-                let message = "no test of the package is in this group".to_owned();
-                return Err(PackageError::OurTest { test: folder, message });
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Runs an accepted submission on `tests` under `limits` (see [`build`]): it must pass
 /// each. Returns its slowest run and test.
 fn run_accepted<P: Problem>(
@@ -1044,84 +862,6 @@ fn find_kill<P: Packaged>(
     Ok((Some(kill), report.runs))
 }
 
-/// Our own checks of every test: valid in the canonical format under the original limits,
-/// accepted by the package's input validator (with its group's flags), and our answer
-/// accepted by a custom output validator.
-fn check_tests<P: Packaged>(
-    problem: &P,
-    tests: &Tests<'_, P>,
-    scratch: &Path,
-) -> Result<(), PackageError> {
-    let our_test =
-        |test: &Test, message: String| PackageError::OurTest { test: test.path(), message };
-    let validator = compile_source(scratch, "validate", &input_validator_source(problem))?;
-    let custom = match problem.output_validator() {
-        OutputValidator::Custom { name, source, .. } => {
-            Some(compile_source(scratch, name, source)?)
-        }
-        OutputValidator::Default { .. } => None,
-    };
-    let limits = ChildOptions::new(Duration::from_secs(60), None);
-    let run = |program: &Program, test: &Test, stdin: &[u8]| {
-        run_child(program, stdin, &limits).map_err(|source| match source {
-            ChildError::Interrupted(signal) => PackageError::Interrupted(signal),
-            source => PackageError::Run { program: program.display(), test: test.path(), source },
-        })
-    };
-    let feedback = scratch.join("feedback");
-    std::fs::create_dir_all(&feedback)
-        .map_err(|source| PackageError::Io { path: feedback.clone(), source })?;
-    for test in &tests.tests {
-        validate_file(problem, &test.input, Limits::Original, Strictness::Canonical)
-            .map_err(|e| our_test(test, format!("`validate` rejects it: {e}")))?;
-        let group_flags = test
-            .folder
-            .strip_prefix("secret/group")
-            .and_then(|k| k.parse::<usize>().ok())
-            .and_then(|k| tests.scoring.map(|s| s.groups[k - 1].validator_flags))
-            .unwrap_or("");
-        let mut command = vec![validator.clone()];
-        command.extend(group_flags.split_whitespace().map(PathBuf::from));
-        let ran = run(&Program::new(&command), test, &test.input)?;
-        if ran.exit != Exit::Code(42) {
-            let message = format!(
-                "the package's input validator rejects it ({}): {}",
-                crate::child::describe_exit(ran.exit),
-                ran.stderr_excerpt(200)
-            );
-            return Err(our_test(test, message));
-        }
-        if let Some(custom) = &custom {
-            let files = [&test.input, &test.answer];
-            let paths = [scratch.join("judge.in"), scratch.join("judge.ans")];
-            for (path, bytes) in paths.iter().zip(files) {
-                std::fs::write(path, bytes)
-                    .map_err(|source| PackageError::Io { path: path.clone(), source })?;
-            }
-            let command = [custom.clone(), paths[0].clone(), paths[1].clone(), feedback.clone()];
-            let ran = run(&Program::new(&command), test, &test.answer)?;
-            if ran.exit != Exit::Code(42) {
-                let message = format!(
-                    "the output validator rejects our answer ({})",
-                    crate::child::describe_exit(ran.exit)
-                );
-                return Err(our_test(test, message));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Writes a C++ `source` into `scratch` as `NAME.cpp` and compiles it; returns the binary.
-fn compile_source(scratch: &Path, name: &str, source: &str) -> Result<PathBuf, PackageError> {
-    let file = scratch.join(format!("{name}.cpp"));
-    std::fs::write(&file, source)
-        .map_err(|e| PackageError::Io { path: file.clone(), source: e })?;
-    let binary = scratch.join(name);
-    compile_cpp(&file, &binary)?;
-    Ok(binary)
-}
-
 /// A submission graded on every test: how it fared, its slowest run and its test, and the
 /// first test whose output the original rule accepted only by overlooking a flaw.
 struct Graded {
@@ -1184,134 +924,4 @@ fn grade<P: Problem>(
         }
     };
     Ok(Graded { outcome, slowest, lenient })
-}
-
-/// Where the package goes: the folder asked for, checked before any work, and the folder
-/// beside it where the package is written before it takes the folder's place (removed if
-/// the build fails).
-struct Place {
-    dir: PathBuf,
-    aside: PathBuf,
-    /// The first folder above `dir` that the build made, if it made one: removed again with
-    /// the folder beside the package when the package is not written.
-    made: Option<PathBuf>,
-}
-
-impl Place {
-    /// `dir`'s last part must be a short name; an existing `dir` must be empty or a package;
-    /// the folder beside it is made now, so that a place that cannot be written fails the
-    /// build before any work.
-    fn check(dir: &Path, problem_name: &str) -> Result<Self, PackageError> {
-        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if !short_name_ok(&name) {
-            let short: String = problem_name.chars().filter(char::is_ascii_alphanumeric).collect();
-            let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
-            let suggestion =
-                parent.map_or_else(|| short.clone(), |p| p.join(&short).display().to_string());
-            return Err(PackageError::ShortName { name, suggestion });
-        }
-        if dir.exists() {
-            let empty = std::fs::read_dir(dir).map(|mut d| d.next().is_none()).unwrap_or(false);
-            if !empty && !dir.join("problem.yaml").is_file() {
-                return Err(PackageError::NotAPackage(dir.to_owned()));
-            }
-        }
-        let aside = dir.with_file_name(format!(".{name}-building-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&aside);
-        let made = aside
-            .ancestors()
-            .skip(1)
-            .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
-            .last()
-            .map(Path::to_owned);
-        std::fs::create_dir_all(&aside)
-            .map_err(|source| PackageError::Io { path: aside.clone(), source })?;
-        Ok(Self { dir: dir.to_owned(), aside, made })
-    }
-
-    /// Writes the package beside the folder, then puts it in the folder's place (an earlier
-    /// package there is replaced). Returns the folder.
-    fn write<P: Packaged>(
-        &self,
-        problem: &P,
-        about: &About,
-        tests: &Tests<'_, P>,
-        submissions: &[Submission],
-        filed: &[Filed],
-        limit: u64,
-    ) -> Result<PathBuf, PackageError> {
-        let io = |path: &Path| {
-            let path = path.to_owned();
-            move |source| PackageError::Io { path, source }
-        };
-        let write = |relative: &str, bytes: &[u8]| -> Result<(), PackageError> {
-            let path = self.aside.join(relative);
-            let folder = path.parent().expect("a file of the package has a folder");
-            std::fs::create_dir_all(folder).map_err(io(folder))?;
-            write_aside(&path, bytes).map_err(PackageError::Write)
-        };
-        let output = problem.output_validator();
-        let scoring = problem.scoring();
-        let memory = P::RUN_LIMITS.memory_mib;
-        let largest_answer = tests.tests.iter().map(|t| t.answer.len()).max().unwrap_or(0);
-        let yaml = kattis::problem_yaml(
-            about,
-            problem.name(),
-            memory,
-            P::RUN_LIMITS.time,
-            &output,
-            scoring.as_ref(),
-            largest_answer,
-        );
-        write("problem.yaml", yaml.as_bytes())?;
-        write(".timelimit", format!("{limit}\n").as_bytes())?;
-        let tex = kattis::statement_tex(about, about.statement_path);
-        write("problem_statement/problem.en.tex", tex.as_bytes())?;
-        for test in &tests.tests {
-            write(&format!("data/{}.in", test.path()), &test.input)?;
-            write(&format!("data/{}.ans", test.path()), &test.answer)?;
-        }
-        if let Some(scoring) = &scoring {
-            write("data/testdata.yaml", kattis::ROOT_TESTDATA.as_bytes())?;
-            write("data/sample/testdata.yaml", kattis::SAMPLE_TESTDATA.as_bytes())?;
-            write("data/secret/testdata.yaml", kattis::SECRET_TESTDATA.as_bytes())?;
-            for (k, group) in scoring.groups.iter().enumerate() {
-                let yaml = kattis::group_testdata(group.points, group.validator_flags);
-                write(&format!("data/secret/group{}/testdata.yaml", k + 1), yaml.as_bytes())?;
-            }
-        }
-        write("input_validators/validate.cpp", input_validator_source(problem).as_bytes())?;
-        if let OutputValidator::Custom { name, source, .. } = output {
-            write(&format!("output_validators/{name}/{name}.cpp"), source.as_bytes())?;
-        }
-        for one in filed {
-            let submission = (submissions.iter())
-                .find(|s| s.file_name == one.file)
-                .expect("a filed submission is one given");
-            let source = std::fs::read(&submission.source).map_err(io(&submission.source))?;
-            write(&format!("submissions/{}/{}", one.folder, one.file), &source)?;
-        }
-        if self.dir.exists() {
-            std::fs::remove_dir_all(&self.dir).map_err(io(&self.dir))?;
-        }
-        std::fs::rename(&self.aside, &self.dir).map_err(io(&self.dir))?;
-        Ok(self.dir.clone())
-    }
-}
-
-impl Drop for Place {
-    /// Removes the folder beside the package, unless it was renamed into place, and the
-    /// folders made for it when no package was written.
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.aside);
-        if let Some(made) = self.made.as_ref().filter(|_| !self.dir.exists()) {
-            // Empty folders only, from the innermost up: anything else there is not ours.
-            let parents = self.aside.ancestors().skip(1);
-            for folder in parents.take_while(|f| f.starts_with(made)) {
-                if std::fs::remove_dir(folder).is_err() {
-                    break;
-                }
-            }
-        }
-    }
 }

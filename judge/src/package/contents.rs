@@ -1,0 +1,289 @@
+//! What a package holds, as it is built: its tests ([`Tests`]: the samples, the extremes,
+//! the generated levels and the groups' inputs, each with our answer, drawn from seeds set
+//! apart by kind, equal inputs left out, big ones within the budget), and our own checks of
+//! every test against `validate` and the package's validators before it is written.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use engine::rng::SplitMix64;
+
+use super::OutputValidator;
+use super::{
+    About, PackageError, Packaged, Scoring, TestBudget, compile_cpp, input_validator_source,
+};
+use crate::canonical::{Strictness, validate_file};
+use crate::child::{ChildError, ChildOptions, Exit, Program, run_child};
+use crate::problem::{Limits, render};
+use crate::report::{bytes_text, plural};
+use crate::stress::run_seed;
+
+/// One test of the package being built.
+pub(super) struct Test {
+    /// `sample`, `secret` or `secret/groupK`.
+    pub(super) folder: String,
+    /// The file name without its ending: `kills-greedy`.
+    pub(super) name: String,
+    /// The input's bytes.
+    pub(super) input: Vec<u8>,
+    /// Our answer's bytes.
+    pub(super) answer: Vec<u8>,
+    /// Its case count and size, in words.
+    pub(super) size: String,
+}
+
+impl Test {
+    /// Its path below `data/` without `.in`: `secret/group2/kills-greedy`.
+    pub(super) fn path(&self) -> String {
+        format!("{}/{}", self.folder, self.name)
+    }
+
+    /// Whether it is a sample.
+    pub(super) fn is_sample(&self) -> bool {
+        self.folder == "sample"
+    }
+}
+
+/// The tests made so far, and what the budget left out.
+pub(super) struct Tests<'a, P: Packaged> {
+    pub(super) problem: &'a P,
+    pub(super) scoring: Option<Scoring>,
+    pub(super) budget: TestBudget,
+    pub(super) tests: Vec<Test>,
+    pub(super) big: usize,
+    pub(super) left_out: usize,
+}
+
+/// Where the tests of each kind take their seeds: test `k` of a kind uses
+/// `run_seed(seed, FIRST + k)`.
+const EXTREME_SEEDS: u64 = 0;
+
+/// See [`EXTREME_SEEDS`]: level `L`'s test `i` uses `LEVEL_SEEDS + 100 L + i`.
+const LEVEL_SEEDS: u64 = 1_000;
+
+/// See [`EXTREME_SEEDS`]: group `g`'s inputs use `GROUP_SEEDS + g`.
+const GROUP_SEEDS: u64 = 100_000;
+
+impl<'a, P: Packaged> Tests<'a, P> {
+    pub(super) fn new(problem: &'a P) -> Self {
+        Self {
+            problem,
+            scoring: problem.scoring(),
+            budget: problem.test_budget(),
+            tests: Vec::new(),
+            big: 0,
+            left_out: 0,
+        }
+    }
+
+    /// The folder a secret input goes to: `secret`, or its first group's.
+    pub(super) fn secret_folder(
+        &self,
+        input: &P::Input,
+        name: &str,
+    ) -> Result<String, PackageError> {
+        if self.scoring.is_none() {
+            return Ok("secret".to_owned());
+        }
+        let group = self.problem.groups_of(input).first().copied().ok_or_else(|| {
+            PackageError::OurTest { test: name.to_owned(), message: "no group takes it".to_owned() }
+        })?;
+        Ok(format!("secret/group{}", group + 1))
+    }
+
+    /// Adds `input` as test `name` of `folder` unless an equal input is in, or the budget
+    /// leaves it out (never when `keep`: a kill test is kept whatever its size); returns the
+    /// path of the test that holds it, if one does.
+    pub(super) fn add(
+        &mut self,
+        folder: String,
+        name: String,
+        input: &P::Input,
+        keep: bool,
+    ) -> Option<String> {
+        let problem = self.problem;
+        let bytes = render(problem, input);
+        if let Some(same) = self.tests.iter().find(|t| t.input == bytes) {
+            return Some(same.path());
+        }
+        if bytes.len() > self.budget.big_bytes {
+            if self.big >= self.budget.big_tests && !keep {
+                self.left_out += 1;
+                return None;
+            }
+            self.big += 1;
+        }
+        let mut answer = Vec::new();
+        problem.render_answer(input, &problem.solve(input), &mut answer);
+        let cases = problem.cases(input) as u64;
+        let size = format!("{}, {}", plural(cases, "case"), bytes_text(bytes.len()));
+        let test = Test { folder, name, input: bytes, answer, size };
+        let path = test.path();
+        self.tests.push(test);
+        Some(path)
+    }
+
+    /// Adds a secret input (into its group's folder), as [`add`](Self::add) does.
+    pub(super) fn add_secret(
+        &mut self,
+        name: String,
+        input: &P::Input,
+        keep: bool,
+    ) -> Result<Option<String>, PackageError> {
+        let folder = self.secret_folder(input, &name)?;
+        Ok(self.add(folder, name, input, keep))
+    }
+
+    /// The tests in the order problemtools runs them: by their paths' parts.
+    pub(super) fn ordered(&self) -> Vec<&Test> {
+        let mut ordered: Vec<&Test> = self.tests.iter().collect();
+        ordered.sort_by(|a, b| a.path().split('/').cmp(b.path().split('/')));
+        ordered
+    }
+
+    /// Tests and bytes.
+    pub(super) fn totals(&self) -> (usize, u64) {
+        let bytes = self.tests.iter().map(|t| (t.input.len() + t.answer.len()) as u64).sum();
+        (self.tests.len(), bytes)
+    }
+}
+
+/// The official samples: valid in the canonical format under the original limits, their
+/// official answers accepted against ours; the package holds ours.
+pub(super) fn add_samples<P: Packaged>(
+    problem: &P,
+    about: &About,
+    tests: &mut Tests<'_, P>,
+) -> Result<(), PackageError> {
+    for sample in about.samples {
+        let input =
+            validate_file(problem, sample.input, Limits::Original, Strictness::Canonical)
+                .map_err(|e| PackageError::Sample { name: sample.name, message: e.to_string() })?;
+        let ours = problem.solve(&input);
+        let verdict = problem.judge(&input, &ours, sample.answer);
+        if !verdict.is_ok() {
+            let message = format!("the official answer disagrees with ours: {verdict}");
+            return Err(PackageError::Sample { name: sample.name, message });
+        }
+        tests.add("sample".to_owned(), sample.name.to_owned(), &input, true);
+    }
+    Ok(())
+}
+
+/// The extremes of the original limits, the generated tests of every level, and the inputs
+/// made for each group.
+pub(super) fn add_generated<P: Packaged>(
+    problem: &P,
+    seed: u64,
+    tests: &mut Tests<'_, P>,
+) -> Result<(), PackageError> {
+    let limits = Limits::Original;
+    for k in 0..problem.extremes(limits) {
+        let mut rng = SplitMix64::new(run_seed(seed, EXTREME_SEEDS + u64::from(k)));
+        let input = problem.extreme(k, &mut rng, limits);
+        tests.add_secret(format!("limits-{:02}", k + 1), &input, false)?;
+    }
+    for level in 0..P::LEVELS {
+        for i in 0..tests.budget.per_level {
+            let number = LEVEL_SEEDS + 100 * u64::from(level) + u64::from(i);
+            let input =
+                problem.generate(&mut SplitMix64::new(run_seed(seed, number)), level, limits);
+            tests.add_secret(format!("level-{level}-{:02}", i + 1), &input, false)?;
+        }
+    }
+    let groups = tests.scoring.map_or(0, |s| s.groups.len());
+    for group in 0..groups {
+        let mut rng = SplitMix64::new(run_seed(seed, GROUP_SEEDS + group as u64));
+        for (i, input) in problem.group_inputs(group, &mut rng).iter().enumerate() {
+            tests.add_secret(format!("subtask-{}-{:02}", group + 1, i + 1), input, false)?;
+        }
+    }
+    if let Some(scoring) = tests.scoring {
+        for (group, _) in scoring.groups.iter().enumerate() {
+            let folder = format!("secret/group{}", group + 1);
+            if !tests.tests.iter().any(|t| t.folder == folder) {
+                let message = "no test of the package is in this group".to_owned();
+                return Err(PackageError::OurTest { test: folder, message });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Our own checks of every test: valid in the canonical format under the original limits,
+/// accepted by the package's input validator (with its group's flags), and our answer
+/// accepted by a custom output validator.
+pub(super) fn check_tests<P: Packaged>(
+    problem: &P,
+    tests: &Tests<'_, P>,
+    scratch: &Path,
+) -> Result<(), PackageError> {
+    let our_test =
+        |test: &Test, message: String| PackageError::OurTest { test: test.path(), message };
+    let validator = compile_source(scratch, "validate", &input_validator_source(problem))?;
+    let custom = match problem.output_validator() {
+        OutputValidator::Custom { name, source, .. } => {
+            Some(compile_source(scratch, name, source)?)
+        }
+        OutputValidator::Default { .. } => None,
+    };
+    let limits = ChildOptions::new(Duration::from_secs(60), None);
+    let run = |program: &Program, test: &Test, stdin: &[u8]| {
+        run_child(program, stdin, &limits).map_err(|source| match source {
+            ChildError::Interrupted(signal) => PackageError::Interrupted(signal),
+            source => PackageError::Run { program: program.display(), test: test.path(), source },
+        })
+    };
+    let feedback = scratch.join("feedback");
+    std::fs::create_dir_all(&feedback)
+        .map_err(|source| PackageError::Io { path: feedback.clone(), source })?;
+    for test in &tests.tests {
+        validate_file(problem, &test.input, Limits::Original, Strictness::Canonical)
+            .map_err(|e| our_test(test, format!("`validate` rejects it: {e}")))?;
+        let group_flags = test
+            .folder
+            .strip_prefix("secret/group")
+            .and_then(|k| k.parse::<usize>().ok())
+            .and_then(|k| tests.scoring.map(|s| s.groups[k - 1].validator_flags))
+            .unwrap_or("");
+        let mut command = vec![validator.clone()];
+        command.extend(group_flags.split_whitespace().map(PathBuf::from));
+        let ran = run(&Program::new(&command), test, &test.input)?;
+        if ran.exit != Exit::Code(42) {
+            let message = format!(
+                "the package's input validator rejects it ({}): {}",
+                crate::child::describe_exit(ran.exit),
+                ran.stderr_excerpt(200)
+            );
+            return Err(our_test(test, message));
+        }
+        if let Some(custom) = &custom {
+            let files = [&test.input, &test.answer];
+            let paths = [scratch.join("judge.in"), scratch.join("judge.ans")];
+            for (path, bytes) in paths.iter().zip(files) {
+                std::fs::write(path, bytes)
+                    .map_err(|source| PackageError::Io { path: path.clone(), source })?;
+            }
+            let command = [custom.clone(), paths[0].clone(), paths[1].clone(), feedback.clone()];
+            let ran = run(&Program::new(&command), test, &test.answer)?;
+            if ran.exit != Exit::Code(42) {
+                let message = format!(
+                    "the output validator rejects our answer ({})",
+                    crate::child::describe_exit(ran.exit)
+                );
+                return Err(our_test(test, message));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes a C++ `source` into `scratch` as `NAME.cpp` and compiles it; returns the binary.
+fn compile_source(scratch: &Path, name: &str, source: &str) -> Result<PathBuf, PackageError> {
+    let file = scratch.join(format!("{name}.cpp"));
+    std::fs::write(&file, source)
+        .map_err(|e| PackageError::Io { path: file.clone(), source: e })?;
+    let binary = scratch.join(name);
+    compile_cpp(&file, &binary)?;
+    Ok(binary)
+}

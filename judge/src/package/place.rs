@@ -1,0 +1,142 @@
+//! Where a package is written: the folder asked for, checked before any work, and the
+//! folder beside it where the package is written whole before it takes the folder's place.
+
+use std::path::{Path, PathBuf};
+
+use engine::fs::write_aside;
+
+use super::contents::Tests;
+use super::{
+    About, Filed, OutputValidator, PackageError, Packaged, Submission, input_validator_source,
+    kattis, short_name_ok,
+};
+
+/// Where the package goes: the folder asked for, checked before any work, and the folder
+/// beside it where the package is written before it takes the folder's place (removed if
+/// the build fails).
+pub(super) struct Place {
+    dir: PathBuf,
+    aside: PathBuf,
+    /// The first folder above `dir` that the build made, if it made one: removed again with
+    /// the folder beside the package when the package is not written.
+    made: Option<PathBuf>,
+}
+
+impl Place {
+    /// `dir`'s last part must be a short name; an existing `dir` must be empty or a package;
+    /// the folder beside it is made now, so that a place that cannot be written fails the
+    /// build before any work.
+    pub(super) fn check(dir: &Path, problem_name: &str) -> Result<Self, PackageError> {
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if !short_name_ok(&name) {
+            let short: String = problem_name.chars().filter(char::is_ascii_alphanumeric).collect();
+            let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
+            let suggestion =
+                parent.map_or_else(|| short.clone(), |p| p.join(&short).display().to_string());
+            return Err(PackageError::ShortName { name, suggestion });
+        }
+        if dir.exists() {
+            let empty = std::fs::read_dir(dir).map(|mut d| d.next().is_none()).unwrap_or(false);
+            if !empty && !dir.join("problem.yaml").is_file() {
+                return Err(PackageError::NotAPackage(dir.to_owned()));
+            }
+        }
+        let aside = dir.with_file_name(format!(".{name}-building-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&aside);
+        let made = aside
+            .ancestors()
+            .skip(1)
+            .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+            .last()
+            .map(Path::to_owned);
+        std::fs::create_dir_all(&aside)
+            .map_err(|source| PackageError::Io { path: aside.clone(), source })?;
+        Ok(Self { dir: dir.to_owned(), aside, made })
+    }
+
+    /// Writes the package beside the folder, then puts it in the folder's place (an earlier
+    /// package there is replaced). Returns the folder.
+    pub(super) fn write<P: Packaged>(
+        &self,
+        problem: &P,
+        about: &About,
+        tests: &Tests<'_, P>,
+        submissions: &[Submission],
+        filed: &[Filed],
+        limit: u64,
+    ) -> Result<PathBuf, PackageError> {
+        let io = |path: &Path| {
+            let path = path.to_owned();
+            move |source| PackageError::Io { path, source }
+        };
+        let write = |relative: &str, bytes: &[u8]| -> Result<(), PackageError> {
+            let path = self.aside.join(relative);
+            let folder = path.parent().expect("a file of the package has a folder");
+            std::fs::create_dir_all(folder).map_err(io(folder))?;
+            write_aside(&path, bytes).map_err(PackageError::Write)
+        };
+        let output = problem.output_validator();
+        let scoring = problem.scoring();
+        let memory = P::RUN_LIMITS.memory_mib;
+        let largest_answer = tests.tests.iter().map(|t| t.answer.len()).max().unwrap_or(0);
+        let yaml = kattis::problem_yaml(
+            about,
+            problem.name(),
+            memory,
+            P::RUN_LIMITS.time,
+            &output,
+            scoring.as_ref(),
+            largest_answer,
+        );
+        write("problem.yaml", yaml.as_bytes())?;
+        write(".timelimit", format!("{limit}\n").as_bytes())?;
+        let tex = kattis::statement_tex(about, about.statement_path);
+        write("problem_statement/problem.en.tex", tex.as_bytes())?;
+        for test in &tests.tests {
+            write(&format!("data/{}.in", test.path()), &test.input)?;
+            write(&format!("data/{}.ans", test.path()), &test.answer)?;
+        }
+        if let Some(scoring) = &scoring {
+            write("data/testdata.yaml", kattis::ROOT_TESTDATA.as_bytes())?;
+            write("data/sample/testdata.yaml", kattis::SAMPLE_TESTDATA.as_bytes())?;
+            write("data/secret/testdata.yaml", kattis::SECRET_TESTDATA.as_bytes())?;
+            for (k, group) in scoring.groups.iter().enumerate() {
+                let yaml = kattis::group_testdata(group.points, group.validator_flags);
+                write(&format!("data/secret/group{}/testdata.yaml", k + 1), yaml.as_bytes())?;
+            }
+        }
+        write("input_validators/validate.cpp", input_validator_source(problem).as_bytes())?;
+        if let OutputValidator::Custom { name, source, .. } = output {
+            write(&format!("output_validators/{name}/{name}.cpp"), source.as_bytes())?;
+        }
+        for one in filed {
+            let submission = (submissions.iter())
+                .find(|s| s.file_name == one.file)
+                .expect("a filed submission is one given");
+            let source = std::fs::read(&submission.source).map_err(io(&submission.source))?;
+            write(&format!("submissions/{}/{}", one.folder, one.file), &source)?;
+        }
+        if self.dir.exists() {
+            std::fs::remove_dir_all(&self.dir).map_err(io(&self.dir))?;
+        }
+        std::fs::rename(&self.aside, &self.dir).map_err(io(&self.dir))?;
+        Ok(self.dir.clone())
+    }
+}
+
+impl Drop for Place {
+    /// Removes the folder beside the package, unless it was renamed into place, and the
+    /// folders made for it when no package was written.
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.aside);
+        if let Some(made) = self.made.as_ref().filter(|_| !self.dir.exists()) {
+            // Empty folders only, from the innermost up: anything else there is not ours.
+            let parents = self.aside.ancestors().skip(1);
+            for folder in parents.take_while(|f| f.starts_with(made)) {
+                if std::fs::remove_dir(folder).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
