@@ -20,7 +20,8 @@
 //!    [`TestBudget::big_bytes`] once [`TestBudget::big_tests`] of them are in.
 //! 3. **The time limit**: every accepted submission runs on every test under the original
 //!    memory limit and [`TIME_MULTIPLIER`] times the original time limit, and must pass
-//!    them all; the limit is Kattis's rule on the slowest run ([`time_limit`]).
+//!    them all; the limit is Kattis's rule on the slowest run ([`time_limit`]), its three
+//!    slowest tests timed by the quickest of three runs, since load inflates CPU time.
 //! 4. **Kill tests**: for each `--wrong` and `--slow` submission, [`stress`] from the seed
 //!    under [`TIME_SAFETY_MARGIN`] times the package's time limit (so that a time limit it
 //!    finds is one at the limit whatever the noise, as problemtools wants) and the original
@@ -720,28 +721,53 @@ fn compile_all(
 }
 
 /// Runs an accepted submission on `tests` under `limits` (see [`build`]): it must pass
-/// each. Returns its slowest run and test.
+/// each. Returns its slowest run and test, its [`SLOWEST_RERUN`] slowest tests each timed by
+/// the quickest of `1 + RERUNS` runs: `tests + SLOWEST_RERUN · RERUNS` runs.
 fn run_accepted<P: Problem>(
     problem: &P,
     submission: &Submission,
     tests: &[&Test],
     limits: &ChildOptions,
 ) -> Result<(Duration, String), PackageError> {
-    let mut slowest = (Duration::ZERO, String::new());
+    let mut times = Vec::with_capacity(tests.len());
     for test in tests {
-        let trial = run_test(problem, submission, test, limits)?;
-        if !trial.verdict.is_ok() {
-            let memory = limits.memory_limit_kib.map_or(0, |kib| kib / 1024);
-            return Err(PackageError::AcceptedFails {
-                file: submission.file_name.clone(),
-                test: test.path(),
-                verdict: Box::new(trial.verdict),
-                limits: format!("{} and {memory} MB", seconds(limits.time_limit)),
-            });
-        }
-        slowest = slowest.max((trial.run.cpu, test.path()));
+        times.push((accepted_cpu(problem, submission, test, limits)?, test));
     }
-    Ok(slowest)
+    // A busy machine inflates CPU time too (shared caches, a busy sibling thread), and the
+    // time limit follows the slowest run: the slowest tests are run again and each keeps its
+    // quickest time, the nearest to a quiet machine's.
+    times.sort_by_key(|&(time, _)| std::cmp::Reverse(time));
+    for (time, test) in times.iter_mut().take(SLOWEST_RERUN) {
+        for _ in 0..RERUNS {
+            *time = (*time).min(accepted_cpu(problem, submission, test, limits)?);
+        }
+    }
+    Ok(times.iter().map(|&(time, test)| (time, test.path())).max().unwrap_or_default())
+}
+
+/// How many of an accepted submission's slowest tests are run again, and how many times.
+const SLOWEST_RERUN: usize = 3;
+/// See [`SLOWEST_RERUN`].
+const RERUNS: usize = 2;
+
+/// An accepted submission's CPU time on one test, which it must pass.
+fn accepted_cpu<P: Problem>(
+    problem: &P,
+    submission: &Submission,
+    test: &Test,
+    limits: &ChildOptions,
+) -> Result<Duration, PackageError> {
+    let trial = run_test(problem, submission, test, limits)?;
+    if !trial.verdict.is_ok() {
+        let memory = limits.memory_limit_kib.map_or(0, |kib| kib / 1024);
+        return Err(PackageError::AcceptedFails {
+            file: submission.file_name.clone(),
+            test: test.path(),
+            verdict: Box::new(trial.verdict),
+            limits: format!("{} and {memory} MB", seconds(limits.time_limit)),
+        });
+    }
+    Ok(trial.run.cpu)
 }
 
 /// One submission on one test.
