@@ -521,6 +521,17 @@ pub enum PackageError {
     Interrupted(i32),
 }
 
+impl PackageError {
+    /// What a run that went wrong means for the build: a signal stops it, anything else is
+    /// `program` that cannot be run on `test`.
+    pub(super) fn of_run(source: ChildError, program: String, test: String) -> Self {
+        match source {
+            ChildError::Interrupted(signal) => Self::Interrupted(signal),
+            source => Self::Run { program, test, source },
+        }
+    }
+}
+
 /// A folder of our own for binaries, removed when dropped.
 struct Scratch(PathBuf);
 
@@ -777,16 +788,8 @@ fn run_test<P: Problem>(
     test: &Test,
     limits: &ChildOptions,
 ) -> Result<Trial, PackageError> {
-    judge_test(problem, &submission.program, &test.input, &test.answer, limits).map_err(|source| {
-        match source {
-            ChildError::Interrupted(signal) => PackageError::Interrupted(signal),
-            source => PackageError::Run {
-                program: submission.file_name.clone(),
-                test: test.path(),
-                source,
-            },
-        }
-    })
+    judge_test(problem, &submission.program, &test.input, &test.answer, limits)
+        .map_err(|e| PackageError::of_run(e, submission.file_name.clone(), test.path()))
 }
 
 /// A stress search for a test that kills `submission` under `run` (the safety margin's
@@ -836,16 +839,14 @@ fn find_kill<P: Packaged>(
             time: None,
             runs: Some(options.shrink_runs),
         };
-        let shrunk =
-            shrink(problem, &submission.program, failure.input.clone(), failing, &shrink_options)
-                .map_err(|source| match source {
-                ChildError::Interrupted(signal) => PackageError::Interrupted(signal),
-                source => PackageError::Run {
-                    program: file.clone(),
-                    test: "a shrink candidate".to_owned(),
-                    source,
-                },
-            })?;
+        let shrunk = shrink(
+            problem,
+            &submission.program,
+            failure.input.clone(),
+            failing,
+            &shrink_options,
+        )
+        .map_err(|e| PackageError::of_run(e, file.clone(), "a shrink candidate".to_owned()))?;
         let moves = plural(shrunk.steps, "move");
         match shrunk.reruns.as_ref().map(|r| (r.failed, r.runs)) {
             Some((0, _)) => (

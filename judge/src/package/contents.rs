@@ -13,7 +13,7 @@ use super::{
     About, PackageError, Packaged, Scoring, TestBudget, compile_cpp, input_validator_source,
 };
 use crate::canonical::{Strictness, validate_file};
-use crate::child::{ChildError, ChildOptions, Exit, Program, run_child};
+use crate::child::{ChildOptions, Exit, Program, run_child};
 use crate::problem::{Limits, render};
 use crate::report::{bytes_text, plural};
 use crate::stress::run_seed;
@@ -229,10 +229,8 @@ pub(super) fn check_tests<P: Packaged>(
     };
     let limits = ChildOptions::new(Duration::from_secs(60), None);
     let run = |program: &Program, test: &Test, stdin: &[u8]| {
-        run_child(program, stdin, &limits).map_err(|source| match source {
-            ChildError::Interrupted(signal) => PackageError::Interrupted(signal),
-            source => PackageError::Run { program: program.display(), test: test.path(), source },
-        })
+        run_child(program, stdin, &limits)
+            .map_err(|e| PackageError::of_run(e, program.display(), test.path()))
     };
     let feedback = scratch.join("feedback");
     std::fs::create_dir_all(&feedback)
