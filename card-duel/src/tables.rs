@@ -33,9 +33,10 @@
 //! turns) below its own total. A file of a few positions gets the cells reachable from them
 //! marked exactly, which for one typical position is a third or less of its box.
 //!
-//! Cells of one pair that follow each other in mover HP lead, by any operation, to cells that
-//! follow each other in the layer below, so the sweep works on such *runs*: each play outcome
-//! is one multiply-add over contiguous memory rather than one jump a cell. Every slot's value
+//! Cells of one pair that follow each other in mover HP lead, by an attack, to cells that
+//! follow each other in the layer below, so the sweep works on such *runs*: a run's attacks
+//! are one pass over contiguous memory, and each play outcome of a cell one multiply-add over
+//! contiguous memory (a cell keeps all its slots together). Every slot's value
 //! is computed by the same IEEE operations in the same order whatever the layout, the reach or
 //! the thread count, so every table agrees with every other to the last bit.
 //!
