@@ -76,22 +76,22 @@ struct CellPlan {
     /// The hero power's pieces, those of diagonal `d` at `hero_at[d]..hero_at[d + 1]`.
     hero: Vec<HeroPiece>,
     hero_at: Vec<usize>,
-    /// By diagonal: its first lane, and where its rows' hands start among a cell's
-    /// end-of-turn values (`[hand][other's class]`), and its lanes.
+    /// By diagonal: its first lane, where its rows' hands start among a cell's end-of-turn
+    /// values (`[hand][other's class]`), and its rows.
     ends: Vec<(usize, usize, usize)>,
     /// By lane: minus infinity on a diagonal's first row, which cannot play, else 0
     /// ([`play_cell`]); minus infinity for [`CHUNK`] lanes past the last.
     row_starts: Vec<f64>,
 }
 
-/// Consecutive slots of a diagonal whose hero power reads consecutive slots of one diagonal
-/// below (`src`, in the cell with HERO_POWER_COST HP less), or is illegal (`None`: no play
-/// left).
+/// Consecutive rows (1 to 3) of a diagonal whose hero power reads consecutive rows of one
+/// diagonal below (`src`, in the cell with HERO_POWER_COST HP less), or one row where it is
+/// illegal (`None`: no play left).
 #[derive(Clone, Copy, Debug)]
 struct HeroPiece {
     dst: usize,
     src: Option<usize>,
-    len: usize,
+    rows: usize,
 }
 
 impl CellPlan {
@@ -109,23 +109,23 @@ impl CellPlan {
             // the full hand's row the diagonal one below.
             let playing = usize::from(d + first_hand + 1 == HAND_SIZES);
             if playing == 1 {
-                hero.push(HeroPiece { dst: at, src: None, len: G });
+                hero.push(HeroPiece { dst: at, src: None, rows: 1 });
             }
             let gaining = width.min(usize::from(MAX_HAND) - first_hand);
             if playing < gaining {
                 let hand = first_hand + playing + 1;
                 let src = slots.offset(d - 2) + (hand - Slots::first_hand(d - 2)) * G;
-                let len = (gaining - playing) * G;
-                hero.push(HeroPiece { dst: at + playing * G, src: Some(src), len });
+                let rows = gaining - playing;
+                hero.push(HeroPiece { dst: at + playing * G, src: Some(src), rows });
             }
             if gaining < width && playing < width {
                 debug_assert_eq!(first_hand + width - 1, usize::from(MAX_HAND), "a full hand");
                 let hand = usize::from(MAX_HAND);
                 let src = slots.offset(d - 1) + (hand - Slots::first_hand(d - 1)) * G;
-                hero.push(HeroPiece { dst: at + (width - 1) * G, src: Some(src), len: G });
+                hero.push(HeroPiece { dst: at + (width - 1) * G, src: Some(src), rows: 1 });
             }
             hero_at.push(hero.len());
-            ends.push((at, first_hand * G, width * G));
+            ends.push((at, first_hand * G, width));
             for row in 0..width {
                 let value = if row == 0 { f64::NEG_INFINITY } else { 0.0 };
                 row_starts.extend([value; G]);
@@ -381,14 +381,26 @@ impl<'a> Layer<'a> {
             (&below.values[..], below.layout.base(pair, a - HERO_POWER_COST))
         });
         let plan = &self.plan;
-        for piece in &plan.hero[plan.hero_at[cell.first]..plan.hero_at[cell.computed]] {
-            let dst = &mut unit.values[at + piece.dst - first..][..piece.len];
-            match (piece.src, below) {
-                (None, _) => fill_lanes(dst, ILLEGAL),
-                (Some(_), None) => fill_lanes(dst, 0.0),
-                (Some(src), Some((values, base))) => {
-                    copy_lanes(dst, &values[base.wrapping_add(src)..]);
-                }
+        let pieces = &plan.hero[plan.hero_at[cell.first]..plan.hero_at[cell.computed]];
+        let values = &mut unit.values[at..at + self.slots.cell_len(a)];
+        let Some((below, base)) = below else {
+            for piece in pieces {
+                let value = if piece.src.is_some() { 0.0 } else { ILLEGAL };
+                values[piece.dst - first..][..piece.rows * G].fill(value);
+            }
+            return;
+        };
+        for piece in pieces {
+            let dst = &mut values[piece.dst - first..];
+            let Some(src) = piece.src else {
+                *dst.first_chunk_mut::<G>().expect("a row") = [ILLEGAL; G];
+                continue;
+            };
+            let src = &below[base.wrapping_add(src)..];
+            match piece.rows {
+                1 => copy_rows::<G>(dst, src),
+                2 => copy_rows::<{ 2 * G }>(dst, src),
+                _ => copy_rows::<{ 3 * G }>(dst, src),
             }
         }
     }
@@ -568,8 +580,15 @@ impl<'a> Layer<'a> {
             }
             let cell = self.slots.cell(a);
             let (at, first) = (self.cell_in(unit, pair, a), self.slots.offset(cell.first));
-            for &(lane, hand, lanes) in &self.plan.ends[cell.first..cell.computed] {
-                max_lanes(&mut unit.values[at + lane - first..][..lanes], &ends[hand..]);
+            let values = &mut unit.values[at..at + self.slots.cell_len(a)];
+            for &(lane, hand, rows) in &self.plan.ends[cell.first..cell.computed] {
+                let (dst, src) = (&mut values[lane - first..], &ends[hand..]);
+                match rows {
+                    1 => max_rows::<G>(dst, src),
+                    2 => max_rows::<{ 2 * G }>(dst, src),
+                    3 => max_rows::<{ 3 * G }>(dst, src),
+                    _ => max_rows::<{ 4 * G }>(dst, src),
+                }
             }
         }
     }
@@ -926,37 +945,18 @@ fn max_of<const N: usize>(dst: &mut [f64], sources: &[&[f64]; MAX_ATTACKS]) {
     }
 }
 
-/// `max_into` of the first `dst.len()` lanes of `src`: 3, 6, 9 or 12 (a diagonal's rows).
+/// `max_into` of the first `L` lanes of `dst` and `src` (rows of a diagonal).
 #[inline(always)]
-fn max_lanes(dst: &mut [f64], src: &[f64]) {
-    match dst.len() / G {
-        1 => max_into(dst.first_chunk_mut::<G>().expect("one row"), &src[..G]),
-        2 => max_into(dst.first_chunk_mut::<{ 2 * G }>().expect("two rows"), &src[..2 * G]),
-        3 => max_into(dst.first_chunk_mut::<{ 3 * G }>().expect("three rows"), &src[..3 * G]),
-        _ => max_into(dst, &src[..dst.len()]),
-    }
+fn max_rows<const L: usize>(dst: &mut [f64], src: &[f64]) {
+    let dst: &mut [f64; L] = dst.first_chunk_mut().expect("a diagonal's rows");
+    max_into(dst, src.first_chunk::<L>().expect("a diagonal's rows"));
 }
 
-/// Fills `dst` with `value`: 3, 6 or 9 lanes (rows of a diagonal).
+/// Copies the first `L` lanes of `src` to `dst` (rows of a diagonal).
 #[inline(always)]
-fn fill_lanes(dst: &mut [f64], value: f64) {
-    match dst.len() / G {
-        1 => *dst.first_chunk_mut::<G>().expect("one row") = [value; G],
-        2 => *dst.first_chunk_mut::<{ 2 * G }>().expect("two rows") = [value; 2 * G],
-        3 => *dst.first_chunk_mut::<{ 3 * G }>().expect("three rows") = [value; 3 * G],
-        _ => dst.fill(value),
-    }
-}
-
-/// Copies the first `dst.len()` lanes of `src`: 3, 6 or 9 (rows of a diagonal).
-#[inline(always)]
-fn copy_lanes(dst: &mut [f64], src: &[f64]) {
-    match dst.len() / G {
-        1 => dst.copy_from_slice(src.first_chunk::<G>().expect("one row")),
-        2 => dst.copy_from_slice(src.first_chunk::<{ 2 * G }>().expect("two rows")),
-        3 => dst.copy_from_slice(src.first_chunk::<{ 3 * G }>().expect("three rows")),
-        _ => dst.copy_from_slice(&src[..dst.len()]),
-    }
+fn copy_rows<const L: usize>(dst: &mut [f64], src: &[f64]) {
+    *dst.first_chunk_mut::<L>().expect("a diagonal's rows") =
+        *src.first_chunk().expect("a diagonal's rows");
 }
 
 /// `dst[i] = max(dst[i], src[i])`, vectorized. No value is NaN, and `d > s ? d : s` is what
