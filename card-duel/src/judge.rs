@@ -103,8 +103,8 @@ use std::time::Duration;
 use engine::driver::parse_all;
 use engine::input::InputError;
 use engine::rng::SplitMix64;
+use judge::Invalid;
 use judge::compare::{Tokens, absolute_close, decimal, is_decimal, quote};
-use judge::problem::Invalid;
 use judge::scanf::{Outcome, is_c_space, scan_f64};
 use judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 
@@ -652,7 +652,7 @@ impl Problem for Judge {
 
 #[cfg(test)]
 mod tests {
-    use judge::problem::render;
+    use judge::render;
     use judge::{VerdictKind, check, testing};
 
     use super::*;

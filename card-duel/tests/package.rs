@@ -62,7 +62,7 @@ fn the_package_verifies_and_its_validator_is_validate() {
             files.push((format!("sample{}, {kind}", k + 1), bytes));
         }
     }
-    let tests = judge::testset::find_tests(&package.join("data/secret")).expect("its tests");
+    let tests = judge::find_tests(&package.join("data/secret")).expect("its tests");
     let official_size =
         tests.iter().filter(|t| t.input.metadata().is_ok_and(|m| m.len() > 1 << 20)).count();
     assert_eq!(

@@ -56,8 +56,8 @@ use std::time::Duration;
 use engine::driver::{Batch, BatchSolver};
 use engine::input::InputError;
 use engine::rng::SplitMix64;
+use judge::Invalid;
 use judge::compare::{Lines, Unit, compare, quote};
-use judge::problem::Invalid;
 use judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 
 use crate::generate::write_input;
@@ -286,7 +286,7 @@ impl Problem for Judge {
 
 #[cfg(test)]
 mod tests {
-    use judge::problem::render;
+    use judge::render;
     use judge::{VerdictKind, check, testing};
 
     use super::*;

@@ -14,7 +14,7 @@
 //!    original limits ([`Problem::extreme`]), [`TestBudget::per_level`] generated inputs of
 //!    each size level ([`Problem::generate`]) and, for a scoring problem, the inputs made for
 //!    its groups ([`Packaged::group_inputs`]). Test `k` of a kind draws from its own seed,
-//!    [`run_seed`](crate::stress::run_seed)`(seed, k)` with `k` set apart by kind, so the
+//!    [`run_seed`](crate::hunt::run_seed)`(seed, k)` with `k` set apart by kind, so the
 //!    same seed gives the same tests; an input equal to an earlier test is left out
 //!    (problemtools warns of identical inputs), and so is a test above
 //!    [`TestBudget::big_bytes`] once [`TestBudget::big_tests`] of them are in.
@@ -22,10 +22,10 @@
 //!    memory limit and [`TIME_MULTIPLIER`] times the original time limit, and must pass
 //!    them all; the limit is Kattis's rule on the slowest run ([`time_limit`]), its three
 //!    slowest tests timed by the quickest of three runs, since load inflates CPU time.
-//! 4. **Kill tests**: for each `--wrong` and `--slow` submission, [`stress`] from the seed
+//! 4. **Kill tests**: for each `--wrong` and `--slow` submission, a [`hunt`] from the seed
 //!    under [`TIME_SAFETY_MARGIN`] times the package's time limit (so that a time limit it
 //!    finds is one at the limit whatever the noise, as problemtools wants) and the original
-//!    memory limit, then [`shrink`], but for a time limit, which shrinking would bring to
+//!    memory limit, shrinking what it finds but a time limit, which shrinking would bring to
 //!    the edge of the limit; the input is the test `kills-STEM`. The accepted submissions
 //!    run on the new tests too, and the time limit follows them.
 //! 5. **Checks of our own**: every test is valid in the canonical format under the original
@@ -33,7 +33,7 @@
 //!    output validator accepts our answers.
 //! 6. **Verdicts**: every `--wrong` and `--slow` submission runs on every test in the order
 //!    problemtools runs them, under the package's limits, and is filed under the verdict the
-//!    package's grading gives it ([`testset::judge_test`](crate::testset::judge_test) judges
+//!    package's grading gives it ([`judge_test`](crate::hunt::judge_test) judges
 //!    each run, as `PROBLEM run` does). One that passes every test is not filed but reported
 //!    ([`Built::not_killed`]).
 //! 7. The package is written beside `DIR` and renamed into place (module `place`).
@@ -56,23 +56,21 @@ use std::time::{Duration, Instant};
 use engine::fs::WriteError;
 use engine::rng::SplitMix64;
 
-use crate::child::{ChildError, ChildOptions};
-use crate::confirm::Standing;
-use crate::problem::{Limits, Problem};
-use crate::report::{bytes_text, plural};
-use crate::shrink::{ShrinkOptions, shrink};
-use crate::stress::{StressError, StressOptions, stress};
-
-use crate::testset::judge_test;
-use crate::trial::{Trial, seconds};
-use crate::verdict::{Verdict, VerdictKind};
+use crate::hunt::{
+    Finding, HuntOptions, ShrinkOptions, ShrinkOutcome, StressError, StressOptions, Trial, hunt,
+    judge_test,
+};
+use crate::rules::{Limits, Problem, Verdict, VerdictKind};
+use crate::sandbox::{ChildError, ChildOptions, Sandbox};
+use crate::text::{self, bytes, plural, seconds};
 use contents::{Test, Tests, add_generated, add_samples, check_tests};
 use place::Place;
 
 pub use kattis::{
     TIME_MULTIPLIER, TIME_SAFETY_MARGIN, file_name_ok, short_name_ok, time_limit, uuid,
 };
-pub use submission::{Language, Role, SUPPORTED, Submission, compile, compile_cpp};
+use submission::compile;
+pub use submission::{Language, Role, SUPPORTED, Submission, compile_cpp};
 
 /// What a package says of a problem beyond its [`Problem`]: its title and origin, its
 /// statement and its official samples.
@@ -269,10 +267,89 @@ pub struct Kill {
     pub runs: u64,
     /// The verdict of the run that found it.
     pub found: Verdict,
-    /// How far shrinking got, in words: `shrunk by 12 moves: 1-minimal`.
-    pub shrunk: String,
-    /// The test's size: cases, bytes.
-    pub size: String,
+    /// What became of the input as found.
+    pub kept: Kept,
+    /// The test's size.
+    pub size: TestSize,
+}
+
+/// What a kill test keeps of the failing input a stress search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// Shrunk by `moves` moves, to a 1-minimal input or as far as the run budget went.
+    Shrunk {
+        /// Moves accepted.
+        moves: u64,
+        /// Whether the result is 1-minimal.
+        minimal: bool,
+    },
+    /// A time limit, kept as found: shrinking one ends at the edge of the limit.
+    TimeLimit,
+    /// As found: a shrink by `moves` moves ended on an input that failed only `failed` of
+    /// `runs` reruns alone.
+    FollowedChance {
+        /// Moves of the shrink.
+        moves: u64,
+        /// Reruns alone of the shrunk input that failed.
+        failed: u32,
+        /// Reruns alone of the shrunk input.
+        runs: u32,
+    },
+    /// As found: the failure came back in `failed` of `runs` runs only.
+    Nondeterministic {
+        /// Runs that failed, the first included.
+        failed: u32,
+        /// Runs, the first included.
+        runs: u32,
+    },
+    /// As found: a signal stopped its reruns.
+    NotConfirmed,
+}
+
+impl fmt::Display for Kept {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Shrunk { moves, minimal: true } => {
+                write!(f, "shrunk by {}: 1-minimal", plural(moves, "move"))
+            }
+            Self::Shrunk { moves, minimal: false } => write!(
+                f,
+                "shrunk by {}, then stopped by its run budget: not known to be 1-minimal",
+                plural(moves, "move")
+            ),
+            Self::TimeLimit => f.write_str("a time limit: kept as found, not shrunk"),
+            Self::FollowedChance { moves, failed: 0, .. } => write!(
+                f,
+                "a shrink by {} ended on an input that passed alone: kept as found",
+                plural(moves, "move")
+            ),
+            Self::FollowedChance { moves, failed, runs } => write!(
+                f,
+                "a shrink by {} ended on an input that failed {failed} of {runs} reruns alone: \
+                 kept as found",
+                plural(moves, "move")
+            ),
+            Self::Nondeterministic { failed, runs } => {
+                write!(f, "nondeterministic: it failed {failed} of {runs} runs; not shrunk")
+            }
+            Self::NotConfirmed => f.write_str("not confirmed; not shrunk"),
+        }
+    }
+}
+
+/// A test's size: its cases and its input's bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TestSize {
+    /// Test cases.
+    pub cases: u64,
+    /// Bytes of the input.
+    pub bytes: u64,
+}
+
+impl fmt::Display for TestSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}, {}", plural(self.cases, "case"), bytes(self.bytes))
+    }
 }
 
 /// A submission filed in the package.
@@ -284,13 +361,34 @@ pub struct Filed {
     pub role: Role,
     /// Its folder under `submissions/`: `wrong_answer`.
     pub folder: &'static str,
-    /// The verdict, and the test that gave it (or the score).
-    pub verdict: String,
+    /// How the package's grading judged it.
+    pub grade: Grade,
     /// Its slowest run, and on which test.
     pub slowest: (Duration, String),
     /// The first test whose output the original rule accepted only by overlooking a flaw
     /// (`Verdict::lenient`), which the package's output validator may reject.
     pub lenient: Option<String>,
+}
+
+/// How a submission fares on the package's tests, as its grading sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Grade {
+    /// Every test passed (every group, for a scoring problem).
+    Accepted,
+    /// Some groups passed: the score, of 100.
+    Partial(u32),
+    /// The first failure that counts, and its test.
+    Failed(Verdict, String),
+}
+
+impl fmt::Display for Grade {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Accepted => f.write_str("right on every test"),
+            Self::Partial(score) => write!(f, "score {score} of 100"),
+            Self::Failed(verdict, test) => write!(f, "{verdict} on {test}"),
+        }
+    }
 }
 
 /// A `--wrong` or `--slow` submission that passed every test: not filed.
@@ -354,8 +452,8 @@ impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Compiled(file, role) => write!(f, "compiled {file} ({})", role.option()),
-            Self::Tests(tests, bytes, left_out) => {
-                write!(f, "{}, {}", plural(*tests as u64, "test"), bytes_text(*bytes as usize))?;
+            Self::Tests(tests, size, left_out) => {
+                write!(f, "{}, {}", plural(*tests as u64, "test"), bytes(*size))?;
                 if *left_out > 0 {
                     write!(
                         f,
@@ -377,9 +475,9 @@ impl fmt::Display for Step {
             Self::Killed(kill) => write!(
                 f,
                 "{}: killed by {} ({}; found by run {} of stress: {}; {})",
-                kill.file, kill.test, kill.size, kill.runs, kill.found.kind, kill.shrunk
+                kill.file, kill.test, kill.size, kill.runs, kill.found.kind, kill.kept
             ),
-            Self::Filed(filed) => write!(f, "{}: {} ({})", filed.file, filed.folder, filed.verdict),
+            Self::Filed(filed) => write!(f, "{}: {} ({})", filed.file, filed.folder, filed.grade),
             Self::NotKilled(not) => write!(
                 f,
                 "{} ({}): not killed: no failure in {} of stress nor on any test; not filed",
@@ -517,7 +615,7 @@ pub enum PackageError {
         source: StressError,
     },
     /// A signal stopped the build.
-    #[error("stopped by {}", crate::interrupt::signal_name(*.0))]
+    #[error("stopped by {}", text::signal(*.0))]
     Interrupted(i32),
 }
 
@@ -530,35 +628,6 @@ impl PackageError {
             source => Self::Run { program, test, source },
         }
     }
-}
-
-/// A folder of our own for binaries, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn create() -> Result<Self, PackageError> {
-        let path = std::env::temp_dir().join(format!("judge-package-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path)
-            .map_err(|source| PackageError::Io { path: path.clone(), source })?;
-        Ok(Self(path))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// How a submission fared on the package's tests, as its grading sees it.
-enum Outcome {
-    /// Every test passed (every group, for a scoring problem).
-    Accepted,
-    /// Some groups passed: the score.
-    Partial(u32),
-    /// The first failure that counts, and its test.
-    Failed(Verdict, String),
 }
 
 /// The folder under `submissions/` for a failure of `kind`. Kattis has no presentation
@@ -587,14 +656,18 @@ fn folder_of(kind: VerdictKind) -> &'static str {
 /// accepted one that fails, a run or a search that cannot go on, a file that cannot be
 /// written, a signal; and bugs of ours (a test our own validators reject).
 pub fn build<P: Packaged>(
+    sandbox: &Sandbox,
     problem: &P,
     options: &PackageOptions,
     progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Built, PackageError> {
     let started = Instant::now();
     let place = Place::check(&options.dir, problem.name())?;
-    let scratch = Scratch::create()?;
-    let submissions = compile_all(options, &scratch.0, progress)?;
+    let temp = std::env::temp_dir();
+    let scratch = sandbox
+        .fresh_folder(&temp, "judge-package-")
+        .map_err(|source| PackageError::Io { path: temp.clone(), source })?;
+    let submissions = compile_all(sandbox, options, scratch.path(), progress)?;
     let about = problem.about();
     let mut tests = Tests::new(problem);
     add_samples(problem, &about, &mut tests)?;
@@ -606,13 +679,13 @@ pub fn build<P: Packaged>(
     // An accepted submission sets the time limit, as on Kattis, so it is not held to the
     // original one: only to TIME_MULTIPLIER times it, which any limit it sets is above.
     let accepted_time = P::RUN_LIMITS.time * TIME_MULTIPLIER;
-    let original = ChildOptions::new(accepted_time, Some(memory_kib));
+    let accepted_limits = ChildOptions::new(accepted_time, Some(memory_kib));
     let accepted: Vec<&Submission> =
         submissions.iter().filter(|s| s.role == Role::Accepted).collect();
     // Each accepted submission's slowest run and its test.
     let mut accepted_slowest = Vec::new();
     for submission in &accepted {
-        let own = run_accepted(problem, submission, &tests.ordered(), &original)?;
+        let own = run_accepted(sandbox, problem, submission, &tests.ordered(), &accepted_limits)?;
         progress(Step::AcceptedRan(submission.file_name.clone(), own.0, own.1.clone()));
         accepted_slowest.push(own);
     }
@@ -628,7 +701,7 @@ pub fn build<P: Packaged>(
         // Under the safety margin's limit, as problemtools judges a time_limit_exceeded
         // submission: a test that kills it there kills it at the limit whatever the noise.
         let margin = run(first_limit * u64::from(TIME_SAFETY_MARGIN));
-        let (kill, runs) = find_kill(problem, submission, options, &margin, &mut tests)?;
+        let (kill, runs) = find_kill(sandbox, problem, submission, options, &margin, &mut tests)?;
         if let Some(kill) = kill {
             progress(Step::Killed(kill.clone()));
             kills.push(kill);
@@ -639,7 +712,7 @@ pub fn build<P: Packaged>(
         .filter(|t| kills.iter().any(|k| k.test == t.path()))
         .collect();
     for (submission, own) in accepted.iter().zip(&mut accepted_slowest) {
-        let on_kills = run_accepted(problem, submission, &kill_tests, &original)?;
+        let on_kills = run_accepted(sandbox, problem, submission, &kill_tests, &accepted_limits)?;
         *own = own.clone().max(on_kills);
     }
     let slowest = slowest_of(&accepted_slowest);
@@ -647,25 +720,25 @@ pub fn build<P: Packaged>(
     if limit != first_limit {
         progress(Step::TimeLimit(limit));
     }
-    check_tests(problem, &tests, &scratch.0)?;
+    check_tests(sandbox, problem, &tests, scratch.path())?;
 
     let ordered = tests.ordered();
     let mut filed = Vec::new();
     let mut not_killed = Vec::new();
     for (submission, own) in accepted.iter().zip(&accepted_slowest) {
-        let verdict = "right on every test".to_owned();
         let file = submission.file_name.clone();
         let role = Role::Accepted;
+        let grade = Grade::Accepted;
         let one =
-            Filed { file, role, folder: "accepted", verdict, slowest: own.clone(), lenient: None };
+            Filed { file, role, folder: "accepted", grade, slowest: own.clone(), lenient: None };
         progress(Step::Filed(one.clone()));
         filed.push(one);
     }
     for submission in submissions.iter().filter(|s| s.role != Role::Accepted) {
-        let Graded { outcome, slowest: slow, lenient } =
-            grade(problem, submission, &ordered, tests.scoring.as_ref(), &run(limit))?;
-        let (folder, verdict) = match outcome {
-            Outcome::Accepted => {
+        let Graded { grade, slowest: slow, lenient } =
+            grade(sandbox, problem, submission, &ordered, tests.scoring.as_ref(), &run(limit))?;
+        let folder = match &grade {
+            Grade::Accepted => {
                 let runs = searched.iter().find(|(file, _)| *file == submission.file_name);
                 let not = NotKilled {
                     file: submission.file_name.clone(),
@@ -676,13 +749,11 @@ pub fn build<P: Packaged>(
                 not_killed.push(not);
                 continue;
             }
-            Outcome::Partial(score) => ("partially_accepted", format!("score {score} of 100")),
-            Outcome::Failed(verdict, test) => {
-                (folder_of(verdict.kind), format!("{verdict} on {test}"))
-            }
+            Grade::Partial(_) => "partially_accepted",
+            Grade::Failed(verdict, _) => folder_of(verdict.kind),
         };
         let file = submission.file_name.clone();
-        let one = Filed { file, role: submission.role, folder, verdict, slowest: slow, lenient };
+        let one = Filed { file, role: submission.role, folder, grade, slowest: slow, lenient };
         progress(Step::Filed(one.clone()));
         filed.push(one);
     }
@@ -705,6 +776,7 @@ pub fn build<P: Packaged>(
 
 /// Compiles every submission, accepted ones first; file names must differ.
 fn compile_all(
+    sandbox: &Sandbox,
     options: &PackageOptions,
     scratch: &Path,
     progress: &(dyn Fn(Step) + Sync),
@@ -720,7 +792,7 @@ fn compile_all(
     ];
     for (role, sources) in roles {
         for source in sources {
-            let submission = compile(source, role, scratch)?;
+            let submission = compile(sandbox, source, role, scratch)?;
             if submissions.iter().any(|s| s.file_name == submission.file_name) {
                 return Err(PackageError::DuplicateName(submission.file_name));
             }
@@ -735,6 +807,7 @@ fn compile_all(
 /// each. Returns its slowest run and test, its [`SLOWEST_RERUN`] slowest tests each timed by
 /// the quickest of `1 + RERUNS` runs: `tests + SLOWEST_RERUN · RERUNS` runs.
 fn run_accepted<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     submission: &Submission,
     tests: &[&Test],
@@ -742,7 +815,7 @@ fn run_accepted<P: Problem>(
 ) -> Result<(Duration, String), PackageError> {
     let mut times = Vec::with_capacity(tests.len());
     for test in tests {
-        times.push((accepted_cpu(problem, submission, test, limits)?, test));
+        times.push((accepted_cpu(sandbox, problem, submission, test, limits)?, test));
     }
     // A busy machine inflates CPU time too (shared caches, a busy sibling thread), and the
     // time limit follows the slowest run: the slowest tests are run again and each keeps its
@@ -750,7 +823,7 @@ fn run_accepted<P: Problem>(
     times.sort_by_key(|&(time, _)| std::cmp::Reverse(time));
     for (time, test) in times.iter_mut().take(SLOWEST_RERUN) {
         for _ in 0..RERUNS {
-            *time = (*time).min(accepted_cpu(problem, submission, test, limits)?);
+            *time = (*time).min(accepted_cpu(sandbox, problem, submission, test, limits)?);
         }
     }
     Ok(times.iter().map(|&(time, test)| (time, test.path())).max().unwrap_or_default())
@@ -763,12 +836,13 @@ const RERUNS: usize = 2;
 
 /// An accepted submission's CPU time on one test, which it must pass.
 fn accepted_cpu<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     submission: &Submission,
     test: &Test,
     limits: &ChildOptions,
 ) -> Result<Duration, PackageError> {
-    let trial = run_test(problem, submission, test, limits)?;
+    let trial = run_test(sandbox, problem, submission, test, limits)?;
     if !trial.verdict.is_ok() {
         let memory = limits.memory_limit_kib.map_or(0, |kib| kib / 1024);
         return Err(PackageError::AcceptedFails {
@@ -783,21 +857,23 @@ fn accepted_cpu<P: Problem>(
 
 /// One submission on one test.
 fn run_test<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     submission: &Submission,
     test: &Test,
     limits: &ChildOptions,
 ) -> Result<Trial, PackageError> {
-    judge_test(problem, &submission.program, &test.input, &test.answer, limits)
+    judge_test(sandbox, problem, &submission.program, &test.input, &test.answer, limits)
         .map_err(|e| PackageError::of_run(e, submission.file_name.clone(), test.path()))
 }
 
-/// A stress search for a test that kills `submission` under `run` (the safety margin's
-/// limit), then a shrink, but for a time limit; the test is added as `kills-STEM` (or found
+/// A hunt for a test that kills `submission` under `run` (the safety margin's limit),
+/// shrinking what it finds but a time limit; the test is added as `kills-STEM` (or found
 /// among the tests already in). A shrunk input that does not fail every rerun alone gives
 /// way to the input as found, which did. Returns the kill, if one was found, and the
 /// search's runs.
 fn find_kill<P: Packaged>(
+    sandbox: &Sandbox,
     problem: &P,
     submission: &Submission,
     options: &PackageOptions,
@@ -805,94 +881,82 @@ fn find_kill<P: Packaged>(
     tests: &mut Tests<'_, P>,
 ) -> Result<(Option<Kill>, u64), PackageError> {
     let file = submission.file_name.clone();
-    let stress_options = StressOptions {
-        seed: options.seed,
-        time: Some(options.stress_time),
-        jobs: options.jobs.max(1),
-        limits: Limits::Original,
-        run: run.clone(),
-        ..StressOptions::default()
-    };
-    let report = stress(problem, &submission.program, &stress_options, None)
-        .map_err(|source| PackageError::Stress { file: file.clone(), source })?;
-    if let Some(signal) = report.interrupted {
-        return Err(PackageError::Interrupted(signal));
-    }
-    let Some(failure) = report.failure else { return Ok((None, report.runs)) };
-    let standing = failure.reruns.as_ref().map(crate::confirm::Reruns::standing);
-    let time_limit = failure.trial.verdict.kind == VerdictKind::TimeLimit;
-    let (input, shrunk) = if standing == Some(Standing::Confirmed) && time_limit {
-        // Shrinking a time limit ends on an input just over the limit, the most fragile
-        // test there is, and where it ends follows the machine's load.
-        (failure.input, "a time limit: kept as found, not shrunk".to_owned())
-    } else if standing == Some(Standing::Confirmed) {
-        let reruns = failure.reruns.as_ref().expect("a confirmed failure was rerun");
-        // When reruns alone failed another way, that failure is the one to keep.
-        let failing = match (&reruns.trial, reruns.first_counts) {
-            (Some(alone), false) => alone.clone(),
-            _ => failure.trial.clone(),
-        };
-        let shrink_options = ShrinkOptions {
+    let hunt_options = HuntOptions {
+        stress: StressOptions {
+            seed: options.seed,
+            time: Some(options.stress_time),
+            jobs: options.jobs.max(1),
+            limits: Limits::Original,
+            run: run.clone(),
+            ..StressOptions::default()
+        },
+        // One candidate at a time, so that where the run budget stops does not depend on the
+        // number of jobs nor on the machine's speed.
+        shrink: Some(ShrinkOptions {
             jobs: 1,
             limits: Limits::Original,
             run: run.clone(),
             time: None,
             runs: Some(options.shrink_runs),
-        };
-        let shrunk = shrink(
-            problem,
-            &submission.program,
-            failure.input.clone(),
-            failing,
-            &shrink_options,
-        )
-        .map_err(|e| PackageError::of_run(e, file.clone(), "a shrink candidate".to_owned()))?;
-        let moves = plural(shrunk.steps, "move");
-        match shrunk.reruns.as_ref().map(|r| (r.failed, r.runs)) {
-            Some((0, _)) => (
-                failure.input,
-                format!("a shrink by {moves} ended on an input that passed alone: kept as found"),
-            ),
-            Some((failed, runs)) if failed < runs => (
-                failure.input,
-                format!(
-                    "a shrink by {moves} ended on an input that failed {failed} of {runs} \
-                     reruns alone: kept as found"
-                ),
-            ),
-            _ if shrunk.minimal() => (shrunk.input, format!("shrunk by {moves}: 1-minimal")),
-            _ => (
-                shrunk.input,
-                format!(
-                    "shrunk by {moves}, then stopped by its run budget: not known to be 1-minimal"
-                ),
-            ),
+        }),
+        shrink_time_limits: false,
+    };
+    let hunt =
+        hunt(sandbox, problem, &submission.program, &hunt_options, None).map_err(|source| {
+            match source {
+                StressError::Run { source, .. } if matches!(source, ChildError::Interrupted(_)) => {
+                    PackageError::of_run(source, file.clone(), "a shrink candidate".to_owned())
+                }
+                source => PackageError::Stress { file: file.clone(), source },
+            }
+        })?;
+    let failed = match hunt.finding {
+        Finding::Failed(failed) => failed,
+        Finding::Interrupted(signal) => return Err(PackageError::Interrupted(signal)),
+        Finding::Passed(_) | Finding::Unconfirmed(_) => return Ok((None, hunt.runs)),
+    };
+    if let Some(signal) = sandbox.caught() {
+        return Err(PackageError::Interrupted(signal));
+    }
+    let found = failed.found;
+    let moves = |shrunk: &crate::hunt::Shrunk<P::Input>| shrunk.steps;
+    let (input, kept) = match failed.shrink {
+        ShrinkOutcome::Shrunk(shrunk) => {
+            let kept = Kept::Shrunk { moves: moves(&shrunk), minimal: shrunk.minimal() };
+            (shrunk.input, kept)
         }
-    } else {
-        let why = failure.reruns.as_ref().map_or_else(
-            || "not confirmed".to_owned(),
-            |r| format!("nondeterministic: it {}", r.with_first()),
-        );
-        (failure.input, format!("{why}; not shrunk"))
+        // The one place the package differs from the command line: a shrink that may have
+        // followed chance gives way to the input as found, which failed every rerun.
+        ShrinkOutcome::FollowedChance { shrunk, failed, runs } => {
+            (found.input, Kept::FollowedChance { moves: moves(&shrunk), failed, runs })
+        }
+        ShrinkOutcome::KeptTimeLimit => (found.input, Kept::TimeLimit),
+        ShrinkOutcome::NotTried => {
+            let kept = found.reruns.as_ref().map_or(Kept::NotConfirmed, |r| {
+                let first = u32::from(r.first_counts);
+                Kept::Nondeterministic { failed: r.failed + first, runs: r.runs + first }
+            });
+            (found.input, kept)
+        }
     };
     let name = format!("kills-{}", submission.stem);
     let test = tests.add_secret(name, &input, true)?.expect("a kill test is never left out");
-    let size = tests.tests.iter().find(|t| t.path() == test).map(|t| t.size.clone());
+    let size = tests.tests.iter().find(|t| t.path() == test).map(|t| t.size);
     let kill = Kill {
         file,
         test,
-        runs: report.runs,
-        found: failure.trial.verdict,
-        shrunk,
-        size: size.unwrap_or_default(),
+        runs: hunt.runs,
+        found: found.trial.verdict,
+        kept,
+        size: size.expect("the kill test is among the tests"),
     };
-    Ok((Some(kill), report.runs))
+    Ok((Some(kill), hunt.runs))
 }
 
 /// A submission graded on every test: how it fared, its slowest run and its test, and the
 /// first test whose output the original rule accepted only by overlooking a flaw.
 struct Graded {
-    outcome: Outcome,
+    grade: Grade,
     slowest: (Duration, String),
     lenient: Option<String>,
 }
@@ -902,6 +966,7 @@ struct Graded {
 /// samples not counted, accepted with a partial score when some group passes, else the
 /// first failing group's failure. Also its slowest run and the first lenient `ok`.
 fn grade<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     submission: &Submission,
     tests: &[&Test],
@@ -919,7 +984,7 @@ fn grade<P: Problem>(
         {
             continue;
         }
-        let trial = run_test(problem, submission, test, limits)?;
+        let trial = run_test(sandbox, problem, submission, test, limits)?;
         slowest = slowest.max((trial.run.cpu, test.path()));
         if trial.verdict.kind == VerdictKind::Fail {
             return Err(PackageError::OurTest {
@@ -939,16 +1004,16 @@ fn grade<P: Problem>(
             _ => break,
         }
     }
-    let outcome = match (scoring, first_failure) {
-        (_, None) => Outcome::Accepted,
-        (None, Some((verdict, test))) => Outcome::Failed(verdict, test),
+    let grade = match (scoring, first_failure) {
+        (_, None) => Grade::Accepted,
+        (None, Some((verdict, test))) => Grade::Failed(verdict, test),
         (Some(scoring), Some((verdict, test))) => {
             let score: u32 = (scoring.groups.iter().enumerate())
                 .filter(|(k, _)| !failed_groups.contains(&format!("group{}", k + 1)))
                 .map(|(_, g)| g.points)
                 .sum();
-            if score > 0 { Outcome::Partial(score) } else { Outcome::Failed(verdict, test) }
+            if score > 0 { Grade::Partial(score) } else { Grade::Failed(verdict, test) }
         }
     };
-    Ok(Graded { outcome, slowest, lenient })
+    Ok(Graded { grade, slowest, lenient })
 }

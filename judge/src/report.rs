@@ -13,12 +13,13 @@
 use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
 
-use super::verdict::{Verdict, VerdictKind};
+use crate::rules::{Verdict, VerdictKind};
+use crate::text::{bytes, count, plural};
 
 /// Texts of at most this many lines are printed whole.
-pub const SHOWN_LINES: usize = 40;
+pub(crate) const SHOWN_LINES: usize = 40;
 /// Lines longer than this many characters are cut in a report.
-pub const SHOWN_WIDTH: usize = 160;
+pub(crate) const SHOWN_WIDTH: usize = 160;
 /// Lines a summary shows from the head of a long text.
 const HEAD_LINES: usize = 8;
 /// Lines shown before the first difference.
@@ -26,7 +27,7 @@ const CONTEXT_LINES: usize = 2;
 
 /// One text of a report and where it was saved.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Text {
+pub(crate) struct Text {
     /// What it is: `input`, `our answer`, `your output`, `why our answer is right`.
     pub title: String,
     /// A short description after the title: `1 case, hit points 1..=3`.
@@ -37,9 +38,11 @@ pub struct Text {
     pub saved: Saved,
 }
 
-/// Whether a text was saved.
+/// Where a text goes, and whether it got there.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Saved {
+pub(crate) enum Saved {
+    /// To be saved whole in this file ([`FailureReport::save`]).
+    ToSave(PathBuf),
     /// Saved whole in this file.
     To(PathBuf),
     /// Not saved: what went wrong.
@@ -48,9 +51,23 @@ pub enum Saved {
     No,
 }
 
+impl Text {
+    /// A text to be saved whole at `path` when the report is saved.
+    #[must_use]
+    pub(crate) fn saved(title: &str, about: Option<String>, bytes: Vec<u8>, path: PathBuf) -> Self {
+        Self { title: title.to_owned(), about, bytes, saved: Saved::ToSave(path) }
+    }
+
+    /// A text that is shown and not saved (a stderr tail).
+    #[must_use]
+    pub(crate) fn shown(title: &str, about: Option<String>, bytes: Vec<u8>) -> Self {
+        Self { title: title.to_owned(), about, bytes, saved: Saved::No }
+    }
+}
+
 /// A failure, from how it was found to the commands that go on from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FailureReport {
+pub(crate) struct FailureReport {
     /// How it was found, one line: `found by run 14: runtime error: signal 11 (SIGSEGV)`.
     pub found: String,
     /// Lines about the search: runs tried, the limits, how far shrinking got.
@@ -73,7 +90,7 @@ pub struct FailureReport {
 /// The files beside `input` (the failing input's path) that hold its other texts: `x.in`
 /// gives `x.ans`, `x.out`, `x.proof`; a name without the `.in` ending gets the ending added.
 #[must_use]
-pub fn beside(input: &Path, extension: &str) -> PathBuf {
+pub(crate) fn beside(input: &Path, extension: &str) -> PathBuf {
     if input.extension().is_some_and(|e| e == "in") {
         input.with_extension(extension)
     } else {
@@ -89,7 +106,7 @@ pub fn beside(input: &Path, extension: &str) -> PathBuf {
 /// by creating the input empty, so that a saved failure never overwrites an earlier one, nor
 /// one another judge saves at the same moment in the same folder.
 #[must_use]
-pub fn unused_save_path(input: &Path, extensions: &[&str]) -> PathBuf {
+pub(crate) fn unused_save_path(input: &Path, extensions: &[&str]) -> PathBuf {
     let numbered = |n: u32| -> PathBuf {
         if n == 1 {
             return input.to_owned();
@@ -119,56 +136,6 @@ pub fn unused_save_path(input: &Path, extensions: &[&str]) -> PathBuf {
                 }
         })
         .expect("some numbered name is free")
-}
-
-/// Writes `bytes` to `path` whole or not at all (see [`engine::fs::write_aside`]), so an
-/// interrupted write never leaves a partial file where a whole one was promised.
-///
-/// # Errors
-/// The file cannot be written or renamed; the message names it.
-pub fn save(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    engine::fs::write_aside(path, bytes).map_err(|e| e.to_string())
-}
-
-/// A text saved at `path`, or the reason it is not.
-#[must_use]
-pub fn saved_text(title: &str, about: Option<String>, bytes: Vec<u8>, path: PathBuf) -> Text {
-    let saved = match save(&path, &bytes) {
-        Ok(()) => Saved::To(path),
-        Err(e) => Saved::Failed(e),
-    };
-    Text { title: title.to_owned(), about, bytes, saved }
-}
-
-/// `n` with thousands separators: `34,871`.
-#[must_use]
-pub fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
-}
-
-/// `1 run`, `2 runs`, `34,871 runs`.
-#[must_use]
-pub fn plural(n: u64, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{} {noun}s", count(n)) }
-}
-
-/// A size in bytes for people: `812 bytes`, `61.2 KB`, `3.4 MB`.
-#[must_use]
-pub fn bytes_text(n: usize) -> String {
-    match n {
-        1 => "1 byte".to_owned(),
-        _ if n < 1000 => format!("{n} bytes"),
-        _ if n < 1_000_000 => format!("{:.1} KB", n as f64 / 1e3),
-        _ => format!("{:.1} MB", n as f64 / 1e6),
-    }
 }
 
 /// The lines of `bytes` (split at `\n`, a final newline ending the last line).
@@ -216,13 +183,13 @@ impl Text {
             details.push("empty".to_owned());
         } else if !whole {
             let n = lines(&self.bytes).len() as u64;
-            details.push(format!("{}, {}", plural(n, "line"), bytes_text(self.bytes.len())));
+            details.push(format!("{}, {}", plural(n, "line"), bytes(self.bytes.len() as u64)));
         }
         if !details.is_empty() {
             let _ = write!(heading, " ({})", details.join("; "));
         }
         match &self.saved {
-            Saved::To(path) => {
+            Saved::To(path) | Saved::ToSave(path) => {
                 let _ = write!(heading, ", saved to {}", path.display());
             }
             Saved::Failed(why) => {
@@ -235,6 +202,22 @@ impl Text {
 }
 
 impl FailureReport {
+    /// Writes every text that is to be saved, each whole or not at all
+    /// ([`engine::fs::write_aside`]), so an interrupted write never leaves a partial file
+    /// where a whole one was promised; a text that cannot be written says why.
+    #[must_use]
+    pub(crate) fn save(mut self) -> Self {
+        for text in &mut self.texts {
+            if let Saved::ToSave(path) = &text.saved {
+                text.saved = match engine::fs::write_aside(path, &text.bytes) {
+                    Ok(()) => Saved::To(path.clone()),
+                    Err(e) => Saved::Failed(e.to_string()),
+                };
+            }
+        }
+        self
+    }
+
     /// Whether the verdict judges what the output says (a wrong answer or a presentation
     /// error), rather than how the run ended.
     fn verdict_is_about_output(&self) -> bool {
@@ -307,20 +290,6 @@ fn write_difference(f: &mut fmt::Formatter<'_>, answer: &[u8], output: &[u8]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts_and_sizes_read_as_people_write_them() {
-        assert_eq!(count(0), "0");
-        assert_eq!(count(999), "999");
-        assert_eq!(count(1000), "1,000");
-        assert_eq!(count(34_871), "34,871");
-        assert_eq!(count(1_440_000), "1,440,000");
-        assert_eq!(plural(1, "run"), "1 run");
-        assert_eq!(plural(2000, "case"), "2,000 cases");
-        assert_eq!(bytes_text(812), "812 bytes");
-        assert_eq!(bytes_text(61_234), "61.2 KB");
-        assert_eq!(bytes_text(3_400_000), "3.4 MB");
-    }
 
     #[test]
     fn files_beside_the_input_take_its_stem() {

@@ -68,8 +68,8 @@ use std::time::Duration;
 
 use engine::input::{Input, InputError};
 use engine::rng::SplitMix64;
+use judge::Invalid;
 use judge::compare::quote;
-use judge::problem::Invalid;
 use judge::scanf::is_c_space;
 use judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 
@@ -585,7 +585,7 @@ impl Problem for Judge {
 
 #[cfg(test)]
 mod tests {
-    use judge::problem::render;
+    use judge::render;
     use judge::{VerdictKind, check};
 
     use super::*;

@@ -342,7 +342,8 @@ fi"#;
     let railway = Judge.parse(&bytes, Limits::Original).expect("the saved railway is valid");
     assert_eq!(railway.n(), 5000);
     let options = ChildOptions::new(Judge::RUN_LIMITS.time, None);
-    let again = trial(&Judge, &script.program, &railway, &options).expect("it runs");
+    let again =
+        trial(testing::sandbox(), &Judge, &script.program, &railway, &options).expect("it runs");
     assert_eq!(again.verdict.kind, VerdictKind::RuntimeError, "{}", again.verdict);
 }
 

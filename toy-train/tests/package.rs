@@ -115,7 +115,7 @@ fn the_package_verifies_and_its_validator_is_validate() {
     for (kind, bytes) in tests::canonical::variants(SAMPLE) {
         files.push((format!("sample1, {kind}"), bytes));
     }
-    let tests = judge::testset::find_tests(&package.join("data/secret")).expect("its tests");
+    let tests = judge::find_tests(&package.join("data/secret")).expect("its tests");
     for test in tests {
         files.push((test.name, std::fs::read(&test.input).expect("a test of the package")));
     }
@@ -190,7 +190,7 @@ fn white_diff_accepts_what_check_accepts() {
     let mut judged = 0;
     for level in 0..Judge::LEVELS - 1 {
         let railway = Judge.generate(&mut rng, level, Limits::Original);
-        let input = judge::problem::render(&Judge, &railway);
+        let input = judge::render(&Judge, &railway);
         let mut answer = Vec::new();
         Judge.render_answer(&railway, &Judge.solve(&railway), &mut answer);
         let (input_file, answer_file) = (dir.join("judge.in"), dir.join("judge.ans"));

@@ -334,7 +334,7 @@ pub fn write_input(name: &str, text: &[u8]) -> Result<PathBuf, String> {
 
 /// `n` with thousands separators: `20,000`.
 pub fn thousands(n: u64) -> String {
-    judge::report::count(n)
+    judge::text::count(n)
 }
 
 /// The line a figures table stands under: the date, the machine and the thread counts, e.g.

@@ -7,13 +7,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::{package, run, run_check, run_generate, run_shrink, run_stress, run_validate};
-use crate::child::{ChildOptions, Program, wall_backstop};
+use crate::hunt::{Schedule, ShrinkOptions, StressOptions};
 use crate::package::Packaged;
-use crate::problem::{Limits, Problem, RunLimits};
-use crate::protocol::{EXIT_FAIL, Protocol};
-use crate::shrink::ShrinkOptions;
-use crate::stress::{Schedule, StressOptions};
-use crate::trial::megabytes;
+use crate::rules::{EXIT_FAIL, Limits, Problem, Protocol, RunLimits};
+use crate::sandbox::{ChildOptions, Program, Sandbox, wall_backstop};
+use crate::text::{megabytes, seconds_given as seconds};
 
 /// `stress`'s and `shrink`'s exit code when no failure was found.
 pub const EXIT_PASSED: i32 = 0;
@@ -77,11 +75,6 @@ pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
         }
         e.exit()
     })
-}
-
-/// `1.5 s`, `20 s`.
-pub(super) fn seconds(time: Duration) -> String {
-    format!("{} s", time.as_secs_f64())
 }
 
 /// Parses a duration: seconds (`10`, `1.5`) or with a unit (`1500ms`, `2s`, `1m`).
@@ -191,16 +184,17 @@ pub struct GenerateArgs {
 }
 
 impl JudgeCommand {
-    /// Runs the subcommand on `problem` and returns the process's exit code.
+    /// Runs the subcommand on `problem` and returns the process's exit code. The
+    /// subcommands that run programs make the process's [`Sandbox`] here.
     pub fn run<P: Packaged>(&self, problem: &P) -> i32 {
         match self {
             Self::Check(args) => run_check(problem, args),
             Self::Validate(args) => run_validate(problem, args),
-            Self::Stress(args) => run_stress(problem, args),
-            Self::Shrink(args) => run_shrink(problem, args),
+            Self::Stress(args) => run_stress(&Sandbox::new(), problem, args),
+            Self::Shrink(args) => run_shrink(&Sandbox::new(), problem, args),
             Self::Generate(args) => run_generate(problem, args),
-            Self::Run(args) => run::run_tests(problem, args),
-            Self::Package(args) => package::run_package(problem, args),
+            Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
+            Self::Package(args) => package::run_package(&Sandbox::new(), problem, args),
         }
     }
 }
@@ -391,7 +385,9 @@ impl LimitsUsed {
         format!("--time-limit {}s --memory-limit {memory}", self.time.as_secs_f64())
     }
 
-    pub(crate) fn child_options(&self) -> ChildOptions {
+    /// Each run's options under these limits.
+    #[must_use]
+    pub fn child_options(&self) -> ChildOptions {
         ChildOptions::new(self.time, self.memory_kib)
     }
 }

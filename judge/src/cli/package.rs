@@ -14,12 +14,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, parse_duration};
-use crate::interrupt;
 use crate::package::{
     Built, PackageError, PackageOptions, Packaged, SUPPORTED, TIME_MULTIPLIER, build,
 };
-use crate::report::{bytes_text, plural};
-use crate::trial::seconds;
+use crate::sandbox::{Sandbox, exit_code};
+use crate::text::{self, bytes, plural, seconds};
 
 /// `PROBLEM package`: a problem package.
 #[derive(Clone, Debug, clap::Args)]
@@ -62,11 +61,7 @@ pub struct PackageArgs {
 /// What was built, for stdout.
 fn summary(built: &Built, seed: u64) -> String {
     let mut out = format!("package: {}\n", built.dir.display());
-    let mut tests = format!(
-        "tests: {}, {} (inputs and answers)",
-        built.tests,
-        bytes_text(usize::try_from(built.bytes).unwrap_or(usize::MAX))
-    );
+    let mut tests = format!("tests: {}, {} (inputs and answers)", built.tests, bytes(built.bytes));
     if built.left_out > 0 {
         tests +=
             &format!("; {} left out by the size budget", plural(built.left_out as u64, "big test"));
@@ -82,7 +77,7 @@ fn summary(built: &Built, seed: u64) -> String {
     out += "submissions:\n";
     for filed in &built.filed {
         let place = format!("{}/{}", filed.folder, filed.file);
-        out += &format!("  {place:<40} {}\n", filed.verdict);
+        out += &format!("  {place:<40} {}\n", filed.grade);
         if let Some(lenient) = &filed.lenient {
             out += &format!(
                 "  {:<40} accepted only leniently on {lenient}: the package's output validator \
@@ -94,7 +89,7 @@ fn summary(built: &Built, seed: u64) -> String {
     for kill in &built.kills {
         out += &format!(
             "kill test: {} kills {}: found by run {} of stress (seed {seed}), {}; {}\n",
-            kill.test, kill.file, kill.runs, kill.shrunk, kill.size
+            kill.test, kill.file, kill.runs, kill.kept, kill.size
         );
     }
     for not in &built.not_killed {
@@ -120,8 +115,8 @@ fn summary(built: &Built, seed: u64) -> String {
 
 /// Runs `package`: builds the package, prints its steps and what it built; returns the exit
 /// code.
-pub fn run_package<P: Packaged>(problem: &P, args: &PackageArgs) -> i32 {
-    if let Err(e) = interrupt::catch() {
+pub(super) fn run_package<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &PackageArgs) -> i32 {
+    if let Err(e) = sandbox.catch_signals() {
         eprintln!("error: cannot catch signals: {e}");
         return EXIT_TROUBLE;
     }
@@ -140,7 +135,7 @@ pub fn run_package<P: Packaged>(problem: &P, args: &PackageArgs) -> i32 {
         jobs,
     };
     let progress = |step| eprintln!("package: {step}");
-    match build(problem, &options, &progress) {
+    match build(sandbox, problem, &options, &progress) {
         Ok(built) => {
             let _ = std::io::stdout().lock().write_all(summary(&built, args.seed).as_bytes());
             for not in &built.not_killed {
@@ -154,8 +149,8 @@ pub fn run_package<P: Packaged>(problem: &P, args: &PackageArgs) -> i32 {
             if built.not_killed.is_empty() { EXIT_PASSED } else { EXIT_FOUND }
         }
         Err(PackageError::Interrupted(signal)) => {
-            eprintln!("interrupted by {}: no package written", interrupt::signal_name(signal));
-            interrupt::exit_code(signal)
+            eprintln!("interrupted by {}: no package written", text::signal(signal));
+            exit_code(signal)
         }
         Err(e) => {
             eprintln!("error: {e}");

@@ -14,13 +14,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, LimitArgs, LimitsUsed, Problem};
-use crate::child::{ChildError, Program};
-use crate::interrupt;
-use crate::problem::RunLimits;
-use crate::report::plural;
-use crate::testset::{find_tests, judge_test};
-use crate::trial::{megabytes, seconds};
-use crate::verdict::VerdictKind;
+use crate::hunt::{find_tests, judge_test};
+use crate::rules::{RunLimits, VerdictKind};
+use crate::sandbox::{ChildError, Program, Sandbox, exit_code};
+use crate::text::{self, megabytes, plural, seconds};
 
 /// `PROBLEM run`: a program judged on a folder of tests.
 #[derive(Clone, Debug, clap::Args)]
@@ -60,8 +57,8 @@ fn tests_and_defaults(tests: &Path, problem: RunLimits) -> (PathBuf, RunLimits) 
 
 /// Runs `run`: every test in order, a line each as it ends, then the summary; returns the
 /// exit code.
-pub fn run_tests<P: Problem>(problem: &P, args: &RunTestsArgs) -> i32 {
-    if let Err(e) = interrupt::catch() {
+pub(super) fn run_tests<P: Problem>(sandbox: &Sandbox, problem: &P, args: &RunTestsArgs) -> i32 {
+    if let Err(e) = sandbox.catch_signals() {
         eprintln!("error: cannot catch signals: {e}");
         return EXIT_TROUBLE;
     }
@@ -94,7 +91,7 @@ pub fn run_tests<P: Problem>(problem: &P, args: &RunTestsArgs) -> i32 {
                 continue;
             }
         };
-        let trial = match judge_test(problem, &program, &input, &answer, &options) {
+        let trial = match judge_test(sandbox, problem, &program, &input, &answer, &options) {
             Ok(trial) => trial,
             Err(ChildError::Interrupted(_)) => break,
             Err(e) => {
@@ -151,9 +148,9 @@ pub fn run_tests<P: Problem>(problem: &P, args: &RunTestsArgs) -> i32 {
         );
     }
     let _ = writeln!(stdout, "limits: {}", limits.describe());
-    if let Some(signal) = interrupt::caught() {
-        let _ = writeln!(stdout, "interrupted by {}", interrupt::signal_name(signal));
-        return interrupt::exit_code(signal);
+    if let Some(signal) = sandbox.caught() {
+        let _ = writeln!(stdout, "interrupted by {}", text::signal(signal));
+        return exit_code(signal);
     }
     if trouble {
         EXIT_TROUBLE

@@ -8,15 +8,14 @@ use std::time::Duration;
 
 use engine::rng::SplitMix64;
 
-use super::OutputValidator;
 use super::{
-    About, PackageError, Packaged, Scoring, TestBudget, compile_cpp, input_validator_source,
+    About, OutputValidator, PackageError, Packaged, Scoring, TestBudget, TestSize, compile_cpp,
+    input_validator_source,
 };
-use crate::canonical::{Strictness, validate_file};
-use crate::child::{ChildOptions, Exit, Program, run_child};
-use crate::problem::{Limits, render};
-use crate::report::{bytes_text, plural};
-use crate::stress::run_seed;
+use crate::hunt::run_seed;
+use crate::rules::canonical::{Strictness, validate_file};
+use crate::rules::{Limits, render};
+use crate::sandbox::{ChildOptions, Exit, Program, Sandbox};
 
 /// One test of the package being built.
 pub(super) struct Test {
@@ -28,8 +27,8 @@ pub(super) struct Test {
     pub(super) input: Vec<u8>,
     /// Our answer's bytes.
     pub(super) answer: Vec<u8>,
-    /// Its case count and size, in words.
-    pub(super) size: String,
+    /// Its case count and size.
+    pub(super) size: TestSize,
 }
 
 impl Test {
@@ -115,8 +114,7 @@ impl<'a, P: Packaged> Tests<'a, P> {
         }
         let mut answer = Vec::new();
         problem.render_answer(input, &problem.solve(input), &mut answer);
-        let cases = problem.cases(input) as u64;
-        let size = format!("{}, {}", plural(cases, "case"), bytes_text(bytes.len()));
+        let size = TestSize { cases: problem.cases(input) as u64, bytes: bytes.len() as u64 };
         let test = Test { folder, name, input: bytes, answer, size };
         let path = test.path();
         self.tests.push(test);
@@ -214,6 +212,7 @@ pub(super) fn add_generated<P: Packaged>(
 /// accepted by the package's input validator (with its group's flags), and our answer
 /// accepted by a custom output validator.
 pub(super) fn check_tests<P: Packaged>(
+    sandbox: &Sandbox,
     problem: &P,
     tests: &Tests<'_, P>,
     scratch: &Path,
@@ -229,7 +228,8 @@ pub(super) fn check_tests<P: Packaged>(
     };
     let limits = ChildOptions::new(Duration::from_secs(60), None);
     let run = |program: &Program, test: &Test, stdin: &[u8]| {
-        run_child(program, stdin, &limits)
+        sandbox
+            .run(program, stdin, &limits)
             .map_err(|e| PackageError::of_run(e, program.display(), test.path()))
     };
     let feedback = scratch.join("feedback");
@@ -250,7 +250,7 @@ pub(super) fn check_tests<P: Packaged>(
         if ran.exit != Exit::Code(42) {
             let message = format!(
                 "the package's input validator rejects it ({}): {}",
-                crate::child::describe_exit(ran.exit),
+                crate::text::describe_exit(ran.exit),
                 ran.stderr_excerpt(200)
             );
             return Err(our_test(test, message));
@@ -267,7 +267,7 @@ pub(super) fn check_tests<P: Packaged>(
             if ran.exit != Exit::Code(42) {
                 let message = format!(
                     "the output validator rejects our answer ({})",
-                    crate::child::describe_exit(ran.exit)
+                    crate::text::describe_exit(ran.exit)
                 );
                 return Err(our_test(test, message));
             }

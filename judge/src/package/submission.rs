@@ -12,7 +12,7 @@ use std::process::Command;
 
 use super::PackageError;
 use super::kattis::file_name_ok;
-use crate::child::Program;
+use crate::sandbox::{Program, Sandbox};
 
 /// The languages a submission may be written in, in words, for messages and help.
 pub const SUPPORTED: &str = "C++ (.cpp, .cc: g++ -O2 -std=gnu++17) and Python 3 (.py: python3)";
@@ -85,7 +85,12 @@ pub struct Submission {
 /// # Errors
 /// The file name does not fit the package format, the language is not supported, the
 /// compiler cannot be started, or the source does not compile.
-pub fn compile(source: &Path, role: Role, build_dir: &Path) -> Result<Submission, PackageError> {
+pub(crate) fn compile(
+    sandbox: &Sandbox,
+    source: &Path,
+    role: Role,
+    build_dir: &Path,
+) -> Result<Submission, PackageError> {
     let file_name = source.file_name().map(|n| n.to_string_lossy().into_owned());
     let file_name = file_name
         .filter(|name| file_name_ok(name))
@@ -106,14 +111,14 @@ pub fn compile(source: &Path, role: Role, build_dir: &Path) -> Result<Submission
     let program = match language {
         Language::Cpp => {
             let binary = folder.join("program");
-            compile_cpp_as(&source, &given, &binary)?;
+            compile_cpp_as(Some(sandbox), &source, &given, &binary)?;
             Program::new(&[binary])
         }
         Language::Python => {
             // Parsing without running, and without writing `__pycache__` beside the source.
             let check = "import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')";
             let args = [Path::new("-c").as_os_str(), check.as_ref(), source.as_os_str()];
-            run_compiler(&given, "python3", &args)?;
+            run_compiler(Some(sandbox), &given, "python3", &args)?;
             Program::new(&[Path::new("python3"), &source])
         }
     };
@@ -125,11 +130,17 @@ pub fn compile(source: &Path, role: Role, build_dir: &Path) -> Result<Submission
 /// # Errors
 /// g++ cannot be started, or the source does not compile (its messages' end in the error).
 pub fn compile_cpp(source: &Path, binary: &Path) -> Result<(), PackageError> {
-    compile_cpp_as(source, source, binary)
+    compile_cpp_as(None, source, source, binary)
 }
 
-/// [`compile_cpp`] of `source`, a copy of `given`, which errors name.
-fn compile_cpp_as(source: &Path, given: &Path, binary: &Path) -> Result<(), PackageError> {
+/// [`compile_cpp`] of `source`, a copy of `given`, which errors name; a signal `sandbox` caught
+/// is what stopped a compiler that fails.
+fn compile_cpp_as(
+    sandbox: Option<&Sandbox>,
+    source: &Path,
+    given: &Path,
+    binary: &Path,
+) -> Result<(), PackageError> {
     let args = [
         "-O2".as_ref(),
         "-std=gnu++17".as_ref(),
@@ -137,11 +148,12 @@ fn compile_cpp_as(source: &Path, given: &Path, binary: &Path) -> Result<(), Pack
         binary.as_os_str(),
         source.as_os_str(),
     ];
-    run_compiler(given, "g++", &args)
+    run_compiler(sandbox, given, "g++", &args)
 }
 
 /// Runs `compiler` with `args` on `source`; its messages' end is the error when it fails.
 fn run_compiler(
+    sandbox: Option<&Sandbox>,
     source: &Path,
     compiler: &'static str,
     args: &[&std::ffi::OsStr],
@@ -153,8 +165,9 @@ fn run_compiler(
     if output.status.success() {
         return Ok(());
     }
-    // Ctrl-C reaches the compiler too: it ended for that, not for the source.
-    if let Some(signal) = crate::interrupt::caught() {
+    // Ctrl-C reaches the compiler too (it is in our process group): it ended for that, not
+    // for the source.
+    if let Some(signal) = sandbox.and_then(Sandbox::caught) {
         return Err(PackageError::Interrupted(signal));
     }
     let messages = String::from_utf8_lossy(&output.stderr);

@@ -34,11 +34,11 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use super::sandbox;
 use super::{assert_one_minimal, assert_stops_cleanly, assert_stress_stops_cleanly};
-use crate::child::ChildOptions;
-use crate::problem::{Limits, Problem, render};
-use crate::trial::trial;
-use crate::verdict::VerdictKind;
+use crate::hunt::trial;
+use crate::rules::{Limits, Problem, VerdictKind, render};
+use crate::sandbox::ChildOptions;
 
 /// The CPU-time limit under which a wrong program that hangs must be a time limit exceeded:
 /// it spins, so it meets the limit in CPU time however busy the machine is, and a normal run
@@ -596,7 +596,8 @@ where
 
         // It fails again so, with that output, and no one-step move of it does.
         let child = ChildOptions::new(limit, None);
-        let again = trial(problem, &script.program, &input, &child).expect("the program runs");
+        let again =
+            trial(sandbox(), problem, &script.program, &input, &child).expect("the program runs");
         assert_eq!(again.verdict.kind, w.kind, "{name} on {input:?}: {}", again.verdict);
         assert_eq!(file("out"), again.run.stdout, "{name}: its output");
         let moves = (self.case.one_step)(&input);

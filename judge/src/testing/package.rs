@@ -13,10 +13,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use crate::canonical::{Strictness, validate_file};
-use crate::child::{ChildOptions, Exit, Program, run_child};
+use super::sandbox;
 use crate::package::{Packaged, compile_cpp, input_validator_source};
-use crate::problem::Limits;
+use crate::rules::Limits;
+use crate::rules::canonical::{Strictness, validate_file};
+use crate::sandbox::{ChildOptions, Exit, Program};
 use engine::rng::SplitMix64;
 
 /// The environment variable naming Kattis's `verifyproblem` when it is not on `PATH`.
@@ -117,7 +118,7 @@ int main() {{
 /// Runs `program` (a validator with its flags) on `input`; whether it accepted (exit 42).
 fn accepts(program: &Program, input: &[u8]) -> bool {
     let options = ChildOptions::new(Duration::from_secs(20), None);
-    let ran = run_child(program, input, &options).expect("the validator runs");
+    let ran = sandbox().run(program, input, &options).expect("the validator runs");
     match ran.exit {
         Exit::Code(42) => true,
         Exit::Code(43) => false,

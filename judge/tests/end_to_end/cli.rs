@@ -5,9 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
-use judge::cli::{
-    EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, Ending, JudgeCommand, shrink_ending, stress_ending,
-};
+use judge::cli::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, Ending, JudgeCommand};
+use judge::testing::sandbox;
 use judge::testing::toy::Sum;
 
 /// The subcommands as a problem binary declares them: the judge's flattened into its own.
@@ -42,8 +41,8 @@ fn exit(args: &[&str]) -> i32 {
 /// How `stress` or `shrink` with `args` ends, without printing.
 fn ending(args: &[&str]) -> Ending {
     match parse(args) {
-        Command::Judge(JudgeCommand::Stress(a)) => stress_ending(&Sum, &a),
-        Command::Judge(JudgeCommand::Shrink(a)) => shrink_ending(&Sum, &a),
+        Command::Judge(JudgeCommand::Stress(a)) => a.ending(sandbox(), &Sum),
+        Command::Judge(JudgeCommand::Shrink(a)) => a.ending(sandbox(), &Sum),
         Command::Judge(other) => panic!("not stress or shrink: {other:?}"),
     }
 }

@@ -7,11 +7,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use judge::Problem;
-use judge::package::{PackageOptions, Role, build};
-use judge::problem::render;
+use judge::package::{Grade, PackageOptions, Role, build};
 use judge::testing::package::{assert_validator_agrees, require_gpp, tree};
+use judge::testing::sandbox;
 use judge::testing::toy::Sum;
-use judge::{Limits, package};
+use judge::{Limits, VerdictKind, package, render};
 
 use engine::rng::SplitMix64;
 
@@ -55,7 +55,7 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
         shrink_runs: 200,
         jobs: 2,
     };
-    let built = build(&Sum, &options("a"), &|_| {}).expect("the package builds");
+    let built = build(sandbox(), &Sum, &options("a"), &|_| {}).expect("the package builds");
     let filed: Vec<(&str, &str)> =
         built.filed.iter().map(|f| (f.file.as_str(), f.folder)).collect();
     assert_eq!(
@@ -64,7 +64,20 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
     );
     assert!(built.not_killed.is_empty());
     assert_eq!(built.time_limit, 1, "the slowest accepted run is far below 0.2 s");
-    assert!(built.filed.iter().all(|f| f.role == Role::Accepted || !f.verdict.is_empty()));
+    // Each submission's grade: the right one right everywhere, the wrong ones failed the way
+    // they fail, on the test that kills them (the first in problemtools' order that does).
+    let grades: Vec<(Role, String)> =
+        built.filed.iter().map(|f| (f.role, f.grade.to_string())).collect();
+    assert_eq!(grades[0], (Role::Accepted, "right on every test".to_owned()));
+    assert!(
+        matches!(&built.filed[1].grade, Grade::Failed(v, test)
+            if v.kind == VerdictKind::WrongAnswer && test == "secret/kills-wrong"),
+        "{grades:?}"
+    );
+    assert!(
+        matches!(&built.filed[2].grade, Grade::Failed(v, _) if v.kind == VerdictKind::RuntimeError),
+        "{grades:?}"
+    );
     let files = tree(&built.dir);
     let kill = |name: &str| String::from_utf8_lossy(&files[Path::new(name)]).into_owned();
     assert_eq!(kill("data/secret/kills-wrong.in"), "1\n7 8\n", "shrunk to the one case");
@@ -76,7 +89,7 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
     for (file, folder) in filed {
         assert!(files.contains_key(&Path::new("submissions").join(folder).join(file)));
     }
-    let again = build(&Sum, &options("b"), &|_| {}).expect("the package builds again");
+    let again = build(sandbox(), &Sum, &options("b"), &|_| {}).expect("the package builds again");
     let mut second = tree(&again.dir);
     let mut first = files;
     first.remove(Path::new(".timelimit"));

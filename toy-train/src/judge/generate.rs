@@ -9,8 +9,8 @@
 use std::ops::RangeInclusive;
 
 use engine::rng::SplitMix64;
+use judge::Invalid;
 use judge::Limits;
-use judge::problem::Invalid;
 
 use super::{ORIGINAL_MAX_STATIONS, ORIGINAL_MAX_TRACKS, bounds, validate};
 use crate::generator::{self, Family, GenParams};
@@ -330,7 +330,7 @@ pub(crate) fn exhaustive(bound: u64, index: u64, limits: Limits) -> Option<Railw
 #[cfg(test)]
 mod tests {
     use judge::Problem;
-    use judge::problem::render;
+    use judge::render;
 
     use super::*;
     use crate::judge::{Judge, subtasks};

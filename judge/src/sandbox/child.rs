@@ -22,25 +22,23 @@
 //!
 //! **Isolation.** Each run starts in a new empty folder (under `/dev/shm` where it can, else
 //! the system's temporary folder), with `TMPDIR` naming it, removed with everything in it
-//! after the run; so runs in parallel
-//! never share a folder, and the user's folder is never written. The program and any argument
+//! after the run; so runs in parallel never share a folder, and the user's folder is never
+//! written. The program and any argument
 //! that names an existing file of the current folder (`./sol`, `sol.py`) are given to it as
 //! absolute paths, so they still name it; a folder the program needs (`java -cp DIR`) must be
 //! given as an absolute path.
 //!
 //! **Nothing escapes.** The program leads a session and a process group of its own, and on
-//! Linux, where a
-//! cgroup can be had ([`crate::cgroup`]), a cgroup of its own, which nothing it starts can
-//! leave, even by `setsid` or a double fork. When the program exits (or is killed) the group
-//! and the cgroup are killed, so nothing it left behind keeps running or keeps our pipes
-//! open; without a cgroup, the judge adopts orphaned descendants as a subreaper and ends them
-//! (module `reaper`). The first run of a process ends what a judge killed outright left behind
-//! (its cgroups' processes, its run folders). The program is reaped (`wait4`) only after the
-//! last signal to its group: until then its id, which is the group's id, cannot be reused by
-//! an unrelated process. Between its start and its reaping the program is listed with
-//! [`interrupt`], whose signal thread kills every listed group and cgroup when the user stops
-//! the command; on Linux the program also dies with the thread that started it, should our
-//! process be killed outright.
+//! Linux, where a cgroup can be had (module `cgroup`), a cgroup of its own, which nothing it
+//! starts can leave, even by `setsid` or a double fork. When the program exits (or is
+//! killed) the group and the cgroup are killed, so nothing it left behind keeps running or
+//! keeps our pipes open; without a cgroup, the judge adopts orphaned descendants as a
+//! subreaper and ends those of the run (module `reaper`). The program is reaped (`wait4`)
+//! only after the last signal to its group: until then its id, which is the group's id,
+//! cannot be reused by an unrelated process. Between its start and its reaping the program is
+//! in its sandbox's registry, whose signal thread kills every listed group and cgroup when
+//! the user stops the command (module `interrupt`); on Linux the program also dies with the
+//! thread that started it, should our process be killed outright.
 //!
 //! Pipes never deadlock: stdout and stderr are drained on their own threads while stdin is
 //! written (on a thread too when it is larger than a pipe buffer surely holds), and a waiter
@@ -54,13 +52,13 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use super::cgroup::RunCgroup;
-use super::{interrupt, reaper, sys};
+use super::{Sandbox, reaper, sys};
 
 /// A program to run: the command line as given, and the executable and arguments prepared to
 /// start from any folder.
@@ -117,7 +115,9 @@ impl Program {
     /// The command line, shell-quoted where needed, for messages and reproduction lines.
     #[must_use]
     pub fn display(&self) -> String {
-        self.command.iter().map(|a| shell_quote(&a.to_string_lossy())).collect::<Vec<_>>().join(" ")
+        let words: Vec<String> =
+            self.command.iter().map(|a| crate::text::shell_quote(&a.to_string_lossy())).collect();
+        words.join(" ")
     }
 }
 
@@ -147,18 +147,6 @@ fn absolute_if_file(arg: &OsStr) -> OsString {
     match path.is_relative().then(|| std::path::absolute(path)) {
         Some(Ok(absolute)) if path.is_file() => absolute.into_os_string(),
         _ => arg.to_owned(),
-    }
-}
-
-/// `word` as a POSIX shell would need it: bare when made of safe characters, else in single
-/// quotes.
-#[must_use]
-pub fn shell_quote(word: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
-    if !word.is_empty() && word.chars().all(safe) {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 
@@ -330,8 +318,8 @@ pub enum ChildError {
         /// The command line.
         program: String,
     },
-    /// A signal stopped the run (see [`interrupt`]): not a verdict.
-    #[error("stopped by {}", interrupt::signal_name(*.0))]
+    /// A signal stopped the run ([`Sandbox::catch_signals`]): not a verdict.
+    #[error("stopped by {}", crate::text::signal(*.0))]
     Interrupted(i32),
 }
 
@@ -358,90 +346,19 @@ struct StderrTail {
     total: usize,
 }
 
-/// A run's own folder, removed with its contents when dropped.
-struct RunDir(PathBuf);
-
-/// Where run folders are made: `/dev/shm` where it is a folder we can write (a memory file
-/// system: making and removing a folder costs microseconds there, against a millisecond or
-/// two on a disk file system that discards freed blocks), else the system's temporary folder.
-fn runs_folder() -> &'static Path {
-    static FOLDER: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    FOLDER.get_or_init(|| {
-        let shm = Path::new("/dev/shm");
-        let probe = shm.join(format!("judge-probe-{}", std::process::id()));
-        if std::fs::create_dir(&probe).is_ok() && std::fs::remove_dir(&probe).is_ok() {
-            shm.to_owned()
-        } else {
-            std::env::temp_dir()
-        }
-    })
-}
-
-/// Removes the run folders a judge killed outright (SIGKILL) left behind, and their cgroups
-/// (see [`crate::cgroup`]): once a process, before its first run.
-fn remove_stale_runs() {
-    static DONE: std::sync::Once = std::sync::Once::new();
-    DONE.call_once(|| {
-        crate::cgroup::remove_stale();
-        for entry in std::fs::read_dir(runs_folder()).into_iter().flatten().flatten() {
-            let name = entry.file_name();
-            let owner = name.to_str().filter(|n| n.starts_with("judge-run-"));
-            if owner.and_then(crate::cgroup::stale_owner).is_some_and(crate::cgroup::judge_gone) {
-                drop(RunDir(entry.path()));
-            }
-        }
-    });
-}
-
-impl RunDir {
-    /// A new empty folder, readable by us alone.
-    fn create() -> io::Result<Self> {
-        use std::os::unix::fs::DirBuilderExt;
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        loop {
-            let n = NEXT.fetch_add(1, Ordering::Relaxed);
-            let dir = runs_folder().join(format!("judge-run-{}-{n}", std::process::id()));
-            match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-                Ok(()) => return Ok(Self(dir)),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(e),
-            }
-        }
-    }
-}
-
-impl Drop for RunDir {
-    fn drop(&mut self) {
-        if std::fs::remove_dir_all(&self.0).is_err() {
-            // A program may have left a folder without write or search permission: open
-            // every folder to us, then remove again.
-            make_removable(&self.0);
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-/// Gives us read, write and search permission on `dir` and every folder below it.
-fn make_removable(dir: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            make_removable(&entry.path());
-        }
-    }
-}
-
-/// A started program: its id (also its process group's) while it is unreaped, and its
-/// cgroup. Dropping it kills the group and the cgroup and reaps the leader, so an early
-/// return leaves nothing behind.
-struct Started {
+/// A started program: its id (also its process group's) while it is unreaped, its cgroup or
+/// (without one) its folder, which marks its orphans for the sweep. Dropping it kills the
+/// group and the cgroup and reaps the leader, so an early return leaves nothing behind.
+struct Started<'a> {
+    sandbox: &'a Sandbox,
     pid: u32,
     cgroup: Option<RunCgroup>,
+    /// The run's folder, for the sweep (module `reaper`).
+    folder: &'a Path,
     reaped: bool,
 }
 
-impl Started {
+impl Started<'_> {
     /// Kills what is left of the group and the cgroup (without a cgroup, adopted orphans too),
     /// then reaps the leader: its resource usage, and the CPU time of the run (with a cgroup,
     /// of everything that ran in it; else the leader's with the children it waited for).
@@ -449,22 +366,29 @@ impl Started {
         self.end_all()?;
         let cgroup_cpu = self.cgroup.as_ref().and_then(RunCgroup::cpu);
         self.reaped = true;
-        let usage = reaper::reap_leader(self.pid)?;
+        let usage = self.reap()?;
         Ok((usage, cgroup_cpu.unwrap_or(usage.cpu).max(usage.cpu)))
     }
 
+    /// Reaps the leader, then unregisters it.
+    fn reap(&self) -> io::Result<sys::Usage> {
+        let usage = sys::reap(self.pid);
+        self.sandbox.unregister(self.pid);
+        usage
+    }
+
     /// Whatever the program left in its group or cgroup dies now, while the zombie leader
-    /// still holds the group's id. Untracked first, so that a sweep ends the orphans of its
-    /// session.
+    /// still holds the group's id. Marked as ending first, so that a sweep ends the orphans of
+    /// its session.
     fn end_all(&self) -> io::Result<()> {
         sys::kill_group(self.pid)?;
-        interrupt::untrack(self.pid);
+        self.sandbox.ending(self.pid);
         match &self.cgroup {
             Some(cgroup) => {
                 cgroup.end()?;
             }
             None => {
-                reaper::sweep();
+                reaper::sweep(self.sandbox, self.folder);
             }
         }
         Ok(())
@@ -496,24 +420,19 @@ impl Started {
     }
 }
 
-impl Drop for Started {
+impl Drop for Started<'_> {
     fn drop(&mut self) {
         if !self.reaped {
             let _ = self.end_all();
-            let _ = reaper::reap_leader(self.pid);
+            let _ = self.reap();
         }
     }
 }
 
-/// Runs `program` with `input` on stdin under `options`, in a folder of its own.
-///
-/// Time: the program's own plus about one process start; memory: the captured output.
-///
-/// # Errors
-/// The program cannot be started, or waiting for it fails, or an escaped process keeps its
-/// output open, or a signal stopped the run ([`ChildError::Interrupted`]). A program that
-/// fails (non-zero exit, signal, time limit) is not an error: see [`ChildReport::exit`].
-pub fn run_child(
+/// Runs `program` with `input` on stdin under `options`, in a folder of its own: see
+/// [`Sandbox::run`].
+pub(super) fn run(
+    sandbox: &Sandbox,
     program: &Program,
     input: &[u8],
     options: &ChildOptions,
@@ -525,15 +444,21 @@ pub fn run_child(
         .prepared
         .as_ref()
         .map_err(|reason| spawn_error(io::Error::new(io::ErrorKind::NotFound, reason.clone())))?;
-    remove_stale_runs();
-    let dir = RunDir::create().map_err(spawn_error)?;
-    let cgroup =
-        if options.cgroup { RunCgroup::create().transpose().map_err(spawn_error)? } else { None };
-    if cgroup.is_none() {
-        reaper::adopt_orphans().map_err(spawn_error)?;
-    }
+    let dir = sandbox.run_folder().map_err(spawn_error)?;
+    let cgroup = match (&sandbox.shared.cgroups, options.cgroup) {
+        (Some(base), true) => Some(
+            RunCgroup::create(base, || sandbox.shared.next.fetch_add(1, Ordering::Relaxed))
+                .map_err(spawn_error)?,
+        ),
+        _ => None,
+    };
+    // Declared before `started`, so that it is dropped after the run's end and sweep.
+    let _adopting = match cgroup {
+        None => Some(reaper::Adopting::start().map_err(spawn_error)?),
+        Some(_) => None,
+    };
     let launch = sys::Launch {
-        dir: &dir.0,
+        dir: dir.path(),
         cgroup_procs: cgroup.as_ref().map(RunCgroup::procs),
         stack_bytes: options.memory_limit_kib.map(|kib| kib.saturating_mul(1024)),
         cpu_seconds: options.time_limit.as_secs() + 1,
@@ -542,12 +467,11 @@ pub fn run_child(
     let start = Instant::now();
     let (child, started) = {
         // A sweep must not take a program just started for an orphan (see `reaper`).
-        let _starting = reaper::starting();
+        let _starting = sandbox.starting();
         let child = sys::spawn(prepared, &launch).map_err(spawn_error)?;
-        interrupt::track(child.pid, cgroup.as_ref().map(RunCgroup::kill_file));
-        reaper::lead(child.pid);
+        sandbox.register(child.pid, cgroup.as_ref().map(RunCgroup::kill_file));
         let pid = child.pid;
-        (child, Started { pid, cgroup, reaped: false })
+        (child, Started { sandbox, pid, cgroup, folder: dir.path(), reaped: false })
     };
 
     let (tx, rx) = mpsc::channel();
@@ -569,10 +493,10 @@ pub fn run_child(
     let wall = start.elapsed();
     let (usage, run_cpu) = started.finish().map_err(wait_error)?;
     let own_peak = sys::own_peak_rss_kib();
-    let (stdout, stderr_tail) = drain(&rx, watched.stdout, watched.stderr)
+    let (stdout, stderr_tail) = drain(sandbox, dir.path(), &rx, watched.stdout, watched.stderr)
         .ok_or(ChildError::Escaped { program: name() })?;
     drop(dir);
-    if let Some(signal) = interrupt::caught() {
+    if let Some(signal) = sandbox.caught() {
         return Err(ChildError::Interrupted(signal));
     }
     let cpu = run_cpu.max(watched.cpu);
@@ -668,7 +592,7 @@ struct Watched {
 /// kills its group and cgroup when its CPU time passes the time limit, its wall time the
 /// backstop, its output the output limit or its peak memory the memory limit.
 fn watch(
-    started: &Started,
+    started: &Started<'_>,
     start: Instant,
     options: &ChildOptions,
     rx: &mpsc::Receiver<Event>,
@@ -725,6 +649,8 @@ fn watch(
 /// The outputs the readers have not reported yet, waited for at most [`DRAIN_GRACE`] after
 /// the group is gone: `None` when a process that escaped the judge keeps a pipe open.
 fn drain(
+    sandbox: &Sandbox,
+    folder: &Path,
     rx: &mpsc::Receiver<Event>,
     mut stdout: Option<Vec<u8>>,
     mut stderr: Option<StderrTail>,
@@ -739,7 +665,7 @@ fn drain(
             Err(_) if Instant::now() < deadline => {
                 // Without a cgroup, a process orphaned as the group died may hold a pipe:
                 // it has been adopted by now.
-                reaper::sweep();
+                reaper::sweep(sandbox, folder);
             }
             Err(_) => return None,
         }
@@ -786,28 +712,23 @@ fn classify(
     (exit, memory)
 }
 
-/// How `exit` reads in a message: `exit code 3`, `signal 11 (SIGSEGV)`, `CPU time limit
-/// exceeded`, `killed at the wall-clock backstop`, `killed: output limit exceeded`, `memory
-/// limit exceeded`.
-#[must_use]
-pub fn describe_exit(exit: Exit) -> String {
-    match exit {
-        Exit::Code(code) => format!("exit code {code}"),
-        Exit::Signal(signal) => match sys::signal_name(signal) {
-            Some(name) => format!("signal {signal} ({name})"),
-            None => format!("signal {signal}"),
-        },
-        Exit::TimeLimit => "CPU time limit exceeded".to_owned(),
-        Exit::WallTimeLimit => "killed at the wall-clock backstop".to_owned(),
-        Exit::OutputLimit => "killed: output limit exceeded".to_owned(),
-        Exit::MemoryLimit => "memory limit exceeded".to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cgroup;
+    use crate::text::describe_exit;
+
+    fn sandbox() -> &'static Sandbox {
+        static SANDBOX: std::sync::OnceLock<Sandbox> = std::sync::OnceLock::new();
+        SANDBOX.get_or_init(Sandbox::new)
+    }
+
+    fn run_child(
+        program: &Program,
+        input: &[u8],
+        options: &ChildOptions,
+    ) -> Result<ChildReport, ChildError> {
+        sandbox().run(program, input, options)
+    }
 
     fn sh(script: &str) -> Program {
         Program::new(&["/bin/sh", "-c", script])
@@ -914,7 +835,7 @@ mod tests {
         let script = "(while :; do :; done) & (while :; do :; done) & wait";
         let options = ChildOptions::new(Duration::from_millis(400), None);
         let report = run_child(&sh(script), b"", &options).unwrap();
-        if cgroup::available() {
+        if sandbox().has_cgroups() {
             assert_eq!(report.exit, Exit::TimeLimit);
             assert!(report.wall < Duration::from_millis(1500), "{:?}", report.wall);
         } else {

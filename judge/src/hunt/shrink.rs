@@ -31,18 +31,16 @@
 //! ([`Shrunk::reruns`]).
 //!
 //! The search stops early when its time or run budget ends or a signal is caught
-//! ([`interrupt`]); the result is then the smallest failing input so far,
+//! ([`Sandbox::caught`]); the result is then the smallest failing input so far,
 //! and [`Shrunk::end`] says why it stopped.
 
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::child::{ChildError, ChildOptions, Program};
 use super::confirm::{FINAL_RERUNS, Reruns, rerun};
-use super::interrupt;
-use super::problem::{Limits, Problem};
 use super::trial::{Trial, trial_judging};
-use super::verdict::VerdictKind;
+use crate::rules::{Limits, Problem, VerdictKind};
+use crate::sandbox::{ChildError, ChildOptions, Program, Sandbox};
 
 /// How to shrink. Use the options the failure was found with (same limits and time limit),
 /// or the failure may not reproduce.
@@ -110,13 +108,14 @@ impl<I> Shrunk<I> {
 /// # Panics
 /// If a move of the problem does not lower its [`Problem::size`] (shrinking would not end).
 pub fn shrink<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     program: &Program,
     input: P::Input,
     failing: Trial,
     options: &ShrinkOptions,
 ) -> Result<Shrunk<P::Input>, ChildError> {
-    shrink_with_progress(problem, program, input, failing, options, None)
+    shrink_with_progress(sandbox, problem, program, input, failing, options, None)
 }
 
 /// How far a shrinking search has got, passed to a callback after each batch of runs.
@@ -137,7 +136,8 @@ pub struct ShrinkProgress {
 ///
 /// # Panics
 /// As [`shrink`].
-pub fn shrink_with_progress<P: Problem>(
+pub(super) fn shrink_with_progress<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     program: &Program,
     input: P::Input,
@@ -156,7 +156,7 @@ pub fn shrink_with_progress<P: Problem>(
     // Where the next pass starts in the current input's move list.
     let mut resume = 0;
     let out_of_budget = |runs: u64| {
-        if let Some(signal) = interrupt::caught() {
+        if let Some(signal) = sandbox.caught() {
             Some(ShrinkEnd::Interrupted(signal))
         } else if options.time.is_some_and(|t| start.elapsed() >= t) {
             Some(ShrinkEnd::Time)
@@ -200,7 +200,14 @@ pub fn shrink_with_progress<P: Problem>(
                 if let Some(report) = progress {
                     report(ShrinkProgress { steps, runs, size });
                 }
-                let trials = match run_batch(problem, program, &batch, &options.run, judge_output) {
+                let trials = match run_batch(
+                    sandbox,
+                    problem,
+                    program,
+                    &batch,
+                    &options.run,
+                    judge_output,
+                ) {
                     Err(ChildError::Interrupted(signal)) => {
                         break 'search ShrinkEnd::Interrupted(signal);
                     }
@@ -232,7 +239,7 @@ pub fn shrink_with_progress<P: Problem>(
     let (input, trial) = current;
     let reruns = match end {
         ShrinkEnd::Interrupted(_) => None,
-        _ => match rerun(problem, program, &input, kind, &options.run, FINAL_RERUNS) {
+        _ => match rerun(sandbox, problem, program, &input, kind, &options.run, FINAL_RERUNS) {
             Err(ChildError::Interrupted(_)) => None,
             reruns => Some(reruns?),
         },
@@ -243,6 +250,7 @@ pub fn shrink_with_progress<P: Problem>(
 /// Runs every candidate of `batch` at once (one thread each; the caller's thread takes the
 /// first) and returns their trials in batch order.
 fn run_batch<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     program: &Program,
     batch: &[P::Input],
@@ -250,7 +258,8 @@ fn run_batch<P: Problem>(
     judge_output: bool,
 ) -> Result<Vec<Trial>, ChildError> {
     let Some((first, rest)) = batch.split_first() else { return Ok(Vec::new()) };
-    let one = |candidate| trial_judging(problem, program, candidate, options, judge_output);
+    let one =
+        |candidate| trial_judging(sandbox, problem, program, candidate, options, judge_output);
     thread::scope(|scope| {
         let others: Vec<_> =
             rest.iter().map(|candidate| scope.spawn(move || one(candidate))).collect();

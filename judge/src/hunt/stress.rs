@@ -15,12 +15,12 @@
 //! is the one a single worker would have found. Runs and cases are counted up to it.
 //! (This assumes the user's program is deterministic; near the time limit it may not be.)
 //!
-//! A failure is confirmed before it is reported ([`confirm`](super::confirm)): once the runs
+//! A failure is confirmed before it is reported (module `confirm`): once the runs
 //! beside it have ended, its input is run again alone. A time limit that no rerun alone meets
 //! was the machine's load: it is set aside ([`StressReport::unconfirmed`]) and the loop goes
 //! on from the next index.
 //!
-//! A signal caught by [`interrupt`] stops the loop: no run starts after it,
+//! A signal caught by the sandbox ([`Sandbox::caught`]) stops the loop: no run starts after it,
 //! the running ones are killed and not counted, and the report says so.
 
 use std::sync::Mutex;
@@ -28,12 +28,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::child::{ChildError, ChildOptions, Program};
 use super::confirm::{Reruns, Standing, confirm};
-use super::interrupt;
-use super::problem::{Invalid, Limits, Problem};
 use super::trial::{Trial, trial};
-use super::verdict::{Verdict, VerdictKind};
+use crate::rules::{Invalid, Limits, Problem, Verdict, VerdictKind};
+use crate::sandbox::{ChildError, ChildOptions, Program, Sandbox};
 use engine::rng::SplitMix64;
 
 /// The seed of run `index` under master seed `seed`: the `index`-th output of SplitMix64
@@ -244,6 +242,7 @@ enum Outcome<I> {
 /// The lowest-index run that could not be carried out (see [`StressError`]); failures of the
 /// user's program are not errors but [`StressReport::failure`].
 pub fn stress<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     program: &Program,
     options: &StressOptions,
@@ -256,6 +255,7 @@ pub fn stress<P: Problem>(
         end = end.min(len);
     }
     let loop_ = Loop {
+        sandbox,
         problem,
         program,
         options,
@@ -283,7 +283,7 @@ pub fn stress<P: Problem>(
         report.interrupted = segment.interrupted;
         let Some(mut failure) = segment.failure else { break };
         let kind = failure.trial.verdict.kind;
-        match confirm(problem, program, &failure.input, kind, &options.run) {
+        match confirm(sandbox, problem, program, &failure.input, kind, &options.run) {
             Ok(reruns) if reruns.standing() == Standing::Unconfirmed => {
                 report.unconfirmed.push(failure.index);
                 first = failure.index + 1;
@@ -302,6 +302,7 @@ pub fn stress<P: Problem>(
 
 /// One stress loop's fixed parts, run in segments: a segment ends at its first failure.
 struct Loop<'a, P: Problem> {
+    sandbox: &'a Sandbox,
     problem: &'a P,
     program: &'a Program,
     options: &'a StressOptions,
@@ -359,7 +360,7 @@ impl<P: Problem> Loop<'_, P> {
             }
         };
         // A failure below every run the signal stopped is the one a whole loop would report.
-        let interrupted = interrupt::caught().filter(|_| failure.is_none());
+        let interrupted = self.sandbox.caught().filter(|_| failure.is_none());
         Ok(Segment { runs, cases, failure, interrupted })
     }
 
@@ -373,7 +374,8 @@ impl<P: Problem> Loop<'_, P> {
     ) -> Vec<(u64, u32)> {
         let mut finished = Vec::new();
         loop {
-            if self.deadline.is_some_and(|d| Instant::now() >= d) || interrupt::caught().is_some() {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) || self.sandbox.caught().is_some()
+            {
                 break;
             }
             let index = next.fetch_add(1, Ordering::SeqCst);
@@ -408,7 +410,7 @@ impl<P: Problem> Loop<'_, P> {
         if let Err(invalid) = problem.validate(&input, options.limits) {
             return (cases, Outcome::Trouble(StressError::Generated { index, seed, invalid }));
         }
-        let outcome = match trial(problem, self.program, &input, &options.run) {
+        let outcome = match trial(self.sandbox, problem, self.program, &input, &options.run) {
             Err(ChildError::Interrupted(_)) => Outcome::Interrupted,
             Err(source) => Outcome::Trouble(StressError::Run { index, source }),
             Ok(t) if t.verdict.kind == VerdictKind::Fail => {

@@ -12,7 +12,7 @@ use super::verdict::Verdict;
 /// accepts: `stress --accept-everything` then measures the loop's own cost with a program
 /// that answers anything. Every other method is `P`'s.
 #[derive(Clone, Copy, Debug)]
-pub struct Lenient<'a, P>(pub &'a P);
+pub(crate) struct Lenient<'a, P>(pub(crate) &'a P);
 
 impl<P: Problem> Problem for Lenient<'_, P> {
     type Input = P::Input;

@@ -324,7 +324,7 @@ mod tests {
     use super::*;
 
     /// glibc's answers, one string a line (the file's header says how they were made).
-    const GLIBC: &str = include_str!("../tests/data/scanf-glibc.txt");
+    const GLIBC: &str = include_str!("../../tests/data/scanf-glibc.txt");
 
     /// `fscanf`'s return value, the bytes consumed and the double's bits (when 1).
     fn glibc_form(scan: Scan) -> (i32, usize, Option<u64>) {

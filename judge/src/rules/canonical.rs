@@ -21,7 +21,7 @@ use std::fmt;
 use engine::input::{Input, InputError};
 
 use crate::compare::quote;
-use crate::problem::{Limits, Problem, render};
+use crate::rules::{Limits, Problem, render};
 
 /// Where a file departs from the canonical format: its line, its column unless the flaw is
 /// a whole line (a blank line, a missing final newline), and what was expected and found.

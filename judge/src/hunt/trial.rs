@@ -1,11 +1,9 @@
 //! One trial: an input rendered, our answer computed, the user's program run on the input,
 //! and the run judged (runtime error, time and memory limits first, then the problem's rule).
 
-use super::child::{
-    ChildError, ChildOptions, ChildReport, Exit, Program, describe_exit, run_child,
-};
-use super::problem::{Problem, render};
-use super::verdict::{Verdict, VerdictKind};
+use crate::rules::{Problem, Verdict, VerdictKind, render};
+use crate::sandbox::{ChildError, ChildOptions, ChildReport, Exit, Program, Sandbox};
+use crate::text::{describe_exit, megabytes, seconds};
 
 /// A judged run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,24 +71,6 @@ pub fn run_verdict(report: &ChildReport, options: &ChildOptions) -> Option<Verdi
     Some(Verdict::new(kind, message))
 }
 
-/// A duration as a report gives it: whole milliseconds below a second (`7 ms`), else seconds
-/// to the millisecond (`1.004 s`), so that a time just over a limit reads as over it.
-#[must_use]
-pub fn seconds(time: std::time::Duration) -> String {
-    if time.as_secs() == 0 {
-        format!("{} ms", time.as_millis())
-    } else {
-        format!("{:.3} s", time.as_secs_f64())
-    }
-}
-
-/// `kib` in megabytes (MiB), as judges state memory limits: `256 MB`, `31.25 MB`.
-#[must_use]
-pub fn megabytes(kib: u64) -> String {
-    let mb = kib as f64 / 1024.0;
-    if kib.is_multiple_of(1024) { format!("{mb:.0} MB") } else { format!("{mb:.2} MB") }
-}
-
 /// Runs `program` on `input` and judges the run with `problem`'s rule against our answer.
 ///
 /// Time: our solver on `input`, plus the program's run, plus the judge's pass over the
@@ -99,12 +79,13 @@ pub fn megabytes(kib: u64) -> String {
 /// # Errors
 /// The program cannot be run at all, or a signal stopped the run (see [`ChildError`]).
 pub fn trial<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     program: &Program,
     input: &P::Input,
     options: &ChildOptions,
 ) -> Result<Trial, ChildError> {
-    trial_judging(problem, program, input, options, true)
+    trial_judging(sandbox, problem, program, input, options, true)
 }
 
 /// [`trial`], judging the output of a run that exits normally only when `judge_output` is
@@ -113,7 +94,8 @@ pub fn trial<P: Problem>(
 ///
 /// # Errors
 /// As [`trial`].
-pub fn trial_judging<P: Problem>(
+pub(super) fn trial_judging<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     program: &Program,
     input: &P::Input,
@@ -121,7 +103,7 @@ pub fn trial_judging<P: Problem>(
     judge_output: bool,
 ) -> Result<Trial, ChildError> {
     let bytes = render(problem, input);
-    let report = run_child(program, &bytes, options)?;
+    let report = sandbox.run(program, &bytes, options)?;
     let verdict = match run_verdict(&report, options) {
         Some(verdict) => verdict,
         None if judge_output => problem.judge(input, &problem.solve(input), &report.stdout),

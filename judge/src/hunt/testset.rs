@@ -1,7 +1,7 @@
 //! Tests on disk: a folder of `NAME.in` files, each with its answer `NAME.ans` beside it (a
 //! problem package's `data/`, or any folder of pairs), found in the order Kattis's tools run
 //! them; and one test judged from its bytes, as [`trial`](crate::trial()) judges a generated
-//! input: the program run under a judge's limits ([`run_child`]), a run that did not end
+//! input: the program run under a judge's limits ([`Sandbox::run`]), a run that did not end
 //! normally judged by how it ended ([`run_verdict`]), else its output judged by the problem's
 //! rule against the test's answer ([`check`]).
 //!
@@ -12,9 +12,9 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::child::{ChildError, ChildOptions, Program, run_child};
-use super::problem::{Limits, Problem, check};
 use super::trial::{Trial, run_verdict};
+use crate::rules::{Limits, Problem, check};
+use crate::sandbox::{ChildError, ChildOptions, Program, Sandbox};
 
 /// One test on disk: its input and its answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,13 +105,14 @@ fn collect(dir: &Path, prefix: &str, tests: &mut Vec<TestFile>) -> Result<(), Te
 /// # Errors
 /// The program cannot be run, or a signal stopped the run (see [`ChildError`]).
 pub fn judge_test<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     program: &Program,
     input: &[u8],
     answer: &[u8],
     options: &ChildOptions,
 ) -> Result<Trial, ChildError> {
-    let run = run_child(program, input, options)?;
+    let run = sandbox.run(program, input, options)?;
     let verdict = run_verdict(&run, options).unwrap_or_else(|| {
         check(problem, input, &run.stdout, Some(answer), Limits::Extended, false, false)
     });

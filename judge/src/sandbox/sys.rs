@@ -7,7 +7,8 @@
 //! - waiting: `waitid(WNOWAIT)` (a child's exit without reaping it), `wait4` (reaping with the
 //!   resource usage);
 //! - signalling: `killpg`, `kill`;
-//! - `prctl(PR_SET_CHILD_SUBREAPER)`, and `getrusage(RUSAGE_SELF)` for our own peak memory.
+//! - `prctl(PR_SET_CHILD_SUBREAPER)`, `getrusage(RUSAGE_SELF)` for our own peak memory,
+//!   `getrlimit` and `sysconf(_SC_CLK_TCK)`.
 //!
 //! No crate offers these safely together (rustix has `waitid` and `kill_process_group` but no
 //! resource usage; nix has no `wait4`), and they are few, so they are made through libc.
@@ -140,12 +141,13 @@ pub(crate) fn kill(pid: u32) -> io::Result<()> {
     if error.raw_os_error() == Some(libc::ESRCH) { Ok(()) } else { Err(error) }
 }
 
-/// Makes our process the reaper of its orphaned descendants (Linux): a process whose parent
-/// exits becomes our child instead of init's, so that the judge can still find and end it.
+/// Makes our process the reaper of its orphaned descendants (Linux), or no longer: while it
+/// is one, a process whose parent exits becomes our child instead of init's, so that the
+/// judge can still find and end it.
 #[cfg(target_os = "linux")]
-pub(crate) fn become_subreaper() -> io::Result<()> {
+pub(crate) fn set_subreaper(on: bool) -> io::Result<()> {
     // SAFETY: prctl with integer arguments only.
-    if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } == 0 {
+    if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, libc::c_ulong::from(on), 0, 0, 0) } == 0 {
         Ok(())
     } else {
         Err(io::Error::last_os_error())
@@ -203,6 +205,14 @@ fn hard_limit(resource: Resource) -> libc::rlim_t {
         limit.rlim_max
     } else {
         libc::RLIM_INFINITY
+    }
+}
+
+/// Our own hard `RLIMIT_CPU` in seconds, `u64::MAX` when unlimited: a run's is below it.
+pub(crate) fn cpu_hard_limit() -> u64 {
+    match hard_limit(libc::RLIMIT_CPU) {
+        libc::RLIM_INFINITY => u64::MAX,
+        seconds => seconds,
     }
 }
 
@@ -398,9 +408,10 @@ mod linux {
         Ok([(in_read, in_write), (out_write, out_read), (err_write, err_read)])
     }
 
-    /// Clones the child on a stack of its own, sharing our memory, with every signal blocked
-    /// around the clone so that no handler of ours runs in it; returns when the child has
-    /// called `execve` or `_exit`.
+    /// Clones the child on a stack of its own, sharing our memory, with every signal that can
+    /// be blocked blocked around the clone, so that no handler of ours runs in it (glibc keeps
+    /// its two internal signals unblockable, but it sends them only to threads of our
+    /// process); returns when the child has called `execve` or `_exit`.
     fn clone_vfork(plan: &Plan) -> io::Result<libc::pid_t> {
         // 64 KiB is far more than the child's few calls need; u128 keeps its top 16-byte
         // aligned, as the x86-64 and AArch64 ABIs want.
@@ -499,7 +510,8 @@ pub(crate) fn spawn(program: &Prepared, launch: &Launch<'_>) -> io::Result<Spawn
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // SAFETY: setsid and setrlimit are async-signal-safe and touch only the copied locals.
+    // SAFETY: setsid and setrlimit are plain system calls that take no lock, allocate nothing
+    // and touch only the copied locals.
     unsafe {
         command.pre_exec(move || {
             if libc::setsid() < 0

@@ -8,45 +8,33 @@
 //! of the whole tree, the dead processes' included, and writing `1` to `cgroup.kill` (Linux
 //! 5.14 and later; before that, a loop over `cgroup.procs`) ends all of it at once.
 //!
-//! Availability is probed once per process: the judge needs a cgroup v2 hierarchy mounted
-//! (`/proc/self/mountinfo`) and the right to create a cgroup below its own (root, or a
-//! systemd-delegated subtree, as in a user's session scope). Without one, runs fall back to
-//! process groups and the subreaper (see [`crate::child`]); `ChildOptions::cgroup` asks for
-//! that fallback, for tests of it.
+//! Availability is probed when a [`Sandbox`](super::Sandbox) is made: the judge needs a cgroup
+//! v2 hierarchy mounted (`/proc/self/mountinfo`) and the right to create a cgroup below its
+//! own (root, or a systemd-delegated subtree, as in a user's session scope). Without one,
+//! runs fall back to process groups and the subreaper (module `reaper`);
+//! `ChildOptions::cgroup` asks for that fallback, for tests of it.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::sys;
+use super::{judge_gone, owner_pid, sys};
 
 /// How long [`RunCgroup::end`] waits for the killed processes to leave the cgroup. SIGKILL
 /// ends a process within microseconds unless it sits in an uninterruptible wait (a disk or a
 /// network file system), which can take a while.
 const EMPTY_WAIT: Duration = Duration::from_secs(10);
 
-/// The folder of our own cgroup, where run cgroups are made; `None` when we cannot make them.
-fn base() -> Option<&'static Path> {
-    static BASE: OnceLock<Option<PathBuf>> = OnceLock::new();
-    BASE.get_or_init(|| {
-        let base = own_cgroup_dir()?;
-        // Probe: a cgroup made and removed, with the files a run reads.
-        let probe = base.join(format!("judge-probe-{}", std::process::id()));
-        fs::create_dir(&probe).ok()?;
-        let usable = probe.join("cpu.stat").is_file() && probe.join("cgroup.procs").is_file();
-        let _ = fs::remove_dir(&probe);
-        usable.then_some(base)
-    })
-    .as_deref()
-}
-
-/// Whether runs get cgroups of their own on this machine.
-#[must_use]
-pub fn available() -> bool {
-    base().is_some()
+/// The folder of our own cgroup, where run cgroups can be made; `None` when we cannot make
+/// them. A probe cgroup is made and removed, with the files a run reads.
+pub(super) fn probe() -> Option<PathBuf> {
+    let base = own_cgroup_dir()?;
+    let probe = base.join(format!("judge-{}-probe", std::process::id()));
+    fs::create_dir(&probe).ok()?;
+    let usable = probe.join("cpu.stat").is_file() && probe.join("cgroup.procs").is_file();
+    let _ = fs::remove_dir(&probe);
+    usable.then_some(base)
 }
 
 /// Our cgroup's folder: the cgroup2 mount point (from `/proc/self/mountinfo`) joined with our
@@ -67,20 +55,17 @@ fn own_cgroup_dir() -> Option<PathBuf> {
 /// One run's cgroup: made before the program starts, removed after it and everything it
 /// started have ended.
 #[derive(Debug)]
-pub(crate) struct RunCgroup {
+pub(super) struct RunCgroup {
     dir: PathBuf,
     /// Its `cgroup.procs`, open for the child to join.
     procs: File,
 }
 
 impl RunCgroup {
-    /// A new empty cgroup for one run; `None` where runs get none.
-    pub(crate) fn create() -> Option<io::Result<Self>> {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let base = base()?;
-        let made = (|| loop {
-            let n = NEXT.fetch_add(1, Ordering::Relaxed);
-            let dir = base.join(format!("judge-{}-{n}", std::process::id()));
+    /// A new empty cgroup for one run below `base`, numbered by `next`.
+    pub(super) fn create(base: &Path, mut next: impl FnMut() -> u64) -> io::Result<Self> {
+        loop {
+            let dir = base.join(format!("judge-{}-{}", std::process::id(), next()));
             match fs::create_dir(&dir) {
                 Ok(()) => {
                     let procs = OpenOptions::new().write(true).open(dir.join("cgroup.procs"));
@@ -95,29 +80,28 @@ impl RunCgroup {
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(e),
             }
-        })();
-        Some(made)
+        }
     }
 
     /// Its `cgroup.procs`, for the child to write itself into.
-    pub(crate) fn procs(&self) -> &File {
+    pub(super) fn procs(&self) -> &File {
         &self.procs
     }
 
-    /// Its `cgroup.kill`, which a signal to the judge writes (see [`crate::interrupt`]).
-    pub(crate) fn kill_file(&self) -> PathBuf {
+    /// Its `cgroup.kill`, which a signal to the judge writes (module `interrupt`).
+    pub(super) fn kill_file(&self) -> PathBuf {
         self.dir.join("cgroup.kill")
     }
 
     /// CPU time used in the cgroup so far, by every process that ever ran in it.
-    pub(crate) fn cpu(&self) -> Option<Duration> {
+    pub(super) fn cpu(&self) -> Option<Duration> {
         let stat = fs::read_to_string(self.dir.join("cpu.stat")).ok()?;
         let usec = stat.lines().find_map(|line| line.strip_prefix("usage_usec "))?;
         usec.trim().parse().ok().map(Duration::from_micros)
     }
 
     /// The processes in it now.
-    pub(crate) fn pids(&self) -> Vec<u32> {
+    pub(super) fn pids(&self) -> Vec<u32> {
         let text = fs::read_to_string(self.dir.join("cgroup.procs")).unwrap_or_default();
         text.lines().filter_map(|line| line.trim().parse().ok()).collect()
     }
@@ -131,13 +115,13 @@ impl RunCgroup {
     }
 
     /// Kills every process in it.
-    pub(crate) fn kill(&self) -> io::Result<()> {
+    pub(super) fn kill(&self) -> io::Result<()> {
         kill_all(&self.kill_file(), || self.pids())
     }
 
     /// Kills everything in it and waits until it is empty (at most [`EMPTY_WAIT`]); `false`
     /// when a process is still there then.
-    pub(crate) fn end(&self) -> io::Result<bool> {
+    pub(super) fn end(&self) -> io::Result<bool> {
         let deadline = Instant::now() + EMPTY_WAIT;
         let mut pause = Duration::from_micros(50);
         loop {
@@ -154,20 +138,14 @@ impl RunCgroup {
     }
 }
 
-/// Whether the judge of process id `pid` is gone: what it left (a run folder, a cgroup) is
-/// ours to remove. A live process of that id may be another one; its leftovers wait.
-pub(crate) fn judge_gone(pid: u32) -> bool {
-    pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists()
-}
-
 /// Ends and removes the run cgroups a judge that was killed outright (SIGKILL) left behind,
-/// with whatever still runs in them: `judge-PID-N` below our cgroup whose PID is gone.
-pub(crate) fn remove_stale() {
-    let Some(base) = base() else { return };
+/// with whatever still runs in them: `judge-PID-N` (and probes) below `base` whose PID is
+/// gone.
+pub(super) fn remove_stale(base: &Path) {
     for entry in fs::read_dir(base).into_iter().flatten().flatten() {
         let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(stale_owner) else { continue };
-        if judge_gone(pid) {
+        let owner = name.to_str().and_then(|n| n.strip_prefix("judge-")).and_then(owner_pid);
+        if owner.is_some_and(judge_gone) {
             let dir = entry.path();
             let pids = || {
                 let text = fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
@@ -184,20 +162,10 @@ pub(crate) fn remove_stale() {
     }
 }
 
-/// The process id in a run cgroup's or run folder's name: `judge-1234-7` and
-/// `judge-run-1234-7` give 1234.
-pub(crate) fn stale_owner(name: &str) -> Option<u32> {
-    let rest = name.strip_prefix("judge-")?;
-    let rest = rest.strip_prefix("run-").unwrap_or(rest);
-    let (pid, n) = rest.split_once('-')?;
-    n.parse::<u64>().ok()?;
-    pid.parse().ok()
-}
-
 /// Kills every process of a cgroup: by writing `1` to its `cgroup.kill`, or where the kernel
 /// has no such file, each of `pids()` in turn (they cannot leave the cgroup, and a pid there
 /// is not reused while the cgroup lists it).
-pub(crate) fn kill_all(kill_file: &Path, pids: impl Fn() -> Vec<u32>) -> io::Result<()> {
+pub(super) fn kill_all(kill_file: &Path, pids: impl Fn() -> Vec<u32>) -> io::Result<()> {
     match OpenOptions::new().write(true).open(kill_file).and_then(|mut f| f.write_all(b"1")) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
