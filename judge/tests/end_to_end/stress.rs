@@ -395,3 +395,57 @@ fn an_exhaustive_run_takes_every_input_in_order_whatever_the_jobs() {
         "no exhaustive run: the bound is a value in 1..=9, found 10"
     );
 }
+
+#[test]
+fn an_embedding_program_keeps_its_own_children_and_loses_the_runs_daemons() {
+    // This test process embeds the judge: it has children of its own, one in its session
+    // and one in a session of its own, as a program that starts services would.
+    let mut own = std::process::Command::new("sleep").arg("30").spawn().expect("sleep starts");
+    let mut detached =
+        std::process::Command::new("setsid").args(["sleep", "30"]).spawn().expect("setsid starts");
+    let pids = scratch().join("daemons");
+    let _ = std::fs::remove_dir_all(&pids);
+    std::fs::create_dir_all(&pids).expect("the scratch folder is writable");
+    // Each run leaves a daemon behind in a session of its own, and waits until it has noted
+    // its pid in a file named after the run's shell.
+    let daemon = program(
+        "daemon",
+        &format!(
+            "if [ -z \"$left\" ]; then left=1; noted={}/$$; \
+             setsid sh -c \"echo \\$\\$ > $noted.part; mv $noted.part $noted; exec sleep 30\" & \
+             while [ ! -e $noted ]; do :; done; fi",
+            pids.display()
+        ),
+    );
+    for cgroup in [true, false] {
+        let options = StressOptions {
+            runs: Some(20),
+            run: ChildOptions { cgroup, ..ChildOptions::new(Duration::from_secs(5), None) },
+            ..options(1, 2)
+        };
+        // A sandbox of its own, as a library user makes one.
+        let sandbox = judge::Sandbox::new();
+        let report = stress(&sandbox, &Sum, &daemon, &options, None).expect("the program runs");
+        assert!(report.failure.is_none() && report.runs == 20, "cgroup {cgroup}: {report:?}");
+        let daemons: Vec<u32> = std::fs::read_dir(&pids)
+            .expect("the daemons noted their pids")
+            .flatten()
+            .filter_map(|e| std::fs::read_to_string(e.path()).ok()?.trim().parse().ok())
+            .collect();
+        assert_eq!(daemons.len(), 20, "cgroup {cgroup}: {daemons:?}");
+        let gone = (0..200).any(|_| {
+            std::thread::sleep(Duration::from_millis(10));
+            daemons.iter().all(|&pid| !alive(pid))
+        });
+        assert!(gone, "cgroup {cgroup}: a run's daemon survived its run");
+        for child in [&mut own, &mut detached] {
+            assert!(child.try_wait().expect("our child").is_none(), "cgroup {cgroup}: lost one");
+        }
+        std::fs::remove_dir_all(&pids).expect("the daemons noted their pids");
+        std::fs::create_dir_all(&pids).expect("the scratch folder is writable");
+    }
+    for child in [&mut own, &mut detached] {
+        child.kill().expect("our child is ours to kill");
+        child.wait().expect("our child is ours to reap");
+    }
+}
