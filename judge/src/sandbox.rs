@@ -2,9 +2,8 @@
 //! value that the front-end makes and passes down.
 //!
 //! A [`Sandbox`] holds what runs share: where run folders are made, whether runs get cgroups
-//! (probed once, when it is made), the one registry of the programs running now, the lock
-//! that keeps a sweep from taking a program just started for an orphan, and the interrupt
-//! scope (the first signal caught, [`Sandbox::caught`]). Clones share all of it. Making one
+//! (probed once, when it is made), the one registry of the programs running now, and the
+//! interrupt scope (the first signal caught, [`Sandbox::caught`]). Clones share all of it. Making one
 //! also ends what a judge killed outright left behind (module `cgroup` and the run folders).
 //!
 //! - `child`: one run ([`Sandbox::run`]): a CPU-time limit with a wall-clock backstop, a
@@ -17,7 +16,8 @@
 //! - `sys`: the system calls, the judge's only `unsafe` code.
 //!
 //! The OS makes two things process-wide, and only those are statics: the child-subreaper
-//! attribute (module `reaper`) and the signal dispositions (module `interrupt`).
+//! attribute with what guards adoption (module `reaper`: every sandbox's sweep sees every
+//! child of the process) and the signal dispositions (module `interrupt`).
 //!
 //! **Not a sandbox for untrusted code.** A run is limited in time, memory and output and
 //! ended with everything it starts, but it sees the file system and the network as the user
@@ -58,9 +58,6 @@ struct Shared {
     next: AtomicU64,
     /// The programs started and not yet reaped.
     registry: Mutex<Vec<Entry>>,
-    /// Held while a program is started and registered, and while a sweep looks for
-    /// orphans: a program just started is our child too, and must not look like an orphan.
-    starting: Mutex<()>,
     /// The first signal caught, 0 before any.
     caught: AtomicI32,
 }
@@ -98,7 +95,6 @@ impl Sandbox {
                 cgroups,
                 next: AtomicU64::new(0),
                 registry: Mutex::new(Vec::new()),
-                starting: Mutex::new(()),
                 caught: AtomicI32::new(0),
             }),
         }
@@ -175,12 +171,7 @@ impl Sandbox {
         self.shared.registry.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The lock a start and a sweep take (see [`Shared::starting`]).
-    fn starting(&self) -> MutexGuard<'_, ()> {
-        self.shared.starting.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Registers program `pid`, just started (under [`starting`](Self::starting)). When a
+    /// Registers program `pid`, just started (under `reaper::starting`). When a
     /// signal was caught already, its group is killed at once: after the signal, nothing new
     /// runs.
     fn register(&self, pid: u32, cgroup_kill: Option<PathBuf>) {

@@ -467,7 +467,7 @@ pub(super) fn run(
     let start = Instant::now();
     let (child, started) = {
         // A sweep must not take a program just started for an orphan (see `reaper`).
-        let _starting = sandbox.starting();
+        let _starting = reaper::starting();
         let child = sys::spawn(prepared, &launch).map_err(spawn_error)?;
         sandbox.register(child.pid, cgroup.as_ref().map(RunCgroup::kill_file));
         let pid = child.pid;

@@ -12,7 +12,9 @@
 //! has no such `TMPDIR` (a zombie, or it cleared its environment), when its CPU limit marks it
 //! and its session is no running program's. Children of the embedding program carry neither
 //! mark and are left alone, whatever their session. A run's orphan whose run goes on keeps
-//! running until that run ends.
+//! running until that run ends. Another sandbox's programs in the same process are spared by
+//! their `TMPDIR` (one that has cleared its environment is told from an escaped orphan only
+//! within its own sandbox).
 //!
 //! The subreaper attribute is the process's, so it is counted process-wide: set when the
 //! first cgroup-less run starts, cleared when the last one has ended and been swept. While
@@ -25,12 +27,23 @@
 //! at the latest when its run ends. Elsewhere than Linux, only the process group is killed.
 
 use std::io;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::{Sandbox, sys};
 
 /// The cgroup-less runs in flight in this process (the subreaper attribute is the process's).
 static IN_FLIGHT: Mutex<usize> = Mutex::new(0);
+
+/// Held while a program is started and registered, and while a sweep looks for orphans: a
+/// program just started (before its `execve`, it shows neither of a run's marks as a run
+/// shows them) is a child of the process too, and must not look like an orphan to any
+/// sandbox's sweep.
+static STARTING: Mutex<()> = Mutex::new(());
+
+/// The lock a start and a sweep take (see [`STARTING`]).
+pub(super) fn starting() -> MutexGuard<'static, ()> {
+    STARTING.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// A cgroup-less run in flight: the process adopts orphans until the last one is dropped.
 pub(super) struct Adopting(());
@@ -122,7 +135,7 @@ fn parent_and_session(pid: u32) -> Option<(u32, u32)> {
 /// generation); leaders are their runs' to reap. `ending` is the folder of the run that is
 /// ending. Returns how many it ended.
 pub(super) fn sweep(sandbox: &Sandbox, ending: &std::path::Path) -> usize {
-    let _starting = sandbox.starting();
+    let _starting = starting();
     let mut ended = 0;
     for _ in 0..16 {
         let orphans = adopted(sandbox, ending);

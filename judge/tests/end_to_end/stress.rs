@@ -186,7 +186,8 @@ fn a_memory_hog_is_a_memory_limit_exceeded() {
     // Without a limit the same program is right.
     let report =
         stress(sandbox(), &Sum, &hog, &StressOptions { runs: Some(60), ..options(1, 2) }, None);
-    assert!(report.unwrap().failure.is_none());
+    let failure = report.expect("the program runs").failure;
+    assert!(failure.is_none(), "{:?}", failure.map(|f| (f.trial.verdict, f.reruns)));
 }
 
 #[test]
