@@ -1,5 +1,5 @@
-//! Running a user's program once, as a judge runs it: stdin bytes in, bounded stdout and the
-//! tail of stderr out, under a CPU-time limit with a wall-clock backstop and a memory limit,
+//! Running a user's program once, as a judge runs it: the input as a regular file on stdin,
+//! bounded stdout and the tail of stderr out, under a CPU-time limit with a wall-clock backstop and a memory limit,
 //! in a fresh folder of its own, with its exit status or signal, CPU and wall time and peak
 //! memory.
 //!
@@ -40,12 +40,14 @@
 //! the user stops the command (module `interrupt`); on Linux the program also dies with the
 //! thread that started it, should our process be killed outright.
 //!
-//! Pipes never deadlock: stdout and stderr are drained on their own threads while stdin is
-//! written (on a thread too when it is larger than a pipe buffer surely holds), and a waiter
-//! thread reports the exit. A run costs one process start, a folder made and removed, and
-//! three or four thread starts. A program that exits without reading all its input makes our
-//! write fail with `EPIPE`, which is ignored; this relies on SIGPIPE being ignored, as Rust
-//! binaries do by default.
+//! **Input.** The input is a regular file open for reading on the program's stdin, as every
+//! contest judge gives it (isolate and CMS, DOMjudge, Kattis, Codeforces): `fstat` gives its
+//! size, and reading it whole by its size, `mmap` and `lseek` work. It is written in the
+//! run's folder and unlinked before the program starts, so nothing of it is left behind.
+//!
+//! Pipes never deadlock: stdout and stderr are drained on their own threads, and a waiter
+//! thread reports the exit. A run costs one process start, a folder and an input file made
+//! and removed, and three thread starts.
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
@@ -323,8 +325,6 @@ pub enum ChildError {
     Interrupted(i32),
 }
 
-/// Inputs up to this size are written without a thread: a pipe holds at least one page.
-const INLINE_INPUT: usize = 4096;
 /// How long the output readers may take after the process group is gone.
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
 /// How often a running program's CPU time and peak memory are read. Faulting memory in runs
@@ -457,7 +457,9 @@ pub(super) fn run(
         None => Some(reaper::Adopting::start().map_err(spawn_error)?),
         Some(_) => None,
     };
+    let stdin = input_file(dir.path(), input).map_err(spawn_error)?;
     let launch = sys::Launch {
+        stdin: &stdin,
         dir: dir.path(),
         cgroup_procs: cgroup.as_ref().map(RunCgroup::procs),
         stack_bytes: options.memory_limit_kib.map(|kib| kib.saturating_mul(1024)),
@@ -474,8 +476,8 @@ pub(super) fn run(
         (child, Started { sandbox, pid, cgroup, folder: dir.path(), reaped: false })
     };
 
+    drop(stdin);
     let (tx, rx) = mpsc::channel();
-    feed(child.stdin, input);
     let stdout = child.stdout;
     let limit = options.output_limit;
     let out_tx = tx.clone();
@@ -513,18 +515,20 @@ pub(super) fn run(
     })
 }
 
-/// Writes `input` to the program's stdin and closes it: at once when a pipe surely holds it,
-/// else on a thread of its own. A program that exits without reading closes the pipe: that
-/// is its business, and the write's `EPIPE` is ignored.
-fn feed(mut stdin: File, input: &[u8]) {
-    if input.len() <= INLINE_INPUT {
-        let _ = stdin.write_all(input);
-    } else {
-        let input = input.to_vec();
-        thread::spawn(move || {
-            let _ = stdin.write_all(&input);
-        });
-    }
+/// The program's standard input as judges give it: a regular file holding `input`, open for
+/// reading only, so that `fstat` gives its size and `mmap` and `lseek` work. It is written in
+/// the run's folder and unlinked before the program starts: the program sees no file in its
+/// folder, and the input's bytes go when the last descriptor of it closes.
+fn input_file(folder: &Path, input: &[u8]) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let path = folder.join(".input");
+    let mut writing =
+        std::fs::OpenOptions::new().write(true).create_new(true).mode(0o400).open(&path)?;
+    writing.write_all(input)?;
+    drop(writing);
+    let reading = File::open(&path);
+    std::fs::remove_file(&path)?;
+    reading
 }
 
 /// Reads the program's stdout, keeping at most `limit` bytes; reports the output limit as
@@ -748,6 +752,18 @@ mod tests {
     }
 
     #[test]
+    fn the_input_is_a_regular_read_only_file_that_leaves_no_trace() {
+        // A regular file of the input's size; `tail -c` seeks in it; the run's folder shows
+        // nothing of it; it cannot be written.
+        let script = "test -f /dev/stdin && stat -L -c %s /dev/stdin; tail -c 4 <&0; \
+                      ls -A | wc -l; echo x >&0 2>/dev/null || echo read-only";
+        let report = run_child(&sh(script), b"0123456789\n", &ChildOptions::default()).unwrap();
+        assert_eq!(String::from_utf8(report.stdout).unwrap(), "11\n789\n0\nread-only\n");
+        let empty = run_child(&sh("stat -L -c %s /dev/stdin; cat"), b"", &ChildOptions::default());
+        assert_eq!(empty.unwrap().stdout, b"0\n");
+    }
+
+    #[test]
     fn large_input_and_output_do_not_deadlock() {
         let input: Vec<u8> = (0..3_000_000u32).map(|i| b'a' + (i % 26) as u8).collect();
         let report =
@@ -836,8 +852,10 @@ mod tests {
         let options = ChildOptions::new(Duration::from_millis(400), None);
         let report = run_child(&sh(script), b"", &options).unwrap();
         if sandbox().has_cgroups() {
-            assert_eq!(report.exit, Exit::TimeLimit);
-            assert!(report.wall < Duration::from_millis(1500), "{:?}", report.wall);
+            // The children's CPU time, not the idle program's: killed at the CPU-time limit
+            // (how soon in wall time depends on the machine's load).
+            assert_eq!(report.exit, Exit::TimeLimit, "{report:?}");
+            assert!(report.cpu >= options.time_limit, "{:?}", report.cpu);
         } else {
             // Without a cgroup each child meets its own CPU-time backstop, or the wall clock.
             assert!(matches!(report.exit, Exit::TimeLimit | Exit::WallTimeLimit), "{report:?}");
