@@ -203,6 +203,10 @@ pub fn run_shrink<P: Problem>(sandbox: &Sandbox, problem: &P, args: &ShrinkArgs)
     args.ending(sandbox, problem).print()
 }
 
+/// `shrink` shrinks a time limit under one and a half times the limit, so that the input it
+/// ends on fails by a margin, not by the machine's load.
+pub(crate) const TIME_LIMIT_MARGIN: u32 = 150;
+
 /// What the spinner says of a hunt.
 fn hunt_progress(progress: HuntProgress, total: Option<u64>) -> String {
     match progress {
@@ -249,7 +253,8 @@ impl StressArgs {
         let options = HuntOptions {
             stress: self.stress_options(&limits),
             shrink: (!self.no_shrink).then(|| self.run.shrink_options(&limits)),
-            shrink_time_limits: true,
+            // A time limit is reported as found: `shrink` shrinks it, under a margin.
+            time_limit_margin: None,
         };
         let hunt = with_spinner(
             |show| hunt(sandbox, problem, &program, &options, Some(show)),
@@ -267,6 +272,7 @@ impl StressArgs {
             save: &self.run.save,
             shrink_time: self.run.shrink_time,
             jobs: self.run.jobs(),
+            time_limit_margin: options.time_limit_margin,
         };
         let (text, code) = report::stress(&context, self, &hunt, total, sandbox.caught());
         Ending::report(sandbox.caught(), text, code)
@@ -297,7 +303,7 @@ impl ShrinkArgs {
         let options = HuntOptions {
             stress: StressOptions { run: limits.child_options(), ..StressOptions::default() },
             shrink: Some(self.run.shrink_options(&limits)),
-            shrink_time_limits: true,
+            time_limit_margin: Some(TIME_LIMIT_MARGIN),
         };
         let hunt = with_spinner(
             |show| examine(sandbox, problem, &program, input, &options, Some(show)),
@@ -315,6 +321,7 @@ impl ShrinkArgs {
             save: &self.run.save,
             shrink_time: self.run.shrink_time,
             jobs: self.run.jobs(),
+            time_limit_margin: options.time_limit_margin,
         };
         let (text, code) = report::shrink(&context, &self.input, &hunt, sandbox.caught());
         Ending::report(sandbox.caught(), text, code)

@@ -899,7 +899,7 @@ fn find_kill<P: Packaged>(
             time: None,
             runs: Some(options.shrink_runs),
         }),
-        shrink_time_limits: false,
+        time_limit_margin: None,
     };
     let hunt =
         hunt(sandbox, problem, &submission.program, &hunt_options, None).map_err(|source| {

@@ -56,6 +56,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
+use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -63,19 +64,15 @@ use super::cgroup::RunCgroup;
 use super::{Sandbox, reaper, sys};
 
 /// A program to run: the command line as given, and the executable and arguments prepared to
-/// start from any folder.
-#[derive(Debug)]
+/// start from any folder. Clones share what was resolved when it was made.
+#[derive(Clone, Debug)]
 pub struct Program {
     /// The command line as given: the executable, then its arguments.
     command: Vec<OsString>,
     /// The resolved executable and arguments, or why the executable cannot be found.
     prepared: Result<sys::Prepared, String>,
-}
-
-impl Clone for Program {
-    fn clone(&self) -> Self {
-        Self::new(&self.command)
-    }
+    /// Whether the executable is an AddressSanitizer build, once asked.
+    address_sanitized: Arc<OnceLock<bool>>,
 }
 
 impl PartialEq for Program {
@@ -105,7 +102,21 @@ impl Program {
                 .collect();
             sys::Prepared::new(&path, &argv).map_err(|e| e.to_string())
         });
-        Self { command, prepared }
+        Self { command, prepared, address_sanitized: Arc::default() }
+    }
+
+    /// Whether the executable is built with AddressSanitizer (it holds the runtime's entry
+    /// point, `__asan_init`, or links its library), whose quarantine alone may hold 256 MB:
+    /// a memory limit for such a build is no limit for the program. Read once.
+    #[must_use]
+    pub fn address_sanitized(&self) -> bool {
+        *self.address_sanitized.get_or_init(|| {
+            let Ok(prepared) = &self.prepared else { return false };
+            let Ok(bytes) = std::fs::read(prepared.path()) else { return false };
+            [&b"__asan_init"[..], b"libasan.so"]
+                .iter()
+                .any(|mark| bytes.windows(mark.len()).any(|w| w == *mark))
+        })
     }
 
     /// The command line as given.
@@ -170,7 +181,7 @@ pub struct ChildOptions {
     pub wall_limit: Duration,
     /// Bytes of stdout kept; a program that writes more is killed.
     pub output_limit: usize,
-    /// Bytes kept from the end of stderr.
+    /// Bytes kept from the start of stderr, and as many from its end.
     pub stderr_tail: usize,
     /// Peak resident memory, in KiB, above which the run fails ([`Exit::MemoryLimit`]), and
     /// the stack limit; `None` measures without a limit and leaves the stack unlimited.
@@ -265,6 +276,8 @@ pub struct ChildReport {
     pub exit: Exit,
     /// Its stdout, at most `output_limit` bytes.
     pub stdout: Vec<u8>,
+    /// The first `stderr_tail` bytes of its stderr (where a sanitizer's report starts).
+    pub stderr_head: Vec<u8>,
     /// The last `stderr_tail` bytes of its stderr.
     pub stderr_tail: Vec<u8>,
     /// How many bytes it wrote to stderr in all.
@@ -279,15 +292,66 @@ pub struct ChildReport {
 }
 
 impl ChildReport {
-    /// The stderr tail as text, trimmed, cut to its last `chars` characters.
+    /// What stderr says in a line, cut to `chars` characters: a sanitizer's own headline
+    /// (`==7==ERROR: AddressSanitizer: heap-buffer-overflow on ...`, UBSan's `runtime error:`)
+    /// wherever it stands, else the end of stderr, trimmed.
     #[must_use]
     pub fn stderr_excerpt(&self, chars: usize) -> String {
+        if let Some(line) = self.sanitizer_headline() {
+            let count = line.chars().count();
+            return if count > chars {
+                format!("{}...", line.chars().take(chars).collect::<String>())
+            } else {
+                line
+            };
+        }
         let text = String::from_utf8_lossy(&self.stderr_tail);
         let text = text.trim();
         let count = text.chars().count();
         let cut = self.stderr_len > self.stderr_tail.len() || count > chars;
         let tail: String = text.chars().skip(count.saturating_sub(chars)).collect();
         if cut { format!("...{tail}") } else { tail }
+    }
+}
+
+impl ChildReport {
+    /// The first line of stderr in which a sanitizer reports (AddressSanitizer, LeakSanitizer,
+    /// ThreadSanitizer, MemorySanitizer, UndefinedBehaviorSanitizer), trimmed.
+    #[must_use]
+    pub fn sanitizer_headline(&self) -> Option<String> {
+        const MARKS: [&str; 6] = [
+            "ERROR: AddressSanitizer",
+            "ERROR: LeakSanitizer",
+            "WARNING: ThreadSanitizer",
+            "ERROR: ThreadSanitizer",
+            "WARNING: MemorySanitizer",
+            ": runtime error: ",
+        ];
+        [&self.stderr_head, &self.stderr_tail].into_iter().find_map(|bytes| {
+            String::from_utf8_lossy(bytes)
+                .lines()
+                .find(|line| MARKS.iter().any(|mark| line.contains(mark)))
+                .map(|line| line.trim().to_owned())
+        })
+    }
+
+    /// All of stderr that was kept: the whole when it was short, else its start, a line
+    /// saying how much was not kept, and its end.
+    #[must_use]
+    pub fn stderr_kept(&self) -> Vec<u8> {
+        let (head, tail) = (&self.stderr_head, &self.stderr_tail);
+        let overlap = (head.len() + tail.len()).saturating_sub(self.stderr_len);
+        if overlap > 0 || head.is_empty() {
+            return [&head[..], &tail[overlap.min(tail.len())..]].concat();
+        }
+        let dropped = self.stderr_len - head.len() - tail.len();
+        let mut kept = head.clone();
+        if !kept.ends_with(b"\n") {
+            kept.push(b'\n');
+        }
+        kept.extend_from_slice(format!("[... {dropped} bytes not kept ...]\n").as_bytes());
+        kept.extend_from_slice(tail);
+        kept
     }
 }
 
@@ -342,6 +406,7 @@ enum Event {
 
 /// The end of a program's stderr, and how many bytes it wrote there in all.
 struct StderrTail {
+    head: Vec<u8>,
     bytes: Vec<u8>,
     total: usize,
 }
@@ -507,6 +572,7 @@ pub(super) fn run(
     Ok(ChildReport {
         exit,
         stdout,
+        stderr_head: stderr_tail.head,
         stderr_tail: stderr_tail.bytes,
         stderr_len: stderr_tail.total,
         wall,
@@ -552,8 +618,10 @@ fn read_bounded(mut stdout: File, limit: usize, tx: &mpsc::Sender<Event>) {
     let _ = tx.send(Event::Stdout(kept));
 }
 
-/// Reads the program's stderr to its end, keeping the last `tail` bytes and the count.
+/// Reads the program's stderr to its end, keeping the first and the last `tail` bytes and the
+/// count.
 fn read_tail(mut stderr: File, tail: usize, tx: &mpsc::Sender<Event>) {
+    let mut head = Vec::new();
     let mut kept = Vec::new();
     let mut total = 0;
     let mut buf = vec![0; 1 << 14];
@@ -562,6 +630,8 @@ fn read_tail(mut stderr: File, tail: usize, tx: &mpsc::Sender<Event>) {
             Ok(0) => break,
             Ok(n) => {
                 total += n;
+                let room = tail.saturating_sub(head.len()).min(n);
+                head.extend_from_slice(&buf[..room]);
                 kept.extend_from_slice(&buf[..n]);
                 // Trim only when twice the tail: amortised O(1) a byte.
                 if kept.len() > 2 * tail.max(1) {
@@ -575,7 +645,7 @@ fn read_tail(mut stderr: File, tail: usize, tx: &mpsc::Sender<Event>) {
     if kept.len() > tail {
         kept.drain(..kept.len() - tail);
     }
-    let _ = tx.send(Event::Stderr(StderrTail { bytes: kept, total }));
+    let _ = tx.send(Event::Stderr(StderrTail { head, bytes: kept, total }));
 }
 
 /// What [`watch`] saw until the program exited.
@@ -722,7 +792,7 @@ mod tests {
     use crate::text::describe_exit;
 
     fn sandbox() -> &'static Sandbox {
-        static SANDBOX: std::sync::OnceLock<Sandbox> = std::sync::OnceLock::new();
+        static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
         SANDBOX.get_or_init(Sandbox::new)
     }
 

@@ -218,7 +218,7 @@ pub(crate) fn cpu_hard_limit() -> u64 {
 
 /// A program prepared once and started many times: its resolved path, its arguments and the
 /// environment it gets (ours, but for `TMPDIR`, which each run sets), as C strings.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Prepared {
     path: CString,
     argv: Vec<CString>,
@@ -226,6 +226,11 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
+    /// The resolved executable's path.
+    pub(crate) fn path(&self) -> &Path {
+        Path::new(OsStr::from_bytes(self.path.as_bytes()))
+    }
+
     /// Prepares `path` (absolute, already resolved) with `argv` (its first word included) and
     /// our environment without `TMPDIR`.
     pub(crate) fn new(path: &Path, argv: &[&OsStr]) -> io::Result<Self> {
@@ -470,11 +475,7 @@ mod linux {
         drop((stdout.0, stderr.0));
         let pid = u32::try_from(pid).expect("clone returned a process id");
         match plan.error.load(Ordering::SeqCst) {
-            0 => Ok(Spawned {
-                pid,
-                stdout: File::from(stdout.1),
-                stderr: File::from(stderr.1),
-            }),
+            0 => Ok(Spawned { pid, stdout: File::from(stdout.1), stderr: File::from(stderr.1) }),
             errno => {
                 reap(pid)?;
                 Err(io::Error::from_raw_os_error(errno))
