@@ -1,7 +1,7 @@
 //! hero-battle: an exact solver for "Battle in Two Pairs of Heroes" (ICPC 2017 Qingdao).
 //!
 //! Alice's heroes A1, A2 and Bob's B1, B2 take turns attacking; who wins under optimal play,
-//! for each first mover? The statement is in `docs/problems/hero-battle.md`.
+//! for each first mover? The statement is in `problem/statement.md`.
 //!
 //! The API: [`run`], the whole program (judge input in, judge output out), with [`Options`]
 //! and [`Solver`]; [`solve`] for one [`Case`]; [`threshold`], the fast exact solver, a DP

@@ -13,8 +13,8 @@ pub struct ProblemCrate {
     pub name: String,
     /// Its folder.
     pub dir: PathBuf,
-    /// Its statement, from the workspace root (`statement` in its problem table).
-    pub statement: String,
+    /// Its statement (`statement` in its problem table, from the crate's folder).
+    pub statement: PathBuf,
     /// Its examples' names.
     pub examples: Vec<String>,
 }
@@ -28,7 +28,7 @@ pub struct Member {
     pub dir: PathBuf,
     /// Its examples' names.
     pub examples: Vec<String>,
-    /// Its problem table's `statement`, when it is a problem crate.
+    /// Its problem table's `statement` (from its folder), when it is a problem crate.
     pub statement: Option<String>,
 }
 
@@ -78,7 +78,7 @@ pub fn problems() -> Vec<ProblemCrate> {
     members()
         .into_iter()
         .filter_map(|m| {
-            let statement = m.statement?;
+            let statement = m.dir.join(m.statement?);
             Some(ProblemCrate { name: m.name, dir: m.dir, statement, examples: m.examples })
         })
         .collect()

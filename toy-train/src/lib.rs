@@ -1,6 +1,6 @@
 //! toy-train (IOI 2017, Toy Train): for every start station, whether Arezou can force the
 //! train onto a cycle through a charging station. The rules and formats are in
-//! `docs/problems/toy-train.md`.
+//! `problem/statement.md`.
 //!
 //! The game is a Büchi game: Arezou wins where she can force infinitely many visits to
 //! charging stations, and both players have positional winning strategies.
