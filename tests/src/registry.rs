@@ -30,6 +30,10 @@ pub struct Member {
     pub examples: Vec<String>,
     /// Its problem table's `statement` (from its folder), when it is a problem crate.
     pub statement: Option<String>,
+    /// Whether `cargo publish` may publish it (not `publish = false`).
+    pub publish: bool,
+    /// Its manifest's `readme`, from its folder.
+    pub readme: Option<String>,
 }
 
 /// Every workspace member, in the order of the workspace's `members`.
@@ -64,6 +68,9 @@ pub fn members() -> Vec<Member> {
                 dir: manifest.parent().expect("a manifest sits in a folder").to_path_buf(),
                 examples,
                 statement: text(&package["metadata"]["problem"]["statement"]),
+                // `null` for any registry, a list of registries otherwise (`[]`: none).
+                publish: package["publish"].as_array().is_none_or(|r| !r.is_empty()),
+                readme: text(&package["readme"]),
             }
         })
         .collect()
