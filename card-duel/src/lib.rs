@@ -14,7 +14,7 @@
 //! [`generate`], official-size and all-position files and position families with fixed
 //! seeds; and [`judge`], the problem as the judge sees it (limits, the official checker's
 //! rule, generation, the extreme inputs, shrink moves, the exhaustive enumeration), behind
-//! the binary's `check`, `validate`, `stress` and `shrink`.
+//! the binary's judging subcommands.
 //!
 //! Inside, not part of the API (the workspace's tests reach the first five under the hidden
 //! `internals` feature):

@@ -10,7 +10,7 @@
 //! tables from one case to the next; [`InputFormat`], the judge's input format and its one
 //! parser; [`generate`], case families with fixed seeds; and [`judge`], the problem as the
 //! judge sees it (limits, checker, generation, shrink moves, exhaustive enumeration), behind
-//! the binary's `check`, `validate` and `stress`.
+//! the binary's judging subcommands.
 //!
 //! Inside, not part of the API (the workspace's tests reach them under the hidden `internals`
 //! feature):

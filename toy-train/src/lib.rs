@@ -13,7 +13,7 @@
 //! generators build and the judge reads, renders and edits; [`generator`], reproducible
 //! generators for tests and benchmarks; and [`judge`](mod@judge), the problem as the judge
 //! sees it (limits, subtasks, checker, generation, shrink moves), behind the binary's
-//! `check`, `validate` and `stress`.
+//! judging subcommands.
 //!
 //! Inside, not part of the API (the workspace's tests and xtask reach the first five under
 //! the hidden `internals` feature):
