@@ -398,7 +398,7 @@ mod tests {
         assert_eq!(lines[1], format!("sweep: {size}"));
         assert!(size.largest_layer < size.values && size.values < 22 * size.largest_layer);
         // An explained run sweeps too, and says so.
-        let explained = run(input, &Options { explain: true, ..stats }).unwrap();
+        let explained = run(input, &Options { explain: true, ..stats.clone() }).unwrap();
         assert!(explained.stderr.lines().nth(1).is_some_and(|l| l.starts_with("sweep: ")));
         // The reference solver sweeps nothing; without --stats nothing is said.
         let reference = Options { solver: Solver::Reference, ..stats };
