@@ -1,7 +1,7 @@
 //! The card-duel binary: judge input in (a file or stdin), one probability per line out; the
-//! judge's subcommands `check`, `validate`, `stress` and `shrink` on
-//! [`card_duel::judge::Judge`]; and `tablebase`, which writes every position's value of one O
-//! for `--tablebase`. It parses the arguments, calls the library and finishes.
+//! judge's subcommands (`docs/judging.md`) on [`card_duel::judge::Judge`]; and `tablebase`,
+//! which writes every position's value of one O for `--tablebase`. It parses the arguments,
+//! calls the library and finishes.
 
 use std::path::PathBuf;
 

@@ -1,6 +1,5 @@
 //! The hero-battle binary: judge input in (a file or stdin), one verdict per case out; and the
-//! judge's subcommands (`check`, `validate`, `stress`, `shrink`) on
-//! [`hero_battle::judge::Judge`].
+//! judge's subcommands (`docs/judging.md`) on [`hero_battle::judge::Judge`].
 
 use clap::{Parser, Subcommand};
 use engine::cli::{BatchArgs, exit_with_error, finish};

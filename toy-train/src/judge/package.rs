@@ -1,7 +1,7 @@
 //! toy-train's problem package (`toy-train package`): what a Kattis package says of the
 //! problem beyond its judge. The title and origin, the statement and the official sample
-//! from `docs/problems/`; the input validator (`judge/validator.cpp`, as strict as
-//! `validate`, and with `subtask K` the subtask's constraint too); CMS's white-diff as a
+//! from the crate's `problem/` folder; the input validator (`judge/validator.cpp`, as strict
+//! as `validate`, and with `subtask K` the subtask's constraint too); CMS's white-diff as a
 //! custom output validator (`judge/whitediff.cpp`), since Kattis's default one compares
 //! tokens and not lines; and IOI 2017's six subtasks as scoring groups.
 //!
@@ -25,8 +25,8 @@ use crate::railway::Railway;
 /// IOI 2017's official example, in the sample grader's format.
 const SAMPLES: &[Sample] = &[Sample {
     name: "sample1",
-    input: include_bytes!("../../../docs/problems/toy-train/sample1.in"),
-    answer: include_bytes!("../../../docs/problems/toy-train/sample1.out"),
+    input: include_bytes!("../../problem/sample1.in"),
+    answer: include_bytes!("../../problem/sample1.out"),
 }];
 
 /// The six subtasks as groups: points, the validator's flags and the constraint.
@@ -56,8 +56,8 @@ impl Packaged for Judge {
             title: "Toy Train",
             source: "IOI 2017 (International Olympiad in Informatics, Tehran), day 1",
             source_url: None,
-            statement_path: "docs/problems/toy-train.md",
-            statement: include_str!("../../../docs/problems/toy-train.md"),
+            statement_path: "toy-train/problem/statement.md",
+            statement: include_str!("../../problem/statement.md"),
             samples: SAMPLES,
         }
     }
