@@ -73,7 +73,7 @@ use submission::compile;
 pub use submission::{Language, Role, SUPPORTED, Submission, compile_cpp};
 
 /// What a package says of a problem beyond its [`Problem`]: its title and origin, its
-/// statement and its official samples.
+/// statement and its samples.
 #[derive(Clone, Copy, Debug)]
 pub struct About {
     /// The title: `Battle in Two Pairs of Heroes`.
@@ -82,22 +82,22 @@ pub struct About {
     pub source: &'static str,
     /// A page of the problem, where one is known.
     pub source_url: Option<&'static str>,
-    /// Where the statement is in the repository: `docs/problems/hero-battle.md`.
+    /// Where the statement is in the repository: `hero-battle/problem/statement.md`.
     pub statement_path: &'static str,
     /// The statement, in Markdown.
     pub statement: &'static str,
-    /// The official samples, in order.
+    /// The samples, in order (the official ones where the sources kept them).
     pub samples: &'static [Sample],
 }
 
-/// An official sample: its name in `data/sample` and its files.
+/// A sample: its name in `data/sample` and its files.
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
     /// `sample1`.
     pub name: &'static str,
     /// The input.
     pub input: &'static [u8],
-    /// The official answer (checked against ours, which the package holds).
+    /// The sample's answer (checked against ours, which the package holds).
     pub answer: &'static [u8],
 }
 
@@ -564,7 +564,7 @@ pub enum PackageError {
     /// A file of the package cannot be written.
     #[error(transparent)]
     Write(#[from] WriteError),
-    /// An official sample is not valid, or its answer disagrees with ours.
+    /// A sample is not valid, or its answer disagrees with ours.
     #[error("sample {name}: {message}")]
     Sample {
         /// The sample's name.

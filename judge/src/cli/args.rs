@@ -59,8 +59,8 @@ pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
             .mut_arg("memory_limit", move |a| a.help(memory))
     };
     let command = A::command()
-        .mut_subcommand("check", |c| c.about(help.check))
-        .mut_subcommand("validate", |c| c.about(help.validate))
+        .mut_subcommand("check", |c| c.long_about(help.check))
+        .mut_subcommand("validate", |c| c.long_about(help.validate))
         .mut_subcommand("stress", |c| {
             judge_args(c).mut_arg("exhaustive", |a| a.help(help.exhaustive))
         })
@@ -143,22 +143,32 @@ pub enum JudgeCommand {
     Check(CheckArgs),
     /// Is FILE a valid input?
     Validate(ValidateArgs),
-    /// Run COMMAND on generated inputs (or every input up to a bound) until it fails, then
-    /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble;
+    /// Run COMMAND on generated inputs until it fails, then shrink the failure.
+    ///
+    /// Runs COMMAND on generated inputs (or every input up to a bound) until it fails, then
+    /// shrinks the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble;
     /// stopped by SIGINT, SIGTERM or SIGHUP, it reports what it found and exits 130, 143, 129.
     Stress(StressArgs),
-    /// Shrink INPUT, on which COMMAND fails, to a 1-minimal input that fails the same way (a
-    /// failure saved by `stress`, or any input). Exit 0 it does not fail, 1 shrunk, 2 trouble;
-    /// stopped by a signal, it reports how far it got and exits 130, 143, 129.
+    /// Shrink INPUT, on which COMMAND fails, to a 1-minimal input.
+    ///
+    /// Shrinks INPUT (a failure saved by `stress`, or any input) to a 1-minimal input that
+    /// fails the same way. Exit 0 it does not fail, 1 shrunk, 2 trouble; stopped by a signal,
+    /// it reports how far it got and exits 130, 143, 129.
     Shrink(ShrinkArgs),
-    /// Print an input as `stress` generates them: size level LEVEL, or extreme input K, from
-    /// SEED; the same arguments give the same bytes.
+    /// Print an input as `stress` generates them.
+    ///
+    /// Prints size level LEVEL, or extreme input K, from SEED; the same arguments give the
+    /// same bytes.
     Generate(GenerateArgs),
-    /// Judge COMMAND on a folder of tests (NAME.in with NAME.ans; a package's data/): each
+    /// Judge COMMAND on a folder of tests.
+    ///
+    /// Judges COMMAND on a folder of tests (NAME.in with NAME.ans; a package's data/): each
     /// test's verdict, CPU time and peak memory, then a summary. Exit 0 all passed, 1 some
     /// failed, 2 trouble.
     Run(run::RunTestsArgs),
-    /// Write a problem package in the Kattis format (legacy), which DOMjudge imports: the
+    /// Write a problem package in the Kattis format.
+    ///
+    /// Writes a problem package in the Kattis format (legacy), which DOMjudge imports: the
     /// samples, the extremes and generated tests with our answers, a test that kills each
     /// --wrong and --slow submission (found by stress and shrunk), the validators, the
     /// submissions filed by verdict. Exit 0 all filed, 1 some submission killed by no test

@@ -51,7 +51,7 @@ const WORKERS: usize = 3;
 /// What a problem supplies to [`binary_conformance`]: what is its own.
 #[derive(Clone, Debug)]
 pub struct BinaryCase<I> {
-    /// The official samples with their answers; the first is the one `check` speaks every
+    /// The samples with their answers; the first is the one `check` speaks every
     /// protocol on.
     pub samples: Vec<Sample>,
     /// An output for the first sample with a wrong answer, and the line `check` says to it.
