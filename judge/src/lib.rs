@@ -43,6 +43,7 @@
 
 pub mod canonical;
 pub mod compare;
+pub mod game;
 pub mod lenient;
 pub mod moves;
 pub mod problem;
