@@ -42,6 +42,7 @@ pub mod generator;
 pub mod judge;
 mod output;
 mod parse;
+pub mod position;
 mod railway;
 mod verify;
 engine::internal_modules!(
