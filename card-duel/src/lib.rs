@@ -39,6 +39,7 @@
 pub mod generate;
 pub mod judge;
 mod pings;
+pub mod position;
 mod shapes;
 mod tables;
 engine::internal_modules!(explain, parse, reference, rules, tablebase);
