@@ -15,6 +15,7 @@
 //! see the crate's README), or a read of its file.
 
 use std::fmt;
+use std::sync::Arc;
 
 use engine::store::HashMemo;
 
@@ -200,33 +201,44 @@ impl State {
     /// unless the mover chooses. `O(1)`, at most 9.
     #[must_use]
     pub fn actions(&self) -> Vec<Action> {
+        let (list, len) = self.action_array();
+        list[..len].to_vec()
+    }
+
+    /// [`State::actions`] without the heap: the list and its length.
+    fn action_array(&self) -> ([Action; 9], usize) {
+        let mut list = [Action::EndTurn; 9];
+        let mut len = 0;
+        let mut push = |a: Action| {
+            list[len] = a;
+            len += 1;
+        };
         if self.turn() != Turn::Choose(self.mover) {
-            return Vec::new();
+            return (list, 0);
         }
-        let mut actions = Vec::with_capacity(9);
         if self.used < self.ops {
-            actions.push(Action::HeroPower);
+            push(Action::HeroPower);
         }
         for minion_hp in [1, 2] {
             if count(self.ready, minion_hp) > 0 {
-                actions.push(Action::Face { minion_hp });
+                push(Action::Face { minion_hp });
             }
         }
         for minion_hp in [1, 2] {
             for target_hp in [1, 2] {
                 if count(self.ready, minion_hp) > 0 && count(self.other, target_hp) > 0 {
-                    actions.push(Action::Trade { minion_hp, target_hp });
+                    push(Action::Trade { minion_hp, target_hp });
                 }
             }
         }
         let minions = self.ready.len() + self.spent.len();
         if self.used < self.ops && minions < MAX_MINIONS && self.hand[self.mover.index()] > 0 {
-            actions.push(Action::Play);
+            push(Action::Play);
         }
         if self.acted {
-            actions.push(Action::EndTurn);
+            push(Action::EndTurn);
         }
-        actions
+        (list, len)
     }
 
     /// The moment after the mover's `action`. `O(1)`.
@@ -236,6 +248,11 @@ impl State {
     #[must_use]
     pub fn after(&self, action: Action) -> Self {
         assert!(self.actions().contains(&action), "{action} is not legal here");
+        self.apply(action)
+    }
+
+    /// [`State::after`] for an action known to be legal.
+    fn apply(&self, action: Action) -> Self {
         let (me, foe) = (self.mover.index(), self.mover.other().index());
         let mut next = *self;
         next.acted = true;
@@ -277,12 +294,23 @@ impl State {
     /// ping is due. `O(1)`, at most 8.
     #[must_use]
     pub fn outcomes(&self) -> Vec<(Target, f64, State)> {
+        let (list, len) = self.outcome_array();
+        list[..len].to_vec()
+    }
+
+    /// [`State::outcomes`] without the heap: the list and its length.
+    fn outcome_array(&self) -> ([(Target, f64, State); 8], usize) {
+        let mut out = [(Target::Player(Side::E), 0.0, *self); 8];
+        let mut len = 0;
         if self.turn() != Turn::Chance {
-            return Vec::new();
+            return (out, 0);
         }
+        let mut push = |o: (Target, f64, State)| {
+            out[len] = o;
+            len += 1;
+        };
         let characters = 2 + self.ready.len() + self.spent.len() + self.other.len();
         let chance = |k: u8| f64::from(k) / f64::from(characters);
-        let mut out = Vec::with_capacity(8);
         let land = |mut next: State| {
             next.pings -= 1;
             if next.pings == 0 && next.hp.iter().all(|&hp| hp > 0) {
@@ -296,7 +324,7 @@ impl State {
         for side in [Side::E, Side::Teacher] {
             let mut next = *self;
             next.hp[side.index()] -= 1;
-            out.push((Target::Player(side), chance(1), land(next)));
+            push((Target::Player(side), chance(1), land(next)));
         }
         let hit =
             |board: Board, hp: u8| if hp == 1 { minus(board, 1) } else { plus(minus(board, 2), 1) };
@@ -309,7 +337,7 @@ impl State {
                     } else {
                         next.spent = hit(next.spent, hp);
                     }
-                    out.push((
+                    push((
                         Target::Minion { owner: self.mover, hp, ready },
                         chance(k),
                         land(next),
@@ -323,10 +351,10 @@ impl State {
                 let mut next = *self;
                 next.other = hit(next.other, hp);
                 let owner = self.mover.other();
-                out.push((Target::Minion { owner, hp, ready: true }, chance(k), land(next)));
+                push((Target::Minion { owner, hp, ready: true }, chance(k), land(next)));
             }
         }
-        out
+        (out, len)
     }
 
     /// The start of the next turn as the tablebase indexes it: the new mover as "E", before
@@ -346,15 +374,15 @@ impl State {
 
 /// Values moments of one O: its tablebase and the memo of the turns valued so far.
 #[derive(Debug)]
-pub struct Oracle<'a> {
-    tablebase: &'a Tablebase,
+pub struct Oracle {
+    tablebase: Arc<Tablebase>,
     memo: HashMemo<State, f64>,
 }
 
-impl<'a> Oracle<'a> {
+impl Oracle {
     /// An oracle over the tablebase of the game's O.
     #[must_use]
-    pub fn new(tablebase: &'a Tablebase) -> Self {
+    pub fn new(tablebase: Arc<Tablebase>) -> Self {
         Self { tablebase, memo: HashMemo::new() }
     }
 
@@ -363,11 +391,21 @@ impl<'a> Oracle<'a> {
     /// # Panics
     /// When `state`'s O is not the tablebase's.
     pub fn e_wins(&mut self, state: &State) -> f64 {
-        assert_eq!(state.ops, self.tablebase.ops(), "one O per tablebase");
+        self.check_ops(state);
         if self.memo.len() > MEMO_LIMIT {
             self.memo.reset();
         }
         self.value_of(state)
+    }
+
+    /// Its tablebase's O.
+    #[must_use]
+    pub fn ops(&self) -> u8 {
+        self.tablebase.ops()
+    }
+
+    fn check_ops(&self, state: &State) {
+        assert_eq!(state.ops, self.tablebase.ops(), "one O per tablebase");
     }
 
     /// The probability that `side` wins from `state`.
@@ -403,12 +441,13 @@ impl<'a> Oracle<'a> {
                 state.outcomes().iter().map(|(_, p, next)| p * self.value_of(next)).sum()
             }
             Turn::Choose(mover) => {
-                let values = state.actions().into_iter().map(|a| match a {
+                let (actions, len) = state.action_array();
+                let values = actions[..len].iter().map(|&a| match a {
                     Action::EndTurn => {
                         let v = self.tablebase.value(&state.next_turn_start());
                         if mover == Side::E { 1.0 - v } else { v }
                     }
-                    _ => self.value_of(&state.after(a)),
+                    _ => self.value_of(&state.apply(a)),
                 });
                 if mover == Side::E {
                     values.fold(f64::NEG_INFINITY, f64::max)
@@ -463,8 +502,8 @@ mod tests {
         let mut rng = SplitMix64::new(21);
         let mut checked = 0;
         for ops in [3u8] {
-            let tablebase = Tablebase::build(ops);
-            let mut oracle = Oracle::new(&tablebase);
+            let tablebase = Arc::new(Tablebase::build(ops));
+            let mut oracle = Oracle::new(Arc::clone(&tablebase));
             let mut reference = Reference::new(ops);
             for _ in 0..260 {
                 let position = random_position(&mut rng, 6);
