@@ -337,11 +337,7 @@ impl State {
                     } else {
                         next.spent = hit(next.spent, hp);
                     }
-                    push((
-                        Target::Minion { owner: self.mover, hp, ready },
-                        chance(k),
-                        land(next),
-                    ));
+                    push((Target::Minion { owner: self.mover, hp, ready }, chance(k), land(next)));
                 }
             }
         }

@@ -30,6 +30,7 @@
 #![forbid(unsafe_code)]
 
 pub mod generate;
+pub mod interactive;
 pub mod judge;
 mod parse;
 pub mod position;

@@ -223,11 +223,6 @@ fn damages(mover: Player, own: [u8; 2], enemy: [u8; 2], damage: &[[u8; 2]; 2]) -
     attacks(mover, own, enemy).into_iter().map(|a| a.damage(damage)).collect()
 }
 
-/// Which heroes of `hp` live, as 0 or 1.
-fn alive(hp: [u8; 2]) -> [u8; 2] {
-    [u8::from(hp[0] > 0), u8::from(hp[1] > 0)]
-}
-
 impl Chain {
     /// Layer 0 over the box of `queries` of `case`: won only where Bob has no hero left.
     /// `O(P * B)`.

@@ -15,6 +15,7 @@
 mod args;
 use args::seconds;
 pub mod package;
+pub mod play;
 pub mod run;
 
 pub use args::{

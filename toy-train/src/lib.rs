@@ -39,6 +39,7 @@
 mod dot;
 mod game;
 pub mod generator;
+pub mod interactive;
 pub mod judge;
 mod output;
 mod parse;
