@@ -153,6 +153,12 @@ impl<G: Game> Jury<G> {
         &self.transcript
     }
 
+    /// The position where the jury waits for the program's move, if it does.
+    #[must_use]
+    pub fn position(&self) -> Option<&G::Position> {
+        self.position.as_ref()
+    }
+
     /// The game, for the caller's own queries.
     pub fn game_mut(&mut self) -> &mut G {
         &mut self.game
