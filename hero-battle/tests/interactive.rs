@@ -21,7 +21,7 @@ fn input(seed: u64, cases: usize, hp: u64) -> Vec<u8> {
 /// Plays `input`'s games with `player` choosing each line at the position the jury waits on.
 fn interact(input: &[u8], mut player: impl FnMut(&Position) -> String) -> (Verdict, usize) {
     let mut game = HeroGame::new();
-    let starts = game.starts(input).unwrap();
+    let starts = game.starts(input).expect("a valid input");
     let mut jury = Jury::new(game, starts, 1);
     let mut reply = jury.open();
     loop {
@@ -37,7 +37,7 @@ fn interact(input: &[u8], mut player: impl FnMut(&Position) -> String) -> (Verdi
 
 /// The best move's line, by an oracle of the player's own.
 fn perfect(oracle: &mut Oracle, game: &HeroGame, p: &Position) -> String {
-    let (mv, _) = best(&oracle.moves(p)).unwrap();
+    let (mv, _) = best(&oracle.moves(p)).expect("a live position has a move");
     game.write_move(p, &mv)
 }
 
@@ -61,12 +61,13 @@ fn a_player_that_misplays_one_rare_position_loses_and_the_verdict_names_the_move
         let enemy =
             if p.mover == hero_battle::Player::Alice { p.case.bob_hp } else { p.case.alice_hp };
         let moves = oracle.moves(p);
-        if enemy[0] == enemy[1] && enemy[0] > 5 {
-            if let Some((mv, v)) = moves.iter().find(|(_, v)| matches!(v, Value::Lose { .. })) {
-                let line = game.write_move(p, mv);
-                planted.get_or_insert((line.clone(), *v));
-                return line;
-            }
+        if enemy[0] == enemy[1]
+            && enemy[0] > 5
+            && let Some((mv, v)) = moves.iter().find(|(_, v)| matches!(v, Value::Lose { .. }))
+        {
+            let line = game.write_move(p, mv);
+            planted.get_or_insert((line.clone(), *v));
+            return line;
         }
         perfect(&mut oracle, &game, p)
     });

@@ -49,10 +49,10 @@ pub fn play<G: Game>(
     )?;
     writeln!(output, "Type a move's number or its text, hint, undo, help or quit.")?;
     loop {
-        if let Some(path) = &options.picture {
-            if let Some(dot) = game.picture(&position) {
-                write_picture(path, &dot)?;
-            }
+        if let Some(path) = &options.picture
+            && let Some(dot) = game.picture(&position)
+        {
+            write_picture(path, &dot)?;
         }
         match game.turn(&position) {
             Turn::Over(winner) => {
