@@ -37,8 +37,10 @@
 //! ```
 
 pub mod generate;
+pub mod interactive;
 pub mod judge;
 mod pings;
+pub mod position;
 mod shapes;
 mod tables;
 engine::internal_modules!(explain, parse, reference, rules, tablebase);
@@ -57,7 +59,7 @@ use reference::Reference;
 use tables::SweepSize;
 
 pub use parse::{InputFormat, MAX_CASES, render_input, write_input, write_probability};
-pub use rules::{Board, MAX_HP, MAX_OPS, OFFICIAL_CASES, ORIGINAL_OPS, Position};
+pub use rules::{Action, Board, MAX_HP, MAX_OPS, OFFICIAL_CASES, ORIGINAL_OPS, Position};
 pub use tablebase::{Cache, CacheError, Policy, Store, Tablebase, TablebaseError, TablebaseFile};
 pub use tables::{Reach, StartKey, Tables};
 

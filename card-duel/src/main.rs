@@ -85,7 +85,9 @@ fn main() {
     let args = parse_args::<Args, Judge>(&HELP);
     match &args.command {
         // One judge for the whole command: it keeps the value tables it builds.
-        Some(Command::Judge(judge)) => std::process::exit(judge.run(&Judge::new())),
+        Some(Command::Judge(judge)) => std::process::exit(
+            judge.run_with_game(&Judge::new(), card_duel::interactive::DuelGame::new()),
+        ),
         Some(Command::Tablebase(tablebase)) => {
             let threads = tablebase.threads.map(usize::from);
             let driver = DriverOptions { threads, progress: false };

@@ -30,8 +30,10 @@
 #![forbid(unsafe_code)]
 
 pub mod generate;
+pub mod interactive;
 pub mod judge;
 mod parse;
+pub mod position;
 pub mod threshold;
 engine::internal_modules!(explain, reference, rules);
 
@@ -43,7 +45,7 @@ use engine::driver::{BatchOf, BatchSolver, DriverOptions};
 use engine::{Output, RunError};
 
 pub use parse::{InputFormat, MAX_CASES};
-pub use rules::{Case, Outcome, Player, WhoWins};
+pub use rules::{Attack, AttackList, Case, Outcome, Player, WhoWins};
 
 /// Which solver answers the cases.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -14,6 +14,7 @@
 
 mod args;
 mod package;
+mod play;
 mod report;
 mod run;
 
@@ -23,6 +24,7 @@ pub use args::{
     parse_duration, parse_megabytes, parse_memory_limit,
 };
 pub use package::PackageArgs;
+pub use play::{PlayArgs, QueryArgs};
 pub use run::RunTestsArgs;
 
 use std::fmt;

@@ -39,9 +39,11 @@
 mod dot;
 mod game;
 pub mod generator;
+pub mod interactive;
 pub mod judge;
 mod output;
 mod parse;
+pub mod position;
 mod railway;
 mod verify;
 engine::internal_modules!(

@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{package, run, run_check, run_generate, run_shrink, run_stress, run_validate};
+use super::{package, play, run, run_check, run_generate, run_shrink, run_stress, run_validate};
 use crate::hunt::{Schedule, ShrinkOptions, StressOptions};
 use crate::package::Packaged;
 use crate::rules::{EXIT_FAIL, Limits, Problem, Protocol, RunLimits};
@@ -174,6 +174,16 @@ pub enum JudgeCommand {
     /// submissions filed by verdict. Exit 0 all filed, 1 some submission killed by no test
     /// (not filed), 2 trouble.
     Package(package::PackageArgs),
+    /// Play a game of FILE against perfect play.
+    ///
+    /// Plays a game of FILE (the sample when absent) against perfect play: the position
+    /// drawn, every legal move with its value, hint, undo. Works over a pipe too.
+    Play(play::PlayArgs),
+    /// Answer one position's query in JSON.
+    ///
+    /// Answers one position's query, a JSON object on standard input (or FILE), with the
+    /// position's moves and their values as JSON.
+    Query(play::QueryArgs),
 }
 
 /// `PROBLEM generate`: a generated input on stdout.
@@ -205,6 +215,7 @@ impl JudgeCommand {
             Self::Generate(args) => run_generate(problem, args),
             Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
             Self::Package(args) => package::run_package(&Sandbox::new(), problem, args),
+            Self::Play(_) | Self::Query(_) => play::without_game(),
         }
     }
 }
