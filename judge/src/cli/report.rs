@@ -218,11 +218,14 @@ fn failure<P: Problem>(
         shrunk.elapsed.as_secs_f64(),
         plural(shrunk.runs, "run")
     );
-    let mut shrunk_line = shrink_line(shrunk, context.shrink_time);
-    if let Some(percent) =
-        context.time_limit_margin.filter(|_| failed.failing.verdict.kind == VerdictKind::TimeLimit)
+    let shrunk_line = shrink_line(shrunk, context.shrink_time);
+    if let Some(percent) = context.time_limit_margin
+        && failed.failing.verdict.kind == VerdictKind::TimeLimit
     {
-        shrunk_line += &format!("; under {}, so that it fails by a margin", margin(percent));
+        found.about.push(format!(
+            "a time limit, shrunk under {}, so that the input it ends on fails by a margin",
+            margin(percent)
+        ));
     }
     let alone = |r: &Reruns| r.trial.clone().unwrap_or_else(|| shrunk.trial.clone());
     match (&failed.shrink, &shrunk.reruns) {

@@ -233,7 +233,11 @@ fn stress_reports_a_time_limit_as_found_and_shrink_shrinks_it_under_a_margin() {
         &slow,
     ]);
     assert_eq!(shrunk.code, EXIT_FOUND, "{}", shrunk.stdout);
-    assert!(shrunk.stdout.contains("under 1.5 times the limit"), "{}", shrunk.stdout);
+    assert!(
+        shrunk.stdout.contains("a time limit, shrunk under 1.5 times the limit"),
+        "{}",
+        shrunk.stdout
+    );
     let saved = std::fs::read_to_string(&shrunk_save).expect("saved");
     assert_eq!(saved.lines().count(), 2, "{saved}");
     assert!(saved.lines().nth(1).is_some_and(|l| l.starts_with("5 ")), "{saved}");
