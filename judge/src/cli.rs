@@ -1,7 +1,7 @@
 //! The judge's command-line side (feature `cli`): the subcommands `check`, `validate`,
 //! `stress`, `shrink`, `generate`, `run` and `package` as one clap [`JudgeCommand`] that
 //! every problem binary flattens into its own (the arguments in module `args`), and the
-//! runners behind them, here (`run`'s in [`run`], `package`'s in [`package`]). Each runner
+//! runners behind them, here (`run`'s in module `run`, `package`'s in module `package`). Each runner
 //! prints its report and returns the process's exit code.
 //!
 //! Exit codes: `check` and `validate` follow the chosen [`Protocol`](crate::Protocol);

@@ -33,7 +33,7 @@
 //!    output validator accepts our answers.
 //! 6. **Verdicts**: every `--wrong` and `--slow` submission runs on every test in the order
 //!    problemtools runs them, under the package's limits, and is filed under the verdict the
-//!    package's grading gives it ([`judge_test`](crate::hunt::judge_test) judges
+//!    package's grading gives it ([`crate::judge_test`] judges
 //!    each run, as `PROBLEM run` does). One that passes every test is not filed but reported
 //!    ([`Built::not_killed`]).
 //! 7. The package is written beside `DIR` and renamed into place (module `place`).
