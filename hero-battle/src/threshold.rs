@@ -13,30 +13,42 @@
 //!   maximum over attacks of `bob_row[a][b1 - d1] + d2`, a shifted copy of one row.
 //!
 //! Dead heroes change who attacks whom, so the cells with `b1 = 0` or `b2 = 0` use the
-//! attacks of the survivors; the formulas below spell this out.
+//! attacks of the survivors; the formulas below spell this out. A boundary past 255 is stored
+//! as 255 (additions saturate): minimum, maximum and the test `w > 0` all commute with that
+//! cap, and no `b2` reaches it.
 //!
-//! # Order and cost
-//! Bob's attacks lower `a` componentwise, so rows are filled in increasing order of
-//! `a1 * 100 + a2` over the Alice hit points reachable from the start (a bit table marks them
-//! in one descending sweep). With `R` reachable Alice hit-point pairs and `B` = Bob's first
-//! hit points, time is `O(R * B * k)` byte operations with `k <= 8` attacks (the row loops
-//! vectorise), and space `O(R * B)` bytes. Hard cases (hit points 90..99, damage 1..3) have
-//! `R` near 9,000; random cases reach a handful of pairs.
+//! # Which rows
+//! Every hit-point pair Bob's attacks can bring Alice to gets a row, and no other. A hero of
+//! Alice with `h` hit points loses a sum of the damages Bob's two heroes deal it (each turn
+//! may bring one or two of them, the other hero's damage going elsewhere, and a lone attacker
+//! brings one), so its reachable hit points are `h - x` for `x` in the semigroup those two
+//! damages generate, `x < h`, and 0. The two heroes' losses are independent (a turn of single
+//! hits lowers one only), so the reachable pairs are exactly the product `S1 x S2` of the
+//! two heroes' sets: a grid, numbered `i1 * |S2| + i2` by the places of the values in their
+//! ascending lists. Every attack lowers both places or keeps them, so filling the grid in that
+//! order fills every row after the rows it reads.
+//!
+//! # Cost
+//! With `R = |S1| * |S2|` rows and `B` = Bob's first hit points plus one, time is
+//! `O(R * B)` byte operations (at most eight rows combined a cell, in 16-byte vectors: about
+//! 36 vector operations per 16 cells of both movers) plus `O(R)` to find the rows of each
+//! attack, and space `2 * R * B` bytes rounded to whole vectors. The game looks the same with
+//! the players exchanged, so each case runs over the side whose `R * B` is smaller. Hard
+//! cases (hit points 90..99, damage 1..3) have `R` near 9,000; random cases a handful.
 
 use engine::InlineVec;
-use engine::store::{BitTable, DenseTable};
 
 use crate::rules::{Case, MAX_VALUE, Outcome, Player, attacks, decided};
 
 /// Hit points take `RANK_BASE` values, `0..=MAX_VALUE`.
 const RANK_BASE: usize = MAX_VALUE as usize + 1;
 
-/// Number of hit-point pairs, the size of the per-pair tables.
-const PAIRS: usize = RANK_BASE * RANK_BASE;
-
 /// Bytes in one vector register: rows are padded to a multiple of this so the row loops
 /// compile to whole 16-byte vector operations.
 const LANES: usize = 16;
+
+/// One vector's worth of cells.
+type Lanes = [u8; LANES];
 
 /// The longest row: `RANK_BASE` values of `b1` rounded up to whole vectors.
 const MAX_STRIDE: usize = RANK_BASE.next_multiple_of(LANES);
@@ -46,16 +58,6 @@ const HERO1: usize = 1;
 const HERO2: usize = 2;
 const BOTH: usize = HERO1 | HERO2;
 
-/// Alice hit points `(a1, a2)` as a dense rank, `a1 * RANK_BASE + a2`.
-fn rank(a: [u8; 2]) -> usize {
-    usize::from(a[0]) * RANK_BASE + usize::from(a[1])
-}
-
-fn unrank(r: usize) -> [u8; 2] {
-    debug_assert!(r < PAIRS);
-    [(r / RANK_BASE) as u8, (r % RANK_BASE) as u8]
-}
-
 /// The damage vectors of one attacker set against one target set (at most four).
 type Moves = InlineVec<[u8; 2], 4>;
 
@@ -63,91 +65,116 @@ fn moves(mover: Player, attackers: [u8; 2], targets: [u8; 2], damage: &[[u8; 2];
     attacks(mover, attackers, targets).into_iter().map(|attack| attack.damage(damage)).collect()
 }
 
-/// Per-case move tables, indexed by the masks of living attackers and living targets
-/// (`HERO1`, `HERO2`, `BOTH`; index 0 is unused).
-#[derive(Clone, Debug, Default)]
-struct MoveTable {
-    alice: [[Moves; 4]; 4],
-    bob: [[Moves; 4]; 4],
-}
-
-impl MoveTable {
-    fn new(case: &Case) -> Self {
-        let mut table = Self::default();
-        for attackers in HERO1..=BOTH {
-            for targets in HERO1..=BOTH {
-                let own = [u8::from(attackers & 1 != 0), u8::from(attackers & 2 != 0)];
-                let enemy = [u8::from(targets & 1 != 0), u8::from(targets & 2 != 0)];
-                table.alice[attackers][targets] =
-                    moves(Player::Alice, own, enemy, &case.alice_damage);
-                table.bob[attackers][targets] = moves(Player::Bob, own, enemy, &case.bob_damage);
-            }
-        }
-        table
-    }
+fn mask_hp(mask: usize) -> [u8; 2] {
+    [u8::from(mask & HERO1 != 0), u8::from(mask & HERO2 != 0)]
 }
 
 fn alive_mask(hp: [u8; 2]) -> usize {
     usize::from(hp[0] > 0) | usize::from(hp[1] > 0) << 1
 }
 
-/// Marks in `reached` every Alice hit-point pair Bob's attacks (`bob[attackers][targets]`)
-/// can reach from rank `top`, and returns how many there are and the lowest; gives up
-/// (returning more than `limit`) once more than `limit` are found. One sweep over the set
-/// bits in descending rank order, since every attack lowers the rank:
-/// `O(pairs * 8 + (top - lowest) / 64)`.
-fn mark_reachable(
-    reached: &mut BitTable,
-    bob: &[[Moves; 4]; 4],
-    top: usize,
-    limit: usize,
-) -> Reach {
-    reached.insert(top);
-    let mut reach = Reach { pairs: 0, lowest: top };
-    // Set bits not visited yet: when none is left the sweep stops instead of scanning the
-    // empty words down to rank 0.
-    let mut pending = 1usize;
-    // A visit may set lower bits of the same word, so the word is read again each time,
-    // masked to the bits below the last one visited.
-    let mut word = top / 64;
-    let mut below = u64::MAX >> (63 - top % 64);
-    while pending > 0 {
-        let bits = reached.words()[word] & below;
-        if bits == 0 {
-            word -= 1;
-            below = u64::MAX;
-            continue;
-        }
-        let bit = 63 - bits.leading_zeros() as usize;
-        below = (1u64 << bit) - 1;
-        pending -= 1;
-        reach.pairs += 1;
-        reach.lowest = word * 64 + bit;
-        if reach.pairs > limit {
-            break;
-        }
-        let a = unrank(word * 64 + bit);
-        let targets = alive_mask(a);
-        if targets == 0 {
-            continue;
-        }
-        for moves in &bob[HERO1..=BOTH] {
-            for d in &moves[targets] {
-                let child = rank([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])]);
-                pending += usize::from(!reached.insert(child));
-            }
-        }
-    }
-    reach
+/// `moves` repeated to `N` entries: rows are combined with `min` or `max`, which ignore
+/// repeats, so the row loops always take `N` inputs.
+fn repeat<const N: usize>(moves: &Moves) -> [[u8; 2]; N] {
+    std::array::from_fn(|i| moves[i % moves.len()])
 }
 
-/// What [`mark_reachable`] found.
-#[derive(Clone, Copy, Debug)]
-struct Reach {
-    /// Pairs marked (more than the limit when the sweep gave up).
-    pairs: usize,
-    /// The lowest marked rank.
-    lowest: usize,
+/// The attacks that fill the rows of the pairs where the heroes of Alice in `alive` live.
+#[derive(Clone, Copy, Debug, Default)]
+struct RowMoves {
+    /// Both of Bob's heroes against Alice's: damage to `(A1, A2)`.
+    bob_both: [[u8; 2]; 4],
+    /// B1 alone (the cells `b2 = 0`).
+    bob_b1_only: [[u8; 2]; 2],
+    /// B2 alone (the cells `b1 = 0`).
+    bob_b2_only: [[u8; 2]; 2],
+    /// Alice's living heroes against both of Bob's: damage to `(B1, B2)`.
+    alice_both: [[u8; 2]; 4],
+    /// Alice's damage to B1 when every hero of hers hits it (the cells `b2 = 0`).
+    alice_on_b1: u8,
+    /// The same on B2 (the cells `b1 = 0`).
+    alice_on_b2: u8,
+}
+
+impl RowMoves {
+    fn new(case: &Case, alive: usize) -> Self {
+        let (own, enemy) = (mask_hp(alive), mask_hp(BOTH));
+        let bob = |attackers| moves(Player::Bob, mask_hp(attackers), own, &case.bob_damage);
+        let alice = |targets| moves(Player::Alice, own, mask_hp(targets), &case.alice_damage);
+        Self {
+            bob_both: repeat(&bob(BOTH)),
+            bob_b1_only: repeat(&bob(HERO1)),
+            bob_b2_only: repeat(&bob(HERO2)),
+            alice_both: repeat(&moves(Player::Alice, own, enemy, &case.alice_damage)),
+            alice_on_b1: alice(HERO1)[0][0],
+            alice_on_b2: alice(HERO2)[0][1],
+        }
+    }
+}
+
+/// The hit points one hero can be brought to, as a bit mask over `0..=MAX_VALUE`: `hp`
+/// minus each sum of the two damages it takes that leaves it alive, and 0. `O(log hp)`
+/// word operations.
+fn reachable_values(hp: u8, damage: [u8; 2]) -> u128 {
+    // Losses that leave the hero alive: the semigroup of the damages, below `hp`. Adding
+    // shifts of 1, 2, 4, ... times a damage closes a set under adding that damage.
+    let alive = (1u128 << hp) - 1;
+    let mut losses = 1u128;
+    for d in damage {
+        let mut shift = u32::from(d);
+        while shift <= u32::from(hp) {
+            losses |= losses << shift;
+            shift *= 2;
+        }
+    }
+    // Loss `x` leaves `hp - x`: reversing the bits turns bit `x` into bit `127 - x`.
+    ((losses & alive).reverse_bits() >> (127 - u32::from(hp))) | 1
+}
+
+/// The reachable hit points of one hero, with each value's place among them.
+#[derive(Clone, Debug)]
+struct Axis {
+    /// The values, ascending (`values[0]` is 0).
+    values: [u8; RANK_BASE],
+    /// `place[v]`: where `v` stands in `values`, or `NOT_REACHED`.
+    place: [u8; RANK_BASE],
+    len: usize,
+}
+
+const NOT_REACHED: u8 = u8::MAX;
+
+impl Default for Axis {
+    fn default() -> Self {
+        Self { values: [0; RANK_BASE], place: [NOT_REACHED; RANK_BASE], len: 0 }
+    }
+}
+
+impl Axis {
+    /// Sets the axis to the values of `mask` (a [`reachable_values`] mask), in
+    /// `O(values before and after)`.
+    fn set(&mut self, mut mask: u128) {
+        for &v in &self.values[..self.len] {
+            self.place[usize::from(v)] = NOT_REACHED;
+        }
+        self.len = 0;
+        while mask != 0 {
+            let v = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            self.values[self.len] = v;
+            self.place[usize::from(v)] = self.len as u8;
+            self.len += 1;
+        }
+    }
+
+    /// The place of `v`.
+    ///
+    /// # Panics
+    /// When `v` was not reached: a row would be read that was never filled.
+    fn place(&self, v: u8) -> usize {
+        let place = self.place[usize::from(v)];
+        assert!(place != NOT_REACHED, "hit points {v} were not reached");
+        usize::from(place)
+    }
 }
 
 /// Which side's hit points index the rows of the tables. Not part of the API: the tests pick
@@ -164,13 +191,6 @@ pub enum Orientation {
     Swapped,
 }
 
-/// A rough count of the pairs reachable from `hp` under `damage`: each hero survives about
-/// `hp / (least damage it takes) + 1` distinct values.
-fn estimate(hp: [u8; 2], damage: &[[u8; 2]; 2]) -> usize {
-    let span = |j: usize| usize::from(hp[j] / damage[0][j].min(damage[1][j])) + 1;
-    span(0) * span(1)
-}
-
 /// What the last solve did, for `--stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct SolveStats {
@@ -180,27 +200,34 @@ pub(crate) struct SolveStats {
     pub(crate) cells: usize,
 }
 
-/// The boundary solver with its reusable tables (one per thread; reset per case in time
-/// proportional to what the case touched).
+/// Shifts up to this many cells read a copy of the row's `b1 = 0` cell; larger ones read
+/// only such copies, since `b1 < PAD`.
+const PAD: usize = MAX_STRIDE;
+const _: () = assert!(PAD > MAX_VALUE as usize);
+
+/// The boundary solver with its reusable tables (one per thread; each case overwrites what it
+/// reads).
 #[derive(Clone, Debug)]
 pub struct ThresholdSolver {
-    reached: BitTable,
-    /// Reachable pairs of the other orientation, to pick the cheaper one.
-    reached_swapped: BitTable,
     /// Whether the tables hold the case with Alice and Bob exchanged.
     swapped: bool,
-    slot_of: DenseTable<u16>,
+    /// The row side's reachable hit points, hero by hero.
+    axes: [Axis; 2],
     /// `alice_row[slot * stride + b1]`: how many `b2` values (from 0 up) Alice wins with
     /// Alice to move. Entries from `width` to `stride` are padding.
     alice_row: Vec<u8>,
     /// The same with Bob to move.
     bob_row: Vec<u8>,
+    /// The row being filled with Bob to move, behind `PAD` copies of its `b1 = 0` cell, so
+    /// that each shift of Alice's attacks is one contiguous slice.
+    padded: [u8; PAD + MAX_STRIDE],
     /// Bob's `b1` values, `0..width`.
     width: usize,
     /// Row length: `width` rounded up to a whole number of 16-byte vectors.
     stride: usize,
     start: [u8; 2],
-    moves: MoveTable,
+    /// The attacks by which heroes of Alice live (index: `alive_mask`; 0 unused).
+    moves: [RowMoves; 4],
     stats: SolveStats,
 }
 
@@ -215,16 +242,15 @@ impl ThresholdSolver {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            reached: BitTable::new(PAIRS),
-            reached_swapped: BitTable::new(PAIRS),
             swapped: false,
-            slot_of: DenseTable::new(PAIRS),
+            axes: [Axis::default(), Axis::default()],
             alice_row: Vec::new(),
             bob_row: Vec::new(),
+            padded: [0; PAD + MAX_STRIDE],
             width: 0,
             stride: 0,
             start: [0, 0],
-            moves: MoveTable::default(),
+            moves: [RowMoves::default(); 4],
             stats: SolveStats::default(),
         }
     }
@@ -253,31 +279,30 @@ impl ThresholdSolver {
     /// says. Afterwards [`ThresholdSolver::alice_wins`] answers for positions whose row-side
     /// hit points were reached.
     fn solve_oriented(&mut self, case: &Case, orientation: Orientation) -> Outcome {
-        let moves = MoveTable::new(case);
-        self.reached.reset();
-        self.reached_swapped.reset();
-        let (swapped, reach) = match orientation {
-            Orientation::AsGiven => (
-                false,
-                mark_reachable(&mut self.reached, &moves.bob, rank(case.alice_hp), usize::MAX),
-            ),
-            Orientation::Swapped => (
-                true,
-                mark_reachable(
-                    &mut self.reached_swapped,
-                    &moves.alice,
-                    rank(case.bob_hp),
-                    usize::MAX,
-                ),
-            ),
-            Orientation::Cheaper => self.probe_cheaper(case, &moves),
+        // Each side's reachable values under the other's damage, hero by hero.
+        let values = |hp: [u8; 2], damage: &[[u8; 2]; 2]| {
+            [0, 1].map(|j| reachable_values(hp[j], [damage[0][j], damage[1][j]]))
+        };
+        let alice = values(case.alice_hp, &case.bob_damage);
+        let bob = values(case.bob_hp, &case.alice_damage);
+        let swapped = match orientation {
+            Orientation::AsGiven => false,
+            Orientation::Swapped => true,
+            Orientation::Cheaper => {
+                // Rows times row length, each side.
+                let cost = |axes: [u128; 2], other: [u8; 2]| {
+                    axes[0].count_ones()
+                        * axes[1].count_ones()
+                        * (u32::from(other[0]) + 1).next_multiple_of(LANES as u32)
+                };
+                cost(bob, case.alice_hp) < cost(alice, case.bob_hp)
+            }
         };
         self.swapped = swapped;
         if swapped {
-            std::mem::swap(&mut self.reached, &mut self.reached_swapped);
-            self.fill_all(&case.swapped(), MoveTable { alice: moves.bob, bob: moves.alice }, reach);
+            self.fill_all(&case.swapped(), bob);
         } else {
-            self.fill_all(case, moves, reach);
+            self.fill_all(case, alice);
         }
         Outcome {
             alice_first: self.alice_wins(case.alice_hp, case.bob_hp, Player::Alice),
@@ -285,53 +310,31 @@ impl ThresholdSolver {
         }
     }
 
-    /// Marks the reachable pairs of both orientations (`reached` as given, `reached_swapped`
-    /// exchanged) and returns whether the exchanged one is cheaper, with its pair count.
-    ///
-    /// The game looks the same with the players' names exchanged, so the rows may run over
-    /// either side's hit points; the cost is pairs times row length. A case where Bob deals 1
-    /// damage and Alice 60 is cheap over Bob's pairs. The side that looks cheaper is swept
-    /// first, the other only until it costs more.
-    fn probe_cheaper(&mut self, case: &Case, moves: &MoveTable) -> (bool, Reach) {
-        let row_len = |hp: [u8; 2]| usize::from(hp[0]).next_multiple_of(LANES);
-        let (given_row, swapped_row) = (row_len(case.bob_hp), row_len(case.alice_hp));
-        let guess_swapped = estimate(case.bob_hp, &case.alice_damage) * swapped_row
-            < estimate(case.alice_hp, &case.bob_damage) * given_row;
-        let given = (&mut self.reached, &moves.bob, case.alice_hp, given_row);
-        let exchanged = (&mut self.reached_swapped, &moves.alice, case.bob_hp, swapped_row);
-        let (first, second) = if guess_swapped { (exchanged, given) } else { (given, exchanged) };
-        let first_reach = mark_reachable(first.0, first.1, rank(first.2), usize::MAX);
-        let limit = (first_reach.pairs * first.3).div_ceil(second.3);
-        let second_reach = mark_reachable(second.0, second.1, rank(second.2), limit);
-        if second_reach.pairs * second.3 < first_reach.pairs * first.3 {
-            (!guess_swapped, second_reach)
-        } else {
-            (guess_swapped, first_reach)
+    /// Fills the rows of every pair of the grid `axes` (the row side's reachable values), in
+    /// increasing order of places.
+    fn fill_all(&mut self, case: &Case, axes: [u128; 2]) {
+        for (axis, mask) in self.axes.iter_mut().zip(axes) {
+            axis.set(mask);
         }
-    }
-
-    /// Fills the rows of every pair marked in `reached`, in increasing rank order.
-    fn fill_all(&mut self, case: &Case, moves: MoveTable, reach: Reach) {
-        let pairs = reach.pairs;
-        self.slot_of.reset();
-        self.moves = moves;
+        for alive in HERO1..=BOTH {
+            self.moves[alive] = RowMoves::new(case, alive);
+        }
+        let (n1, n2) = (self.axes[0].len, self.axes[1].len);
+        let pairs = n1 * n2;
         self.start = case.bob_hp;
         self.width = usize::from(case.bob_hp[0]) + 1;
         self.stride = self.width.next_multiple_of(LANES);
-        self.alice_row.clear();
-        self.alice_row.resize(pairs * self.stride, 0);
-        self.bob_row.clear();
-        self.bob_row.resize(pairs * self.stride, 0);
+        // Every row is written before it is read, so the tables are only grown, never cleared.
+        let cells = pairs * self.stride;
+        if self.alice_row.len() < cells {
+            self.alice_row.resize(cells, 0);
+            self.bob_row.resize(cells, 0);
+        }
         self.stats = SolveStats { alice_pairs: pairs, cells: 2 * pairs * self.width };
-        let mut slot = 0usize;
-        for w in reach.lowest / 64..=rank(case.alice_hp) / 64 {
-            let mut bits = self.reached.words()[w];
-            while bits != 0 {
-                let r = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                self.slot_of.set(r, slot as u16);
-                self.fill(slot, unrank(r));
-                slot += 1;
+        for i1 in 0..n1 {
+            let a1 = self.axes[0].values[i1];
+            for i2 in 0..n2 {
+                self.fill(i1 * n2 + i2, [a1, self.axes[1].values[i2]]);
             }
         }
     }
@@ -356,34 +359,30 @@ impl ThresholdSolver {
             return winner == Player::Alice;
         }
         assert!(bob[0] <= self.start[0] && bob[1] <= self.start[1], "Bob's hit points only fall");
-        let slot = self.slot_of.get(rank(alice)).map(usize::from);
-        let slot = slot.unwrap_or_else(|| panic!("Alice hit points {alice:?} were not reached"));
         let rows = match mover {
             Player::Alice => &self.alice_row,
             Player::Bob => &self.bob_row,
         };
-        rows[slot * self.stride + usize::from(bob[0])] > bob[1]
+        rows[self.slot(alice) * self.stride + usize::from(bob[0])] > bob[1]
     }
 
-    /// The slots of the pairs Bob's attacks (attacker mask `attackers`) reach from `a`,
-    /// repeated to four entries: rows are combined with `min`, which ignores repeats.
-    fn child_slots(&self, a: [u8; 2], attackers: usize) -> [usize; 4] {
-        let moves = &self.moves.bob[attackers][alive_mask(a)];
-        std::array::from_fn(|i| {
-            let d = moves[i % moves.len()];
-            let child = rank([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])]);
-            // Children have lower ranks than `a` and were reached from it, so they were filled.
-            usize::from(self.slot_of.get(child).expect("a child row is filled before its parent"))
-        })
-    }
-
-    /// Fills both rows of `slot`, Alice's hit points `a`.
+    /// The row of Alice's hit points `a`.
     ///
-    /// The loops run over whole rows with a fixed number of input rows (moves repeated to
-    /// four, which `min` and `max` ignore), so they compile to 16-byte vector code.
+    /// # Panics
+    /// When `a` was not reached by the last solve.
+    fn slot(&self, a: [u8; 2]) -> usize {
+        self.axes[0].place(a[0]) * self.axes[1].len + self.axes[1].place(a[1])
+    }
+
+    /// The rows of the pairs `damage` brings `a` to.
+    fn children<const N: usize>(&self, a: [u8; 2], damage: &[[u8; 2]; N]) -> [usize; N] {
+        damage.map(|d| self.slot([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])]))
+    }
+
+    /// Fills both rows of `slot`, Alice's hit points `a`. The loops run over whole vectors
+    /// with a fixed number of input rows, so they compile to 16-byte vector code.
     fn fill(&mut self, slot: usize, a: [u8; 2]) {
         let stride = self.stride;
-        let cap = self.start[1] + 1;
         let own = slot * stride..(slot + 1) * stride;
         if a == [0, 0] {
             // Alice has lost, except in the (unreachable) position where Bob has too.
@@ -392,50 +391,58 @@ impl ThresholdSolver {
             self.bob_row[own.clone()].copy_from_slice(&self.alice_row[own]);
             return;
         }
+        let moves = self.moves[alive_mask(a)];
 
         // Bob to move. With both Bob heroes alive (b1, b2 >= 1) every attack must leave a win;
         // at b2 = 0 only B1 attacks, at b1 = 0 only B2. Monotonicity makes
         // max(cell b2 = 0 wins, min over two-hero attacks) exactly the prefix length.
-        let both = self.child_slots(a, BOTH);
-        let b1_only = self.child_slots(a, HERO1);
-        let b2_only = self.child_slots(a, HERO2);
+        let both = self.children(a, &moves.bob_both);
+        let b1_only = self.children(a, &moves.bob_b1_only);
+        let b2_only = self.children(a, &moves.bob_b2_only);
         let rows = &self.alice_row;
-        let row = |s: usize| &rows[s * stride..(s + 1) * stride];
+        let row = |s: usize| rows[s * stride..(s + 1) * stride].as_chunks::<LANES>().0;
         let [c0, c1, c2, c3] = both.map(row);
-        let (l0, l1) = (row(b1_only[0]), row(b1_only[1]));
-        let out = &mut self.bob_row[own.clone()];
-        for i in 0..stride {
-            let all_attacks = c0[i].min(c1[i]).min(c2[i].min(c3[i]));
-            out[i] = all_attacks.max(u8::from(l0[i].min(l1[i]) > 0));
+        let [l0, l1] = b1_only.map(row);
+        let lone_b2 = b2_only.map(|s| rows[s * stride]);
+        let at_b1_zero = lone_b2[0].min(lone_b2[1]).max(1);
+        let (pad, padded_row) = self.padded.split_at_mut(PAD);
+        let out = padded_row[..stride].as_chunks_mut::<LANES>().0;
+        for (k, out) in out.iter_mut().enumerate() {
+            let all_attacks = min(min(c0[k], c1[k]), min(c2[k], c3[k]));
+            *out = max(all_attacks, min(min(l0[k], l1[k]), [1; LANES]));
         }
-        out[0] = b2_only.iter().map(|&s| row(s)[0]).min().unwrap_or(1).max(1);
+        padded_row[0] = at_b1_zero;
+        pad.fill(at_b1_zero);
+        self.bob_row[own.clone()].copy_from_slice(&padded_row[..stride]);
 
-        // Alice to move: she attacks b and Bob moves next at the same a. A row shifted by d
-        // reads `bob_row[b1 - d]`, and `bob_row[0]` where b1 - d < 0: a copy of the row behind
-        // a prefix of `bob_row[0]` makes every shift one contiguous slice. A shift of `PAD` or
-        // more reads only that prefix, since `b1 <= MAX_VALUE < PAD`.
-        const PAD: usize = 128;
-        const { assert!(PAD > MAX_VALUE as usize) };
-        let bob_row = &self.bob_row[own.clone()];
-        let mut padded = [0u8; PAD + MAX_STRIDE];
-        padded[..PAD].fill(bob_row[0]);
-        padded[PAD..PAD + stride].copy_from_slice(bob_row);
-        let shifted = |d: u8| &padded[PAD - usize::from(d).min(PAD)..][..stride];
-        let attackers = alive_mask(a);
-        // b1 = 0: everyone hits B2; b2 = 0: everyone hits B1.
-        let on_b2 = self.moves.alice[attackers][HERO2][0][1];
-        let on_b1 = shifted(self.moves.alice[attackers][HERO1][0][0]);
-        let general = &self.moves.alice[attackers][BOTH];
-        let [m0, m1, m2, m3] = std::array::from_fn(|i| general[i % general.len()]);
-        let (s0, s1, s2, s3) = (shifted(m0[0]), shifted(m1[0]), shifted(m2[0]), shifted(m3[0]));
-        // Winning at (b1', b2') with b2' < v means winning at (b1, b2) for b2 < v + d2.
-        let gain = |v: u8, d2: u8| if v > 0 { v.saturating_add(d2) } else { 0 };
-        let out = &mut self.alice_row[own];
-        for i in 0..stride {
-            let best = gain(s0[i], m0[1]).max(gain(s1[i], m1[1]));
-            let best = best.max(gain(s2[i], m2[1]).max(gain(s3[i], m3[1])));
-            out[i] = best.max(u8::from(on_b1[i] > 0)).min(cap);
+        // Alice to move: she attacks b and Bob moves next at the same a. A shift by d reads
+        // `bob_row[b1 - d]`, and `bob_row[0]` where b1 - d < 0 (B1 dies): the padded copy.
+        let shifted = |d: u8| self.padded[PAD - usize::from(d).min(PAD)..][..stride].as_chunks::<LANES>().0;
+        let m = moves.alice_both;
+        let [s0, s1, s2, s3] = m.map(|d| shifted(d[0]));
+        let on_b1 = shifted(moves.alice_on_b1);
+        let out = self.alice_row[own].as_chunks_mut::<LANES>().0;
+        for (k, out) in out.iter_mut().enumerate() {
+            // Winning at (b1', b2') with b2' < v means winning at (b1, b2) for b2 < v + d2.
+            let best = max(gain(s0[k], m[0][1]), gain(s1[k], m[1][1]));
+            let best = max(best, max(gain(s2[k], m[2][1]), gain(s3[k], m[3][1])));
+            *out = max(best, min(on_b1[k], [1; LANES]));
         }
-        out[0] = bob_row[0].saturating_add(on_b2).min(cap);
+        // b1 = 0: every hero of Alice hits B2.
+        out[0][0] = at_b1_zero.saturating_add(moves.alice_on_b2);
     }
+}
+
+fn min(a: Lanes, b: Lanes) -> Lanes {
+    std::array::from_fn(|i| a[i].min(b[i]))
+}
+
+fn max(a: Lanes, b: Lanes) -> Lanes {
+    std::array::from_fn(|i| a[i].max(b[i]))
+}
+
+/// The boundary after an attack that deals `d2` to B2, from the boundary `v` it leaves: a win
+/// for `b2' < v` is a win for `b2 < v + d2`, and no win stays none.
+fn gain(v: Lanes, d2: u8) -> Lanes {
+    std::array::from_fn(|i| if v[i] > 0 { v[i].saturating_add(d2) } else { 0 })
 }
