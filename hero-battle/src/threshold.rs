@@ -136,8 +136,8 @@ fn reachable_values(hp: u8, damage: [u8; 2]) -> u128 {
 struct Axis {
     /// The values, ascending (`values[0]` is 0).
     values: [u8; RANK_BASE],
-    /// `place[v]`: where `v` stands in `values`, or `NOT_REACHED`.
-    place: [u8; RANK_BASE],
+    /// `place[v]`: where `v` stands in `values`, or `NOT_REACHED` (any `u8` indexes it).
+    place: [u8; 256],
     len: usize,
 }
 
@@ -145,7 +145,7 @@ const NOT_REACHED: u8 = u8::MAX;
 
 impl Default for Axis {
     fn default() -> Self {
-        Self { values: [0; RANK_BASE], place: [NOT_REACHED; RANK_BASE], len: 0 }
+        Self { values: [0; RANK_BASE], place: [NOT_REACHED; 256], len: 0 }
     }
 }
 
@@ -200,11 +200,6 @@ pub(crate) struct SolveStats {
     pub(crate) cells: usize,
 }
 
-/// Shifts up to this many cells read a copy of the row's `b1 = 0` cell; larger ones read
-/// only such copies, since `b1 < PAD`.
-const PAD: usize = MAX_STRIDE;
-const _: () = assert!(PAD > MAX_VALUE as usize);
-
 /// The boundary solver with its reusable tables (one per thread; each case overwrites what it
 /// reads).
 #[derive(Clone, Debug)]
@@ -213,18 +208,16 @@ pub struct ThresholdSolver {
     swapped: bool,
     /// The row side's reachable hit points, hero by hero.
     axes: [Axis; 2],
-    /// `alice_row[slot * stride + b1]`: how many `b2` values (from 0 up) Alice wins with
-    /// Alice to move. Entries from `width` to `stride` are padding.
-    alice_row: Vec<u8>,
+    /// Row `slot` of `alice_row` holds, for each `b1`, how many `b2` values (from 0 up) Alice
+    /// wins with Alice to move at the pair of place `slot`; `vectors` vectors a row, the cells
+    /// from `width` on padding.
+    alice_row: Vec<Lanes>,
     /// The same with Bob to move.
-    bob_row: Vec<u8>,
-    /// The row being filled with Bob to move, behind `PAD` copies of its `b1 = 0` cell, so
-    /// that each shift of Alice's attacks is one contiguous slice.
-    padded: [u8; PAD + MAX_STRIDE],
+    bob_row: Vec<Lanes>,
     /// Bob's `b1` values, `0..width`.
     width: usize,
-    /// Row length: `width` rounded up to a whole number of 16-byte vectors.
-    stride: usize,
+    /// Vectors a row: `width` rounded up to whole 16-byte vectors.
+    vectors: usize,
     start: [u8; 2],
     /// The attacks by which heroes of Alice live (index: `alive_mask`; 0 unused).
     moves: [RowMoves; 4],
@@ -246,9 +239,8 @@ impl ThresholdSolver {
             axes: [Axis::default(), Axis::default()],
             alice_row: Vec::new(),
             bob_row: Vec::new(),
-            padded: [0; PAD + MAX_STRIDE],
             width: 0,
-            stride: 0,
+            vectors: 0,
             start: [0, 0],
             moves: [RowMoves::default(); 4],
             stats: SolveStats::default(),
@@ -289,11 +281,9 @@ impl ThresholdSolver {
             Orientation::AsGiven => false,
             Orientation::Swapped => true,
             Orientation::Cheaper => {
-                // Rows times row length, each side.
+                // Rows times vectors a row, each side.
                 let cost = |axes: [u128; 2], other: [u8; 2]| {
-                    axes[0].count_ones()
-                        * axes[1].count_ones()
-                        * (u32::from(other[0]) + 1).next_multiple_of(LANES as u32)
+                    axes[0].count_ones() * axes[1].count_ones() * (u32::from(other[0]) / 16 + 1)
                 };
                 cost(bob, case.alice_hp) < cost(alice, case.bob_hp)
             }
@@ -319,23 +309,27 @@ impl ThresholdSolver {
         for alive in HERO1..=BOTH {
             self.moves[alive] = RowMoves::new(case, alive);
         }
-        let (n1, n2) = (self.axes[0].len, self.axes[1].len);
-        let pairs = n1 * n2;
+        let pairs = self.axes[0].len * self.axes[1].len;
         self.start = case.bob_hp;
         self.width = usize::from(case.bob_hp[0]) + 1;
-        self.stride = self.width.next_multiple_of(LANES);
+        self.vectors = self.width.div_ceil(LANES);
         // Every row is written before it is read, so the tables are only grown, never cleared.
-        let cells = pairs * self.stride;
-        if self.alice_row.len() < cells {
-            self.alice_row.resize(cells, 0);
-            self.bob_row.resize(cells, 0);
+        let vectors = pairs * self.vectors;
+        if self.alice_row.len() < vectors {
+            self.alice_row.resize(vectors, [0; LANES]);
+            self.bob_row.resize(vectors, [0; LANES]);
         }
         self.stats = SolveStats { alice_pairs: pairs, cells: 2 * pairs * self.width };
-        for i1 in 0..n1 {
-            let a1 = self.axes[0].values[i1];
-            for i2 in 0..n2 {
-                self.fill(i1 * n2 + i2, [a1, self.axes[1].values[i2]]);
-            }
+        // One copy of the loops per row length, so that they are unrolled and unchecked.
+        match self.vectors {
+            1 => self.fill_grid::<1>(),
+            2 => self.fill_grid::<2>(),
+            3 => self.fill_grid::<3>(),
+            4 => self.fill_grid::<4>(),
+            5 => self.fill_grid::<5>(),
+            6 => self.fill_grid::<6>(),
+            7 => self.fill_grid::<7>(),
+            n => unreachable!("rows of {n} vectors: b1 is at most {MAX_VALUE}"),
         }
     }
 
@@ -363,73 +357,116 @@ impl ThresholdSolver {
             Player::Alice => &self.alice_row,
             Player::Bob => &self.bob_row,
         };
-        rows[self.slot(alice) * self.stride + usize::from(bob[0])] > bob[1]
+        let slot = self.axes[0].place(alice[0]) * self.axes[1].len + self.axes[1].place(alice[1]);
+        let b1 = usize::from(bob[0]);
+        rows[slot * self.vectors + b1 / LANES][b1 % LANES] > bob[1]
     }
 
-    /// The row of Alice's hit points `a`.
-    ///
-    /// # Panics
-    /// When `a` was not reached by the last solve.
-    fn slot(&self, a: [u8; 2]) -> usize {
-        self.axes[0].place(a[0]) * self.axes[1].len + self.axes[1].place(a[1])
+    /// Fills every row, `N` vectors each, in increasing order of places: `O(R * N)`.
+    fn fill_grid<const N: usize>(&mut self) {
+        let Self { axes, alice_row, bob_row, moves, .. } = self;
+        let pairs = axes[0].len * axes[1].len;
+        let grid = Grid {
+            axes,
+            moves,
+            alice: alice_row[..pairs * N].as_chunks_mut::<N>().0,
+            bob: bob_row[..pairs * N].as_chunks_mut::<N>().0,
+            shifted: [0; 2 * MAX_STRIDE],
+        };
+        grid.fill();
+    }
+}
+
+/// The tables of one case as rows of `N` vectors, and the attacks that fill them.
+struct Grid<'a, const N: usize> {
+    axes: &'a [Axis; 2],
+    moves: &'a [RowMoves; 4],
+    alice: &'a mut [[Lanes; N]],
+    bob: &'a mut [[Lanes; N]],
+    /// The row being filled with Bob to move, behind `N * LANES` copies of its `b1 = 0` cell
+    /// (from `MAX_STRIDE` on), so that each shift of Alice's attacks is one contiguous slice.
+    shifted: [u8; 2 * MAX_STRIDE],
+}
+
+impl<const N: usize> Grid<'_, N> {
+    /// Shifts of this many cells or more read only copies of the `b1 = 0` cell, since
+    /// `b1 < PAD`.
+    const PAD: usize = N * LANES;
+
+    fn fill(mut self) {
+        let [first, second] = self.axes;
+        let n2 = second.len;
+        for (i1, &a1) in first.values[..first.len].iter().enumerate() {
+            for (i2, &a2) in second.values[..n2].iter().enumerate() {
+                self.fill_pair(i1 * n2 + i2, [a1, a2]);
+            }
+        }
     }
 
     /// The rows of the pairs `damage` brings `a` to.
-    fn children<const N: usize>(&self, a: [u8; 2], damage: &[[u8; 2]; N]) -> [usize; N] {
-        damage.map(|d| self.slot([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])]))
+    fn children<const K: usize>(&self, a: [u8; 2], damage: &[[u8; 2]; K]) -> [usize; K] {
+        let [first, second] = self.axes;
+        let mut reached = 0;
+        let slots = damage.map(|d| {
+            let p1 = first.place[usize::from(a[0].saturating_sub(d[0]))];
+            let p2 = second.place[usize::from(a[1].saturating_sub(d[1]))];
+            reached |= p1 | p2;
+            usize::from(p1) * second.len + usize::from(p2)
+        });
+        // Places are below 100, so an unreached value (NOT_REACHED) shows in the high bit.
+        assert!(reached < 128, "an attack from {a:?} leaves the grid");
+        slots
     }
 
     /// Fills both rows of `slot`, Alice's hit points `a`. The loops run over whole vectors
     /// with a fixed number of input rows, so they compile to 16-byte vector code.
-    fn fill(&mut self, slot: usize, a: [u8; 2]) {
-        let stride = self.stride;
-        let own = slot * stride..(slot + 1) * stride;
+    fn fill_pair(&mut self, slot: usize, a: [u8; 2]) {
         if a == [0, 0] {
             // Alice has lost, except in the (unreachable) position where Bob has too.
-            self.alice_row[own.clone()].fill(0);
-            self.alice_row[own.start] = 1;
-            self.bob_row[own.clone()].copy_from_slice(&self.alice_row[own]);
+            let mut lost = [[0; LANES]; N];
+            lost[0][0] = 1;
+            self.alice[slot] = lost;
+            self.bob[slot] = lost;
             return;
         }
-        let moves = self.moves[alive_mask(a)];
+        let moves = &self.moves[alive_mask(a)];
 
         // Bob to move. With both Bob heroes alive (b1, b2 >= 1) every attack must leave a win;
         // at b2 = 0 only B1 attacks, at b1 = 0 only B2. Monotonicity makes
         // max(cell b2 = 0 wins, min over two-hero attacks) exactly the prefix length.
-        let both = self.children(a, &moves.bob_both);
-        let b1_only = self.children(a, &moves.bob_b1_only);
-        let b2_only = self.children(a, &moves.bob_b2_only);
-        let rows = &self.alice_row;
-        let row = |s: usize| rows[s * stride..(s + 1) * stride].as_chunks::<LANES>().0;
-        let [c0, c1, c2, c3] = both.map(row);
-        let [l0, l1] = b1_only.map(row);
-        let lone_b2 = b2_only.map(|s| rows[s * stride]);
-        let at_b1_zero = lone_b2[0].min(lone_b2[1]).max(1);
-        let (pad, padded_row) = self.padded.split_at_mut(PAD);
-        let out = padded_row[..stride].as_chunks_mut::<LANES>().0;
-        for (k, out) in out.iter_mut().enumerate() {
+        let [c0, c1, c2, c3] = self.children(a, &moves.bob_both).map(|s| &self.alice[s]);
+        let [l0, l1] = self.children(a, &moves.bob_b1_only).map(|s| &self.alice[s]);
+        let [r0, r1] = self.children(a, &moves.bob_b2_only).map(|s| self.alice[s][0][0]);
+        let at_b1_zero = r0.min(r1).max(1);
+        let mut bob: [Lanes; N] = std::array::from_fn(|k| {
             let all_attacks = min(min(c0[k], c1[k]), min(c2[k], c3[k]));
-            *out = max(all_attacks, min(min(l0[k], l1[k]), [1; LANES]));
-        }
-        padded_row[0] = at_b1_zero;
-        pad.fill(at_b1_zero);
-        self.bob_row[own.clone()].copy_from_slice(&padded_row[..stride]);
+            max(all_attacks, min(min(l0[k], l1[k]), [1; LANES]))
+        });
+        bob[0][0] = at_b1_zero;
+        self.bob[slot] = bob;
 
         // Alice to move: she attacks b and Bob moves next at the same a. A shift by d reads
-        // `bob_row[b1 - d]`, and `bob_row[0]` where b1 - d < 0 (B1 dies): the padded copy.
-        let shifted = |d: u8| self.padded[PAD - usize::from(d).min(PAD)..][..stride].as_chunks::<LANES>().0;
+        // `bob[b1 - d]`, and `bob[0]` where b1 - d < 0 (B1 dies): the padded copy.
+        let row_at = MAX_STRIDE;
+        self.shifted[row_at - Self::PAD..row_at].fill(at_b1_zero);
+        self.shifted[row_at..row_at + Self::PAD].copy_from_slice(bob.as_flattened());
+        let shifted = |d: u8| -> &[Lanes; N] {
+            let from = row_at - usize::from(d).min(Self::PAD);
+            let cells = self.shifted[from..][..Self::PAD].as_chunks::<LANES>().0;
+            <&[Lanes; N]>::try_from(cells).expect("N vectors")
+        };
         let m = moves.alice_both;
         let [s0, s1, s2, s3] = m.map(|d| shifted(d[0]));
         let on_b1 = shifted(moves.alice_on_b1);
-        let out = self.alice_row[own].as_chunks_mut::<LANES>().0;
-        for (k, out) in out.iter_mut().enumerate() {
+        let mut alice: [Lanes; N] = std::array::from_fn(|k| {
             // Winning at (b1', b2') with b2' < v means winning at (b1, b2) for b2 < v + d2.
             let best = max(gain(s0[k], m[0][1]), gain(s1[k], m[1][1]));
             let best = max(best, max(gain(s2[k], m[2][1]), gain(s3[k], m[3][1])));
-            *out = max(best, min(on_b1[k], [1; LANES]));
-        }
+            max(best, min(on_b1[k], [1; LANES]))
+        });
         // b1 = 0: every hero of Alice hits B2.
-        out[0][0] = at_b1_zero.saturating_add(moves.alice_on_b2);
+        alice[0][0] = at_b1_zero.saturating_add(moves.alice_on_b2);
+        self.alice[slot] = alice;
     }
 }
 
@@ -444,5 +481,5 @@ fn max(a: Lanes, b: Lanes) -> Lanes {
 /// The boundary after an attack that deals `d2` to B2, from the boundary `v` it leaves: a win
 /// for `b2' < v` is a win for `b2 < v + d2`, and no win stays none.
 fn gain(v: Lanes, d2: u8) -> Lanes {
-    std::array::from_fn(|i| if v[i] > 0 { v[i].saturating_add(d2) } else { 0 })
+    std::array::from_fn(|i| v[i].saturating_add(if v[i] > 0 { d2 } else { 0 }))
 }
