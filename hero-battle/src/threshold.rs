@@ -36,9 +36,7 @@
 //! the players exchanged, so each case runs over the side whose `R * B` is smaller. Hard
 //! cases (hit points 90..99, damage 1..3) have `R` near 9,000; random cases a handful.
 
-use engine::InlineVec;
-
-use crate::rules::{Case, MAX_VALUE, Outcome, Player, attacks, decided};
+use crate::rules::{Case, MAX_VALUE, Outcome, Player, decided};
 
 /// Hit points take `RANK_BASE` values, `0..=MAX_VALUE`.
 const RANK_BASE: usize = MAX_VALUE as usize + 1;
@@ -58,36 +56,53 @@ const HERO1: usize = 1;
 const HERO2: usize = 2;
 const BOTH: usize = HERO1 | HERO2;
 
-/// The damage vectors of one attacker set against one target set (at most four).
-type Moves = InlineVec<[u8; 2], 4>;
+/// Who of the mover's heroes hits one enemy hero in a turn: an index into a hero's `hits`
+/// (`[0, first + second, first, second]`, the damages it takes from them).
+type Hit = usize;
+const NOBODY: Hit = 0;
+const TOGETHER: Hit = 1;
+const FIRST: Hit = 2;
+const SECOND: Hit = 3;
 
-fn moves(mover: Player, attackers: [u8; 2], targets: [u8; 2], damage: &[[u8; 2]; 2]) -> Moves {
-    attacks(mover, attackers, targets).into_iter().map(|attack| attack.damage(damage)).collect()
+/// The turns of a side whose living heroes are `attackers` against enemy heroes `targets`
+/// (both masks), as who hits each enemy hero, in the order of
+/// [`rules::attacks`](crate::rules::attacks) (the tests hold the two to each other), each
+/// repeated to four entries: rows are combined with `min` or `max`, which ignore repeats.
+fn turns(attackers: usize, targets: usize) -> [[Hit; 2]; 4] {
+    let list: &[[Hit; 2]] = match (attackers, targets) {
+        (BOTH, BOTH) => &[[TOGETHER, NOBODY], [FIRST, SECOND], [SECOND, FIRST], [NOBODY, TOGETHER]],
+        (HERO1, BOTH) => &[[FIRST, NOBODY], [NOBODY, FIRST]],
+        (HERO2, BOTH) => &[[SECOND, NOBODY], [NOBODY, SECOND]],
+        (BOTH, HERO1) => &[[TOGETHER, NOBODY]],
+        (HERO1, HERO1) => &[[FIRST, NOBODY]],
+        (HERO2, HERO1) => &[[SECOND, NOBODY]],
+        (BOTH, HERO2) => &[[NOBODY, TOGETHER]],
+        (HERO1, HERO2) => &[[NOBODY, FIRST]],
+        (HERO2, HERO2) => &[[NOBODY, SECOND]],
+        _ => unreachable!("a turn needs a living attacker and a living target"),
+    };
+    std::array::from_fn(|i| list[i % list.len()])
 }
 
-fn mask_hp(mask: usize) -> [u8; 2] {
-    [u8::from(mask & HERO1 != 0), u8::from(mask & HERO2 != 0)]
+/// The damages enemy hero `j` takes: `[0, first + second, first, second]`, indexed by `Hit`.
+fn hits(damage: &[[u8; 2]; 2], j: usize) -> [u8; 4] {
+    [0, damage[0][j] + damage[1][j], damage[0][j], damage[1][j]]
 }
 
+#[cfg(any())]
 fn alive_mask(hp: [u8; 2]) -> usize {
     usize::from(hp[0] > 0) | usize::from(hp[1] > 0) << 1
 }
 
-/// `moves` repeated to `N` entries: rows are combined with `min` or `max`, which ignore
-/// repeats, so the row loops always take `N` inputs.
-fn repeat<const N: usize>(moves: &Moves) -> [[u8; 2]; N] {
-    std::array::from_fn(|i| moves[i % moves.len()])
-}
-
-/// The attacks that fill the rows of the pairs where the heroes of Alice in `alive` live.
+/// The turns that fill the rows of the pairs where the heroes of Alice in `alive` live.
 #[derive(Clone, Copy, Debug, Default)]
 struct RowMoves {
-    /// Both of Bob's heroes against Alice's: damage to `(A1, A2)`.
-    bob_both: [[u8; 2]; 4],
+    /// Both of Bob's heroes against Alice's: who hits `(A1, A2)`.
+    bob_both: [[Hit; 2]; 4],
     /// B1 alone (the cells `b2 = 0`).
-    bob_b1_only: [[u8; 2]; 2],
+    bob_b1_only: [[Hit; 2]; 2],
     /// B2 alone (the cells `b1 = 0`).
-    bob_b2_only: [[u8; 2]; 2],
+    bob_b2_only: [[Hit; 2]; 2],
     /// Alice's living heroes against both of Bob's: damage to `(B1, B2)`.
     alice_both: [[u8; 2]; 4],
     /// Alice's damage to B1 when every hero of hers hits it (the cells `b2 = 0`).
@@ -98,16 +113,18 @@ struct RowMoves {
 
 impl RowMoves {
     fn new(case: &Case, alive: usize) -> Self {
-        let (own, enemy) = (mask_hp(alive), mask_hp(BOTH));
-        let bob = |attackers| moves(Player::Bob, mask_hp(attackers), own, &case.bob_damage);
-        let alice = |targets| moves(Player::Alice, own, mask_hp(targets), &case.alice_damage);
+        let bob = |attackers| turns(attackers, alive);
+        let on_bob = [hits(&case.alice_damage, 0), hits(&case.alice_damage, 1)];
+        let damage = |turn: [Hit; 2]| [on_bob[0][turn[0]], on_bob[1][turn[1]]];
+        let [l0, l1, ..] = bob(HERO1);
+        let [r0, r1, ..] = bob(HERO2);
         Self {
-            bob_both: repeat(&bob(BOTH)),
-            bob_b1_only: repeat(&bob(HERO1)),
-            bob_b2_only: repeat(&bob(HERO2)),
-            alice_both: repeat(&moves(Player::Alice, own, enemy, &case.alice_damage)),
-            alice_on_b1: alice(HERO1)[0][0],
-            alice_on_b2: alice(HERO2)[0][1],
+            bob_both: bob(BOTH),
+            bob_b1_only: [l0, l1],
+            bob_b2_only: [r0, r1],
+            alice_both: turns(alive, BOTH).map(damage),
+            alice_on_b1: damage(turns(alive, HERO1)[0])[0],
+            alice_on_b2: damage(turns(alive, HERO2)[0])[1],
         }
     }
 }
@@ -139,13 +156,21 @@ struct Axis {
     /// `place[v]`: where `v` stands in `values`, or `NOT_REACHED` (any `u8` indexes it).
     place: [u8; 256],
     len: usize,
+    /// `child[hit][i]`: the place of `values[i]` after the hit `hit` of `hits`, times the
+    /// axis's `scale` (its part of a row number).
+    child: [[u16; RANK_BASE]; 4],
 }
 
 const NOT_REACHED: u8 = u8::MAX;
 
 impl Default for Axis {
     fn default() -> Self {
-        Self { values: [0; RANK_BASE], place: [NOT_REACHED; 256], len: 0 }
+        Self {
+            values: [0; RANK_BASE],
+            place: [NOT_REACHED; 256],
+            len: 0,
+            child: [[0; RANK_BASE]; 4],
+        }
     }
 }
 
@@ -163,6 +188,19 @@ impl Axis {
             self.values[self.len] = v;
             self.place[usize::from(v)] = self.len as u8;
             self.len += 1;
+        }
+    }
+
+    /// Sets `child` for a hero that takes the damages `hits` (see [`hits`]), places counted
+    /// `scale` apiece: `O(values)`.
+    ///
+    /// # Panics
+    /// When a hit leaves a value that is not on the axis: the grid would miss a row.
+    fn link(&mut self, hits: [u8; 4], scale: usize) {
+        for (k, hit) in hits.into_iter().enumerate() {
+            for i in 0..self.len {
+                self.child[k][i] = (self.place(self.values[i].saturating_sub(hit)) * scale) as u16;
+            }
         }
     }
 
@@ -306,10 +344,14 @@ impl ThresholdSolver {
         for (axis, mask) in self.axes.iter_mut().zip(axes) {
             axis.set(mask);
         }
+        let n2 = self.axes[1].len;
+        for (j, scale) in [(0, n2), (1, 1)] {
+            self.axes[j].link(hits(&case.bob_damage, j), scale);
+        }
         for alive in HERO1..=BOTH {
             self.moves[alive] = RowMoves::new(case, alive);
         }
-        let pairs = self.axes[0].len * self.axes[1].len;
+        let pairs = self.axes[0].len * n2;
         self.start = case.bob_hp;
         self.width = usize::from(case.bob_hp[0]) + 1;
         self.vectors = self.width.div_ceil(LANES);
@@ -362,124 +404,171 @@ impl ThresholdSolver {
         rows[slot * self.vectors + b1 / LANES][b1 % LANES] > bob[1]
     }
 
-    /// Fills every row, `N` vectors each, in increasing order of places: `O(R * N)`.
+    /// Fills every row, `N` vectors each, in increasing order of places: `O(R * N)`. Kept
+    /// out of line: one function per row length.
+    #[inline(never)]
     fn fill_grid<const N: usize>(&mut self) {
         let Self { axes, alice_row, bob_row, moves, .. } = self;
         let pairs = axes[0].len * axes[1].len;
         let grid = Grid {
-            axes,
-            moves,
             alice: alice_row[..pairs * N].as_chunks_mut::<N>().0,
             bob: bob_row[..pairs * N].as_chunks_mut::<N>().0,
             shifted: [0; 2 * MAX_STRIDE],
         };
-        grid.fill();
+        grid.fill(axes, moves);
     }
 }
 
-/// The tables of one case as rows of `N` vectors, and the attacks that fill them.
+/// What fills the rows of one kind of pair (which heroes of Alice live), ready for rows of
+/// `N` vectors.
+struct PairKind<const N: usize> {
+    /// Bob's turns: four of both heroes, two of B1 alone, two of B2 alone.
+    bob: [[Hit; 2]; 8],
+    /// Where the four shifts of Alice's turns and her all-on-B1 turn start in `shifted`.
+    from: [usize; 5],
+    /// The damage to B2 of Alice's four turns, in every lane.
+    to_b2: [Lanes; 4],
+    /// Her damage to B2 when every hero of hers hits it.
+    on_b2: u8,
+}
+
+impl<const N: usize> PairKind<N> {
+    fn new(moves: &RowMoves) -> Self {
+        let m = &moves.alice_both;
+        let from = |d: u8| ROW_AT - usize::from(d).min(N * LANES);
+        let [l0, l1] = moves.bob_b1_only;
+        let [r0, r1] = moves.bob_b2_only;
+        let [b0, b1, b2, b3] = moves.bob_both;
+        Self {
+            bob: [b0, b1, b2, b3, l0, l1, r0, r1].map(|turn| turn.map(|hit| hit & 3)),
+            from: [from(m[0][0]), from(m[1][0]), from(m[2][0]), from(m[3][0]), from(moves.alice_on_b1)],
+            to_b2: m.map(|d| [d[1]; LANES]),
+            on_b2: moves.alice_on_b2,
+        }
+    }
+}
+
+/// Where a row of Bob to move stands in [`Grid::shifted`]: after room for its padding.
+const ROW_AT: usize = MAX_STRIDE;
+
+/// The tables of one case as rows of `N` vectors.
 struct Grid<'a, const N: usize> {
-    axes: &'a [Axis; 2],
-    moves: &'a [RowMoves; 4],
     alice: &'a mut [[Lanes; N]],
     bob: &'a mut [[Lanes; N]],
-    /// The row being filled with Bob to move, behind `N * LANES` copies of its `b1 = 0` cell
-    /// (from `MAX_STRIDE` on), so that each shift of Alice's attacks is one contiguous slice.
+    /// The row being filled with Bob to move (from `ROW_AT` on), behind `N * LANES` copies of
+    /// its `b1 = 0` cell, so that each shift of Alice's attacks is one contiguous slice; a
+    /// shift of `N * LANES` cells or more reads copies only, since `b1 < N * LANES`.
     shifted: [u8; 2 * MAX_STRIDE],
 }
 
 impl<const N: usize> Grid<'_, N> {
-    /// Shifts of this many cells or more read only copies of the `b1 = 0` cell, since
-    /// `b1 < PAD`.
-    const PAD: usize = N * LANES;
-
-    fn fill(mut self) {
-        let [first, second] = self.axes;
+    /// Fills the rows of the grid `axes` in increasing order of places, pair kinds from
+    /// `moves`.
+    fn fill(mut self, axes: &[Axis; 2], moves: &[RowMoves; 4]) {
+        let kinds: [PairKind<N>; 4] = std::array::from_fn(|alive| PairKind::new(&moves[alive]));
+        let [first, second] = axes;
         let n2 = second.len;
-        for (i1, &a1) in first.values[..first.len].iter().enumerate() {
-            for (i2, &a2) in second.values[..n2].iter().enumerate() {
-                self.fill_pair(i1 * n2 + i2, [a1, a2]);
+        for i1 in 0..first.len {
+            // The pairs of one place of A1: A2 dead first, then alive, all of one kind.
+            let dead_a2 = i1 * n2;
+            let [a1, a2] = [first.values[i1], second.values[0]];
+            debug_assert_eq!(a2, 0, "the lowest value is 0");
+            if a1 == 0 {
+                // Alice has lost, except in the (unreachable) position where Bob has too.
+                let mut lost = [[0; LANES]; N];
+                lost[0][0] = 1;
+                self.alice[dead_a2] = lost;
+                self.bob[dead_a2] = lost;
+            } else {
+                let kind = &kinds[HERO1];
+                let children = kind.bob.map(|[h1, h2]| {
+                    usize::from(first.child[h1][i1]) + usize::from(second.child[h2][0])
+                });
+                self.fill_pair(dead_a2, children, kind);
+            }
+            let kind = &kinds[if a1 == 0 { HERO2 } else { BOTH }];
+            // Each turn's part of the row number from A1, and its column of parts from A2.
+            let from1 = kind.bob.map(|[h1, _]| usize::from(first.child[h1][i1]));
+            let from2 = kind.bob.map(|[_, h2]| &second.child[h2]);
+            for i2 in 1..n2 {
+                let children: [usize; 8] =
+                    std::array::from_fn(|t| from1[t] + usize::from(from2[t][i2]));
+                self.fill_pair(dead_a2 + i2, children, kind);
             }
         }
     }
 
-    /// The rows of the pairs `damage` brings `a` to.
-    fn children<const K: usize>(&self, a: [u8; 2], damage: &[[u8; 2]; K]) -> [usize; K] {
-        let [first, second] = self.axes;
-        let mut reached = 0;
-        let slots = damage.map(|d| {
-            let p1 = first.place[usize::from(a[0].saturating_sub(d[0]))];
-            let p2 = second.place[usize::from(a[1].saturating_sub(d[1]))];
-            reached |= p1 | p2;
-            usize::from(p1) * second.len + usize::from(p2)
-        });
-        // Places are below 100, so an unreached value (NOT_REACHED) shows in the high bit.
-        assert!(reached < 128, "an attack from {a:?} leaves the grid");
-        slots
-    }
-
-    /// Fills both rows of `slot`, Alice's hit points `a`. The loops run over whole vectors
-    /// with a fixed number of input rows, so they compile to 16-byte vector code.
-    fn fill_pair(&mut self, slot: usize, a: [u8; 2]) {
-        if a == [0, 0] {
-            // Alice has lost, except in the (unreachable) position where Bob has too.
-            let mut lost = [[0; LANES]; N];
-            lost[0][0] = 1;
-            self.alice[slot] = lost;
-            self.bob[slot] = lost;
-            return;
-        }
-        let moves = &self.moves[alive_mask(a)];
-
+    /// Fills both rows of `slot`, whose Bob turns lead to the rows `children` (see
+    /// [`PairKind::bob`]). The loops run over whole vectors with a fixed number of input
+    /// rows, so they compile to 16-byte vector code.
+    #[inline(always)]
+    fn fill_pair(&mut self, slot: usize, children: [usize; 8], kind: &PairKind<N>) {
         // Bob to move. With both Bob heroes alive (b1, b2 >= 1) every attack must leave a win;
         // at b2 = 0 only B1 attacks, at b1 = 0 only B2. Monotonicity makes
         // max(cell b2 = 0 wins, min over two-hero attacks) exactly the prefix length.
-        let [c0, c1, c2, c3] = self.children(a, &moves.bob_both).map(|s| &self.alice[s]);
-        let [l0, l1] = self.children(a, &moves.bob_b1_only).map(|s| &self.alice[s]);
-        let [r0, r1] = self.children(a, &moves.bob_b2_only).map(|s| self.alice[s][0][0]);
-        let at_b1_zero = r0.min(r1).max(1);
-        let mut bob: [Lanes; N] = std::array::from_fn(|k| {
+        let [c0, c1, c2, c3, l0, l1, r0, r1] = children;
+        let [c0, c1, c2, c3, l0, l1] = [c0, c1, c2, c3, l0, l1].map(|c| &self.alice[c]);
+        let at_b1_zero = self.alice[r0][0][0].min(self.alice[r1][0][0]).max(1);
+        let (pad, row) = self.shifted.split_at_mut(ROW_AT);
+        let row = row[..N * LANES].as_chunks_mut::<LANES>().0;
+        let bob = &mut self.bob[slot];
+        for k in 0..N {
             let all_attacks = min(min(c0[k], c1[k]), min(c2[k], c3[k]));
-            max(all_attacks, min(min(l0[k], l1[k]), [1; LANES]))
-        });
+            let cells = max(all_attacks, min(min(l0[k], l1[k]), [1; LANES]));
+            row[k] = cells;
+            bob[k] = cells;
+        }
+        row[0][0] = at_b1_zero;
         bob[0][0] = at_b1_zero;
-        self.bob[slot] = bob;
 
         // Alice to move: she attacks b and Bob moves next at the same a. A shift by d reads
         // `bob[b1 - d]`, and `bob[0]` where b1 - d < 0 (B1 dies): the padded copy.
-        let row_at = MAX_STRIDE;
-        self.shifted[row_at - Self::PAD..row_at].fill(at_b1_zero);
-        self.shifted[row_at..row_at + Self::PAD].copy_from_slice(bob.as_flattened());
-        let shifted = |d: u8| -> &[Lanes; N] {
-            let from = row_at - usize::from(d).min(Self::PAD);
-            let cells = self.shifted[from..][..Self::PAD].as_chunks::<LANES>().0;
-            <&[Lanes; N]>::try_from(cells).expect("N vectors")
-        };
-        let m = moves.alice_both;
-        let [s0, s1, s2, s3] = m.map(|d| shifted(d[0]));
-        let on_b1 = shifted(moves.alice_on_b1);
-        let mut alice: [Lanes; N] = std::array::from_fn(|k| {
+        pad[ROW_AT - N * LANES..].fill(at_b1_zero);
+        let shifted = kind.from.map(|from| &self.shifted[from..][..N * LANES]);
+        let d2 = &kind.to_b2;
+        let out = &mut self.alice[slot];
+        for k in 0..N {
+            let lanes = |t: usize| -> Lanes {
+                shifted[t][k * LANES..][..LANES].try_into().expect("one vector")
+            };
             // Winning at (b1', b2') with b2' < v means winning at (b1, b2) for b2 < v + d2.
-            let best = max(gain(s0[k], m[0][1]), gain(s1[k], m[1][1]));
-            let best = max(best, max(gain(s2[k], m[2][1]), gain(s3[k], m[3][1])));
-            max(best, min(on_b1[k], [1; LANES]))
-        });
+            let best = max(gain(lanes(0), d2[0]), gain(lanes(1), d2[1]));
+            let best = max(best, max(gain(lanes(2), d2[2]), gain(lanes(3), d2[3])));
+            out[k] = max(best, min(lanes(4), [1; LANES]));
+        }
         // b1 = 0: every hero of Alice hits B2.
-        alice[0][0] = at_b1_zero.saturating_add(moves.alice_on_b2);
-        self.alice[slot] = alice;
+        out[0][0] = at_b1_zero.saturating_add(kind.on_b2);
     }
 }
 
+// The lane helpers are loops over one vector, which the compiler turns into single vector
+// instructions once they are inlined.
+
+#[inline(always)]
 fn min(a: Lanes, b: Lanes) -> Lanes {
-    std::array::from_fn(|i| a[i].min(b[i]))
+    let mut out = a;
+    for (out, b) in out.iter_mut().zip(b) {
+        *out = (*out).min(b);
+    }
+    out
 }
 
+#[inline(always)]
 fn max(a: Lanes, b: Lanes) -> Lanes {
-    std::array::from_fn(|i| a[i].max(b[i]))
+    let mut out = a;
+    for (out, b) in out.iter_mut().zip(b) {
+        *out = (*out).max(b);
+    }
+    out
 }
 
-/// The boundary after an attack that deals `d2` to B2, from the boundary `v` it leaves: a win
-/// for `b2' < v` is a win for `b2 < v + d2`, and no win stays none.
-fn gain(v: Lanes, d2: u8) -> Lanes {
-    std::array::from_fn(|i| v[i].saturating_add(if v[i] > 0 { d2 } else { 0 }))
+/// The boundary after an attack that deals `d2` (in every lane) to B2, from the boundary `v`
+/// it leaves: a win for `b2' < v` is a win for `b2 < v + d2`, and no win stays none.
+#[inline(always)]
+fn gain(v: Lanes, d2: Lanes) -> Lanes {
+    let mut out = v;
+    for (out, d2) in out.iter_mut().zip(d2) {
+        *out = if *out > 0 { out.saturating_add(d2) } else { 0 };
+    }
+    out
 }
