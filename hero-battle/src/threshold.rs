@@ -215,18 +215,46 @@ impl Axis {
     }
 }
 
-/// Which side's hit points index the rows of the tables. Not part of the API: the tests pick
-/// one with `solve_with`, which the `internals` feature shows; without it no public function
-/// takes one.
+/// Which side's hit points index the rows of the tables, and which hero of the other side the
+/// cells of a row. Not part of the API: the tests pick one with `solve_with`, which the
+/// `internals` feature shows; without it no public function takes one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[doc(hidden)]
 pub enum Orientation {
     /// Whichever costs less for the case (the default).
     Cheaper,
-    /// Rows over Alice's hit points.
-    AsGiven,
-    /// Rows over Bob's hit points (the exchanged game).
-    Swapped,
+    /// Rows over Alice's hit points (`exchanged`: Bob's, the game with the players' names
+    /// exchanged); cells over the other side's first hero (`mirrored`: its second, the
+    /// game with that side's heroes renamed).
+    Fixed {
+        /// Rows over Bob's hit points.
+        exchanged: bool,
+        /// Cells over the other side's second hero.
+        mirrored: bool,
+    },
+}
+
+impl Orientation {
+    /// Every orientation, for the tests.
+    pub const ALL: [Self; 5] = [
+        Self::Cheaper,
+        Self::Fixed { exchanged: false, mirrored: false },
+        Self::Fixed { exchanged: false, mirrored: true },
+        Self::Fixed { exchanged: true, mirrored: false },
+        Self::Fixed { exchanged: true, mirrored: true },
+    ];
+}
+
+/// `case` with Bob's heroes renamed (B1 is B2 and B2 is B1).
+fn mirrored(case: &Case) -> Case {
+    let [[a11, a12], [a21, a22]] = case.alice_damage;
+    let [b1, b2] = case.bob_damage;
+    Case {
+        alice_hp: case.alice_hp,
+        bob_hp: [case.bob_hp[1], case.bob_hp[0]],
+        alice_damage: [[a12, a11], [a22, a21]],
+        bob_damage: [b2, b1],
+    }
 }
 
 /// What the last solve did, for `--stats`.
@@ -243,7 +271,9 @@ pub(crate) struct SolveStats {
 #[derive(Clone, Debug)]
 pub struct ThresholdSolver {
     /// Whether the tables hold the case with Alice and Bob exchanged.
-    swapped: bool,
+    exchanged: bool,
+    /// Whether they hold it, after that, with Bob's heroes renamed.
+    mirrored: bool,
     /// The row side's reachable hit points, hero by hero.
     axes: [Axis; 2],
     /// Row `slot` of `alice_row` holds, for each `b1`, how many `b2` values (from 0 up) Alice
@@ -273,7 +303,8 @@ impl ThresholdSolver {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            swapped: false,
+            exchanged: false,
+            mirrored: false,
             axes: [Axis::default(), Axis::default()],
             alice_row: Vec::new(),
             bob_row: Vec::new(),
@@ -315,23 +346,25 @@ impl ThresholdSolver {
         };
         let alice = values(case.alice_hp, &case.bob_damage);
         let bob = values(case.bob_hp, &case.alice_damage);
-        let swapped = match orientation {
-            Orientation::AsGiven => false,
-            Orientation::Swapped => true,
+        let (exchanged, mirrored) = match orientation {
+            Orientation::Fixed { exchanged, mirrored } => (exchanged, mirrored),
             Orientation::Cheaper => {
-                // Rows times vectors a row, each side.
+                // Rows times vectors a row, each side, cells over the other's lower hit points.
                 let cost = |axes: [u128; 2], other: [u8; 2]| {
-                    axes[0].count_ones() * axes[1].count_ones() * (u32::from(other[0]) / 16 + 1)
+                    axes[0].count_ones()
+                        * axes[1].count_ones()
+                        * (u32::from(other[0].min(other[1])) / 16 + 1)
                 };
-                cost(bob, case.alice_hp) < cost(alice, case.bob_hp)
+                let exchanged = cost(bob, case.alice_hp) < cost(alice, case.bob_hp);
+                let other = if exchanged { case.alice_hp } else { case.bob_hp };
+                (exchanged, other[1] < other[0])
             }
         };
-        self.swapped = swapped;
-        if swapped {
-            self.fill_all(&case.swapped(), bob);
-        } else {
-            self.fill_all(case, alice);
-        }
+        self.exchanged = exchanged;
+        self.mirrored = mirrored;
+        let (oriented, axes) = if exchanged { (case.swapped(), bob) } else { (*case, alice) };
+        let oriented = if mirrored { self::mirrored(&oriented) } else { oriented };
+        self.fill_all(&oriented, axes);
         Outcome {
             alice_first: self.alice_wins(case.alice_hp, case.bob_hp, Player::Alice),
             bob_first: self.alice_wins(case.alice_hp, case.bob_hp, Player::Bob),
@@ -382,11 +415,12 @@ impl ThresholdSolver {
     /// When `alice` was not reached by the last solve or `bob` exceeds its start.
     #[must_use]
     pub fn alice_wins(&self, alice: [u8; 2], bob: [u8; 2], mover: Player) -> bool {
-        if self.swapped {
-            // The tables hold the exchanged game: its "Alice" is Bob.
-            return !self.row_side_wins(bob, alice, mover.other());
-        }
-        self.row_side_wins(alice, bob, mover)
+        // The tables hold the oriented game: with the players exchanged its "Alice" is Bob;
+        // mirrored, its "B1" is the other side's second hero.
+        let (rows, cells, mover) =
+            if self.exchanged { (bob, alice, mover.other()) } else { (alice, bob, mover) };
+        let cells = if self.mirrored { [cells[1], cells[0]] } else { cells };
+        self.row_side_wins(rows, cells, mover) != self.exchanged
     }
 
     /// [`ThresholdSolver::alice_wins`] in the orientation the tables were filled in.
@@ -441,7 +475,13 @@ impl<const N: usize> PairKind<N> {
         let [b0, b1, b2, b3] = moves.bob_both;
         Self {
             bob: [b0, b1, b2, b3, l0, l1, r0, r1].map(|turn| turn.map(|hit| hit & 3)),
-            from: [from(m[0][0]), from(m[1][0]), from(m[2][0]), from(m[3][0]), from(moves.alice_on_b1)],
+            from: [
+                from(m[0][0]),
+                from(m[1][0]),
+                from(m[2][0]),
+                from(m[3][0]),
+                from(moves.alice_on_b1),
+            ],
             to_b2: m.map(|d| [d[1]; LANES]),
             on_b2: moves.alice_on_b2,
         }
