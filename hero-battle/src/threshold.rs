@@ -94,41 +94,6 @@ fn alive_mask(hp: [u8; 2]) -> usize {
     usize::from(hp[0] > 0) | usize::from(hp[1] > 0) << 1
 }
 
-/// The turns that fill the rows of the pairs where the heroes of Alice in `alive` live.
-#[derive(Clone, Copy, Debug, Default)]
-struct RowMoves {
-    /// Both of Bob's heroes against Alice's: who hits `(A1, A2)`.
-    bob_both: [[Hit; 2]; 4],
-    /// B1 alone (the cells `b2 = 0`).
-    bob_b1_only: [[Hit; 2]; 2],
-    /// B2 alone (the cells `b1 = 0`).
-    bob_b2_only: [[Hit; 2]; 2],
-    /// Alice's living heroes against both of Bob's: damage to `(B1, B2)`.
-    alice_both: [[u8; 2]; 4],
-    /// Alice's damage to B1 when every hero of hers hits it (the cells `b2 = 0`).
-    alice_on_b1: u8,
-    /// The same on B2 (the cells `b1 = 0`).
-    alice_on_b2: u8,
-}
-
-impl RowMoves {
-    fn new(case: &Case, alive: usize) -> Self {
-        let bob = |attackers| turns(attackers, alive);
-        let on_bob = [hits(&case.alice_damage, 0), hits(&case.alice_damage, 1)];
-        let damage = |turn: [Hit; 2]| [on_bob[0][turn[0]], on_bob[1][turn[1]]];
-        let [l0, l1, ..] = bob(HERO1);
-        let [r0, r1, ..] = bob(HERO2);
-        Self {
-            bob_both: bob(BOTH),
-            bob_b1_only: [l0, l1],
-            bob_b2_only: [r0, r1],
-            alice_both: turns(alive, BOTH).map(damage),
-            alice_on_b1: damage(turns(alive, HERO1)[0])[0],
-            alice_on_b2: damage(turns(alive, HERO2)[0])[1],
-        }
-    }
-}
-
 /// The hit points one hero can be brought to, as a bit mask over `0..=MAX_VALUE`: `hp`
 /// minus each sum of the two damages it takes that leaves it alive, and 0. `O(log hp)`
 /// word operations.
@@ -287,8 +252,6 @@ pub struct ThresholdSolver {
     /// Vectors a row: `width` rounded up to whole 16-byte vectors.
     vectors: usize,
     start: [u8; 2],
-    /// The attacks by which heroes of Alice live (index: `alive_mask`; 0 unused).
-    moves: [RowMoves; 4],
     stats: SolveStats,
 }
 
@@ -311,7 +274,6 @@ impl ThresholdSolver {
             width: 0,
             vectors: 0,
             start: [0, 0],
-            moves: [RowMoves::default(); 4],
             stats: SolveStats::default(),
         }
     }
@@ -381,9 +343,6 @@ impl ThresholdSolver {
         for (j, scale) in [(0, n2), (1, 1)] {
             self.axes[j].link(hits(&case.bob_damage, j), scale);
         }
-        for alive in HERO1..=BOTH {
-            self.moves[alive] = RowMoves::new(case, alive);
-        }
         let pairs = self.axes[0].len * n2;
         self.start = case.bob_hp;
         self.width = usize::from(case.bob_hp[0]) + 1;
@@ -397,13 +356,13 @@ impl ThresholdSolver {
         self.stats = SolveStats { alice_pairs: pairs, cells: 2 * pairs * self.width };
         // One copy of the loops per row length, so that they are unrolled and unchecked.
         match self.vectors {
-            1 => self.fill_grid::<1>(),
-            2 => self.fill_grid::<2>(),
-            3 => self.fill_grid::<3>(),
-            4 => self.fill_grid::<4>(),
-            5 => self.fill_grid::<5>(),
-            6 => self.fill_grid::<6>(),
-            7 => self.fill_grid::<7>(),
+            1 => self.fill_grid::<1>(case),
+            2 => self.fill_grid::<2>(case),
+            3 => self.fill_grid::<3>(case),
+            4 => self.fill_grid::<4>(case),
+            5 => self.fill_grid::<5>(case),
+            6 => self.fill_grid::<6>(case),
+            7 => self.fill_grid::<7>(case),
             n => unreachable!("rows of {n} vectors: b1 is at most {MAX_VALUE}"),
         }
     }
@@ -441,49 +400,51 @@ impl ThresholdSolver {
     /// Fills every row, `N` vectors each, in increasing order of places: `O(R * N)`. Kept
     /// out of line: one function per row length.
     #[inline(never)]
-    fn fill_grid<const N: usize>(&mut self) {
-        let Self { axes, alice_row, bob_row, moves, .. } = self;
+    fn fill_grid<const N: usize>(&mut self, case: &Case) {
+        let Self { axes, alice_row, bob_row, .. } = self;
         let pairs = axes[0].len * axes[1].len;
         let grid = Grid {
             alice: alice_row[..pairs * N].as_chunks_mut::<N>().0,
             bob: bob_row[..pairs * N].as_chunks_mut::<N>().0,
             shifted: [0; 2 * MAX_STRIDE],
         };
-        grid.fill(axes, moves);
+        grid.fill(axes, case);
     }
 }
 
-/// What fills the rows of one kind of pair (which heroes of Alice live), ready for rows of
-/// `N` vectors.
+/// What fills the rows of the pairs where the heroes of Alice in `alive` live, ready for rows
+/// of `N` vectors.
 struct PairKind<const N: usize> {
-    /// Bob's turns: four of both heroes, two of B1 alone, two of B2 alone.
+    /// Bob's turns, as who hits `(A1, A2)`: four of both his heroes, two of B1 alone (the
+    /// cells `b2 = 0`), two of B2 alone (the cells `b1 = 0`).
     bob: [[Hit; 2]; 8],
-    /// Where the four shifts of Alice's turns and her all-on-B1 turn start in `shifted`.
-    from: [usize; 5],
-    /// The damage to B2 of Alice's four turns, in every lane.
-    to_b2: [Lanes; 4],
-    /// Her damage to B2 when every hero of hers hits it.
+    /// Where the shifts of Alice's four turns start in `shifted`. The first turn puts every
+    /// hero of hers on B1.
+    from: [usize; 4],
+    /// The damage to B2 of her other three turns, in every lane.
+    to_b2: [Lanes; 3],
+    /// Her damage to B2 when every hero of hers hits it (the cells `b1 = 0`).
     on_b2: u8,
 }
 
 impl<const N: usize> PairKind<N> {
-    fn new(moves: &RowMoves) -> Self {
-        let m = &moves.alice_both;
-        let from = |d: u8| ROW_AT - usize::from(d).min(N * LANES);
-        let [l0, l1] = moves.bob_b1_only;
-        let [r0, r1] = moves.bob_b2_only;
-        let [b0, b1, b2, b3] = moves.bob_both;
+    fn new(case: &Case, alive: usize) -> Self {
+        let on_bob = [hits(&case.alice_damage, 0), hits(&case.alice_damage, 1)];
+        let damage = |turn: [Hit; 2]| [on_bob[0][turn[0]], on_bob[1][turn[1]]];
+        let alice = turns(alive, BOTH).map(damage);
+        // At b2 = 0 her only turn puts everyone on B1: her first, which deals B1 the most of
+        // the four. A turn that wins there later wins after it too (monotonicity), so the
+        // maximum over the four needs no cell of its own at b2 = 0.
+        assert_eq!(alice[0], [damage(turns(alive, HERO1)[0])[0], 0], "all on B1 comes first");
+        let from = |d: [u8; 2]| ROW_AT - usize::from(d[0]).min(N * LANES);
+        let [b0, b1, b2, b3] = turns(BOTH, alive);
+        let [l0, l1, ..] = turns(HERO1, alive);
+        let [r0, r1, ..] = turns(HERO2, alive);
         Self {
             bob: [b0, b1, b2, b3, l0, l1, r0, r1].map(|turn| turn.map(|hit| hit & 3)),
-            from: [
-                from(m[0][0]),
-                from(m[1][0]),
-                from(m[2][0]),
-                from(m[3][0]),
-                from(moves.alice_on_b1),
-            ],
-            to_b2: m.map(|d| [d[1]; LANES]),
-            on_b2: moves.alice_on_b2,
+            from: alice.map(from),
+            to_b2: [1, 2, 3].map(|t| [alice[t][1]; LANES]),
+            on_b2: damage(turns(alive, HERO2)[0])[1],
         }
     }
 }
@@ -502,10 +463,10 @@ struct Grid<'a, const N: usize> {
 }
 
 impl<const N: usize> Grid<'_, N> {
-    /// Fills the rows of the grid `axes` in increasing order of places, pair kinds from
-    /// `moves`.
-    fn fill(mut self, axes: &[Axis; 2], moves: &[RowMoves; 4]) {
-        let kinds: [PairKind<N>; 4] = std::array::from_fn(|alive| PairKind::new(&moves[alive]));
+    /// Fills the rows of the grid `axes` of `case` in increasing order of places.
+    fn fill(mut self, axes: &[Axis; 2], case: &Case) {
+        let kinds: [PairKind<N>; 3] = [HERO1, HERO2, BOTH].map(|alive| PairKind::new(case, alive));
+        let [a1_only, a2_only, both] = &kinds;
         let [first, second] = axes;
         let n2 = second.len;
         for i1 in 0..first.len {
@@ -520,13 +481,13 @@ impl<const N: usize> Grid<'_, N> {
                 self.alice[dead_a2] = lost;
                 self.bob[dead_a2] = lost;
             } else {
-                let kind = &kinds[HERO1];
+                let kind = a1_only;
                 let children = kind.bob.map(|[h1, h2]| {
                     usize::from(first.child[h1][i1]) + usize::from(second.child[h2][0])
                 });
                 self.fill_pair(dead_a2, children, kind);
             }
-            let kind = &kinds[if a1 == 0 { HERO2 } else { BOTH }];
+            let kind = if a1 == 0 { a2_only } else { both };
             // Each turn's part of the row number from A1, and its column of parts from A2.
             let from1 = kind.bob.map(|[h1, _]| usize::from(first.child[h1][i1]));
             let from2 = kind.bob.map(|[_, h2]| &second.child[h2]);
@@ -571,10 +532,10 @@ impl<const N: usize> Grid<'_, N> {
             let lanes = |t: usize| -> Lanes {
                 shifted[t][k * LANES..][..LANES].try_into().expect("one vector")
             };
-            // Winning at (b1', b2') with b2' < v means winning at (b1, b2) for b2 < v + d2.
-            let best = max(gain(lanes(0), d2[0]), gain(lanes(1), d2[1]));
-            let best = max(best, max(gain(lanes(2), d2[2]), gain(lanes(3), d2[3])));
-            out[k] = max(best, min(lanes(4), [1; LANES]));
+            // Winning at (b1', b2') with b2' < v means winning at (b1, b2) for b2 < v + d2;
+            // the first turn leaves b2 as it is.
+            let best = max(lanes(0), gain(lanes(1), d2[0]));
+            out[k] = max(best, max(gain(lanes(2), d2[1]), gain(lanes(3), d2[2])));
         }
         // b1 = 0: every hero of Alice hits B2.
         out[0][0] = at_b1_zero.saturating_add(kind.on_b2);
