@@ -421,7 +421,8 @@ struct PairKind<const N: usize> {
     /// Where the shifts of Alice's four turns start in `shifted`. The first turn puts every
     /// hero of hers on B1.
     from: [usize; 4],
-    /// The damage to B2 of her other three turns, in every lane.
+    /// The damage to B2 of her other three turns, in every lane, at most `CAP` (more reaches
+    /// the cap from any boundary above 0 all the same).
     to_b2: [Lanes; 3],
     /// Her damage to B2 when every hero of hers hits it (the cells `b1 = 0`).
     on_b2: u8,
@@ -443,7 +444,7 @@ impl<const N: usize> PairKind<N> {
         Self {
             bob: [b0, b1, b2, b3, l0, l1, r0, r1].map(|turn| turn.map(|hit| hit & 3)),
             from: alice.map(from),
-            to_b2: [1, 2, 3].map(|t| [alice[t][1]; LANES]),
+            to_b2: [1, 2, 3].map(|t| [alice[t][1].min(CAP); LANES]),
             on_b2: damage(turns(alive, HERO2)[0])[1],
         }
     }
@@ -516,15 +517,15 @@ impl<const N: usize> Grid<'_, N> {
         for k in 0..N {
             let all_attacks = min(min(c0[k], c1[k]), min(c2[k], c3[k]));
             let cells = max(all_attacks, min(min(l0[k], l1[k]), [1; LANES]));
-            row[k] = cells;
+            row[k] = biased(cells);
             bob[k] = cells;
         }
-        row[0][0] = at_b1_zero;
+        row[0][0] = at_b1_zero | BIAS;
         bob[0][0] = at_b1_zero;
 
         // Alice to move: she attacks b and Bob moves next at the same a. A shift by d reads
         // `bob[b1 - d]`, and `bob[0]` where b1 - d < 0 (B1 dies): the padded copy.
-        pad[ROW_AT - N * LANES..].fill(at_b1_zero);
+        pad[ROW_AT - N * LANES..].fill(at_b1_zero | BIAS);
         let shifted = kind.from.map(|from| &self.shifted[from..][..N * LANES]);
         let d2 = &kind.to_b2;
         let out = &mut self.alice[slot];
@@ -533,12 +534,14 @@ impl<const N: usize> Grid<'_, N> {
                 shifted[t][k * LANES..][..LANES].try_into().expect("one vector")
             };
             // Winning at (b1', b2') with b2' < v means winning at (b1, b2) for b2 < v + d2;
-            // the first turn leaves b2 as it is.
-            let best = max(lanes(0), gain(lanes(1), d2[0]));
-            out[k] = max(best, max(gain(lanes(2), d2[1]), gain(lanes(3), d2[2])));
+            // the first turn leaves b2 as it is. On the biased cells (see `biased`) that is a
+            // saturating addition; the bias comes off after the maximum.
+            let best = max(lanes(0), add(lanes(1), d2[0]));
+            let best = max(best, max(add(lanes(2), d2[1]), add(lanes(3), d2[2])));
+            out[k] = unbiased(best);
         }
         // b1 = 0: every hero of Alice hits B2.
-        out[0][0] = at_b1_zero.saturating_add(kind.on_b2);
+        out[0][0] = at_b1_zero.saturating_add(kind.on_b2).min(CAP);
     }
 }
 
@@ -563,13 +566,44 @@ fn max(a: Lanes, b: Lanes) -> Lanes {
     out
 }
 
-/// The boundary after an attack that deals `d2` (in every lane) to B2, from the boundary `v`
-/// it leaves: a win for `b2' < v` is a win for `b2 < v + d2`, and no win stays none.
+/// Boundaries are stored capped at `CAP`: no query asks beyond `b2 = MAX_VALUE`, and minimum,
+/// maximum, the test `w > 0` and adding damage all commute with the cap.
+const CAP: u8 = 127;
+const _: () = assert!(CAP > MAX_VALUE);
+
+/// Added to every positive boundary of the row Alice's shifts read. A boundary `v` after her
+/// turn that deals `d2 <= CAP` to B2 is `v + d2` when `v > 0` (a win for `b2' < v` is a win
+/// for `b2 < v + d2`), and 0 when `v = 0` (no win stays none): on biased cells one saturating
+/// addition does both, as `0 + d2 < BIAS` comes off with the bias, and `v + BIAS + d2` keeps
+/// it (or saturates, which is the cap).
+const BIAS: u8 = 128;
+
+/// `v` with positive cells biased (cells at most `CAP`).
 #[inline(always)]
-fn gain(v: Lanes, d2: Lanes) -> Lanes {
+fn biased(v: Lanes) -> Lanes {
     let mut out = v;
-    for (out, d2) in out.iter_mut().zip(d2) {
-        *out = if *out > 0 { out.saturating_add(d2) } else { 0 };
+    for out in &mut out {
+        *out = if *out > 0 { *out | BIAS } else { 0 };
+    }
+    out
+}
+
+/// A maximum of biased cells, unbiased: cells below the bias (no win) are 0.
+#[inline(always)]
+fn unbiased(v: Lanes) -> Lanes {
+    let mut out = v;
+    for out in &mut out {
+        *out = out.saturating_sub(BIAS);
+    }
+    out
+}
+
+/// Saturating addition, lane by lane.
+#[inline(always)]
+fn add(v: Lanes, d: Lanes) -> Lanes {
+    let mut out = v;
+    for (out, d) in out.iter_mut().zip(d) {
+        *out = out.saturating_add(d);
     }
     out
 }
