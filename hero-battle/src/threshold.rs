@@ -51,6 +51,9 @@ type Lanes = [u8; LANES];
 /// The longest row: `RANK_BASE` values of `b1` rounded up to whole vectors.
 const MAX_STRIDE: usize = RANK_BASE.next_multiple_of(LANES);
 
+/// The most rows a case fills: every pair of hit points.
+const MAX_ROWS: usize = RANK_BASE * RANK_BASE;
+
 /// Masks of living heroes: bit 0 is hero 1, bit 1 is hero 2.
 const HERO1: usize = 1;
 const HERO2: usize = 2;
@@ -269,8 +272,9 @@ impl ThresholdSolver {
             exchanged: false,
             mirrored: false,
             axes: [Axis::default(), Axis::default()],
-            alice_row: Vec::new(),
-            bob_row: Vec::new(),
+            // Zeroed by the system as pages are first touched: a case touches what it fills.
+            alice_row: vec![[0; LANES]; MAX_ROWS * MAX_STRIDE / LANES],
+            bob_row: vec![[0; LANES]; MAX_ROWS * MAX_STRIDE / LANES],
             width: 0,
             vectors: 0,
             start: [0, 0],
@@ -347,12 +351,8 @@ impl ThresholdSolver {
         self.start = case.bob_hp;
         self.width = usize::from(case.bob_hp[0]) + 1;
         self.vectors = self.width.div_ceil(LANES);
-        // Every row is written before it is read, so the tables are only grown, never cleared.
-        let vectors = pairs * self.vectors;
-        if self.alice_row.len() < vectors {
-            self.alice_row.resize(vectors, [0; LANES]);
-            self.bob_row.resize(vectors, [0; LANES]);
-        }
+        // Every row is written before it is read, so the tables are never cleared.
+        debug_assert!(pairs * self.vectors <= self.alice_row.len());
         self.stats = SolveStats { alice_pairs: pairs, cells: 2 * pairs * self.width };
         // One copy of the loops per row length, so that they are unrolled and unchecked.
         match self.vectors {
