@@ -31,7 +31,7 @@ fn main() {
     let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let mut rng = SplitMix64::new(seed);
     let mut solver = ThresholdSolver::new();
-    let mut pick = |rng: &mut SplitMix64, lo: u64, hi: u64| rng.range(lo, hi) as u8;
+    let pick = |rng: &mut SplitMix64, lo: u64, hi: u64| rng.range(lo, hi) as u8;
     let mut found: Vec<(Duration, Case)> = Vec::new();
     for _ in 0..rounds {
         // A start among the hard cases (hit points 90..=99, damage 1..=3), of small damage, or
@@ -63,7 +63,7 @@ fn main() {
         // Time the climb's end again, more carefully.
         found.push((time(&mut solver, &best, 25), best));
     }
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|found| std::cmp::Reverse(found.0));
     let show = |label: &str, t: Duration, case: &Case| {
         let numbers: Vec<String> = case.to_array().iter().map(u8::to_string).collect();
         println!("{:>9.1} us  {label:<22} {}", t.as_secs_f64() * 1e6, numbers.join(" "));
