@@ -32,8 +32,9 @@
 //! (at most 100), time is `O(R * B)` byte operations: `R * ceil(B / 16)` steps of 16-byte
 //! vectors, each combining six rows for Bob and four shifted ones for Alice (about 30 vector
 //! instructions), plus `O(R)` to find the rows each turn leads to and `O(1)` a case to set up.
-//! Space: two tables of `10,000 * 112` bytes, allocated once and touched as far as a case
-//! fills them. The game looks the same with the players exchanged, and with one side's heroes
+//! Space: one table of `10,000 * 112` bytes, Alice's rows, allocated once and touched as far
+//! as a case fills them; Bob's rows are used as they are made, and a query of one of his
+//! cells recomputes it from hers. The game looks the same with the players exchanged, and with one side's heroes
 //! renamed, so each case runs over the side whose `R * ceil(B / 16)` is smaller, its cells over
 //! the other side's hero with fewer hit points. Hard cases (hit points 90..99, damage 1..3)
 //! have `R` from 8,000 to 10,000; random cases 16 on average.
@@ -250,8 +251,6 @@ pub struct ThresholdSolver {
     /// wins with Alice to move at the pair of place `slot`; `vectors` vectors a row, the cells
     /// from `width` on padding.
     alice_row: Vec<Lanes>,
-    /// The same with Bob to move.
-    bob_row: Vec<Lanes>,
     /// Bob's `b1` values, `0..width`.
     width: usize,
     /// Vectors a row: `width` rounded up to whole 16-byte vectors.
@@ -276,7 +275,6 @@ impl ThresholdSolver {
             axes: [Axis::default(), Axis::default()],
             // Zeroed by the system as pages are first touched: a case touches what it fills.
             alice_row: vec![[0; LANES]; MAX_ROWS * MAX_STRIDE / LANES],
-            bob_row: vec![[0; LANES]; MAX_ROWS * MAX_STRIDE / LANES],
             width: 0,
             vectors: 0,
             start: [0, 0],
@@ -390,24 +388,39 @@ impl ThresholdSolver {
             return winner == Player::Alice;
         }
         assert!(bob[0] <= self.start[0] && bob[1] <= self.start[1], "Bob's hit points only fall");
-        let rows = match mover {
-            Player::Alice => &self.alice_row,
-            Player::Bob => &self.bob_row,
-        };
-        let slot = self.axes[0].place(alice[0]) * self.axes[1].len + self.axes[1].place(alice[1]);
+        let [first, second] = &self.axes;
+        let places = [first.place(alice[0]), second.place(alice[1])];
+        let row = |slot: usize| &self.alice_row[slot * self.vectors..][..self.vectors];
         let b1 = usize::from(bob[0]);
-        rows[slot * self.vectors + b1 / LANES][b1 % LANES] > bob[1]
+        let boundary = match mover {
+            Player::Alice => row(places[0] * second.len + places[1])[b1 / LANES][b1 % LANES],
+            // Bob's rows are not kept: his cell comes from the rows his turns lead to, as the
+            // fill computes it.
+            Player::Bob => {
+                let alive = usize::from(alice[0] > 0) | usize::from(alice[1] > 0) << 1;
+                let [c0, c1, c2, c3, l0, l1, r0, r1] = bob_turns(alive).map(|[h1, h2]| {
+                    row(usize::from(first.child[h1][places[0]])
+                        + usize::from(second.child[h2][places[1]]))
+                });
+                if b1 == 0 {
+                    bob_at_b1_zero([r0[0][0], r1[0][0]])
+                } else {
+                    let k = b1 / LANES;
+                    bob_cells([c0[k], c1[k], c2[k], c3[k]], [l0[k], l1[k]])[b1 % LANES]
+                }
+            }
+        };
+        boundary > bob[1]
     }
 
     /// Fills every row, `N` vectors each, in increasing order of places: `O(R * N)`. Kept
     /// out of line: one function per row length.
     #[inline(never)]
     fn fill_grid<const N: usize>(&mut self, case: &Case) {
-        let Self { axes, alice_row, bob_row, .. } = self;
+        let Self { axes, alice_row, .. } = self;
         let pairs = axes[0].len * axes[1].len;
         let grid = Grid {
             alice: alice_row[..pairs * N].as_chunks_mut::<N>().0,
-            bob: bob_row[..pairs * N].as_chunks_mut::<N>().0,
             shifted: [0; 2 * MAX_STRIDE],
         };
         grid.fill(axes, case);
@@ -440,11 +453,8 @@ impl<const N: usize> PairKind<N> {
         // maximum over the four needs no cell of its own at b2 = 0.
         assert_eq!(alice[0], [damage(turns(alive, HERO1)[0])[0], 0], "all on B1 comes first");
         let from = |d: [u8; 2]| ROW_AT - usize::from(d[0]).min(N * LANES);
-        let [b0, b1, b2, b3] = turns(BOTH, alive);
-        let [l0, l1, ..] = turns(HERO1, alive);
-        let [r0, r1, ..] = turns(HERO2, alive);
         Self {
-            bob: [b0, b1, b2, b3, l0, l1, r0, r1].map(|turn| turn.map(|hit| hit & 3)),
+            bob: bob_turns(alive),
             from: alice.map(from),
             to_b2: [1, 2, 3].map(|t| [alice[t][1].min(CAP); LANES]),
             on_b2: damage(turns(alive, HERO2)[0])[1],
@@ -458,7 +468,6 @@ const ROW_AT: usize = MAX_STRIDE;
 /// The tables of one case as rows of `N` vectors.
 struct Grid<'a, const N: usize> {
     alice: &'a mut [[Lanes; N]],
-    bob: &'a mut [[Lanes; N]],
     /// The row being filled with Bob to move (from `ROW_AT` on), behind `N * LANES` copies of
     /// its `b1 = 0` cell, so that each shift of Alice's attacks is one contiguous slice; a
     /// shift of `N * LANES` cells or more reads copies only, since `b1 < N * LANES`.
@@ -482,7 +491,6 @@ impl<const N: usize> Grid<'_, N> {
                 let mut lost = [[0; LANES]; N];
                 lost[0][0] = 1;
                 self.alice[dead_a2] = lost;
-                self.bob[dead_a2] = lost;
             } else {
                 let kind = a1_only;
                 let children = kind.bob.map(|[h1, h2]| {
@@ -507,23 +515,16 @@ impl<const N: usize> Grid<'_, N> {
     /// rows, so they compile to 16-byte vector code.
     #[inline(always)]
     fn fill_pair(&mut self, slot: usize, children: [usize; 8], kind: &PairKind<N>) {
-        // Bob to move. With both Bob heroes alive (b1, b2 >= 1) every attack must leave a win;
-        // at b2 = 0 only B1 attacks, at b1 = 0 only B2. Monotonicity makes
-        // max(cell b2 = 0 wins, min over two-hero attacks) exactly the prefix length.
+        // Bob to move: his row is kept only as the biased copy Alice's shifts read.
         let [c0, c1, c2, c3, l0, l1, r0, r1] = children;
         let [c0, c1, c2, c3, l0, l1] = [c0, c1, c2, c3, l0, l1].map(|c| &self.alice[c]);
-        let at_b1_zero = self.alice[r0][0][0].min(self.alice[r1][0][0]).max(1);
+        let at_b1_zero = bob_at_b1_zero([self.alice[r0][0][0], self.alice[r1][0][0]]);
         let (pad, row) = self.shifted.split_at_mut(ROW_AT);
         let row = row[..N * LANES].as_chunks_mut::<LANES>().0;
-        let bob = &mut self.bob[slot];
         for k in 0..N {
-            let all_attacks = min(min(c0[k], c1[k]), min(c2[k], c3[k]));
-            let cells = max(all_attacks, min(min(l0[k], l1[k]), [1; LANES]));
-            row[k] = biased(cells);
-            bob[k] = cells;
+            row[k] = biased(bob_cells([c0[k], c1[k], c2[k], c3[k]], [l0[k], l1[k]]));
         }
         row[0][0] = at_b1_zero | BIAS;
-        bob[0][0] = at_b1_zero;
 
         // Alice to move: she attacks b and Bob moves next at the same a. A shift by d reads
         // `bob[b1 - d]`, and `bob[0]` where b1 - d < 0 (B1 dies): the padded copy.
@@ -545,6 +546,33 @@ impl<const N: usize> Grid<'_, N> {
         // b1 = 0: every hero of Alice hits B2.
         out[0][0] = at_b1_zero.saturating_add(kind.on_b2).min(CAP);
     }
+}
+
+/// Bob's turns against Alice's living heroes `alive`, as who hits `(A1, A2)`: four of both
+/// his heroes, two of B1 alone (the cells `b2 = 0`), two of B2 alone (the cells `b1 = 0`).
+fn bob_turns(alive: usize) -> [[Hit; 2]; 8] {
+    let [b0, b1, b2, b3] = turns(BOTH, alive);
+    let [l0, l1, ..] = turns(HERO1, alive);
+    let [r0, r1, ..] = turns(HERO2, alive);
+    [b0, b1, b2, b3, l0, l1, r0, r1].map(|turn| turn.map(|hit| hit & 3))
+}
+
+/// Bob to move, 16 cells `b1 >= 1` (lane 0 of the first vector aside), from the same cells of
+/// the rows of Alice to move his two-hero turns (`both`) and B1's lone turns (`lone_b1`) lead
+/// to. With both his heroes alive (b1, b2 >= 1) every turn must leave her a win; at b2 = 0
+/// only B1 attacks. Monotonicity makes max(cell b2 = 0 wins, min over two-hero turns) exactly
+/// the prefix length.
+#[inline(always)]
+fn bob_cells(both: [Lanes; 4], lone_b1: [Lanes; 2]) -> Lanes {
+    let all_attacks = min(min(both[0], both[1]), min(both[2], both[3]));
+    max(all_attacks, min(min(lone_b1[0], lone_b1[1]), [1; LANES]))
+}
+
+/// Bob to move, the cell `b1 = 0`, where only B2 attacks, from the cells `b1 = 0` of the rows
+/// his lone turns lead to (`b2 = 0` is his loss: a boundary of at least 1).
+#[inline(always)]
+fn bob_at_b1_zero(lone_b2: [u8; 2]) -> u8 {
+    lone_b2[0].min(lone_b2[1]).max(1)
 }
 
 // The lane helpers are loops over one vector, which the compiler turns into single vector
