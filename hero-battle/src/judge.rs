@@ -159,7 +159,7 @@ impl Problem for Judge {
     /// [`threshold`](crate::threshold)).
     fn solve(&self, input: &Vec<Case>) -> Vec<WhoWins> {
         thread_local! {
-            /// One solver a thread, reused across files: its tables (up to 2.3 MB) are then
+            /// One solver a thread, reused across files: its table (up to 1.2 MB) is then
             /// allocated and first touched once, not once a run.
             static SOLVER: RefCell<ThresholdSolver> = RefCell::new(ThresholdSolver::new());
         }
