@@ -2,9 +2,9 @@
 //! value that the front-end makes and passes down.
 //!
 //! A [`Sandbox`] holds what runs share: where run folders are made, whether runs get cgroups
-//! (probed once, when it is made), the one registry of the programs running now, and the
-//! interrupt scope (the first signal caught, [`Sandbox::caught`]). Clones share all of it. Making one
-//! also ends what a judge killed outright left behind (module `cgroup` and the run folders).
+//! (probed once, when it is made), and the interrupt scope (the first signal caught,
+//! [`Sandbox::caught`]). Clones share all of it. Making one also ends what a judge killed
+//! outright left behind (module `cgroup` and the run folders).
 //!
 //! - `child`: one run ([`Sandbox::run`]): a CPU-time limit with a wall-clock backstop, a
 //!   memory limit (the stack's too), a fresh folder, bounded output; its module notes say how.
@@ -15,9 +15,10 @@
 //!   ([`Sandbox::catch_signals`]).
 //! - `sys`: the system calls, the judge's only `unsafe` code.
 //!
-//! The OS makes two things process-wide, and only those are statics: the child-subreaper
-//! attribute with what guards adoption (module `reaper`: every sandbox's sweep sees every
-//! child of the process) and the signal dispositions (module `interrupt`).
+//! The OS makes three things process-wide, and only those are statics: the children of the
+//! process (the one registry of the programs running now, every sandbox's, which a sweep
+//! reads: every sweep sees every child of the process), the child-subreaper attribute
+//! (module `reaper`) and the signal dispositions (module `interrupt`).
 //!
 //! **Not a sandbox for untrusted code.** A run is limited in time, memory and output and
 //! ended with everything it starts, but it sees the file system and the network as the user
@@ -56,15 +57,27 @@ struct Shared {
     cgroups: Option<PathBuf>,
     /// Numbers run folders and cgroups.
     next: AtomicU64,
-    /// The programs started and not yet reaped.
-    registry: Mutex<Vec<Entry>>,
     /// The first signal caught, 0 before any.
     caught: AtomicI32,
+}
+
+/// The programs started and not yet reaped, of every sandbox of the process. The process's
+/// children are the process's, not a sandbox's: a sweep must know every sandbox's programs, so
+/// that it never takes another sandbox's leader (a zombie shows neither of a run's marks) for
+/// an orphan. Held while a program is started and registered, and while a sweep looks for
+/// orphans: a program just started (before its `execve`) must not look like an orphan either.
+static RUNNING: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+
+/// The registry of the programs running now, locked (see [`RUNNING`]).
+fn running() -> MutexGuard<'static, Vec<Entry>> {
+    RUNNING.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// A program started and not yet reaped.
 #[derive(Debug)]
 struct Entry {
+    /// The sandbox that started it (its shared part's address, while that lives).
+    sandbox: usize,
     /// Its process id, also its process group's and its session's.
     pid: u32,
     /// Its cgroup's `cgroup.kill`, when it has a cgroup.
@@ -94,7 +107,6 @@ impl Sandbox {
                 runs,
                 cgroups,
                 next: AtomicU64::new(0),
-                registry: Mutex::new(Vec::new()),
                 caught: AtomicI32::new(0),
             }),
         }
@@ -167,46 +179,38 @@ impl Sandbox {
         self.fresh_folder(&self.shared.runs, "judge-run-")
     }
 
-    fn registry(&self) -> MutexGuard<'_, Vec<Entry>> {
-        self.shared.registry.lock().unwrap_or_else(PoisonError::into_inner)
+    /// This sandbox's mark on its entries in [`RUNNING`].
+    fn id(&self) -> usize {
+        Arc::as_ptr(&self.shared) as usize
     }
 
-    /// Registers program `pid`, just started (under `reaper::starting`). When a
-    /// signal was caught already, its group is killed at once: after the signal, nothing new
-    /// runs.
-    fn register(&self, pid: u32, cgroup_kill: Option<PathBuf>) {
-        let mut registry = self.registry();
+    /// Registers program `pid`, just started, in `running` (locked since before the start).
+    /// When a signal was caught already, its group is killed at once: after the signal,
+    /// nothing new runs.
+    fn register(&self, running: &mut Vec<Entry>, pid: u32, cgroup_kill: Option<PathBuf>) {
         // Read under the lock: the signal thread sets the flag before it takes the lock to
         // kill, so either it sees `pid` in the registry or this sees the flag.
         if self.caught().is_some() {
             kill_run(pid, cgroup_kill.as_deref());
         }
-        registry.push(Entry { pid, cgroup_kill, ending: false });
+        running.push(Entry { sandbox: self.id(), pid, cgroup_kill, ending: false });
     }
 
     /// Marks program `pid`'s run as ending: a sweep may now end the orphans of its session.
     fn ending(&self, pid: u32) {
-        if let Some(entry) = self.registry().iter_mut().find(|e| e.pid == pid) {
+        let id = self.id();
+        if let Some(entry) = running().iter_mut().find(|e| e.pid == pid && e.sandbox == id) {
             entry.ending = true;
         }
     }
 
     /// Unregisters program `pid`, once reaped (its id may then name another process).
     fn unregister(&self, pid: u32) {
-        let mut registry = self.registry();
-        if let Some(at) = registry.iter().position(|e| e.pid == pid) {
-            registry.swap_remove(at);
+        let id = self.id();
+        let mut running = running();
+        if let Some(at) = running.iter().position(|e| e.pid == pid && e.sandbox == id) {
+            running.swap_remove(at);
         }
-    }
-
-    /// Whether `pid` is a program started and not yet reaped.
-    fn is_leader(&self, pid: u32) -> bool {
-        self.registry().iter().any(|e| e.pid == pid)
-    }
-
-    /// Whether `session` is the session of a program whose run is not ending.
-    fn is_running_session(&self, session: u32) -> bool {
-        self.registry().iter().any(|e| e.pid == session && !e.ending)
     }
 
     /// Records `signal` (the first one only) and kills every running program; whether it was
@@ -214,7 +218,8 @@ impl Sandbox {
     fn interrupt(&self, signal: i32) -> bool {
         let first =
             self.shared.caught.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
-        for entry in self.registry().iter() {
+        let id = self.id();
+        for entry in running().iter().filter(|e| e.sandbox == id) {
             kill_run(entry.pid, entry.cgroup_kill.as_deref());
         }
         first.is_ok()
@@ -225,6 +230,16 @@ impl Default for Sandbox {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// Whether `pid` is a program started and not yet reaped, by any sandbox.
+fn is_leader(running: &[Entry], pid: u32) -> bool {
+    running.iter().any(|e| e.pid == pid)
+}
+
+/// Whether `session` is the session of a program, of any sandbox, whose run is not ending.
+fn is_running_session(running: &[Entry], session: u32) -> bool {
+    running.iter().any(|e| e.pid == session && !e.ending)
 }
 
 /// Kills run `pid`'s process group and, when it has one, its cgroup.

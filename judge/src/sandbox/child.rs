@@ -36,9 +36,9 @@
 //! subreaper and ends those of the run (module `reaper`). The program is reaped (`wait4`)
 //! only after the last signal to its group: until then its id, which is the group's id,
 //! cannot be reused by an unrelated process. Between its start and its reaping the program is
-//! in its sandbox's registry, whose signal thread kills every listed group and cgroup when
-//! the user stops the command (module `interrupt`); on Linux the program also dies with the
-//! thread that started it, should our process be killed outright.
+//! in the registry of running programs, whose signal thread kills its sandbox's groups and
+//! cgroups when the user stops the command (module `interrupt`); on Linux the program also
+//! dies with the thread that started it, should our process be killed outright.
 //!
 //! **Input.** The input is a regular file open for reading on the program's stdin, as every
 //! contest judge gives it (isolate and CMS, DOMjudge, Kattis, Codeforces): `fstat` gives its
@@ -533,10 +533,10 @@ pub(super) fn run(
     };
     let start = Instant::now();
     let (child, started) = {
-        // A sweep must not take a program just started for an orphan (see `reaper`).
-        let _starting = reaper::starting();
+        // A sweep must not take a program just started for an orphan (see `RUNNING`).
+        let mut running = super::running();
         let child = sys::spawn(prepared, &launch).map_err(spawn_error)?;
-        sandbox.register(child.pid, cgroup.as_ref().map(RunCgroup::kill_file));
+        sandbox.register(&mut running, child.pid, cgroup.as_ref().map(RunCgroup::kill_file));
         let pid = child.pid;
         (child, Started { sandbox, pid, cgroup, folder: dir.path(), reaped: false })
     };
@@ -1026,6 +1026,24 @@ mod tests {
             worker.join().unwrap().unwrap()
         });
         assert_eq!((report.exit, report.stdout.as_slice()), (Exit::Code(0), &b"done\n"[..]));
+    }
+
+    #[test]
+    fn two_sandboxes_without_cgroups_never_reap_each_others_programs() {
+        // A leader that has exited is a zombie with no environment left to mark it as a run's;
+        // a sweep of another sandbox of the process must still leave it to its own run.
+        let options = ChildOptions { cgroup: false, ..ChildOptions::default() };
+        let runs = |sandbox: Sandbox| {
+            for _ in 0..150 {
+                let report = sandbox.run(&sh("exit 3"), b"", &options).unwrap();
+                assert_eq!(report.exit, Exit::Code(3));
+            }
+        };
+        thread::scope(|scope| {
+            let other = scope.spawn(|| runs(Sandbox::new()));
+            runs(Sandbox::new());
+            other.join().unwrap();
+        });
     }
 
     #[test]

@@ -12,9 +12,9 @@
 //! has no such `TMPDIR` (a zombie, or it cleared its environment), when its CPU limit marks it
 //! and its session is no running program's. Children of the embedding program carry neither
 //! mark and are left alone, whatever their session. A run's orphan whose run goes on keeps
-//! running until that run ends. Another sandbox's programs in the same process are spared by
-//! their `TMPDIR` (one that has cleared its environment is told from an escaped orphan only
-//! within its own sandbox).
+//! running until that run ends. The programs every sandbox of the process started are in one
+//! registry (`RUNNING`), so a sweep never takes another sandbox's leader or its running
+//! session's processes for orphans, even as zombies with no environment left.
 //!
 //! The subreaper attribute is the process's, so it is counted process-wide: set when the
 //! first cgroup-less run starts, cleared when the last one has ended and been swept. While
@@ -27,23 +27,12 @@
 //! at the latest when its run ends. Elsewhere than Linux, only the process group is killed.
 
 use std::io;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
-use super::{Sandbox, sys};
+use super::{Entry, Sandbox, is_leader, is_running_session, running, sys};
 
 /// The cgroup-less runs in flight in this process (the subreaper attribute is the process's).
 static IN_FLIGHT: Mutex<usize> = Mutex::new(0);
-
-/// Held while a program is started and registered, and while a sweep looks for orphans: a
-/// program just started (before its `execve`, it shows neither of a run's marks as a run
-/// shows them) is a child of the process too, and must not look like an orphan to any
-/// sandbox's sweep.
-static STARTING: Mutex<()> = Mutex::new(());
-
-/// The lock a start and a sweep take (see [`STARTING`]).
-pub(super) fn starting() -> MutexGuard<'static, ()> {
-    STARTING.lock().unwrap_or_else(PoisonError::into_inner)
-}
 
 /// A cgroup-less run in flight: the process adopts orphans until the last one is dropped.
 pub(super) struct Adopting(());
@@ -74,7 +63,7 @@ impl Drop for Adopting {
 
 /// Our children that came from a run and are to be ended now (see the module notes); those
 /// of the run whose folder is `ending` too, as that run ends.
-fn adopted(sandbox: &Sandbox, ending: &std::path::Path) -> Vec<u32> {
+fn adopted(sandbox: &Sandbox, running: &[Entry], ending: &std::path::Path) -> Vec<u32> {
     let me = std::process::id();
     let runs_marker = format!("{}/judge-run-{me}-", sandbox.shared.runs.display());
     let own_cpu = sys::cpu_hard_limit();
@@ -84,7 +73,7 @@ fn adopted(sandbox: &Sandbox, ending: &std::path::Path) -> Vec<u32> {
         .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
         .filter(|&pid| {
             let Some((parent, session)) = parent_and_session(pid) else { return false };
-            if parent != me || sandbox.is_leader(pid) {
+            if parent != me || is_leader(running, pid) {
                 return false;
             }
             match run_folder_of(pid, &runs_marker) {
@@ -94,7 +83,7 @@ fn adopted(sandbox: &Sandbox, ending: &std::path::Path) -> Vec<u32> {
                 }
                 None => {
                     cpu_hard_limit_of(pid).is_some_and(|limit| limit < own_cpu)
-                        && !sandbox.is_running_session(session)
+                        && !is_running_session(running, session)
                 }
             }
         })
@@ -135,10 +124,10 @@ fn parent_and_session(pid: u32) -> Option<(u32, u32)> {
 /// generation); leaders are their runs' to reap. `ending` is the folder of the run that is
 /// ending. Returns how many it ended.
 pub(super) fn sweep(sandbox: &Sandbox, ending: &std::path::Path) -> usize {
-    let _starting = starting();
+    let running = running();
     let mut ended = 0;
     for _ in 0..16 {
-        let orphans = adopted(sandbox, ending);
+        let orphans = adopted(sandbox, &running, ending);
         if orphans.is_empty() {
             break;
         }
