@@ -14,6 +14,7 @@
 
 mod args;
 mod package;
+mod program;
 mod report;
 mod run;
 
@@ -23,6 +24,7 @@ pub use args::{
     parse_duration, parse_megabytes, parse_memory_limit,
 };
 pub use package::PackageArgs;
+pub use program::InterfaceArgs;
 pub use run::RunTestsArgs;
 
 use std::fmt;
@@ -230,7 +232,7 @@ impl StressArgs {
         if let Err(e) = sandbox.catch_signals() {
             return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
         }
-        let limits = LimitsUsed::new(&self.run.limit, P::RUN_LIMITS);
+        let limits = self.run.limits_used(P::RUN_LIMITS);
         if let Some(level) = self.level.filter(|&level| level >= P::LEVELS) {
             return Ending::trouble(
                 sandbox.caught(),
@@ -280,7 +282,7 @@ impl ShrinkArgs {
         if let Err(e) = sandbox.catch_signals() {
             return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
         }
-        let limits = LimitsUsed::new(&self.run.limit, P::RUN_LIMITS);
+        let limits = self.run.limits_used(P::RUN_LIMITS);
         let name = self.input.display();
         let input = match read(Some(&self.input))
             .and_then(|bytes| problem.parse(&bytes, self.run.limits).map_err(|e| e.to_string()))

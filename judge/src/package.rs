@@ -45,9 +45,11 @@
 //! (the report says so).
 
 mod contents;
+mod grading;
 mod kattis;
 mod place;
 mod submission;
+mod subtask;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -66,11 +68,15 @@ use crate::text::{self, bytes, plural, seconds};
 use contents::{Test, Tests, add_generated, add_samples, check_tests};
 use place::Place;
 
+pub use grading::{GroupScore, GroupTests, Score, groups_on_disk};
+pub use subtask::{GroupError, InGroup};
 pub use kattis::{
     TIME_MULTIPLIER, TIME_SAFETY_MARGIN, file_name_ok, short_name_ok, time_limit, uuid,
 };
 use submission::compile;
-pub use submission::{Language, Role, SUPPORTED, Submission, compile_cpp};
+pub use submission::{
+    BuiltProgram, Language, Role, SUPPORTED, Submission, build_command, compile_cpp,
+};
 
 /// What a package says of a problem beyond its [`Problem`]: its title and origin, its
 /// statement and its official samples.
@@ -153,6 +159,36 @@ pub struct Group {
     pub about: &'static str,
 }
 
+/// A function task's interface: contestants write a function (`who_wins` in `train.cpp`)
+/// against a header (`train.h`), and a grader reads the input, calls the function and prints
+/// the answer, as the contest's sample grader did, in our input and output formats.
+///
+/// One grader serves both kinds of program: its `main` and its reference to the function are
+/// weak symbols, so a program with a `main` of its own (reading stdin, as every other
+/// problem's) links with it and keeps its `main`, and a function-style one gets the
+/// grader's. So a package compiles every C++ submission with the grader beside it (Kattis's
+/// `include/cpp/`, copied beside each submission), and `g++ -O2 grader.cpp train.cpp` gives
+/// a program `stress` and `run` take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interface {
+    /// The function, as the header declares it.
+    pub function: &'static str,
+    /// The file contestants submit: `train.cpp`.
+    pub submission: &'static str,
+    /// The header contestants include: (`train.h`, its text).
+    pub header: (&'static str, &'static str),
+    /// The grader: (`grader.cpp`, its text).
+    pub grader: (&'static str, &'static str),
+}
+
+impl Interface {
+    /// The header and the grader: (file name, text).
+    #[must_use]
+    pub fn files(&self) -> [(&'static str, &'static str); 2] {
+        [self.header, self.grader]
+    }
+}
+
 /// How many tests a package holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TestBudget {
@@ -193,18 +229,41 @@ pub trait Packaged: Problem {
     }
 
     /// The groups (indices into [`Scoring::groups`]) whose constraints `input` meets, in
-    /// order; a test goes into the first. Every valid input of a scoring problem must meet
-    /// one. The default: none.
+    /// increasing order; a test goes into each, as IOI's subtasks held every test that meets
+    /// theirs. Every valid input of a scoring problem must meet one. The default: none.
     fn groups_of(&self, input: &Self::Input) -> Vec<usize> {
         let _ = input;
         Vec::new()
     }
 
-    /// Inputs made for group `group` (valid under the original limits), so that each group
-    /// has tests of its own; the default: none.
-    fn group_inputs(&self, group: usize, rng: &mut SplitMix64) -> Vec<Self::Input> {
-        let _ = (group, rng);
-        Vec::new()
+    /// An input of group `group`'s constraints at size level `level` (as
+    /// [`Problem::generate`]'s levels), valid under the original limits: what `stress
+    /// --subtask` and `generate --subtask` draw, and two of the package's tests of each
+    /// group (the middle level and the last). The default draws [`Problem::generate`] at
+    /// `level`, then at each smaller level, until a draw is in the group: a problem whose
+    /// groups are rare among its draws makes its own.
+    ///
+    /// # Panics
+    /// The default, when 64 draws at every level down to 0 meet none: the problem must make
+    /// its own.
+    fn group_input(&self, group: usize, level: u32, rng: &mut SplitMix64) -> Self::Input {
+        for level in (0..=level).rev() {
+            for _ in 0..64 {
+                let input = self.generate(rng, level, Limits::Original);
+                if self.groups_of(&input).contains(&group) {
+                    return input;
+                }
+            }
+        }
+        panic!("{}: no generated input is in group {}: it needs a group_input", self.name(), group + 1)
+    }
+
+    /// The function interface of a problem that was a function task (IOI's `who_wins` in
+    /// `train.cpp`), if it was: the header contestants include and a grader that reads the
+    /// input and prints the answer. `None` (the default) when programs read the input on
+    /// stdin, as the contest's did.
+    fn interface(&self) -> Option<Interface> {
+        None
     }
 
     /// How many tests the package holds.
@@ -375,8 +434,8 @@ pub struct Filed {
 pub enum Grade {
     /// Every test passed (every group, for a scoring problem).
     Accepted,
-    /// Some groups passed: the score, of 100.
-    Partial(u32),
+    /// Some groups passed: the score, each group's.
+    Partial(Score),
     /// The first failure that counts, and its test.
     Failed(Verdict, String),
 }
@@ -385,7 +444,7 @@ impl fmt::Display for Grade {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Accepted => f.write_str("right on every test"),
-            Self::Partial(score) => write!(f, "score {score} of 100"),
+            Self::Partial(score) => write!(f, "{score}"),
             Self::Failed(verdict, test) => write!(f, "{verdict} on {test}"),
         }
     }
@@ -667,7 +726,9 @@ pub fn build<P: Packaged>(
     let scratch = sandbox
         .fresh_folder(&temp, "judge-package-")
         .map_err(|source| PackageError::Io { path: temp.clone(), source })?;
-    let submissions = compile_all(sandbox, options, scratch.path(), progress)?;
+    let interface = problem.interface();
+    let submissions =
+        compile_all(sandbox, options, scratch.path(), interface.as_ref(), progress)?;
     let about = problem.about();
     let mut tests = Tests::new(problem);
     add_samples(problem, &about, &mut tests)?;
@@ -779,6 +840,7 @@ fn compile_all(
     sandbox: &Sandbox,
     options: &PackageOptions,
     scratch: &Path,
+    interface: Option<&Interface>,
     progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Vec<Submission>, PackageError> {
     if options.accepted.is_empty() {
@@ -792,7 +854,7 @@ fn compile_all(
     ];
     for (role, sources) in roles {
         for source in sources {
-            let submission = compile(sandbox, source, role, scratch)?;
+            let submission = compile(sandbox, source, role, scratch, interface)?;
             if submissions.iter().any(|s| s.file_name == submission.file_name) {
                 return Err(PackageError::DuplicateName(submission.file_name));
             }
@@ -863,7 +925,7 @@ fn run_test<P: Problem>(
     test: &Test,
     limits: &ChildOptions,
 ) -> Result<Trial, PackageError> {
-    judge_test(sandbox, problem, &submission.program, &test.input, &test.answer, limits)
+    judge_test(sandbox, problem, &submission.program, &test.input, Some(&test.answer), limits)
         .map_err(|e| PackageError::of_run(e, submission.file_name.clone(), test.path()))
 }
 
@@ -962,9 +1024,10 @@ struct Graded {
 }
 
 /// How `submission` fares on `tests` (in problemtools' order) under `limits`, graded as the
-/// package grades: pass-fail, its first failure; scoring, every group all or nothing, the
-/// samples not counted, accepted with a partial score when some group passes, else the
-/// first failing group's failure. Also its slowest run and the first lenient `ok`.
+/// package grades: pass-fail, its first failure; scoring, by [`Score::grade`] (every group
+/// all or nothing, a test judged once whatever groups hold it, the samples not counted),
+/// accepted with a partial score when some group passes, else the first failing group's
+/// failure. Also its slowest run and the first lenient `ok`.
 fn grade<P: Problem>(
     sandbox: &Sandbox,
     problem: &P,
@@ -975,44 +1038,52 @@ fn grade<P: Problem>(
 ) -> Result<Graded, PackageError> {
     let mut slowest = (Duration::ZERO, String::new());
     let mut lenient = None;
-    let mut first_failure: Option<(Verdict, String)> = None;
-    let mut failed_groups: Vec<String> = Vec::new();
-    for test in tests {
-        let group = test.folder.strip_prefix("secret/").map(str::to_owned);
-        if scoring.is_some()
-            && (test.is_sample() || group.as_ref().is_some_and(|g| failed_groups.contains(g)))
-        {
-            continue;
-        }
+    let mut judge = |test: &Test| -> Result<Option<Verdict>, PackageError> {
         let trial = run_test(sandbox, problem, submission, test, limits)?;
-        slowest = slowest.max((trial.run.cpu, test.path()));
+        slowest = slowest.clone().max((trial.run.cpu, test.path()));
         if trial.verdict.kind == VerdictKind::Fail {
-            return Err(PackageError::OurTest {
-                test: test.path(),
-                message: trial.verdict.to_string(),
-            });
+            let message = trial.verdict.to_string();
+            return Err(PackageError::OurTest { test: test.path(), message });
         }
         if trial.verdict.is_ok() {
             if lenient.is_none() && trial.verdict.lenient.is_some() {
                 lenient = Some(format!("{}: {}", test.path(), trial.verdict));
             }
-            continue;
+            return Ok(None);
         }
-        first_failure.get_or_insert((trial.verdict, test.path()));
-        match (scoring, group) {
-            (Some(_), Some(group)) => failed_groups.push(group),
-            _ => break,
+        Ok(Some(trial.verdict))
+    };
+    let grade = match scoring {
+        None => {
+            let mut failed = None;
+            for test in tests {
+                if let Some(verdict) = judge(test)? {
+                    failed = Some((verdict, test.path()));
+                    break;
+                }
+            }
+            failed.map_or(Grade::Accepted, |(verdict, test)| Grade::Failed(verdict, test))
         }
-    }
-    let grade = match (scoring, first_failure) {
-        (_, None) => Grade::Accepted,
-        (None, Some((verdict, test))) => Grade::Failed(verdict, test),
-        (Some(scoring), Some((verdict, test))) => {
-            let score: u32 = (scoring.groups.iter().enumerate())
-                .filter(|(k, _)| !failed_groups.contains(&format!("group{}", k + 1)))
-                .map(|(_, g)| g.points)
-                .sum();
-            if score > 0 { Grade::Partial(score) } else { Grade::Failed(verdict, test) }
+        Some(scoring) => {
+            let groups: Vec<GroupTests> = (scoring.groups.iter().enumerate())
+                .map(|(g, group)| {
+                    let folder = contents::group_folder(g);
+                    // A group's folder is run in the order of its file names.
+                    let mut held: Vec<(usize, String)> = (tests.iter().enumerate())
+                        .filter(|(_, t)| t.groups.contains(&g))
+                        .map(|(k, t)| (k, format!("{folder}/{}", t.name)))
+                        .collect();
+                    held.sort_by(|a, b| a.1.cmp(&b.1));
+                    let name = folder.trim_start_matches("secret/").to_owned();
+                    GroupTests { name, points: group.points, tests: held }
+                })
+                .collect();
+            let score = Score::grade(&groups, |k| judge(tests[k]))?;
+            match score.first_failure() {
+                None => Grade::Accepted,
+                Some(_) if score.total() > 0 => Grade::Partial(score),
+                Some((verdict, test)) => Grade::Failed(verdict.clone(), test.clone()),
+            }
         }
     };
     Ok(Graded { grade, slowest, lenient })
