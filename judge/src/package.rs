@@ -69,7 +69,6 @@ use contents::{Test, Tests, add_generated, add_samples, check_tests};
 use place::Place;
 
 pub use grading::{GroupScore, GroupTests, Score, groups_on_disk};
-pub use subtask::{GroupError, InGroup};
 pub use kattis::{
     TIME_MULTIPLIER, TIME_SAFETY_MARGIN, file_name_ok, short_name_ok, time_limit, uuid,
 };
@@ -77,6 +76,7 @@ use submission::compile;
 pub use submission::{
     BuiltProgram, Language, Role, SUPPORTED, Submission, build_command, compile_cpp,
 };
+pub use subtask::{GroupError, InGroup};
 
 /// What a package says of a problem beyond its [`Problem`]: its title and origin, its
 /// statement and its official samples.
@@ -255,7 +255,11 @@ pub trait Packaged: Problem {
                 }
             }
         }
-        panic!("{}: no generated input is in group {}: it needs a group_input", self.name(), group + 1)
+        panic!(
+            "{}: no generated input is in group {}: it needs a group_input",
+            self.name(),
+            group + 1
+        )
     }
 
     /// The function interface of a problem that was a function task (IOI's `who_wins` in
@@ -600,8 +604,8 @@ pub enum PackageError {
     },
     /// A source does not compile.
     #[error(
-        "{} does not compile with {compiler} (alone, as the package holds it: not with files \
-         beside it):\n{messages}",
+        "{} does not compile with {compiler} (copied alone into a folder, as a judge builds \
+         it: a file it takes from beside it is missing there):\n{messages}",
         file.display()
     )]
     Compile {
@@ -727,8 +731,7 @@ pub fn build<P: Packaged>(
         .fresh_folder(&temp, "judge-package-")
         .map_err(|source| PackageError::Io { path: temp.clone(), source })?;
     let interface = problem.interface();
-    let submissions =
-        compile_all(sandbox, options, scratch.path(), interface.as_ref(), progress)?;
+    let submissions = compile_all(sandbox, options, scratch.path(), interface.as_ref(), progress)?;
     let about = problem.about();
     let mut tests = Tests::new(problem);
     add_samples(problem, &about, &mut tests)?;

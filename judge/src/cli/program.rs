@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use super::{EXIT_PASSED, EXIT_TROUBLE};
-use crate::package::{BuiltProgram, Packaged, PackageError, build_command};
+use crate::package::{BuiltProgram, PackageError, Packaged, build_command};
 use crate::sandbox::{Sandbox, exit_code};
 use crate::text::{self, shell_quote};
 
@@ -18,7 +18,7 @@ pub(super) fn build<P: Packaged>(
     problem: &P,
     command: &[OsString],
 ) -> Result<Option<BuiltProgram>, i32> {
-    match build_command(sandbox, command, problem.interface().as_ref()) {
+    match build_command(sandbox, command, problem.name(), problem.interface().as_ref()) {
         Ok(built) => {
             if let Some(built) = &built {
                 eprintln!("built: {}", built.how);
@@ -99,13 +99,11 @@ fn interface_text(problem: &str, interface: &crate::package::Interface, dir: &Pa
         format!(" -I {}", shell_quote(&dir.display().to_string()))
     };
     format!(
-        "wrote {} and {}: {problem}'s function interface\n\
-         write {} in {submission} (#include \"{header}\"), then either build it with the \
-         grader, which reads the input and prints the answer:\n  \
-         g++ -O2 -std=gnu++17{include} -o {binary} {} {submission} && {problem} stress -- ./{binary}\n\
-         or hand the source to stress, shrink or run, which build it so: {problem} stress -- \
-         {submission}\n\
-         The grader's main is weak: a program with its own main keeps it.",
+        "wrote {} and {} ({problem}'s function interface: {})\n\
+         build a {submission} that includes \"{header}\" with the grader, which reads the input \
+         and prints the answer:\n  g++ -O2 -std=gnu++17{include} -o {binary} {} {submission}\n\
+         or hand {submission} to stress, shrink or run, which build it so: {problem} stress -- \
+         {submission}",
         shown(header),
         shown(grader),
         interface.function,

@@ -113,7 +113,8 @@ pub(super) fn run_tests<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &RunT
                     }
                 };
                 ours += usize::from(answer.is_none());
-                let trial = judge_test(sandbox, problem, &program, &input, answer.as_deref(), &options);
+                let trial =
+                    judge_test(sandbox, problem, &program, &input, answer.as_deref(), &options);
                 match trial {
                     Ok(trial) => (Some(trial), String::new()),
                     Err(ChildError::Interrupted(_)) => break,

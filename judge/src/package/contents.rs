@@ -275,7 +275,11 @@ pub(super) fn check_tests<P: Packaged>(
             if ran.exit != Exit::Code(42) {
                 let message = format!(
                     "the package's input validator{} rejects it ({}): {}",
-                    if group_flags.is_empty() { String::new() } else { format!(" with {group_flags}") },
+                    if group_flags.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" with {group_flags}")
+                    },
                     crate::text::describe_exit(ran.exit),
                     ran.stderr_excerpt(200)
                 );

@@ -112,14 +112,14 @@ impl Score {
 }
 
 impl fmt::Display for Score {
-    /// `score 39 of 100 (group1 5/5, group2 0/10, ...)`.
+    /// `score 39 of 100: group1 5/5, group2 0/10, ...`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "score {} of {} (", self.total(), self.out_of())?;
+        write!(f, "score {} of {}", self.total(), self.out_of())?;
         for (k, group) in self.groups.iter().enumerate() {
-            let comma = if k == 0 { "" } else { ", " };
-            write!(f, "{comma}{} {}/{}", group.name, group.scored(), group.points)?;
+            let comma = if k == 0 { ":" } else { "," };
+            write!(f, "{comma} {} {}/{}", group.name, group.scored(), group.points)?;
         }
-        f.write_str(")")
+        Ok(())
     }
 }
 
@@ -142,7 +142,9 @@ pub fn groups_on_disk(data: &Path, tests: &[TestFile]) -> Vec<GroupTests> {
         let name = folder.rsplit('/').next().unwrap_or(&folder).to_owned();
         match groups.iter_mut().find(|g| g.name == name) {
             Some(group) => group.tests.push((index, test.name.clone())),
-            None => groups.push(GroupTests { name, points, tests: vec![(index, test.name.clone())] }),
+            None => {
+                groups.push(GroupTests { name, points, tests: vec![(index, test.name.clone())] });
+            }
         }
     }
     groups
@@ -177,7 +179,7 @@ mod tests {
         assert_eq!(judged, [0, 1], "each test is judged once");
         assert_eq!(score.total(), 30);
         assert_eq!(score.out_of(), 100);
-        assert_eq!(score.to_string(), "score 30 of 100 (a 0/10, b 30/30, c 0/60)");
+        assert_eq!(score.to_string(), "score 30 of 100: a 0/10, b 30/30, c 0/60");
         assert_eq!(score.first_failure().map(|(_, test)| test.as_str()), Some("a/t0"));
     }
 }

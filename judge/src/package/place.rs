@@ -146,7 +146,8 @@ impl Place {
 /// The path of folder `target` seen from folder `from`, both relative to one root:
 /// `../group2` from `secret/group6` to `secret/group2`.
 fn relative_to(target: &str, from: &str) -> PathBuf {
-    let (target, from): (Vec<&str>, Vec<&str>) = (target.split('/').collect(), from.split('/').collect());
+    let (target, from): (Vec<&str>, Vec<&str>) =
+        (target.split('/').collect(), from.split('/').collect());
     let common = target.iter().zip(&from).take_while(|(a, b)| a == b).count();
     let mut path = PathBuf::new();
     for _ in common..from.len() {

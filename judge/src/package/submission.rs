@@ -156,7 +156,7 @@ fn write_interface(interface: &Interface, folder: &Path) -> Result<Option<PathBu
 fn check_python(sandbox: &Sandbox, source: &Path, given: &Path) -> Result<(), PackageError> {
     let check = "import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')";
     let args = [Path::new("-c").as_os_str(), check.as_ref(), source.as_os_str()];
-    run_compiler(Some(sandbox), given, "python3", &args).map(drop)
+    run_compiler(Some(sandbox), source, given, "python3", &args)
 }
 
 /// A program built from a source file for the command line, and the folder its binary is
@@ -178,7 +178,8 @@ pub struct BuiltProgram {
 /// compiled alone in a scratch folder of `sandbox`'s (removed when the result is dropped),
 /// and linked with `interface`'s grader when it has no `main` of its own (a function-style
 /// program: the grader's `main` calls its function); Python run by `python3` after a syntax
-/// check. `Ok(None)` when `command` is a program. `O(the compiler's time)`.
+/// check. `Ok(None)` when `command` is a program. Its shell line for reports names
+/// `problem`'s binary, whose `interface .` writes the grader. `O(the compiler's time)`.
 ///
 /// # Errors
 /// The source cannot be read, the compiler cannot be started, or the source does not
@@ -186,6 +187,7 @@ pub struct BuiltProgram {
 pub fn build_command(
     sandbox: &Sandbox,
     command: &[OsString],
+    problem: &str,
     interface: Option<&Interface>,
 ) -> Result<Option<BuiltProgram>, PackageError> {
     let Some((first, args)) = command.split_first() else { return Ok(None) };
@@ -207,7 +209,8 @@ pub fn build_command(
             let mut words = vec![OsString::from("python3"), absolute.into_os_string()];
             words.extend(args.iter().cloned());
             let how = format!("python3 {shown} (its syntax checked)");
-            let program = Program::new(&words).shown_as(format!("python3 {display}"), format!("python3 {display}"));
+            let program = Program::new(&words)
+                .shown_as(format!("python3 {display}"), format!("python3 {display}"));
             Ok(Some(BuiltProgram { program, how, _folder: None }))
         }
         Language::Cpp => {
@@ -229,7 +232,8 @@ pub fn build_command(
                 None => None,
             };
             // Its own `main` first; without one, the grader's.
-            let alone = compile_cpp_as(Some(sandbox), std::slice::from_ref(&source), given, &binary);
+            let alone =
+                compile_cpp_as(Some(sandbox), std::slice::from_ref(&source), given, &binary);
             let with = match (alone, &grader) {
                 (Ok(()), _) => None,
                 (Err(PackageError::Compile { messages, .. }), Some(grader))
@@ -241,9 +245,18 @@ pub fn build_command(
                 (Err(e), _) => return Err(e),
             };
             let stem = shell_quote(&stem);
-            let grader = with.map(|g| format!(" {g}")).unwrap_or_default();
-            let how = format!("g++ -O2 -std=gnu++17 -o {stem} {shown}{grader}");
-            let run_line = format!("{how} && ./{stem}{arguments}");
+            let how = match &with {
+                None => format!("g++ -O2 -std=gnu++17 -o {stem} {shown}"),
+                // The header beside the source comes first; else the one in this folder.
+                Some(grader) if given.parent().is_some_and(|p| !p.as_os_str().is_empty()) => {
+                    format!("g++ -O2 -std=gnu++17 -I . -o {stem} {shown} {grader}")
+                }
+                Some(grader) => format!("g++ -O2 -std=gnu++17 -o {stem} {shown} {grader}"),
+            };
+            // The grader and its header come from `PROBLEM interface .`.
+            let interface =
+                if with.is_some() { format!("{problem} interface . && ") } else { String::new() };
+            let run_line = format!("{interface}{how} && ./{stem}{arguments}");
             let mut words = vec![binary.into_os_string()];
             words.extend(args.iter().cloned());
             let program = Program::new(&words).shown_as(display, run_line);
@@ -271,13 +284,15 @@ fn compile_cpp_as(
     let mut args: Vec<&std::ffi::OsStr> =
         vec!["-O2".as_ref(), "-std=gnu++17".as_ref(), "-o".as_ref(), binary.as_os_str()];
     args.extend(sources.iter().map(|s| s.as_os_str()));
-    run_compiler(sandbox, given, "g++", &args)
+    run_compiler(sandbox, &sources[0], given, "g++", &args)
 }
 
-/// Runs `compiler` with `args` on `source`; its messages' end is the error when it fails.
+/// Runs `compiler` with `args` on `copy`, a copy of `given`; its messages' end is the error
+/// when it fails.
 fn run_compiler(
     sandbox: Option<&Sandbox>,
-    source: &Path,
+    copy: &Path,
+    given: &Path,
     compiler: &'static str,
     args: &[&std::ffi::OsStr],
 ) -> Result<(), PackageError> {
@@ -293,8 +308,10 @@ fn run_compiler(
     if let Some(signal) = sandbox.and_then(Sandbox::caught) {
         return Err(PackageError::Interrupted(signal));
     }
-    let messages = String::from_utf8_lossy(&output.stderr);
+    // The messages name the file as given, not the copy compiled.
+    let messages = String::from_utf8_lossy(&output.stderr)
+        .replace(&copy.display().to_string(), &given.display().to_string());
     let lines: Vec<&str> = messages.lines().collect();
     let tail = lines[lines.len().saturating_sub(12)..].join("\n");
-    Err(PackageError::Compile { file: source.to_owned(), compiler, messages: tail })
+    Err(PackageError::Compile { file: given.to_owned(), compiler, messages: tail })
 }

@@ -84,11 +84,7 @@ impl<P: Packaged> Problem for InGroup<'_, P> {
     }
     fn validate(&self, input: &P::Input, limits: Limits) -> Result<(), Invalid> {
         self.problem.validate(input, limits)?;
-        if self.holds(input) {
-            Ok(())
-        } else {
-            Err(Invalid(format!("not in {}", self.describe())))
-        }
+        if self.holds(input) { Ok(()) } else { Err(Invalid(format!("not in {}", self.describe()))) }
     }
     fn render(&self, input: &P::Input, out: &mut Vec<u8>) {
         self.problem.render(input, out);
