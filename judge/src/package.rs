@@ -65,7 +65,7 @@ use crate::hunt::{
 use crate::rules::{Limits, Problem, Verdict, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Sandbox};
 use crate::text::{self, bytes, plural, seconds};
-use contents::{Test, Tests, add_generated, add_samples, check_tests};
+use contents::{Test, Tests, add_generated, add_own, add_samples, check_tests};
 use place::Place;
 
 pub use grading::{GroupScore, GroupTests, Score, groups_on_disk};
@@ -317,6 +317,14 @@ pub struct PackageOptions {
     pub shrink_runs: u64,
     /// Programs run at once by a stress search.
     pub jobs: usize,
+    /// The time limit in whole seconds, when the setter gives it (`--time-limit`): the
+    /// accepted submissions must pass every test within it, and it is not computed from
+    /// them.
+    pub time_limit: Option<u64>,
+    /// A folder of the setter's own tests (`--tests`): each `NAME.in` in it, held to
+    /// `validate` (and `NAME.ans` beside it, if there is one, to our answer), goes into the
+    /// secret data as test `NAME`, with our answer.
+    pub own_tests: Option<PathBuf>,
 }
 
 /// How a `--wrong` or `--slow` submission's kill test was found.
@@ -478,6 +486,8 @@ pub struct Built {
     pub left_out: usize,
     /// The time limit written to `.timelimit`, in seconds.
     pub time_limit: u64,
+    /// Whether the setter gave it, rather than the accepted submissions setting it.
+    pub time_limit_given: bool,
     /// The slowest accepted run and its test.
     pub slowest_accepted: (Duration, String),
     /// The kill tests found.
@@ -499,8 +509,10 @@ pub enum Step {
     Tests(usize, u64, usize),
     /// An accepted submission passed every test so far; its slowest run and test.
     AcceptedRan(String, Duration, String),
-    /// The time limit set, in seconds.
-    TimeLimit(u64),
+    /// The setter's tests added, and the folder.
+    OwnTests(usize, PathBuf),
+    /// The time limit set, in seconds, and whether the setter gave it.
+    TimeLimit(u64, bool),
     /// A stress search begins.
     Searching(String),
     /// A kill test found.
@@ -529,7 +541,11 @@ impl fmt::Display for Step {
             Self::AcceptedRan(file, slowest, test) => {
                 write!(f, "{file}: right on every test, slowest {} on {test}", seconds(*slowest))
             }
-            Self::TimeLimit(limit) => write!(
+            Self::OwnTests(count, dir) => {
+                write!(f, "{} of yours from {}", plural(*count as u64, "test"), dir.display())
+            }
+            Self::TimeLimit(limit, true) => write!(f, "time limit {limit} s, as given"),
+            Self::TimeLimit(limit, false) => write!(
                 f,
                 "time limit {limit} s: {TIME_MULTIPLIER} times the slowest accepted run, rounded \
                  up to whole seconds, at least 1 s"
@@ -645,10 +661,7 @@ pub enum PackageError {
         message: String,
     },
     /// An accepted submission fails a test.
-    #[error(
-        "{file} (--accepted) fails {test}: {verdict} (under {limits}: the original memory limit \
-         and {TIME_MULTIPLIER} times the original time limit)"
-    )]
+    #[error("{file} (--accepted) fails {test}: {verdict} (under {limits})")]
     AcceptedFails {
         /// The submission.
         file: String,
@@ -656,8 +669,17 @@ pub enum PackageError {
         test: String,
         /// Its verdict there.
         verdict: Box<Verdict>,
-        /// The limits it ran under.
+        /// The limits it ran under, and why those.
         limits: String,
+    },
+    /// A test of the setter's (`--tests`) cannot be read, is not valid, or its answer
+    /// disagrees with ours.
+    #[error("{}: {message}", path.display())]
+    OwnTest {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
     },
     /// A program cannot be run.
     #[error("cannot run {program} on {test}: {source}")]
@@ -735,27 +757,40 @@ pub fn build<P: Packaged>(
     let about = problem.about();
     let mut tests = Tests::new(problem);
     add_samples(problem, &about, &mut tests)?;
+    if let Some(dir) = &options.own_tests {
+        let count = add_own(problem, dir, &mut tests)?;
+        progress(Step::OwnTests(count, dir.clone()));
+    }
     add_generated(problem, options.seed, &mut tests)?;
     let (count, bytes) = tests.totals();
     progress(Step::Tests(count, bytes, tests.left_out));
 
     let memory_kib = P::RUN_LIMITS.memory_mib * 1024;
     // An accepted submission sets the time limit, as on Kattis, so it is not held to the
-    // original one: only to TIME_MULTIPLIER times it, which any limit it sets is above.
-    let accepted_time = P::RUN_LIMITS.time * TIME_MULTIPLIER;
+    // original one: only to TIME_MULTIPLIER times it, which any limit it sets is above. A
+    // limit the setter gives holds it.
+    let (accepted_time, why) = match options.time_limit {
+        Some(given) => (Duration::from_secs(given), "the given time limit".to_owned()),
+        None => (
+            P::RUN_LIMITS.time * TIME_MULTIPLIER,
+            format!("{TIME_MULTIPLIER} times the original time limit"),
+        ),
+    };
     let accepted_limits = ChildOptions::new(accepted_time, Some(memory_kib));
     let accepted: Vec<&Submission> =
         submissions.iter().filter(|s| s.role == Role::Accepted).collect();
     // Each accepted submission's slowest run and its test.
     let mut accepted_slowest = Vec::new();
     for submission in &accepted {
-        let own = run_accepted(sandbox, problem, submission, &tests.ordered(), &accepted_limits)?;
+        let own =
+            run_accepted(sandbox, problem, submission, &tests.ordered(), &accepted_limits, &why)?;
         progress(Step::AcceptedRan(submission.file_name.clone(), own.0, own.1.clone()));
         accepted_slowest.push(own);
     }
     let slowest_of = |runs: &[(Duration, String)]| runs.iter().max().cloned().unwrap_or_default();
-    let first_limit = time_limit(slowest_of(&accepted_slowest).0);
-    progress(Step::TimeLimit(first_limit));
+    let set_limit = |slowest: Duration| options.time_limit.unwrap_or_else(|| time_limit(slowest));
+    let first_limit = set_limit(slowest_of(&accepted_slowest).0);
+    progress(Step::TimeLimit(first_limit, options.time_limit.is_some()));
 
     let mut kills = Vec::new();
     let mut searched = Vec::new();
@@ -776,13 +811,14 @@ pub fn build<P: Packaged>(
         .filter(|t| kills.iter().any(|k| k.test == t.path()))
         .collect();
     for (submission, own) in accepted.iter().zip(&mut accepted_slowest) {
-        let on_kills = run_accepted(sandbox, problem, submission, &kill_tests, &accepted_limits)?;
+        let on_kills =
+            run_accepted(sandbox, problem, submission, &kill_tests, &accepted_limits, &why)?;
         *own = own.clone().max(on_kills);
     }
     let slowest = slowest_of(&accepted_slowest);
-    let limit = time_limit(slowest.0);
+    let limit = set_limit(slowest.0);
     if limit != first_limit {
-        progress(Step::TimeLimit(limit));
+        progress(Step::TimeLimit(limit, false));
     }
     check_tests(sandbox, problem, &tests, scratch.path())?;
 
@@ -822,7 +858,8 @@ pub fn build<P: Packaged>(
         filed.push(one);
     }
 
-    let written = place.write(problem, &about, &tests, &submissions, &filed, limit)?;
+    let given = options.time_limit.is_some();
+    let written = place.write(problem, &about, &tests, &submissions, &filed, (limit, given))?;
     let (count, bytes) = tests.totals();
     Ok(Built {
         dir: written,
@@ -830,6 +867,7 @@ pub fn build<P: Packaged>(
         bytes,
         left_out: tests.left_out,
         time_limit: limit,
+        time_limit_given: options.time_limit.is_some(),
         slowest_accepted: slowest,
         kills,
         filed,
@@ -877,10 +915,11 @@ fn run_accepted<P: Problem>(
     submission: &Submission,
     tests: &[&Test],
     limits: &ChildOptions,
+    why: &str,
 ) -> Result<(Duration, String), PackageError> {
     let mut times = Vec::with_capacity(tests.len());
     for test in tests {
-        times.push((accepted_cpu(sandbox, problem, submission, test, limits)?, test));
+        times.push((accepted_cpu(sandbox, problem, submission, test, limits, why)?, test));
     }
     // A busy machine inflates CPU time too (shared caches, a busy sibling thread), and the
     // time limit follows the slowest run: the slowest tests are run again and each keeps its
@@ -888,7 +927,7 @@ fn run_accepted<P: Problem>(
     times.sort_by_key(|&(time, _)| std::cmp::Reverse(time));
     for (time, test) in times.iter_mut().take(SLOWEST_RERUN) {
         for _ in 0..RERUNS {
-            *time = (*time).min(accepted_cpu(sandbox, problem, submission, test, limits)?);
+            *time = (*time).min(accepted_cpu(sandbox, problem, submission, test, limits, why)?);
         }
     }
     Ok(times.iter().map(|&(time, test)| (time, test.path())).max().unwrap_or_default())
@@ -899,13 +938,15 @@ const SLOWEST_RERUN: usize = 3;
 /// See [`SLOWEST_RERUN`].
 const RERUNS: usize = 2;
 
-/// An accepted submission's CPU time on one test, which it must pass.
+/// An accepted submission's CPU time on one test, which it must pass under `limits` (the
+/// original memory limit and `why`'s time limit).
 fn accepted_cpu<P: Problem>(
     sandbox: &Sandbox,
     problem: &P,
     submission: &Submission,
     test: &Test,
     limits: &ChildOptions,
+    why: &str,
 ) -> Result<Duration, PackageError> {
     let trial = run_test(sandbox, problem, submission, test, limits)?;
     if !trial.verdict.is_ok() {
@@ -914,7 +955,10 @@ fn accepted_cpu<P: Problem>(
             file: submission.file_name.clone(),
             test: test.path(),
             verdict: Box::new(trial.verdict),
-            limits: format!("{} and {memory} MB", seconds(limits.time_limit)),
+            limits: format!(
+                "{} and {memory} MB: the original memory limit and {why}",
+                seconds(limits.time_limit)
+            ),
         });
     }
     Ok(trial.run.cpu)

@@ -193,6 +193,59 @@ pub(super) fn add_samples<P: Packaged>(
     Ok(())
 }
 
+/// The beginnings of the names of the tests a package makes itself, which the setter's tests
+/// may not take.
+const OUR_NAMES: [&str; 4] = ["limits-", "level-", "subtask-", "kills-"];
+
+/// The setter's own tests: each `NAME.in` in `dir` (by name), valid in the canonical format
+/// under the original limits, its `NAME.ans` (if there is one) accepted against our answer,
+/// added as secret test `NAME` (into every group it meets) whatever its size. Returns how
+/// many were added (an input equal to an earlier test is that test).
+pub(super) fn add_own<P: Packaged>(
+    problem: &P,
+    dir: &Path,
+    tests: &mut Tests<'_, P>,
+) -> Result<usize, PackageError> {
+    let own =
+        |path: &Path, message: String| PackageError::OwnTest { path: path.to_owned(), message };
+    let entries = std::fs::read_dir(dir).map_err(|e| own(dir, e.to_string()))?;
+    let mut inputs: Vec<PathBuf> = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|e| own(dir, e.to_string()))?.path();
+        if path.extension().is_some_and(|e| e == "in") && path.is_file() {
+            inputs.push(path);
+        }
+    }
+    inputs.sort();
+    if inputs.is_empty() {
+        return Err(own(dir, "no NAME.in in it".to_owned()));
+    }
+    for path in &inputs {
+        let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = file.strip_suffix(".in").unwrap_or(&file).to_owned();
+        if !super::file_name_ok(&file) || OUR_NAMES.iter().any(|ours| name.starts_with(ours)) {
+            let message = format!(
+                "a test's name must match [a-zA-Z0-9_][a-zA-Z0-9_.-]* for the package format, and \
+                 not begin as the package's own do ({})",
+                OUR_NAMES.join(", ")
+            );
+            return Err(own(path, message));
+        }
+        let bytes = std::fs::read(path).map_err(|e| own(path, e.to_string()))?;
+        let input = validate_file(problem, &bytes, Limits::Original, Strictness::Canonical)
+            .map_err(|e| own(path, format!("`{} validate` rejects it: {e}", problem.name())))?;
+        let answer = path.with_extension("ans");
+        if let Ok(given) = std::fs::read(&answer) {
+            let verdict = problem.judge(&input, &problem.solve(&input), &given);
+            if !verdict.is_ok() {
+                return Err(own(&answer, format!("it disagrees with our answer: {verdict}")));
+            }
+        }
+        tests.add_secret(name, &input, true)?;
+    }
+    Ok(inputs.len())
+}
+
 /// The extremes of the original limits, the generated tests of every level, and the inputs
 /// made for each group.
 pub(super) fn add_generated<P: Packaged>(

@@ -55,7 +55,8 @@ impl Place {
     }
 
     /// Writes the package beside the folder, then puts it in the folder's place (an earlier
-    /// package there is replaced). Returns the folder.
+    /// package there is replaced); its time limit is `limit` seconds, `given` by the setter
+    /// or not. Returns the folder.
     pub(super) fn write<P: Packaged>(
         &self,
         problem: &P,
@@ -63,7 +64,7 @@ impl Place {
         tests: &Tests<'_, P>,
         submissions: &[Submission],
         filed: &[Filed],
-        limit: u64,
+        (limit, given): (u64, bool),
     ) -> Result<PathBuf, PackageError> {
         let io = |path: &Path| {
             let path = path.to_owned();
@@ -84,6 +85,7 @@ impl Place {
             problem.name(),
             memory,
             P::RUN_LIMITS.time,
+            given.then_some(limit),
             &output,
             scoring.as_ref(),
             largest_answer,

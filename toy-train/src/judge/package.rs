@@ -21,7 +21,7 @@ use engine::rng::SplitMix64;
 use judge::package::{About, Group, Interface, OutputValidator, Packaged, Sample, Scoring};
 use judge::{Limits, Problem};
 
-use super::{Judge, subtasks};
+use super::{Judge, generate, subtasks};
 use crate::railway::Railway;
 
 /// IOI 2017's official example, in the sample grader's format.
@@ -100,12 +100,16 @@ impl Packaged for Judge {
             .map_or_else(|_| Vec::new(), |ks| ks.iter().map(|&k| usize::from(k) - 1).collect())
     }
 
-    /// A railway drawn at `level` (at most [`SMALL_LEVEL`] for subtask 2), made to meet the
-    /// group's constraint: every track turned into a line's (`u -> u` or `u -> u + 1`), every
+    /// A railway drawn at `level` (at most [`SMALL_LEVEL`] for subtask 2; the last level at
+    /// the limit, 5,000 stations, where the others mix the sizes), made to meet the group's
+    /// constraint: every track turned into a line's (`u -> u` or `u -> u + 1`), every
     /// station given to one player, or one charger kept. `O(n + m)`.
     fn group_input(&self, group: usize, level: u32, rng: &mut SplitMix64) -> Railway {
-        let level = if group == 1 { level.min(SMALL_LEVEL) } else { level };
-        let mut railway = self.generate(rng, level, Limits::Original);
+        let mut railway = match group {
+            1 => self.generate(rng, level.min(SMALL_LEVEL), Limits::Original),
+            _ if level + 1 >= Self::LEVELS => generate::at_the_limit(rng),
+            _ => self.generate(rng, level, Limits::Original),
+        };
         let n = railway.n();
         match group {
             0 => railway.tracks = line_tracks(n, rng),
