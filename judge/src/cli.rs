@@ -1,7 +1,8 @@
 //! The judge's command-line side (feature `cli`): the subcommands `check`, `validate`,
-//! `stress`, `shrink`, `generate`, `run` and `package` as one clap [`JudgeCommand`] that
+//! `stress`, `shrink`, `generate`, `run`, `package` and `interface` as one clap [`JudgeCommand`] that
 //! every problem binary flattens into its own (the arguments in module `args`), and the
-//! runners behind them, here (`run`'s in [`run`], `package`'s in [`package`]). Each runner
+//! runners behind them, here (`run`'s in module `run`, `package`'s in module `package`, the
+//! user's program and `interface` in module `program`). Each runner
 //! prints its report and returns the process's exit code.
 //!
 //! Exit codes: `check` and `validate` follow the chosen [`Protocol`](crate::Protocol);

@@ -5,15 +5,18 @@
 //!
 //! A package holds `problem.yaml`, `.timelimit`, the statement (`problem_statement/
 //! problem.en.tex`), the samples (`data/sample`), the secret tests with our answers
-//! (`data/secret`, in groups for a scoring problem), a C++ input validator, a C++ output
-//! validator where Kattis's default one does not fit the original rule, and the submissions
-//! filed under the verdict each got. [`build`] makes it in this order:
+//! (`data/secret`; for a scoring problem each test in every group whose constraints it
+//! meets, as IOI's subtasks held them, linked from the first), a C++ input validator, a C++
+//! output validator where Kattis's default one does not fit the original rule, a function
+//! task's header and grader (`include/cpp/`), and the submissions filed under the verdict
+//! each got. [`build`] makes it in this order:
 //!
 //! 1. **Submissions** are compiled as judges compile them (module `submission`).
-//! 2. **Tests** (module `contents`): the samples, each problem's extreme inputs of the
+//! 2. **Tests** (module `contents`): the samples, the setter's own tests
+//!    ([`PackageOptions::own_tests`]), each problem's extreme inputs of the
 //!    original limits ([`Problem::extreme`]), [`TestBudget::per_level`] generated inputs of
 //!    each size level ([`Problem::generate`]) and, for a scoring problem, the inputs made for
-//!    its groups ([`Packaged::group_inputs`]). Test `k` of a kind draws from its own seed,
+//!    its groups ([`Packaged::group_input`]). Test `k` of a kind draws from its own seed,
 //!    [`run_seed`](crate::hunt::run_seed)`(seed, k)` with `k` set apart by kind, so the
 //!    same seed gives the same tests; an input equal to an earlier test is left out
 //!    (problemtools warns of identical inputs), and so is a test above
@@ -21,7 +24,8 @@
 //! 3. **The time limit**: every accepted submission runs on every test under the original
 //!    memory limit and [`TIME_MULTIPLIER`] times the original time limit, and must pass
 //!    them all; the limit is Kattis's rule on the slowest run ([`time_limit`]), its three
-//!    slowest tests timed by the quickest of three runs, since load inflates CPU time.
+//!    slowest tests timed by the quickest of three runs, since load inflates CPU time. A
+//!    limit the setter gives ([`PackageOptions::time_limit`]) replaces both.
 //! 4. **Kill tests**: for each `--wrong` and `--slow` submission, a [`hunt`] from the seed
 //!    under [`TIME_SAFETY_MARGIN`] times the package's time limit (so that a time limit it
 //!    finds is one at the limit whatever the noise, as problemtools wants) and the original
@@ -33,7 +37,7 @@
 //!    output validator accepts our answers.
 //! 6. **Verdicts**: every `--wrong` and `--slow` submission runs on every test in the order
 //!    problemtools runs them, under the package's limits, and is filed under the verdict the
-//!    package's grading gives it ([`judge_test`](crate::hunt::judge_test) judges
+//!    package's grading gives it ([`judge_test`] judges
 //!    each run, as `PROBLEM run` does). One that passes every test is not filed but reported
 //!    ([`Built::not_killed`]).
 //! 7. The package is written beside `DIR` and renamed into place (module `place`).

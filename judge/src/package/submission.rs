@@ -174,7 +174,7 @@ pub struct BuiltProgram {
 }
 
 /// When `command`'s first word is a source file (a name ending in `.cpp`, `.cc` or `.py`),
-/// builds it as [`compile`] builds a submission, the rest of `command` its arguments: C++
+/// builds it as `package` builds a submission, the rest of `command` its arguments: C++
 /// compiled alone in a scratch folder of `sandbox`'s (removed when the result is dropped),
 /// and linked with `interface`'s grader when it has no `main` of its own (a function-style
 /// program: the grader's `main` calls its function); Python run by `python3` after a syntax

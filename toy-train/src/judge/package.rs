@@ -100,7 +100,7 @@ impl Packaged for Judge {
             .map_or_else(|_| Vec::new(), |ks| ks.iter().map(|&k| usize::from(k) - 1).collect())
     }
 
-    /// A railway drawn at `level` (at most [`SMALL_LEVEL`] for subtask 2; the last level at
+    /// A railway drawn at `level` (at most level 3, 15 stations, for subtask 2; the last level at
     /// the limit, 5,000 stations, where the others mix the sizes), made to meet the group's
     /// constraint: every track turned into a line's (`u -> u` or `u -> u + 1`), every
     /// station given to one player, or one charger kept. `O(n + m)`.
