@@ -92,57 +92,50 @@ pub(super) fn run_tests<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &RunT
     // that judged them.
     let mut verdicts: Vec<Option<Verdict>> = vec![None; tests.len()];
     let mut judged: Vec<((PathBuf, Option<PathBuf>), usize)> = Vec::new();
-    let mut ours = 0_usize;
+    let (mut ours, mut links) = (0_usize, 0_u64);
     let mut stdout = std::io::stdout().lock();
     for (index, test) in tests.iter().enumerate() {
         let files = (canonical(&test.input), test.answer.as_deref().map(canonical));
         let same = judged.iter().find(|(f, _)| *f == files).map(|&(_, earlier)| earlier);
-        let (trial, note) = match same {
-            Some(earlier) => (None, format!("  (the files of {})", tests[earlier].name)),
-            None => {
-                let read = |path: &Path| {
-                    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
-                };
-                let answer = test.answer.as_deref().map(read).transpose();
-                let (input, answer) = match read(&test.input).and_then(|i| Ok((i, answer?))) {
-                    Ok(files) => files,
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        trouble = true;
-                        continue;
-                    }
-                };
-                ours += usize::from(answer.is_none());
-                let trial =
-                    judge_test(sandbox, problem, &program, &input, answer.as_deref(), &options);
-                match trial {
-                    Ok(trial) => (Some(trial), String::new()),
-                    Err(ChildError::Interrupted(_)) => break,
-                    Err(e) => {
-                        eprintln!("error: {}: {e}", test.name);
-                        return EXIT_TROUBLE;
-                    }
-                }
-            }
-        };
-        let (verdict, cpu, kib) = match (&trial, same) {
-            (Some(Trial { verdict, run }), _) => (verdict.clone(), run.cpu, run.memory.kib()),
-            (None, Some(earlier)) => {
-                let verdict = verdicts[earlier].clone().expect("an earlier test was judged");
-                (verdict, Duration::ZERO, 0)
-            }
-            (None, None) => unreachable!("a test is judged or has an earlier one's files"),
-        };
-        if same.is_none() {
-            judged.push((files, index));
+        if let Some(earlier) = same {
+            // A link to an earlier test's files (or a copy by another name): judged once,
+            // its verdict counted in every group that holds it, its line not repeated.
+            verdicts[index] = verdicts[earlier].clone();
+            links += u64::from(verdicts[index].is_some());
+            continue;
         }
+        let read = |path: &Path| {
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+        };
+        let answer = test.answer.as_deref().map(read).transpose();
+        let (input, answer) = match read(&test.input).and_then(|i| Ok((i, answer?))) {
+            Ok(files) => files,
+            Err(e) => {
+                eprintln!("error: {e}");
+                trouble = true;
+                continue;
+            }
+        };
+        ours += usize::from(answer.is_none());
+        let trial =
+            match judge_test(sandbox, problem, &program, &input, answer.as_deref(), &options) {
+                Ok(trial) => trial,
+                Err(ChildError::Interrupted(_)) => break,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", test.name);
+                    return EXIT_TROUBLE;
+                }
+            };
+        judged.push((files, index));
+        let Trial { verdict, run } = trial;
+        let (cpu, kib) = (run.cpu, run.memory.kib());
         let _ = writeln!(
             stdout,
-            "{:<width$}  {:<21} CPU {:>9}  memory {:>9}  {}{note}",
+            "{:<width$}  {:<21} CPU {:>9}  memory {:>9}  {}",
             test.name,
             verdict.kind.words(),
-            if trial.is_some() { seconds(cpu) } else { "-".to_owned() },
-            if trial.is_some() { megabytes(kib) } else { "-".to_owned() },
+            seconds(cpu),
+            megabytes(kib),
             verdict.message
         );
         let _ = stdout.flush();
@@ -163,8 +156,12 @@ pub(super) fn run_tests<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &RunT
         verdicts[index] = Some(verdict);
     }
     let ran = passed + failed.len() as u64;
-    let mut summary = format!("passed {passed} of {}", plural(tests.len() as u64, "test"));
-    if ran < tests.len() as u64 {
+    let distinct = tests.len() as u64 - links;
+    let mut summary = format!("passed {passed} of {}", plural(distinct, "test"));
+    if links > 0 {
+        summary += &format!(" (and {} to them, judged once)", plural(links, "link"));
+    }
+    if ran + links < tests.len() as u64 {
         summary += &format!(" ({} run)", plural(ran, "test"));
     }
     // The failed tests are named, up to a line's worth; each has its own line above.
@@ -193,7 +190,7 @@ pub(super) fn run_tests<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &RunT
         );
     }
     let groups = groups_on_disk(&folder, &tests);
-    if !groups.is_empty() && ran == tests.len() as u64 {
+    if !groups.is_empty() && verdicts.iter().all(Option::is_some) {
         // Every test was judged: the grading only looks the verdicts up.
         let score = Score::grade(&groups, |k| {
             let verdict = verdicts[k].clone().expect("every test was judged");
