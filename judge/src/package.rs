@@ -513,8 +513,9 @@ pub enum Step {
     Tests(usize, u64, usize),
     /// An accepted submission passed every test so far; its slowest run and test.
     AcceptedRan(String, Duration, String),
-    /// The setter's tests added, and the folder.
-    OwnTests(usize, PathBuf),
+    /// The setter's tests from a folder: how many were added, and each left out as the same
+    /// input as an earlier test (its name, that test).
+    OwnTests(PathBuf, usize, Vec<(String, String)>),
     /// The time limit set, in seconds, and whether the setter gave it.
     TimeLimit(u64, bool),
     /// A stress search begins.
@@ -545,8 +546,12 @@ impl fmt::Display for Step {
             Self::AcceptedRan(file, slowest, test) => {
                 write!(f, "{file}: right on every test, slowest {} on {test}", seconds(*slowest))
             }
-            Self::OwnTests(count, dir) => {
-                write!(f, "{} of yours from {}", plural(*count as u64, "test"), dir.display())
+            Self::OwnTests(dir, added, same) => {
+                write!(f, "{} of yours from {}", plural(*added as u64, "test"), dir.display())?;
+                for (name, held) in same {
+                    write!(f, "; {name} left out, the same input as {held}")?;
+                }
+                Ok(())
             }
             Self::TimeLimit(limit, true) => write!(f, "time limit {limit} s, as given"),
             Self::TimeLimit(limit, false) => write!(
@@ -762,8 +767,8 @@ pub fn build<P: Packaged>(
     let mut tests = Tests::new(problem);
     add_samples(problem, &about, &mut tests)?;
     if let Some(dir) = &options.own_tests {
-        let count = add_own(problem, dir, &mut tests)?;
-        progress(Step::OwnTests(count, dir.clone()));
+        let (added, same) = add_own(problem, dir, &mut tests)?;
+        progress(Step::OwnTests(dir.clone(), added, same));
     }
     add_generated(problem, options.seed, &mut tests)?;
     let (count, bytes) = tests.totals();

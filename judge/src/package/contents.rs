@@ -200,12 +200,13 @@ const OUR_NAMES: [&str; 4] = ["limits-", "level-", "subtask-", "kills-"];
 /// The setter's own tests: each `NAME.in` in `dir` (by name), valid in the canonical format
 /// under the original limits, its `NAME.ans` (if there is one) accepted against our answer,
 /// added as secret test `NAME` (into every group it meets) whatever its size. Returns how
-/// many were added (an input equal to an earlier test is that test).
+/// many were added, and each left out as the same input as an earlier test: (its name, the
+/// test that holds it).
 pub(super) fn add_own<P: Packaged>(
     problem: &P,
     dir: &Path,
     tests: &mut Tests<'_, P>,
-) -> Result<usize, PackageError> {
+) -> Result<(usize, Vec<(String, String)>), PackageError> {
     let own =
         |path: &Path, message: String| PackageError::OwnTest { path: path.to_owned(), message };
     let entries = std::fs::read_dir(dir).map_err(|e| own(dir, e.to_string()))?;
@@ -217,6 +218,7 @@ pub(super) fn add_own<P: Packaged>(
         }
     }
     inputs.sort();
+    let (mut added, mut same) = (0, Vec::new());
     if inputs.is_empty() {
         return Err(own(dir, "no NAME.in in it".to_owned()));
     }
@@ -241,9 +243,13 @@ pub(super) fn add_own<P: Packaged>(
                 return Err(own(&answer, format!("it disagrees with our answer: {verdict}")));
             }
         }
-        tests.add_secret(name, &input, true)?;
+        let held = tests.add_secret(name.clone(), &input, true)?;
+        match held {
+            Some(path) if !path.ends_with(&format!("/{name}")) => same.push((name, path)),
+            _ => added += 1,
+        }
     }
-    Ok(inputs.len())
+    Ok((added, same))
 }
 
 /// The extremes of the original limits, the generated tests of every level, and the inputs
