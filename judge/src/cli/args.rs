@@ -156,9 +156,9 @@ pub enum JudgeCommand {
     /// Print an input as `stress` generates them: size level LEVEL, or extreme input K, from
     /// SEED; the same arguments give the same bytes.
     Generate(GenerateArgs),
-    /// Judge COMMAND on a folder of tests (NAME.in with NAME.ans; a package's data/): each
-    /// test's verdict, CPU time and peak memory, then a summary. Exit 0 all passed, 1 some
-    /// failed, 2 trouble.
+    /// Judge COMMAND on a folder of tests (NAME.in with NAME.ans, else NAME.out, else our
+    /// answer; a package's data/): each test's verdict, CPU time and peak memory, then a
+    /// summary, and a scoring package's score. Exit 0 all passed, 1 some failed, 2 trouble.
     Run(run::RunTestsArgs),
     /// Write a problem package in the Kattis format (legacy), which DOMjudge imports: the
     /// samples, the extremes and generated tests with our answers, a test that kills each
@@ -166,10 +166,10 @@ pub enum JudgeCommand {
     /// submissions filed by verdict. Exit 0 all filed, 1 some submission killed by no test
     /// (not filed), 2 trouble.
     Package(package::PackageArgs),
-    /// Write a function task's header and grader into DIR (IOI's train.h and a grader.cpp
-    /// that reads the input and prints the answer), so that `g++ -O2 grader.cpp train.cpp`
-    /// gives a program stress and run take. Exit 0 written, 2 trouble (a problem whose
-    /// programs read stdin has none).
+    /// Write the problem's function interface into DIR, when its contest had contestants
+    /// write a function (IOI's tasks): the header and a grader.cpp that reads the input and
+    /// prints the answer, so that `g++ -O2 grader.cpp SOURCE` gives a program stress and run
+    /// take. Exit 0 written, 2 trouble (a problem whose programs read stdin has none).
     Interface(program::InterfaceArgs),
 }
 
@@ -188,8 +188,8 @@ pub struct GenerateArgs {
     /// Limits the input respects.
     #[arg(long, value_enum, default_value_t)]
     pub limits: Limits,
-    /// An input of the problem's subtask K only (an IOI subtask: toy-train's 1 to 6), at
-    /// LEVEL's size where the subtask allows it; under the original limits.
+    /// An input of the problem's original subtask K only (an IOI subtask, for a problem that
+    /// has them), at LEVEL's size where the subtask allows it; under the original limits.
     #[arg(long, value_name = "K", conflicts_with = "extreme")]
     pub subtask: Option<usize>,
 }
@@ -332,9 +332,9 @@ pub struct RunArgs {
     /// Time budget for shrinking.
     #[arg(long, value_parser = parse_duration, default_value = "60s")]
     pub shrink_time: Duration,
-    /// Inputs of the problem's subtask K only (an IOI subtask: toy-train's 1 to 6, under the
-    /// original limits): every generated input and every shrink candidate meets its
-    /// constraints, for a solution meant for that subtask.
+    /// Inputs of the problem's original subtask K only (an IOI subtask, for a problem that
+    /// has them; under the original limits): every generated input and every shrink
+    /// candidate meets its constraints, for a solution meant for that subtask.
     #[arg(long, value_name = "K")]
     pub subtask: Option<usize>,
     /// The program and its arguments (after --); it reads the input on stdin. A source file
