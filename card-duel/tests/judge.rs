@@ -584,7 +584,7 @@ fn the_binary_conforms() {
             .shrinks_to(one(3, position(1, 1, (0, 0), (4, 0), (0, 0)))),
     ];
     let conformance = BinaryCase {
-        samples: Sample::all_in(&tests::workspace_root().join("docs/problems/card-duel")),
+        samples: Sample::all_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("problem")),
         wrong_output: Judged {
             text: "0.75\n",
             says: "wrong answer: case 1: expected 0.500000000, found 0.75 (line 1), absolute \

@@ -24,10 +24,8 @@ const HP20: &str = r#"long e = next(); next();
         next(); next();
         if (e == 20) strcpy(line, "0\n");"#;
 
-const SAMPLES: [&[u8]; 2] = [
-    include_bytes!("../../docs/problems/card-duel/sample1.in"),
-    include_bytes!("../../docs/problems/card-duel/sample2.in"),
-];
+const SAMPLES: [&[u8]; 2] =
+    [include_bytes!("../problem/sample1.in"), include_bytes!("../problem/sample2.in")];
 
 #[test]
 fn the_package_verifies_and_its_validator_is_validate() {

@@ -1,8 +1,8 @@
-//! hero-battle as the judge sees it: [`Judge`] implements [`judge::Problem`], which
-//! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands. This module
-//! holds the limits and the checker, the rule an output is judged by; `judge/generate.rs`
-//! the stress loop's levels, the extreme inputs and the exhaustive enumeration, and
-//! `judge/moves.rs` the shrink moves.
+//! hero-battle as the judge sees it: [`Judge`] implements [`judge::Problem`] (and, in
+//! `judge/package.rs`, `Packaged`), which give the binary its judging subcommands (listed in
+//! `docs/judging.md`). This module holds the limits and the checker, the rule an output is judged
+//! by; `judge/generate.rs` the stress loop's levels, the extreme inputs and the exhaustive
+//! enumeration, and `judge/moves.rs` the shrink moves.
 //!
 //! - **Limits.** `original`: the contest's, `1 <= T <= 40` and every number in `1..=99`.
 //!   `extended`: what the solver accepts, any `T` in `0..=MAX_CASES`, the same values.

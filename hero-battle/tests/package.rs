@@ -17,7 +17,7 @@ use judge::testing::package::{
 
 const BINARY: &str = env!("CARGO_BIN_EXE_hero-battle");
 
-const SAMPLE: &[u8] = include_bytes!("../../docs/problems/hero-battle/sample1.in");
+const SAMPLE: &[u8] = include_bytes!("../problem/sample1.in");
 
 #[test]
 fn the_package_verifies_and_its_validator_is_validate() {

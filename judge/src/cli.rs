@@ -2,7 +2,8 @@
 //! `stress`, `shrink`, `generate`, `run`, `package` and `interface` as one clap [`JudgeCommand`] that
 //! every problem binary flattens into its own (the arguments in module `args`), and the
 //! runners behind them, here (`run`'s in module `run`, `package`'s in module `package`, the
-//! user's program and `interface` in module `program`). Each runner
+//! user's program and `interface` in module `program`, `play` and `query` in module `play`).
+//! Each runner
 //! prints its report and returns the process's exit code.
 //!
 //! Exit codes: `check` and `validate` follow the chosen [`Protocol`](crate::Protocol);
@@ -15,6 +16,7 @@
 
 mod args;
 mod package;
+mod play;
 mod program;
 mod report;
 mod run;
@@ -25,6 +27,7 @@ pub use args::{
     parse_duration, parse_megabytes, parse_memory_limit,
 };
 pub use package::PackageArgs;
+pub use play::{PlayArgs, QueryArgs};
 pub use program::InterfaceArgs;
 pub use run::RunTestsArgs;
 
@@ -206,6 +209,10 @@ pub fn run_shrink<P: Problem>(sandbox: &Sandbox, problem: &P, args: &ShrinkArgs)
     args.ending(sandbox, problem).print()
 }
 
+/// `shrink` shrinks a time limit under one and a half times the limit, so that the input it
+/// ends on fails by a margin, not by the machine's load.
+pub(crate) const TIME_LIMIT_MARGIN: u32 = 150;
+
 /// What the spinner says of a hunt.
 fn hunt_progress(progress: HuntProgress, total: Option<u64>) -> String {
     match progress {
@@ -252,7 +259,8 @@ impl StressArgs {
         let options = HuntOptions {
             stress: self.stress_options(&limits),
             shrink: (!self.no_shrink).then(|| self.run.shrink_options(&limits)),
-            shrink_time_limits: true,
+            // A time limit is reported as found: `shrink` shrinks it, under a margin.
+            time_limit_margin: None,
         };
         let hunt = with_spinner(
             |show| hunt(sandbox, problem, &program, &options, Some(show)),
@@ -270,6 +278,7 @@ impl StressArgs {
             save: &self.run.save,
             shrink_time: self.run.shrink_time,
             jobs: self.run.jobs(),
+            time_limit_margin: options.time_limit_margin,
         };
         let (text, code) = report::stress(&context, self, &hunt, total, sandbox.caught());
         Ending::report(sandbox.caught(), text, code)
@@ -300,7 +309,7 @@ impl ShrinkArgs {
         let options = HuntOptions {
             stress: StressOptions { run: limits.child_options(), ..StressOptions::default() },
             shrink: Some(self.run.shrink_options(&limits)),
-            shrink_time_limits: true,
+            time_limit_margin: Some(TIME_LIMIT_MARGIN),
         };
         let hunt = with_spinner(
             |show| examine(sandbox, problem, &program, input, &options, Some(show)),
@@ -318,6 +327,7 @@ impl ShrinkArgs {
             save: &self.run.save,
             shrink_time: self.run.shrink_time,
             jobs: self.run.jobs(),
+            time_limit_margin: options.time_limit_margin,
         };
         let (text, code) = report::shrink(&context, &self.input, &hunt, sandbox.caught());
         Ending::report(sandbox.caught(), text, code)

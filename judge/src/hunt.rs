@@ -29,7 +29,7 @@ pub use testset::{TestFile, TestSetError, find_tests, judge_test};
 pub use trial::{Trial, run_verdict, trial};
 
 use crate::rules::{Problem, VerdictKind};
-use crate::sandbox::{ChildError, Program, Sandbox};
+use crate::sandbox::{ChildError, ChildOptions, Program, Sandbox, wall_backstop};
 
 /// What to do with a failure once found: confirm it, then shrink it or not.
 #[derive(Clone, Debug, Default)]
@@ -38,9 +38,11 @@ pub struct HuntOptions {
     pub stress: StressOptions,
     /// How to shrink a confirmed failure; `None` reports it as found.
     pub shrink: Option<ShrinkOptions>,
-    /// Whether a time limit is shrunk too. Shrinking one ends on an input just over the
-    /// limit, the most fragile there is, and where it ends follows the machine's load.
-    pub shrink_time_limits: bool,
+    /// How a time limit is shrunk: `None` keeps it as found; `Some(percent)` shrinks it
+    /// under that percentage of the time limit (150: one and a half times), when the input
+    /// as found fails there too. Shrinking at the limit itself ends on an input just over it,
+    /// the most fragile there is, where the machine's load decides.
+    pub time_limit_margin: Option<u32>,
 }
 
 /// Where a hunt has got, for a progress line.
@@ -103,7 +105,8 @@ pub enum ShrinkOutcome<I> {
     /// Not tried: not asked for, or the failure is not confirmed (nondeterministic, or a
     /// signal stopped its reruns).
     NotTried,
-    /// A time limit, kept as found ([`HuntOptions::shrink_time_limits`]).
+    /// A time limit, kept as found ([`HuntOptions::time_limit_margin`]): none is asked, or
+    /// the input as found does not meet the margin's limit.
     KeptTimeLimit,
     /// Shrunk; the result failed every rerun alone, or a signal stopped its reruns.
     Shrunk(Shrunk<I>),
@@ -239,13 +242,17 @@ fn settle<P: Problem>(
         _ => found.trial.clone(),
     };
     let shrink_options = options.shrink.as_ref().filter(|_| confirmed);
+    let (shrink_options, failing_there) = match shrink_options {
+        Some(shrink) if failing.verdict.kind == VerdictKind::TimeLimit => {
+            match margined(sandbox, problem, program, &found.input, shrink, options)? {
+                Some((shrink, failing)) => (Some(shrink), failing),
+                None => return Ok(Failed { found, failing, shrink: ShrinkOutcome::KeptTimeLimit }),
+            }
+        }
+        shrink => (shrink.cloned(), failing.clone()),
+    };
     let shrink = match shrink_options {
         None => ShrinkOutcome::NotTried,
-        Some(_)
-            if failing.verdict.kind == VerdictKind::TimeLimit && !options.shrink_time_limits =>
-        {
-            ShrinkOutcome::KeptTimeLimit
-        }
         Some(shrink_options) => {
             let shrink_progress = |p| progress.map_or((), |report| report(HuntProgress::Shrink(p)));
             let shrunk = shrink::shrink_with_progress(
@@ -253,8 +260,8 @@ fn settle<P: Problem>(
                 problem,
                 program,
                 found.input.clone(),
-                failing.clone(),
-                shrink_options,
+                failing_there,
+                &shrink_options,
                 Some(&shrink_progress),
             )?;
             match shrunk.reruns.as_ref().map(|r| (r.failed, r.runs)) {
@@ -266,4 +273,26 @@ fn settle<P: Problem>(
         }
     };
     Ok(Failed { found, failing, shrink })
+}
+
+/// The shrink of a time limit: `shrink` under the margin's time limit, and the input's run
+/// alone there, which must be a time limit too; `None` when no margin is asked or the input
+/// does not meet the margin's limit (it is kept as found).
+fn margined<P: Problem>(
+    sandbox: &Sandbox,
+    problem: &P,
+    program: &Program,
+    input: &P::Input,
+    shrink: &ShrinkOptions,
+    options: &HuntOptions,
+) -> Result<Option<(ShrinkOptions, Trial)>, ChildError> {
+    let Some(percent) = options.time_limit_margin else { return Ok(None) };
+    let time_limit = shrink.run.time_limit * percent / 100;
+    let run =
+        ChildOptions { time_limit, wall_limit: wall_backstop(time_limit), ..shrink.run.clone() };
+    let there = trial(sandbox, problem, program, input, &run)?;
+    if there.verdict.kind != VerdictKind::TimeLimit {
+        return Ok(None);
+    }
+    Ok(Some((ShrinkOptions { run, ..shrink.clone() }, there)))
 }

@@ -23,6 +23,7 @@
 //! Only the sandbox's `sys` module holds `unsafe` code; its module notes list the system
 //! calls.
 
+pub mod game;
 mod rules;
 
 #[cfg(unix)]

@@ -37,7 +37,7 @@
 //!    output validator accepts our answers.
 //! 6. **Verdicts**: every `--wrong` and `--slow` submission runs on every test in the order
 //!    problemtools runs them, under the package's limits, and is filed under the verdict the
-//!    package's grading gives it ([`judge_test`] judges
+//!    package's grading gives it ([`crate::judge_test`] judges
 //!    each run, as `PROBLEM run` does). One that passes every test is not filed but reported
 //!    ([`Built::not_killed`]).
 //! 7. The package is written beside `DIR` and renamed into place (module `place`).
@@ -83,7 +83,7 @@ pub use submission::{
 pub use subtask::{GroupError, InGroup};
 
 /// What a package says of a problem beyond its [`Problem`]: its title and origin, its
-/// statement and its official samples.
+/// statement and its samples.
 #[derive(Clone, Copy, Debug)]
 pub struct About {
     /// The title: `Battle in Two Pairs of Heroes`.
@@ -92,22 +92,22 @@ pub struct About {
     pub source: &'static str,
     /// A page of the problem, where one is known.
     pub source_url: Option<&'static str>,
-    /// Where the statement is in the repository: `docs/problems/hero-battle.md`.
+    /// Where the statement is in the repository: `hero-battle/problem/statement.md`.
     pub statement_path: &'static str,
     /// The statement, in Markdown.
     pub statement: &'static str,
-    /// The official samples, in order.
+    /// The samples, in order (the official ones where the sources kept them).
     pub samples: &'static [Sample],
 }
 
-/// An official sample: its name in `data/sample` and its files.
+/// A sample: its name in `data/sample` and its files.
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
     /// `sample1`.
     pub name: &'static str,
     /// The input.
     pub input: &'static [u8],
-    /// The official answer (checked against ours, which the package holds).
+    /// The sample's answer (checked against ours, which the package holds).
     pub answer: &'static [u8],
 }
 
@@ -652,7 +652,7 @@ pub enum PackageError {
     /// A file of the package cannot be written.
     #[error(transparent)]
     Write(#[from] WriteError),
-    /// An official sample is not valid, or its answer disagrees with ours.
+    /// A sample is not valid, or its answer disagrees with ours.
     #[error("sample {name}: {message}")]
     Sample {
         /// The sample's name.
@@ -1017,7 +1017,7 @@ fn find_kill<P: Packaged>(
             time: None,
             runs: Some(options.shrink_runs),
         }),
-        shrink_time_limits: false,
+        time_limit_margin: None,
     };
     let hunt =
         hunt(sandbox, problem, &submission.program, &hunt_options, None).map_err(|source| {

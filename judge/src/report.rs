@@ -25,9 +25,26 @@ const HEAD_LINES: usize = 8;
 /// Lines shown before the first difference.
 const CONTEXT_LINES: usize = 2;
 
+/// What a text of a report is, which decides how much of it a report shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// The failing input: up to [`SHOWN_LINES`] lines.
+    Input,
+    /// Our answer: compared with the output line by line when the verdict is about it.
+    Answer,
+    /// The program's output.
+    Output,
+    /// The program's stderr.
+    Stderr,
+    /// A proof of our answer.
+    Exhibit,
+}
+
 /// One text of a report and where it was saved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Text {
+    /// What it is to the report.
+    pub role: Role,
     /// What it is: `input`, `our answer`, `your output`, `why our answer is right`.
     pub title: String,
     /// A short description after the title: `1 case, hit points 1..=3`.
@@ -54,14 +71,20 @@ pub(crate) enum Saved {
 impl Text {
     /// A text to be saved whole at `path` when the report is saved.
     #[must_use]
-    pub(crate) fn saved(title: &str, about: Option<String>, bytes: Vec<u8>, path: PathBuf) -> Self {
-        Self { title: title.to_owned(), about, bytes, saved: Saved::ToSave(path) }
+    pub(crate) fn saved(
+        role: Role,
+        title: &str,
+        about: Option<String>,
+        bytes: Vec<u8>,
+        path: PathBuf,
+    ) -> Self {
+        Self { role, title: title.to_owned(), about, bytes, saved: Saved::ToSave(path) }
     }
 
-    /// A text that is shown and not saved (a stderr tail).
+    /// A text that is shown and not saved (stderr).
     #[must_use]
-    pub(crate) fn shown(title: &str, about: Option<String>, bytes: Vec<u8>) -> Self {
-        Self { title: title.to_owned(), about, bytes, saved: Saved::No }
+    pub(crate) fn shown(role: Role, title: &str, about: Option<String>, bytes: Vec<u8>) -> Self {
+        Self { role, title: title.to_owned(), about, bytes, saved: Saved::No }
     }
 }
 
@@ -76,9 +99,6 @@ pub(crate) struct FailureReport {
     pub verdict: Verdict,
     /// The input, our answer, the program's output, its stderr, our proofs, in that order.
     pub texts: Vec<Text>,
-    /// Indices into `texts` of our answer and the program's output, to show their first
-    /// difference when either is summarised.
-    pub answer_and_output: Option<(usize, usize)>,
     /// Commands that go on from here, with what each does: `run it again`, `replay`.
     pub commands: Vec<(String, String)>,
     /// The reported run's CPU time, wall time and peak memory, and how it was measured.
@@ -159,9 +179,9 @@ fn shown_line(line: &[u8]) -> String {
     format!("{head} ... ({} more characters)", count((width - SHOWN_WIDTH) as u64))
 }
 
-/// Whether `bytes` is printed whole (its long lines cut).
-fn fits(bytes: &[u8]) -> bool {
-    lines(bytes).len() <= SHOWN_LINES
+/// Whether `bytes` is printed whole (its long lines cut) in at most `shown` lines.
+fn fits(bytes: &[u8], shown: usize) -> bool {
+    lines(bytes).len() <= shown
 }
 
 fn write_lines(f: &mut fmt::Formatter<'_>, lines: &[&[u8]]) -> fmt::Result {
@@ -223,6 +243,19 @@ impl FailureReport {
     fn verdict_is_about_output(&self) -> bool {
         matches!(self.verdict.kind, VerdictKind::WrongAnswer | VerdictKind::PresentationError)
     }
+
+    /// How many lines of a text of `role` are printed whole: [`SHOWN_LINES`], but for our
+    /// answer, the output and stderr when the verdict is about how the run ended (a crash, a
+    /// limit), which need no comparing: their first [`HEAD_LINES`], so that every report fits
+    /// a screen.
+    fn shown_lines(&self, role: Role) -> usize {
+        match role {
+            Role::Answer | Role::Output | Role::Stderr if !self.verdict_is_about_output() => {
+                HEAD_LINES
+            }
+            _ => SHOWN_LINES,
+        }
+    }
 }
 
 impl fmt::Display for FailureReport {
@@ -232,8 +265,9 @@ impl fmt::Display for FailureReport {
             writeln!(f, "{line}")?;
         }
         writeln!(f, "\n{}\n", self.verdict)?;
-        for (i, text) in self.texts.iter().enumerate() {
-            let whole = fits(&text.bytes);
+        let answer = self.texts.iter().find(|t| t.role == Role::Answer);
+        for text in &self.texts {
+            let whole = fits(&text.bytes, self.shown_lines(text.role));
             if text.bytes.is_empty() {
                 writeln!(f, "{}", text.heading(true))?;
             } else if whole {
@@ -252,12 +286,12 @@ impl fmt::Display for FailureReport {
             }
             // Right after the output, where it differs from our answer, when either is too
             // long to compare by eye and the verdict is about what it says.
-            if let Some((answer, output)) = self.answer_and_output
-                && i == output
+            if let Some(answer) = answer
+                && text.role == Role::Output
                 && self.verdict_is_about_output()
-                && !(fits(&self.texts[answer].bytes) && whole)
+                && !(fits(&answer.bytes, SHOWN_LINES) && whole)
             {
-                write_difference(f, &self.texts[answer].bytes, &text.bytes)?;
+                write_difference(f, &answer.bytes, &text.bytes)?;
             }
         }
         writeln!(f)?;

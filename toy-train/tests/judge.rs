@@ -389,7 +389,7 @@ fi"#;
             .stress(&["--runs", "200"]),
     ];
     let conformance = BinaryCase {
-        samples: Sample::all_in(&tests::workspace_root().join("docs/problems/toy-train")),
+        samples: Sample::all_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("problem")),
         wrong_output: Judged {
             text: "1 0\n",
             says: "wrong answer: station 1: expected 1, found 0",

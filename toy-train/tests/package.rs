@@ -25,7 +25,7 @@ use toy_train::judge::Judge;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_toy-train");
 
-const SAMPLE: &[u8] = include_bytes!("../../docs/problems/toy-train/sample1.in");
+const SAMPLE: &[u8] = include_bytes!("../problem/sample1.in");
 
 /// IOI 2017's classic solution as IOI's function (`train.h`): Arezou's attractor of the
 /// chargers; Borzou's attractor of the rest is lost for her and removed; again until nothing

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::{
-    Ending, package, program, run, run_check, run_generate, run_shrink, run_stress, run_validate,
+    Ending, package, play, program, run, run_check, run_generate, run_shrink, run_stress,
+    run_validate,
 };
 use crate::hunt::{Schedule, ShrinkOptions, StressOptions};
 use crate::package::{InGroup, Packaged};
@@ -61,8 +62,8 @@ pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
             .mut_arg("memory_limit", move |a| a.help(memory))
     };
     let command = A::command()
-        .mut_subcommand("check", |c| c.about(help.check))
-        .mut_subcommand("validate", |c| c.about(help.validate))
+        .mut_subcommand("check", |c| c.long_about(help.check))
+        .mut_subcommand("validate", |c| c.long_about(help.validate))
         .mut_subcommand("stress", |c| {
             judge_args(c).mut_arg("exhaustive", |a| a.help(help.exhaustive))
         })
@@ -145,32 +146,54 @@ pub enum JudgeCommand {
     Check(CheckArgs),
     /// Is FILE a valid input?
     Validate(ValidateArgs),
-    /// Run COMMAND on generated inputs (or every input up to a bound) until it fails, then
-    /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble;
+    /// Run COMMAND on generated inputs until it fails, then shrink the failure.
+    ///
+    /// Runs COMMAND on generated inputs (or every input up to a bound) until it fails, then
+    /// shrinks the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble;
     /// stopped by SIGINT, SIGTERM or SIGHUP, it reports what it found and exits 130, 143, 129.
     Stress(StressArgs),
-    /// Shrink INPUT, on which COMMAND fails, to a 1-minimal input that fails the same way (a
-    /// failure saved by `stress`, or any input). Exit 0 it does not fail, 1 shrunk, 2 trouble;
-    /// stopped by a signal, it reports how far it got and exits 130, 143, 129.
+    /// Shrink INPUT, on which COMMAND fails, to a 1-minimal input.
+    ///
+    /// Shrinks INPUT (a failure saved by `stress`, or any input) to a 1-minimal input that
+    /// fails the same way. Exit 0 it does not fail, 1 shrunk, 2 trouble; stopped by a signal,
+    /// it reports how far it got and exits 130, 143, 129.
     Shrink(ShrinkArgs),
-    /// Print an input as `stress` generates them: size level LEVEL, or extreme input K, from
-    /// SEED; the same arguments give the same bytes.
+    /// Print an input as `stress` generates them.
+    ///
+    /// Prints size level LEVEL, or extreme input K, from SEED; the same arguments give the
+    /// same bytes.
     Generate(GenerateArgs),
-    /// Judge COMMAND on a folder of tests (NAME.in with NAME.ans, else NAME.out, else our
+    /// Judge COMMAND on a folder of tests.
+    ///
+    /// Judges COMMAND on a folder of tests (NAME.in with NAME.ans, else NAME.out, else our
     /// answer; a package's data/): each test's verdict, CPU time and peak memory, then a
     /// summary, and a scoring package's score. Exit 0 all passed, 1 some failed, 2 trouble.
     Run(run::RunTestsArgs),
-    /// Write a problem package in the Kattis format (legacy), which DOMjudge imports: the
+    /// Write a problem package in the Kattis format.
+    ///
+    /// Writes a problem package in the Kattis format (legacy), which DOMjudge imports: the
     /// samples, the extremes and generated tests with our answers, a test that kills each
     /// --wrong and --slow submission (found by stress and shrunk), the validators, the
     /// submissions filed by verdict. Exit 0 all filed, 1 some submission killed by no test
     /// (not filed), 2 trouble.
     Package(package::PackageArgs),
-    /// Write the problem's function interface into DIR, when its contest had contestants
+    /// Write the problem's function interface (header and grader) into DIR.
+    ///
+    /// Writes the problem's function interface into DIR, when its contest had contestants
     /// write a function (IOI's tasks): the header and a grader.cpp that reads the input and
     /// prints the answer, so that `g++ -O2 grader.cpp SOURCE` gives a program stress and run
     /// take. Exit 0 written, 2 trouble (a problem whose programs read stdin has none).
     Interface(program::InterfaceArgs),
+    /// Play a game of FILE against perfect play.
+    ///
+    /// Plays a game of FILE (the sample when absent) against perfect play: the position
+    /// drawn, every legal move with its value, hint, undo. Works over a pipe too.
+    Play(play::PlayArgs),
+    /// Answer one position's query in JSON.
+    ///
+    /// Answers one position's query, a JSON object on standard input (or FILE), with the
+    /// position's moves and their values as JSON.
+    Query(play::QueryArgs),
 }
 
 /// `PROBLEM generate`: a generated input on stdout.
@@ -242,6 +265,7 @@ impl JudgeCommand {
             Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
             Self::Package(args) => package::run_package(&Sandbox::new(), problem, args),
             Self::Interface(args) => program::run_interface(problem, args),
+            Self::Play(_) | Self::Query(_) => play::without_game(),
         }
     }
 }

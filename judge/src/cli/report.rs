@@ -8,8 +8,8 @@ use super::args::{EXIT_FOUND, EXIT_PASSED, LimitsUsed, StressArgs};
 use crate::hunt::{
     Failed, Finding, Hunt, Reruns, ShrinkEnd, ShrinkOutcome, Shrunk, Standing, Trial,
 };
-use crate::report::{FailureReport, Text, beside, unused_save_path};
-use crate::rules::{Limits, Problem, render};
+use crate::report::{FailureReport, Role, Text, beside, unused_save_path};
+use crate::rules::{Limits, Problem, VerdictKind, render};
 use crate::sandbox::Program;
 use crate::text::{self, megabytes, plural, seconds};
 
@@ -26,6 +26,8 @@ pub(super) struct Context<'a, P> {
     pub(super) shrink_time: Duration,
     /// `-j`.
     pub(super) jobs: usize,
+    /// The margin a time limit is shrunk under, in percent of the limit; `None`: not shrunk.
+    pub(super) time_limit_margin: Option<u32>,
 }
 
 /// How a failure was found, for its report.
@@ -181,6 +183,22 @@ fn failure<P: Problem>(
             return report(context, input, &failed.found.trial, found, None, false);
         }
     }
+    let margin = |percent: u32| format!("{} times the limit", f64::from(percent) / 100.0);
+    if matches!(failed.shrink, ShrinkOutcome::KeptTimeLimit) {
+        found.about.push(match context.time_limit_margin {
+            None => format!(
+                "a time limit: reported as found, not shrunk (a shrink at the limit would end on \
+                 an input just over it, where the machine's load decides); `shrink` shrinks it \
+                 under {}",
+                margin(super::TIME_LIMIT_MARGIN)
+            ),
+            Some(percent) => format!(
+                "a time limit that the input does not meet under {}: not shrunk, since a shrink \
+                 would end at the edge of the limit",
+                margin(percent)
+            ),
+        });
+    }
     let shrunk = match &failed.shrink {
         ShrinkOutcome::NotTried | ShrinkOutcome::KeptTimeLimit => {
             let measured_alone = reruns.and_then(|r| r.trial.as_ref());
@@ -201,6 +219,14 @@ fn failure<P: Problem>(
         plural(shrunk.runs, "run")
     );
     let shrunk_line = shrink_line(shrunk, context.shrink_time);
+    if let Some(percent) = context.time_limit_margin
+        && failed.failing.verdict.kind == VerdictKind::TimeLimit
+    {
+        found.about.push(format!(
+            "a time limit, shrunk under {}, so that the input it ends on fails by a margin",
+            margin(percent)
+        ));
+    }
     let alone = |r: &Reruns| r.trial.clone().unwrap_or_else(|| shrunk.trial.clone());
     match (&failed.shrink, &shrunk.reruns) {
         (ShrinkOutcome::FollowedChance { failed: 0, runs, .. }, _) => {
@@ -256,18 +282,38 @@ fn report<P: Problem>(
     let mut ours = Vec::new();
     problem.render_answer(input, &problem.solve(input), &mut ours);
     let mut texts = vec![
-        Text::saved("input", Some(problem.summary(input)), render(problem, input), save.clone()),
-        Text::saved("our answer", None, ours, beside(&save, "ans")),
-        Text::saved("your output", None, trial.run.stdout.clone(), beside(&save, "out")),
+        Text::saved(
+            Role::Input,
+            "input",
+            Some(problem.summary(input)),
+            render(problem, input),
+            save.clone(),
+        ),
+        Text::saved(Role::Answer, "our answer", None, ours, beside(&save, "ans")),
+        Text::saved(
+            Role::Output,
+            "your output",
+            None,
+            trial.run.stdout.clone(),
+            beside(&save, "out"),
+        ),
     ];
-    if !trial.run.stderr_tail.is_empty() {
-        let about = (trial.run.stderr_len > trial.run.stderr_tail.len())
-            .then(|| format!("its last {}", text::bytes(trial.run.stderr_tail.len() as u64)));
-        texts.push(Text::shown("your stderr", about, trial.run.stderr_tail.clone()));
+    if trial.run.stderr_len > 0 {
+        let kept = trial.run.stderr_head.len() + trial.run.stderr_tail.len();
+        let about = (trial.run.stderr_len > kept).then(|| {
+            format!("its first and last {}", text::bytes(trial.run.stderr_tail.len() as u64))
+        });
+        texts.push(Text::shown(Role::Stderr, "your stderr", about, trial.run.stderr_kept()));
     }
     for exhibit in exhibits {
         let path = beside(&save, exhibit.extension);
-        texts.push(Text::saved(exhibit.title, None, exhibit.text.into_bytes(), path));
+        texts.push(Text::saved(
+            Role::Exhibit,
+            exhibit.title,
+            None,
+            exhibit.text.into_bytes(),
+            path,
+        ));
     }
     let command = context.program.display();
     let saved = text::shell_quote(&save.display().to_string());
@@ -299,7 +345,6 @@ fn report<P: Problem>(
         about,
         verdict: trial.verdict.clone(),
         texts,
-        answer_and_output: Some((1, 2)),
         commands,
         measured,
         time: format!("{time}, -j {}", context.jobs),

@@ -107,7 +107,7 @@ pub fn judge_test<P: Problem>(
     options: &ChildOptions,
 ) -> Result<Trial, ChildError> {
     let run = sandbox.run(program, input, options)?;
-    let verdict = run_verdict(&run, options).unwrap_or_else(|| {
+    let verdict = run_verdict(program, &run, options).unwrap_or_else(|| {
         check(problem, input, &run.stdout, answer, Limits::Extended, false, false)
     });
     Ok(Trial { verdict, run })

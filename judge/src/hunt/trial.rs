@@ -17,11 +17,16 @@ pub struct Trial {
 /// How many characters of stderr a runtime error's message quotes.
 const STDERR_IN_MESSAGE: usize = 300;
 
-/// The verdict of a run that did not end normally (time limits, memory limit, signal,
-/// non-zero exit, output limit); `None` for an exit with code 0, which the problem's rule
-/// judges.
+/// The verdict of `program`'s run that did not end normally (time limits, memory limit,
+/// signal, non-zero exit, output limit); `None` for an exit with code 0, which the problem's
+/// rule judges. A runtime error quotes stderr, a sanitizer's headline first; a memory limit
+/// of an AddressSanitizer build says how to give it room.
 #[must_use]
-pub fn run_verdict(report: &ChildReport, options: &ChildOptions) -> Option<Verdict> {
+pub fn run_verdict(
+    program: &Program,
+    report: &ChildReport,
+    options: &ChildOptions,
+) -> Option<Verdict> {
     let kind = match report.exit {
         Exit::Code(0) => return None,
         Exit::TimeLimit => {
@@ -49,14 +54,19 @@ pub fn run_verdict(report: &ChildReport, options: &ChildOptions) -> Option<Verdi
         }
         Exit::MemoryLimit => {
             let limit = options.memory_limit_kib.expect("only a run with a memory limit has one");
-            return Some(Verdict::new(
-                VerdictKind::MemoryLimit,
-                format!(
-                    "peak resident memory {} (memory limit {})",
-                    megabytes(report.memory.kib()),
-                    megabytes(limit)
-                ),
-            ));
+            let mut message = format!(
+                "peak resident memory {} (memory limit {})",
+                megabytes(report.memory.kib()),
+                megabytes(limit)
+            );
+            if program.address_sanitized() {
+                message += &format!(
+                    "; an AddressSanitizer build, whose quarantine alone may hold 256 MB: give \
+                     it room with a larger limit, e.g. -m {}",
+                    (limit / 1024 + 1024).next_power_of_two()
+                );
+            }
+            return Some(Verdict::new(VerdictKind::MemoryLimit, message));
         }
         Exit::Code(_) | Exit::Signal(_) | Exit::OutputLimit => VerdictKind::RuntimeError,
     };
@@ -104,7 +114,7 @@ pub(super) fn trial_judging<P: Problem>(
 ) -> Result<Trial, ChildError> {
     let bytes = render(problem, input);
     let report = sandbox.run(program, &bytes, options)?;
-    let verdict = match run_verdict(&report, options) {
+    let verdict = match run_verdict(program, &report, options) {
         Some(verdict) => verdict,
         None if judge_output => problem.judge(input, &problem.solve(input), &report.stdout),
         None => Verdict::ok("exited normally, output not judged"),

@@ -171,8 +171,8 @@ impl<'a, P: Packaged> Tests<'a, P> {
     }
 }
 
-/// The official samples: valid in the canonical format under the original limits, their
-/// official answers accepted against ours; the package holds ours.
+/// The samples: valid in the canonical format under the original limits, their answers
+/// accepted against ours; the package holds ours.
 pub(super) fn add_samples<P: Packaged>(
     problem: &P,
     about: &About,
@@ -185,7 +185,7 @@ pub(super) fn add_samples<P: Packaged>(
         let ours = problem.solve(&input);
         let verdict = problem.judge(&input, &ours, sample.answer);
         if !verdict.is_ok() {
-            let message = format!("the official answer disagrees with ours: {verdict}");
+            let message = format!("the sample's answer disagrees with ours: {verdict}");
             return Err(PackageError::Sample { name: sample.name, message });
         }
         tests.add(true, Vec::new(), sample.name.to_owned(), &input, true);

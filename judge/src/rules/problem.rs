@@ -4,7 +4,7 @@
 //! A problem has a typed input (a list of cases, a graph) with a renderer to the judge's
 //! bytes and a parser back; limits (`original`: the contest's, `extended`: what our solvers
 //! accept); generators driven by a seed and a size level; our exact answer; its judge's rule
-//! for a contestant's output; and shrink moves. The engine supplies the rest: running the
+//! for a contestant's output; and shrink moves. The judge supplies the rest: running the
 //! user's program, the stress loop, the shrinking driver and the checker protocols.
 
 use std::fmt;
@@ -63,11 +63,11 @@ pub struct Exhibit {
 #[error("{0}")]
 pub struct Invalid(pub String);
 
-/// One problem as the judge sees it. Implemented once per problem crate; the engine's
+/// One problem as the judge sees it. Implemented once per problem crate; the judge's
 /// [`check`], [`stress`](crate::stress()) and [`shrink`](crate::shrink()) are generic over
 /// it.
 ///
-/// Contracts (the engine relies on them; tests should check them):
+/// Contracts (the judge relies on them; `testing::check_contracts` checks them):
 /// - **Round trip**: for every input `x` that [`validate`](Self::validate) accepts under
 ///   `limits`, `parse(render(x), limits)` succeeds and gives back `x`; `parse` accepts
 ///   exactly the renderings of valid inputs (plus white-space variation the judge allows).

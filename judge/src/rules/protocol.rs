@@ -56,7 +56,7 @@ pub struct CheckFiles {
 
 /// Arguments that do not fit the protocol's invocation.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{protocol:?} checkers take {expected}, got {got} file arguments")]
+#[error("{protocol:?} checkers take {expected}, got {got} file argument{}", if *got == 1 { "" } else { "s" })]
 pub struct UsageError {
     /// The protocol asked for.
     pub protocol: Protocol,

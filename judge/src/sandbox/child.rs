@@ -1,5 +1,5 @@
-//! Running a user's program once, as a judge runs it: stdin bytes in, bounded stdout and the
-//! tail of stderr out, under a CPU-time limit with a wall-clock backstop and a memory limit,
+//! Running a user's program once, as a judge runs it: the input as a regular file on stdin,
+//! bounded stdout and the tail of stderr out, under a CPU-time limit with a wall-clock backstop and a memory limit,
 //! in a fresh folder of its own, with its exit status or signal, CPU and wall time and peak
 //! memory.
 //!
@@ -40,12 +40,14 @@
 //! the user stops the command (module `interrupt`); on Linux the program also dies with the
 //! thread that started it, should our process be killed outright.
 //!
-//! Pipes never deadlock: stdout and stderr are drained on their own threads while stdin is
-//! written (on a thread too when it is larger than a pipe buffer surely holds), and a waiter
-//! thread reports the exit. A run costs one process start, a folder made and removed, and
-//! three or four thread starts. A program that exits without reading all its input makes our
-//! write fail with `EPIPE`, which is ignored; this relies on SIGPIPE being ignored, as Rust
-//! binaries do by default.
+//! **Input.** The input is a regular file open for reading on the program's stdin, as every
+//! contest judge gives it (isolate and CMS, DOMjudge, Kattis, Codeforces): `fstat` gives its
+//! size, and reading it whole by its size, `mmap` and `lseek` work. It is written in the
+//! run's folder and unlinked before the program starts, so nothing of it is left behind.
+//!
+//! Pipes never deadlock: stdout and stderr are drained on their own threads, and a waiter
+//! thread reports the exit. A run costs one process start, a folder and an input file made
+//! and removed, and three thread starts.
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
@@ -54,6 +56,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
+use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -61,22 +64,18 @@ use super::cgroup::RunCgroup;
 use super::{Sandbox, reaper, sys};
 
 /// A program to run: the command line as given, and the executable and arguments prepared to
-/// start from any folder.
-#[derive(Debug)]
+/// start from any folder. Clones share what was resolved when it was made.
+#[derive(Clone, Debug)]
 pub struct Program {
     /// The command line as given: the executable, then its arguments.
     command: Vec<OsString>,
     /// The resolved executable and arguments, or why the executable cannot be found.
     prepared: Result<sys::Prepared, String>,
+    /// Whether the executable is an AddressSanitizer build, once asked.
+    address_sanitized: Arc<OnceLock<bool>>,
     /// What messages call it when not its command line: a source file the judge built
     /// (`train.cpp`), and the shell line that builds and runs it (see [`Program::shown_as`]).
     shown: Option<(String, String)>,
-}
-
-impl Clone for Program {
-    fn clone(&self) -> Self {
-        Self { shown: self.shown.clone(), ..Self::new(&self.command) }
-    }
 }
 
 impl PartialEq for Program {
@@ -106,7 +105,7 @@ impl Program {
                 .collect();
             sys::Prepared::new(&path, &argv).map_err(|e| e.to_string())
         });
-        Self { command, prepared, shown: None }
+        Self { command, prepared, address_sanitized: Arc::default(), shown: None }
     }
 
     /// The same program, called `display` in messages (a source file the judge built into
@@ -122,6 +121,20 @@ impl Program {
     #[must_use]
     pub fn run_line(&self) -> String {
         self.shown.as_ref().map_or_else(|| self.display(), |(_, line)| line.clone())
+    }
+
+    /// Whether the executable is built with AddressSanitizer (it holds the runtime's entry
+    /// point, `__asan_init`, or links its library), whose quarantine alone may hold 256 MB:
+    /// a memory limit for such a build is no limit for the program. Read once.
+    #[must_use]
+    pub fn address_sanitized(&self) -> bool {
+        *self.address_sanitized.get_or_init(|| {
+            let Ok(prepared) = &self.prepared else { return false };
+            let Ok(bytes) = std::fs::read(prepared.path()) else { return false };
+            [&b"__asan_init"[..], b"libasan.so"]
+                .iter()
+                .any(|mark| bytes.windows(mark.len()).any(|w| w == *mark))
+        })
     }
 
     /// The command line as given.
@@ -190,7 +203,7 @@ pub struct ChildOptions {
     pub wall_limit: Duration,
     /// Bytes of stdout kept; a program that writes more is killed.
     pub output_limit: usize,
-    /// Bytes kept from the end of stderr.
+    /// Bytes kept from the start of stderr, and as many from its end.
     pub stderr_tail: usize,
     /// Peak resident memory, in KiB, above which the run fails ([`Exit::MemoryLimit`]), and
     /// the stack limit; `None` measures without a limit and leaves the stack unlimited.
@@ -285,6 +298,8 @@ pub struct ChildReport {
     pub exit: Exit,
     /// Its stdout, at most `output_limit` bytes.
     pub stdout: Vec<u8>,
+    /// The first `stderr_tail` bytes of its stderr (where a sanitizer's report starts).
+    pub stderr_head: Vec<u8>,
     /// The last `stderr_tail` bytes of its stderr.
     pub stderr_tail: Vec<u8>,
     /// How many bytes it wrote to stderr in all.
@@ -299,15 +314,66 @@ pub struct ChildReport {
 }
 
 impl ChildReport {
-    /// The stderr tail as text, trimmed, cut to its last `chars` characters.
+    /// What stderr says in a line, cut to `chars` characters: a sanitizer's own headline
+    /// (`==7==ERROR: AddressSanitizer: heap-buffer-overflow on ...`, UBSan's `runtime error:`)
+    /// wherever it stands, else the end of stderr, trimmed.
     #[must_use]
     pub fn stderr_excerpt(&self, chars: usize) -> String {
+        if let Some(line) = self.sanitizer_headline() {
+            let count = line.chars().count();
+            return if count > chars {
+                format!("{}...", line.chars().take(chars).collect::<String>())
+            } else {
+                line
+            };
+        }
         let text = String::from_utf8_lossy(&self.stderr_tail);
         let text = text.trim();
         let count = text.chars().count();
         let cut = self.stderr_len > self.stderr_tail.len() || count > chars;
         let tail: String = text.chars().skip(count.saturating_sub(chars)).collect();
         if cut { format!("...{tail}") } else { tail }
+    }
+}
+
+impl ChildReport {
+    /// The first line of stderr in which a sanitizer reports (AddressSanitizer, LeakSanitizer,
+    /// ThreadSanitizer, MemorySanitizer, UndefinedBehaviorSanitizer), trimmed.
+    #[must_use]
+    pub fn sanitizer_headline(&self) -> Option<String> {
+        const MARKS: [&str; 6] = [
+            "ERROR: AddressSanitizer",
+            "ERROR: LeakSanitizer",
+            "WARNING: ThreadSanitizer",
+            "ERROR: ThreadSanitizer",
+            "WARNING: MemorySanitizer",
+            ": runtime error: ",
+        ];
+        [&self.stderr_head, &self.stderr_tail].into_iter().find_map(|bytes| {
+            String::from_utf8_lossy(bytes)
+                .lines()
+                .find(|line| MARKS.iter().any(|mark| line.contains(mark)))
+                .map(|line| line.trim().to_owned())
+        })
+    }
+
+    /// All of stderr that was kept: the whole when it was short, else its start, a line
+    /// saying how much was not kept, and its end.
+    #[must_use]
+    pub fn stderr_kept(&self) -> Vec<u8> {
+        let (head, tail) = (&self.stderr_head, &self.stderr_tail);
+        let overlap = (head.len() + tail.len()).saturating_sub(self.stderr_len);
+        if overlap > 0 || head.is_empty() {
+            return [&head[..], &tail[overlap.min(tail.len())..]].concat();
+        }
+        let dropped = self.stderr_len - head.len() - tail.len();
+        let mut kept = head.clone();
+        if !kept.ends_with(b"\n") {
+            kept.push(b'\n');
+        }
+        kept.extend_from_slice(format!("[... {dropped} bytes not kept ...]\n").as_bytes());
+        kept.extend_from_slice(tail);
+        kept
     }
 }
 
@@ -345,8 +411,6 @@ pub enum ChildError {
     Interrupted(i32),
 }
 
-/// Inputs up to this size are written without a thread: a pipe holds at least one page.
-const INLINE_INPUT: usize = 4096;
 /// How long the output readers may take after the process group is gone.
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
 /// How often a running program's CPU time and peak memory are read. Faulting memory in runs
@@ -364,6 +428,7 @@ enum Event {
 
 /// The end of a program's stderr, and how many bytes it wrote there in all.
 struct StderrTail {
+    head: Vec<u8>,
     bytes: Vec<u8>,
     total: usize,
 }
@@ -479,7 +544,9 @@ pub(super) fn run(
         None => Some(reaper::Adopting::start().map_err(spawn_error)?),
         Some(_) => None,
     };
+    let stdin = input_file(dir.path(), input).map_err(spawn_error)?;
     let launch = sys::Launch {
+        stdin: &stdin,
         dir: dir.path(),
         cgroup_procs: cgroup.as_ref().map(RunCgroup::procs),
         stack_bytes: options.memory_limit_kib.map(|kib| kib.saturating_mul(1024)),
@@ -496,8 +563,8 @@ pub(super) fn run(
         (child, Started { sandbox, pid, cgroup, folder: dir.path(), reaped: false })
     };
 
+    drop(stdin);
     let (tx, rx) = mpsc::channel();
-    feed(child.stdin, input);
     let stdout = child.stdout;
     let limit = options.output_limit;
     let out_tx = tx.clone();
@@ -527,6 +594,7 @@ pub(super) fn run(
     Ok(ChildReport {
         exit,
         stdout,
+        stderr_head: stderr_tail.head,
         stderr_tail: stderr_tail.bytes,
         stderr_len: stderr_tail.total,
         wall,
@@ -535,18 +603,20 @@ pub(super) fn run(
     })
 }
 
-/// Writes `input` to the program's stdin and closes it: at once when a pipe surely holds it,
-/// else on a thread of its own. A program that exits without reading closes the pipe: that
-/// is its business, and the write's `EPIPE` is ignored.
-fn feed(mut stdin: File, input: &[u8]) {
-    if input.len() <= INLINE_INPUT {
-        let _ = stdin.write_all(input);
-    } else {
-        let input = input.to_vec();
-        thread::spawn(move || {
-            let _ = stdin.write_all(&input);
-        });
-    }
+/// The program's standard input as judges give it: a regular file holding `input`, open for
+/// reading only, so that `fstat` gives its size and `mmap` and `lseek` work. It is written in
+/// the run's folder and unlinked before the program starts: the program sees no file in its
+/// folder, and the input's bytes go when the last descriptor of it closes.
+fn input_file(folder: &Path, input: &[u8]) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let path = folder.join(".input");
+    let mut writing =
+        std::fs::OpenOptions::new().write(true).create_new(true).mode(0o400).open(&path)?;
+    writing.write_all(input)?;
+    drop(writing);
+    let reading = File::open(&path);
+    std::fs::remove_file(&path)?;
+    reading
 }
 
 /// Reads the program's stdout, keeping at most `limit` bytes; reports the output limit as
@@ -570,8 +640,10 @@ fn read_bounded(mut stdout: File, limit: usize, tx: &mpsc::Sender<Event>) {
     let _ = tx.send(Event::Stdout(kept));
 }
 
-/// Reads the program's stderr to its end, keeping the last `tail` bytes and the count.
+/// Reads the program's stderr to its end, keeping the first and the last `tail` bytes and the
+/// count.
 fn read_tail(mut stderr: File, tail: usize, tx: &mpsc::Sender<Event>) {
+    let mut head = Vec::new();
     let mut kept = Vec::new();
     let mut total = 0;
     let mut buf = vec![0; 1 << 14];
@@ -580,6 +652,8 @@ fn read_tail(mut stderr: File, tail: usize, tx: &mpsc::Sender<Event>) {
             Ok(0) => break,
             Ok(n) => {
                 total += n;
+                let room = tail.saturating_sub(head.len()).min(n);
+                head.extend_from_slice(&buf[..room]);
                 kept.extend_from_slice(&buf[..n]);
                 // Trim only when twice the tail: amortised O(1) a byte.
                 if kept.len() > 2 * tail.max(1) {
@@ -593,7 +667,7 @@ fn read_tail(mut stderr: File, tail: usize, tx: &mpsc::Sender<Event>) {
     if kept.len() > tail {
         kept.drain(..kept.len() - tail);
     }
-    let _ = tx.send(Event::Stderr(StderrTail { bytes: kept, total }));
+    let _ = tx.send(Event::Stderr(StderrTail { head, bytes: kept, total }));
 }
 
 /// What [`watch`] saw until the program exited.
@@ -740,7 +814,7 @@ mod tests {
     use crate::text::describe_exit;
 
     fn sandbox() -> &'static Sandbox {
-        static SANDBOX: std::sync::OnceLock<Sandbox> = std::sync::OnceLock::new();
+        static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
         SANDBOX.get_or_init(Sandbox::new)
     }
 
@@ -767,6 +841,18 @@ mod tests {
         assert_eq!(report.stderr_len, 17);
         assert_eq!(report.stderr_excerpt(100), "...9abcdef");
         assert_eq!(describe_exit(report.exit), "exit code 3");
+    }
+
+    #[test]
+    fn the_input_is_a_regular_read_only_file_that_leaves_no_trace() {
+        // A regular file of the input's size; `tail -c` seeks in it; the run's folder shows
+        // nothing of it; it cannot be written.
+        let script = "test -f /dev/stdin && stat -L -c %s /dev/stdin; tail -c 4 <&0; \
+                      ls -A | wc -l; echo x >&0 2>/dev/null || echo read-only";
+        let report = run_child(&sh(script), b"0123456789\n", &ChildOptions::default()).unwrap();
+        assert_eq!(String::from_utf8(report.stdout).unwrap(), "11\n789\n0\nread-only\n");
+        let empty = run_child(&sh("stat -L -c %s /dev/stdin; cat"), b"", &ChildOptions::default());
+        assert_eq!(empty.unwrap().stdout, b"0\n");
     }
 
     #[test]
@@ -858,8 +944,10 @@ mod tests {
         let options = ChildOptions::new(Duration::from_millis(400), None);
         let report = run_child(&sh(script), b"", &options).unwrap();
         if sandbox().has_cgroups() {
-            assert_eq!(report.exit, Exit::TimeLimit);
-            assert!(report.wall < Duration::from_millis(1500), "{:?}", report.wall);
+            // The children's CPU time, not the idle program's: killed at the CPU-time limit
+            // (how soon in wall time depends on the machine's load).
+            assert_eq!(report.exit, Exit::TimeLimit, "{report:?}");
+            assert!(report.cpu >= options.time_limit, "{:?}", report.cpu);
         } else {
             // Without a cgroup each child meets its own CPU-time backstop, or the wall clock.
             assert!(matches!(report.exit, Exit::TimeLimit | Exit::WallTimeLimit), "{report:?}");

@@ -1,7 +1,7 @@
 //! The system calls std does not offer, behind safe functions. This is the judge's only
 //! `unsafe` code, and the one place that lists it:
 //!
-//! - starting a program ([`spawn`]): `pipe2`, `clone(CLONE_VM | CLONE_VFORK)`, and in the
+//! - starting a program (`spawn`): `pipe2`, `clone(CLONE_VM | CLONE_VFORK)`, and in the
 //!   child `write` (joining a cgroup), `dup2`/`fcntl`, `setsid`, `prctl(PR_SET_PDEATHSIG)`,
 //!   `getppid`, `chdir`, `setrlimit`, `rt_sigaction`, `pthread_sigmask` and `execve`;
 //! - waiting: `waitid(WNOWAIT)` (a child's exit without reaping it), `wait4` (reaping with the
@@ -218,7 +218,7 @@ pub(crate) fn cpu_hard_limit() -> u64 {
 
 /// A program prepared once and started many times: its resolved path, its arguments and the
 /// environment it gets (ours, but for `TMPDIR`, which each run sets), as C strings.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Prepared {
     path: CString,
     argv: Vec<CString>,
@@ -226,6 +226,11 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
+    /// The resolved executable's path.
+    pub(crate) fn path(&self) -> &Path {
+        Path::new(OsStr::from_bytes(self.path.as_bytes()))
+    }
+
     /// Prepares `path` (absolute, already resolved) with `argv` (its first word included) and
     /// our environment without `TMPDIR`.
     pub(crate) fn new(path: &Path, argv: &[&OsStr]) -> io::Result<Self> {
@@ -241,9 +246,12 @@ impl Prepared {
     }
 }
 
-/// How one start of a program differs from the others: its folder, its cgroup, its limits.
+/// How one start of a program differs from the others: its input, its folder, its cgroup,
+/// its limits.
 #[derive(Debug)]
 pub(crate) struct Launch<'a> {
+    /// Its standard input: a regular file open for reading, as judges give the input.
+    pub stdin: &'a File,
     /// The folder it starts in; `TMPDIR` names it too.
     pub dir: &'a Path,
     /// The run's cgroup's `cgroup.procs`, which the child joins before `exec` (Linux).
@@ -256,12 +264,10 @@ pub(crate) struct Launch<'a> {
     pub file_bytes: Option<u64>,
 }
 
-/// A started program: its id (also its process group's) and our ends of its three pipes.
+/// A started program: its id (also its process group's) and our ends of its output pipes.
 pub(crate) struct Spawned {
     /// Its process id.
     pub pid: u32,
-    /// Its standard input.
-    pub stdin: File,
     /// Its standard output.
     pub stdout: File,
     /// Its standard error.
@@ -299,7 +305,7 @@ mod linux {
         argv: *const *const c_char,
         envp: *const *const c_char,
         dir: *const c_char,
-        /// The child's ends of the pipes: stdin's read end, stdout's and stderr's write ends.
+        /// The child's standard streams: the input file, stdout's and stderr's pipe ends.
         fds: [c_int; 3],
         /// `cgroup.procs` of the run's cgroup, or -1.
         cgroup_procs: c_int,
@@ -343,7 +349,7 @@ mod linux {
                 let target = target as c_int;
                 // dup2 onto itself would keep close-on-exec: clear the flag instead. No end
                 // can sit on a target still needed: std opens /dev/null onto a closed 0, 1 or
-                // 2 when a Rust program starts, so our pipes are all above 2.
+                // 2 when a Rust program starts, so our descriptors are all above 2.
                 let moved = if fd == target {
                     libc::fcntl(fd, libc::F_SETFD, 0)
                 } else {
@@ -391,8 +397,8 @@ mod linux {
         }
     }
 
-    /// Three pipes for the child's standard streams, close-on-exec: (its end, ours).
-    fn pipes() -> io::Result<[(OwnedFd, OwnedFd); 3]> {
+    /// Two pipes for the child's stdout and stderr, close-on-exec: (its end, ours).
+    fn pipes() -> io::Result<[(OwnedFd, OwnedFd); 2]> {
         let pipe = || -> io::Result<(OwnedFd, OwnedFd)> {
             let mut fds = [0; 2];
             // SAFETY: `fds` is a live array of two ints that pipe2 fills.
@@ -402,10 +408,9 @@ mod linux {
             // SAFETY: pipe2 succeeded, so both are open descriptors that we now own.
             Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
         };
-        let (in_read, in_write) = pipe()?;
         let (out_read, out_write) = pipe()?;
         let (err_read, err_write) = pipe()?;
-        Ok([(in_read, in_write), (out_write, out_read), (err_write, err_read)])
+        Ok([(out_write, out_read), (err_write, err_read)])
     }
 
     /// Clones the child on a stack of its own, sharing our memory, with every signal that can
@@ -438,10 +443,10 @@ mod linux {
     }
 
     /// Starts `program` as `launch` says: in a session and process group of its own, in
-    /// `launch.dir` with
-    /// `TMPDIR` naming it, inside the run's cgroup when there is one, its stack and CPU-time
-    /// limits set, every signal at its default disposition and none blocked, its standard
-    /// streams piped to us, and a request to be killed when the calling thread dies.
+    /// `launch.dir` with `TMPDIR` naming it, inside the run's cgroup when there is one, its
+    /// stack and CPU-time limits set, every signal at its default disposition and none
+    /// blocked, `launch.stdin` as its standard input, its output piped to us, and a request to
+    /// be killed when the calling thread dies.
     pub(crate) fn spawn(program: &Prepared, launch: &Launch<'_>) -> io::Result<Spawned> {
         let pointers = |strings: &[&CString]| -> Vec<*const c_char> {
             strings.iter().map(|s| s.as_ptr()).chain(std::iter::once(std::ptr::null())).collect()
@@ -451,13 +456,13 @@ mod linux {
         let argv = pointers(&program.argv.iter().collect::<Vec<_>>());
         let envp =
             pointers(&program.env.iter().chain(std::iter::once(&tmpdir)).collect::<Vec<_>>());
-        let [stdin, stdout, stderr] = pipes()?;
+        let [stdout, stderr] = pipes()?;
         let plan = Plan {
             path: program.path.as_ptr(),
             argv: argv.as_ptr(),
             envp: envp.as_ptr(),
             dir: dir.as_ptr(),
-            fds: [stdin.0.as_raw_fd(), stdout.0.as_raw_fd(), stderr.0.as_raw_fd()],
+            fds: [launch.stdin.as_raw_fd(), stdout.0.as_raw_fd(), stderr.0.as_raw_fd()],
             cgroup_procs: launch.cgroup_procs.map_or(-1, AsRawFd::as_raw_fd),
             stack: limits_for(libc::RLIMIT_STACK, launch.stack_bytes, 0),
             cpu: limits_for(libc::RLIMIT_CPU, Some(launch.cpu_seconds), 1),
@@ -467,15 +472,10 @@ mod linux {
             error: AtomicI32::new(0),
         };
         let pid = clone_vfork(&plan)?;
-        drop((stdin.0, stdout.0, stderr.0));
+        drop((stdout.0, stderr.0));
         let pid = u32::try_from(pid).expect("clone returned a process id");
         match plan.error.load(Ordering::SeqCst) {
-            0 => Ok(Spawned {
-                pid,
-                stdin: File::from(stdin.1),
-                stdout: File::from(stdout.1),
-                stderr: File::from(stderr.1),
-            }),
+            0 => Ok(Spawned { pid, stdout: File::from(stdout.1), stderr: File::from(stderr.1) }),
             errno => {
                 reap(pid)?;
                 Err(io::Error::from_raw_os_error(errno))
@@ -507,7 +507,7 @@ pub(crate) fn spawn(program: &Prepared, launch: &Launch<'_>) -> io::Result<Spawn
         }))
         .env("TMPDIR", launch.dir)
         .current_dir(launch.dir)
-        .stdin(Stdio::piped())
+        .stdin(Stdio::from(launch.stdin.try_clone()?))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     // SAFETY: setsid and setrlimit are plain system calls that take no lock, allocate nothing
@@ -528,7 +528,6 @@ pub(crate) fn spawn(program: &Prepared, launch: &Launch<'_>) -> io::Result<Spawn
     let file = |fd: std::os::fd::OwnedFd| File::from(fd);
     Ok(Spawned {
         pid: child.id(),
-        stdin: file(child.stdin.take().expect("piped").into()),
         stdout: file(child.stdout.take().expect("piped").into()),
         stderr: file(child.stderr.take().expect("piped").into()),
     })

@@ -245,3 +245,50 @@ fn snapshot_reports_fit_a_screen_and_name_their_files() {
     let passes = run(&["shrink", &given, "--save", &save("passes"), "--", "sh", &right]);
     insta::assert_snapshot!("shrink_passes", passes);
 }
+
+#[test]
+fn stress_reports_a_time_limit_as_found_and_shrink_shrinks_it_under_a_margin() {
+    let dir = scratch("slow");
+    // Busy for each case with a >= 5: slow on every input that has such a case.
+    let slow = file(
+        &dir,
+        "slow.sh",
+        "read t\nwhile read a b; do if [ $a -ge 5 ]; then while :; do :; done; fi; \
+         echo $((a + b)); done\n",
+    );
+    let save = dir.join("slow.in").display().to_string();
+    let stressed =
+        ending(&["stress", "--time-limit", "0.2s", "-j", "2", "--save", &save, "--", "sh", &slow]);
+    assert_eq!(stressed.code, EXIT_FOUND, "{}", stressed.stdout);
+    assert!(
+        stressed.stdout.contains("a time limit: reported as found, not shrunk"),
+        "{}",
+        stressed.stdout
+    );
+    assert!(!stressed.stdout.contains("nondeterministic"), "{}", stressed.stdout);
+    assert!(!stressed.stdout.contains(", shrinking "), "{}", stressed.stdout);
+    // `shrink` shrinks it under one and a half times the limit, to a case with a = 5.
+    let shrunk_save = dir.join("shrunk.in").display().to_string();
+    let shrunk = ending(&[
+        "shrink",
+        &save,
+        "--time-limit",
+        "0.2s",
+        "-j",
+        "2",
+        "--save",
+        &shrunk_save,
+        "--",
+        "sh",
+        &slow,
+    ]);
+    assert_eq!(shrunk.code, EXIT_FOUND, "{}", shrunk.stdout);
+    assert!(
+        shrunk.stdout.contains("a time limit, shrunk under 1.5 times the limit"),
+        "{}",
+        shrunk.stdout
+    );
+    let saved = std::fs::read_to_string(&shrunk_save).expect("saved");
+    assert_eq!(saved.lines().count(), 2, "{saved}");
+    assert!(saved.lines().nth(1).is_some_and(|l| l.starts_with("5 ")), "{saved}");
+}

@@ -1,10 +1,10 @@
 //! toy-train's problem package (`toy-train package`): what a Kattis package says of the
 //! problem beyond its judge. The title and origin, the statement and the official sample
-//! from `docs/problems/`; the input validator (`judge/validator.cpp`, as strict as
-//! `validate`, and with `subtask K` the subtask's constraint too); CMS's white-diff as a
+//! from the crate's `problem/` folder; the input validator (`judge/validator.cpp`, as strict
+//! as `validate`, and with `subtask K` the subtask's constraint too); CMS's white-diff as a
 //! custom output validator (`judge/whitediff.cpp`), since Kattis's default one compares
 //! tokens and not lines; IOI 2017's six subtasks as scoring groups; and IOI's function
-//! interface (`train.h` and our `grader.cpp`, in `docs/problems/toy-train/`).
+//! interface (`train.h` and our `grader.cpp`, in `problem/`).
 //!
 //! **Groups.** IOI 2017 gave the subtasks 5, 10, 11, 11, 12 and 51 points, a subtask's
 //! points for passing every test in it, and a test was in every subtask whose constraints
@@ -27,8 +27,8 @@ use crate::railway::Railway;
 /// IOI 2017's official example, in the sample grader's format.
 const SAMPLES: &[Sample] = &[Sample {
     name: "sample1",
-    input: include_bytes!("../../../docs/problems/toy-train/sample1.in"),
-    answer: include_bytes!("../../../docs/problems/toy-train/sample1.out"),
+    input: include_bytes!("../../problem/sample1.in"),
+    answer: include_bytes!("../../problem/sample1.out"),
 }];
 
 /// The six subtasks as groups: points, the validator's flags and the constraint.
@@ -49,8 +49,8 @@ const INTERFACE: Interface = Interface {
     function: "std::vector<int> who_wins(std::vector<int> a, std::vector<int> r, \
                std::vector<int> u, std::vector<int> v)",
     submission: "train.cpp",
-    header: ("train.h", include_str!("../../../docs/problems/toy-train/train.h")),
-    grader: ("grader.cpp", include_str!("../../../docs/problems/toy-train/grader.cpp")),
+    header: ("train.h", include_str!("../../problem/train.h")),
+    grader: ("grader.cpp", include_str!("../../problem/grader.cpp")),
 };
 
 impl Packaged for Judge {
@@ -59,8 +59,8 @@ impl Packaged for Judge {
             title: "Toy Train",
             source: "IOI 2017 (International Olympiad in Informatics, Tehran), day 1",
             source_url: None,
-            statement_path: "docs/problems/toy-train.md",
-            statement: include_str!("../../../docs/problems/toy-train.md"),
+            statement_path: "toy-train/problem/statement.md",
+            statement: include_str!("../../problem/statement.md"),
             samples: SAMPLES,
         }
     }

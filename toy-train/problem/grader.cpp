@@ -1,8 +1,7 @@
 // A grader for IOI 2017 "Toy Train", written for this repository (not the contest's): it
 // does what the contest's sample grader did, reading a railway in the format of
-// docs/problems/toy-train.md on stdin, calling who_wins (train.h) and printing its answers
-// on one line, separated by single spaces. Build: g++ -O2 -std=gnu++17 -o train grader.cpp
-// train.cpp
+// statement.md on stdin, calling who_wins (train.h) and printing its answers on one line,
+// separated by single spaces. Build: g++ -O2 -std=gnu++17 -o train grader.cpp train.cpp
 //
 // Its main and its reference to who_wins are weak symbols, so a program with a main of its
 // own (one that reads stdin itself) links with this file too and keeps its own main: judges

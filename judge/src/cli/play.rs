@@ -1,0 +1,109 @@
+//! `PROBLEM play` and `PROBLEM query`: a person's game against perfect play, and one
+//! position's JSON query, for any problem with a [`Game`], through one implementation.
+
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+
+use super::args::EXIT_TROUBLE;
+use super::{JudgeCommand, read};
+use crate::game::Game;
+use crate::game::query::{Query, answer};
+use crate::game::session::{SessionOptions, play};
+use crate::package::Packaged;
+
+/// `PROBLEM play`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlayArgs {
+    /// The problem's input; the statement's sample when absent.
+    pub file: Option<PathBuf>,
+    /// Which game of the input (1-based; the statement's "Interactive version" lists them).
+    #[arg(long, short = 'c', default_value_t = 1, value_name = "K")]
+    pub case: usize,
+    /// Chance's seed, for games of chance.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where to write the picture of the play so far (Graphviz DOT), for games that draw
+    /// one (toy-train); `play.dot` by default.
+    #[arg(long, value_name = "FILE")]
+    pub picture: Option<PathBuf>,
+}
+
+/// `PROBLEM query`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct QueryArgs {
+    /// The JSON query; standard input when absent.
+    pub file: Option<PathBuf>,
+}
+
+impl JudgeCommand {
+    /// [`JudgeCommand::run`] for a problem whose game `game` serves `play` and `query`.
+    pub fn run_with_game<P: Packaged, G: Game>(&self, problem: &P, game: G) -> i32 {
+        match self {
+            Self::Play(args) => run_play(game, args),
+            Self::Query(args) => run_query(game, args),
+            _ => self.run(problem),
+        }
+    }
+}
+
+/// What `play` and `query` say for a problem without a game.
+pub(super) fn without_game() -> i32 {
+    eprintln!("error: this problem has no game to play");
+    EXIT_TROUBLE
+}
+
+/// Runs `play` on standard input and output; returns the exit code.
+pub(super) fn run_play<G: Game>(mut game: G, args: &PlayArgs) -> i32 {
+    let result = (|| -> Result<(), String> {
+        let input = match &args.file {
+            Some(path) => read(Some(path))?,
+            None => game.sample().to_vec(),
+        };
+        let starts = game.starts(&input)?;
+        let index = args.case.checked_sub(1).filter(|&i| i < starts.len());
+        let index = index.ok_or_else(|| {
+            format!("--case {} is out of range: the input holds {} games", args.case, starts.len())
+        })?;
+        let picture = args.picture.clone().or_else(|| Some(PathBuf::from("play.dot")));
+        let options = SessionOptions { seed: args.seed, picture };
+        let start = starts[index].clone();
+        play(&mut game, start, &options, &mut io::stdin().lock(), &mut io::stdout().lock())
+            .map_err(|e| format!("cannot play: {e}"))
+    })();
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_TROUBLE
+        }
+    }
+}
+
+/// Runs `query`: reads the JSON query, prints the answer as one line of JSON; returns the
+/// exit code.
+pub(super) fn run_query<G: Game>(mut game: G, args: &QueryArgs) -> i32 {
+    let result = (|| -> Result<String, String> {
+        let bytes = match &args.file {
+            Some(path) => read(Some(path))?,
+            None => {
+                let mut bytes = Vec::new();
+                io::stdin().read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+                bytes
+            }
+        };
+        let query: Query =
+            serde_json::from_slice(&bytes).map_err(|e| format!("the query is not valid: {e}"))?;
+        let answer = answer(&mut game, &query)?;
+        serde_json::to_string(&answer).map_err(|e| e.to_string())
+    })();
+    match result {
+        Ok(json) => {
+            let _ = writeln!(io::stdout().lock(), "{json}");
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_TROUBLE
+        }
+    }
+}
