@@ -1,7 +1,9 @@
 //! The judge's command-line side (feature `cli`): the subcommands `check`, `validate`,
-//! `stress`, `shrink`, `generate`, `run` and `package` as one clap [`JudgeCommand`] that
+//! `stress`, `shrink`, `generate`, `run`, `package` and `interface` as one clap [`JudgeCommand`] that
 //! every problem binary flattens into its own (the arguments in module `args`), and the
-//! runners behind them, here (`run`'s in module `run`, `package`'s in module `package`). Each runner
+//! runners behind them, here (`run`'s in module `run`, `package`'s in module `package`, the
+//! user's program and `interface` in module `program`, `play` and `query` in module `play`).
+//! Each runner
 //! prints its report and returns the process's exit code.
 //!
 //! Exit codes: `check` and `validate` follow the chosen [`Protocol`](crate::Protocol);
@@ -15,6 +17,7 @@
 mod args;
 mod package;
 mod play;
+mod program;
 mod report;
 mod run;
 
@@ -25,6 +28,7 @@ pub use args::{
 };
 pub use package::PackageArgs;
 pub use play::{PlayArgs, QueryArgs};
+pub use program::InterfaceArgs;
 pub use run::RunTestsArgs;
 
 use std::fmt;
@@ -236,7 +240,7 @@ impl StressArgs {
         if let Err(e) = sandbox.catch_signals() {
             return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
         }
-        let limits = LimitsUsed::new(&self.run.limit, P::RUN_LIMITS);
+        let limits = self.run.limits_used(P::RUN_LIMITS);
         if let Some(level) = self.level.filter(|&level| level >= P::LEVELS) {
             return Ending::trouble(
                 sandbox.caught(),
@@ -288,7 +292,7 @@ impl ShrinkArgs {
         if let Err(e) = sandbox.catch_signals() {
             return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
         }
-        let limits = LimitsUsed::new(&self.run.limit, P::RUN_LIMITS);
+        let limits = self.run.limits_used(P::RUN_LIMITS);
         let name = self.input.display();
         let input = match read(Some(&self.input))
             .and_then(|bytes| problem.parse(&bytes, self.run.limits).map_err(|e| e.to_string()))

@@ -5,15 +5,18 @@
 //!
 //! A package holds `problem.yaml`, `.timelimit`, the statement (`problem_statement/
 //! problem.en.tex`), the samples (`data/sample`), the secret tests with our answers
-//! (`data/secret`, in groups for a scoring problem), a C++ input validator, a C++ output
-//! validator where Kattis's default one does not fit the original rule, and the submissions
-//! filed under the verdict each got. [`build`] makes it in this order:
+//! (`data/secret`; for a scoring problem each test in every group whose constraints it
+//! meets, as IOI's subtasks held them, linked from the first), a C++ input validator, a C++
+//! output validator where Kattis's default one does not fit the original rule, a function
+//! task's header and grader (`include/cpp/`), and the submissions filed under the verdict
+//! each got. [`build`] makes it in this order:
 //!
 //! 1. **Submissions** are compiled as judges compile them (module `submission`).
-//! 2. **Tests** (module `contents`): the samples, each problem's extreme inputs of the
+//! 2. **Tests** (module `contents`): the samples, the setter's own tests
+//!    ([`PackageOptions::own_tests`]), each problem's extreme inputs of the
 //!    original limits ([`Problem::extreme`]), [`TestBudget::per_level`] generated inputs of
 //!    each size level ([`Problem::generate`]) and, for a scoring problem, the inputs made for
-//!    its groups ([`Packaged::group_inputs`]). Test `k` of a kind draws from its own seed,
+//!    its groups ([`Packaged::group_input`]). Test `k` of a kind draws from its own seed,
 //!    [`run_seed`](crate::hunt::run_seed)`(seed, k)` with `k` set apart by kind, so the
 //!    same seed gives the same tests; an input equal to an earlier test is left out
 //!    (problemtools warns of identical inputs), and so is a test above
@@ -21,7 +24,8 @@
 //! 3. **The time limit**: every accepted submission runs on every test under the original
 //!    memory limit and [`TIME_MULTIPLIER`] times the original time limit, and must pass
 //!    them all; the limit is Kattis's rule on the slowest run ([`time_limit`]), its three
-//!    slowest tests timed by the quickest of three runs, since load inflates CPU time.
+//!    slowest tests timed by the quickest of three runs, since load inflates CPU time. A
+//!    limit the setter gives ([`PackageOptions::time_limit`]) replaces both.
 //! 4. **Kill tests**: for each `--wrong` and `--slow` submission, a [`hunt`] from the seed
 //!    under [`TIME_SAFETY_MARGIN`] times the package's time limit (so that a time limit it
 //!    finds is one at the limit whatever the noise, as problemtools wants) and the original
@@ -45,9 +49,11 @@
 //! (the report says so).
 
 mod contents;
+mod grading;
 mod kattis;
 mod place;
 mod submission;
+mod subtask;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -63,14 +69,18 @@ use crate::hunt::{
 use crate::rules::{Limits, Problem, Verdict, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Sandbox};
 use crate::text::{self, bytes, plural, seconds};
-use contents::{Test, Tests, add_generated, add_samples, check_tests};
+use contents::{Test, Tests, add_generated, add_own, add_samples, check_tests};
 use place::Place;
 
+pub use grading::{GroupScore, GroupTests, Score, groups_on_disk};
 pub use kattis::{
     TIME_MULTIPLIER, TIME_SAFETY_MARGIN, file_name_ok, short_name_ok, time_limit, uuid,
 };
 use submission::compile;
-pub use submission::{Language, Role, SUPPORTED, Submission, compile_cpp};
+pub use submission::{
+    BuiltProgram, Language, Role, SUPPORTED, Submission, build_command, compile_cpp,
+};
+pub use subtask::{GroupError, InGroup};
 
 /// What a package says of a problem beyond its [`Problem`]: its title and origin, its
 /// statement and its samples.
@@ -153,6 +163,36 @@ pub struct Group {
     pub about: &'static str,
 }
 
+/// A function task's interface: contestants write a function (`who_wins` in `train.cpp`)
+/// against a header (`train.h`), and a grader reads the input, calls the function and prints
+/// the answer, as the contest's sample grader did, in our input and output formats.
+///
+/// One grader serves both kinds of program: its `main` and its reference to the function are
+/// weak symbols, so a program with a `main` of its own (reading stdin, as every other
+/// problem's) links with it and keeps its `main`, and a function-style one gets the
+/// grader's. So a package compiles every C++ submission with the grader beside it (Kattis's
+/// `include/cpp/`, copied beside each submission), and `g++ -O2 grader.cpp train.cpp` gives
+/// a program `stress` and `run` take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interface {
+    /// The function, as the header declares it.
+    pub function: &'static str,
+    /// The file contestants submit: `train.cpp`.
+    pub submission: &'static str,
+    /// The header contestants include: (`train.h`, its text).
+    pub header: (&'static str, &'static str),
+    /// The grader: (`grader.cpp`, its text).
+    pub grader: (&'static str, &'static str),
+}
+
+impl Interface {
+    /// The header and the grader: (file name, text).
+    #[must_use]
+    pub fn files(&self) -> [(&'static str, &'static str); 2] {
+        [self.header, self.grader]
+    }
+}
+
 /// How many tests a package holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TestBudget {
@@ -193,18 +233,45 @@ pub trait Packaged: Problem {
     }
 
     /// The groups (indices into [`Scoring::groups`]) whose constraints `input` meets, in
-    /// order; a test goes into the first. Every valid input of a scoring problem must meet
-    /// one. The default: none.
+    /// increasing order; a test goes into each, as IOI's subtasks held every test that meets
+    /// theirs. Every valid input of a scoring problem must meet one. The default: none.
     fn groups_of(&self, input: &Self::Input) -> Vec<usize> {
         let _ = input;
         Vec::new()
     }
 
-    /// Inputs made for group `group` (valid under the original limits), so that each group
-    /// has tests of its own; the default: none.
-    fn group_inputs(&self, group: usize, rng: &mut SplitMix64) -> Vec<Self::Input> {
-        let _ = (group, rng);
-        Vec::new()
+    /// An input of group `group`'s constraints at size level `level` (as
+    /// [`Problem::generate`]'s levels), valid under the original limits: what `stress
+    /// --subtask` and `generate --subtask` draw, and two of the package's tests of each
+    /// group (the middle level and the last). The default draws [`Problem::generate`] at
+    /// `level`, then at each smaller level, until a draw is in the group: a problem whose
+    /// groups are rare among its draws makes its own.
+    ///
+    /// # Panics
+    /// The default, when 64 draws at every level down to 0 meet none: the problem must make
+    /// its own.
+    fn group_input(&self, group: usize, level: u32, rng: &mut SplitMix64) -> Self::Input {
+        for level in (0..=level).rev() {
+            for _ in 0..64 {
+                let input = self.generate(rng, level, Limits::Original);
+                if self.groups_of(&input).contains(&group) {
+                    return input;
+                }
+            }
+        }
+        panic!(
+            "{}: no generated input is in group {}: it needs a group_input",
+            self.name(),
+            group + 1
+        )
+    }
+
+    /// The function interface of a problem that was a function task (IOI's `who_wins` in
+    /// `train.cpp`), if it was: the header contestants include and a grader that reads the
+    /// input and prints the answer. `None` (the default) when programs read the input on
+    /// stdin, as the contest's did.
+    fn interface(&self) -> Option<Interface> {
+        None
     }
 
     /// How many tests the package holds.
@@ -254,6 +321,14 @@ pub struct PackageOptions {
     pub shrink_runs: u64,
     /// Programs run at once by a stress search.
     pub jobs: usize,
+    /// The time limit in whole seconds, when the setter gives it (`--time-limit`): the
+    /// accepted submissions must pass every test within it, and it is not computed from
+    /// them.
+    pub time_limit: Option<u64>,
+    /// A folder of the setter's own tests (`--tests`): each `NAME.in` in it, held to
+    /// `validate` (and `NAME.ans` beside it, if there is one, to our answer), goes into the
+    /// secret data as test `NAME`, with our answer.
+    pub own_tests: Option<PathBuf>,
 }
 
 /// How a `--wrong` or `--slow` submission's kill test was found.
@@ -375,8 +450,8 @@ pub struct Filed {
 pub enum Grade {
     /// Every test passed (every group, for a scoring problem).
     Accepted,
-    /// Some groups passed: the score, of 100.
-    Partial(u32),
+    /// Some groups passed: the score, each group's.
+    Partial(Score),
     /// The first failure that counts, and its test.
     Failed(Verdict, String),
 }
@@ -385,7 +460,7 @@ impl fmt::Display for Grade {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Accepted => f.write_str("right on every test"),
-            Self::Partial(score) => write!(f, "score {score} of 100"),
+            Self::Partial(score) => write!(f, "{score}"),
             Self::Failed(verdict, test) => write!(f, "{verdict} on {test}"),
         }
     }
@@ -415,6 +490,8 @@ pub struct Built {
     pub left_out: usize,
     /// The time limit written to `.timelimit`, in seconds.
     pub time_limit: u64,
+    /// Whether the setter gave it, rather than the accepted submissions setting it.
+    pub time_limit_given: bool,
     /// The slowest accepted run and its test.
     pub slowest_accepted: (Duration, String),
     /// The kill tests found.
@@ -436,8 +513,11 @@ pub enum Step {
     Tests(usize, u64, usize),
     /// An accepted submission passed every test so far; its slowest run and test.
     AcceptedRan(String, Duration, String),
-    /// The time limit set, in seconds.
-    TimeLimit(u64),
+    /// The setter's tests from a folder: how many were added, and each left out as the same
+    /// input as an earlier test (its name, that test).
+    OwnTests(PathBuf, usize, Vec<(String, String)>),
+    /// The time limit set, in seconds, and whether the setter gave it.
+    TimeLimit(u64, bool),
     /// A stress search begins.
     Searching(String),
     /// A kill test found.
@@ -466,7 +546,15 @@ impl fmt::Display for Step {
             Self::AcceptedRan(file, slowest, test) => {
                 write!(f, "{file}: right on every test, slowest {} on {test}", seconds(*slowest))
             }
-            Self::TimeLimit(limit) => write!(
+            Self::OwnTests(dir, added, same) => {
+                write!(f, "{} of yours from {}", plural(*added as u64, "test"), dir.display())?;
+                for (name, held) in same {
+                    write!(f, "; {name} left out, the same input as {held}")?;
+                }
+                Ok(())
+            }
+            Self::TimeLimit(limit, true) => write!(f, "time limit {limit} s, as given"),
+            Self::TimeLimit(limit, false) => write!(
                 f,
                 "time limit {limit} s: {TIME_MULTIPLIER} times the slowest accepted run, rounded \
                  up to whole seconds, at least 1 s"
@@ -541,8 +629,8 @@ pub enum PackageError {
     },
     /// A source does not compile.
     #[error(
-        "{} does not compile with {compiler} (alone, as the package holds it: not with files \
-         beside it):\n{messages}",
+        "{} does not compile with {compiler} (copied alone into a folder, as a judge builds \
+         it: a file it takes from beside it is missing there):\n{messages}",
         file.display()
     )]
     Compile {
@@ -582,10 +670,7 @@ pub enum PackageError {
         message: String,
     },
     /// An accepted submission fails a test.
-    #[error(
-        "{file} (--accepted) fails {test}: {verdict} (under {limits}: the original memory limit \
-         and {TIME_MULTIPLIER} times the original time limit)"
-    )]
+    #[error("{file} (--accepted) fails {test}: {verdict} (under {limits})")]
     AcceptedFails {
         /// The submission.
         file: String,
@@ -593,8 +678,17 @@ pub enum PackageError {
         test: String,
         /// Its verdict there.
         verdict: Box<Verdict>,
-        /// The limits it ran under.
+        /// The limits it ran under, and why those.
         limits: String,
+    },
+    /// A test of the setter's (`--tests`) cannot be read, is not valid, or its answer
+    /// disagrees with ours.
+    #[error("{}: {message}", path.display())]
+    OwnTest {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
     },
     /// A program cannot be run.
     #[error("cannot run {program} on {test}: {source}")]
@@ -667,31 +761,45 @@ pub fn build<P: Packaged>(
     let scratch = sandbox
         .fresh_folder(&temp, "judge-package-")
         .map_err(|source| PackageError::Io { path: temp.clone(), source })?;
-    let submissions = compile_all(sandbox, options, scratch.path(), progress)?;
+    let interface = problem.interface();
+    let submissions = compile_all(sandbox, options, scratch.path(), interface.as_ref(), progress)?;
     let about = problem.about();
     let mut tests = Tests::new(problem);
     add_samples(problem, &about, &mut tests)?;
+    if let Some(dir) = &options.own_tests {
+        let (added, same) = add_own(problem, dir, &mut tests)?;
+        progress(Step::OwnTests(dir.clone(), added, same));
+    }
     add_generated(problem, options.seed, &mut tests)?;
     let (count, bytes) = tests.totals();
     progress(Step::Tests(count, bytes, tests.left_out));
 
     let memory_kib = P::RUN_LIMITS.memory_mib * 1024;
     // An accepted submission sets the time limit, as on Kattis, so it is not held to the
-    // original one: only to TIME_MULTIPLIER times it, which any limit it sets is above.
-    let accepted_time = P::RUN_LIMITS.time * TIME_MULTIPLIER;
+    // original one: only to TIME_MULTIPLIER times it, which any limit it sets is above. A
+    // limit the setter gives holds it.
+    let (accepted_time, why) = match options.time_limit {
+        Some(given) => (Duration::from_secs(given), "the given time limit".to_owned()),
+        None => (
+            P::RUN_LIMITS.time * TIME_MULTIPLIER,
+            format!("{TIME_MULTIPLIER} times the original time limit"),
+        ),
+    };
     let accepted_limits = ChildOptions::new(accepted_time, Some(memory_kib));
     let accepted: Vec<&Submission> =
         submissions.iter().filter(|s| s.role == Role::Accepted).collect();
     // Each accepted submission's slowest run and its test.
     let mut accepted_slowest = Vec::new();
     for submission in &accepted {
-        let own = run_accepted(sandbox, problem, submission, &tests.ordered(), &accepted_limits)?;
+        let own =
+            run_accepted(sandbox, problem, submission, &tests.ordered(), &accepted_limits, &why)?;
         progress(Step::AcceptedRan(submission.file_name.clone(), own.0, own.1.clone()));
         accepted_slowest.push(own);
     }
     let slowest_of = |runs: &[(Duration, String)]| runs.iter().max().cloned().unwrap_or_default();
-    let first_limit = time_limit(slowest_of(&accepted_slowest).0);
-    progress(Step::TimeLimit(first_limit));
+    let set_limit = |slowest: Duration| options.time_limit.unwrap_or_else(|| time_limit(slowest));
+    let first_limit = set_limit(slowest_of(&accepted_slowest).0);
+    progress(Step::TimeLimit(first_limit, options.time_limit.is_some()));
 
     let mut kills = Vec::new();
     let mut searched = Vec::new();
@@ -712,13 +820,14 @@ pub fn build<P: Packaged>(
         .filter(|t| kills.iter().any(|k| k.test == t.path()))
         .collect();
     for (submission, own) in accepted.iter().zip(&mut accepted_slowest) {
-        let on_kills = run_accepted(sandbox, problem, submission, &kill_tests, &accepted_limits)?;
+        let on_kills =
+            run_accepted(sandbox, problem, submission, &kill_tests, &accepted_limits, &why)?;
         *own = own.clone().max(on_kills);
     }
     let slowest = slowest_of(&accepted_slowest);
-    let limit = time_limit(slowest.0);
+    let limit = set_limit(slowest.0);
     if limit != first_limit {
-        progress(Step::TimeLimit(limit));
+        progress(Step::TimeLimit(limit, false));
     }
     check_tests(sandbox, problem, &tests, scratch.path())?;
 
@@ -758,7 +867,8 @@ pub fn build<P: Packaged>(
         filed.push(one);
     }
 
-    let written = place.write(problem, &about, &tests, &submissions, &filed, limit)?;
+    let given = options.time_limit.is_some();
+    let written = place.write(problem, &about, &tests, &submissions, &filed, (limit, given))?;
     let (count, bytes) = tests.totals();
     Ok(Built {
         dir: written,
@@ -766,6 +876,7 @@ pub fn build<P: Packaged>(
         bytes,
         left_out: tests.left_out,
         time_limit: limit,
+        time_limit_given: options.time_limit.is_some(),
         slowest_accepted: slowest,
         kills,
         filed,
@@ -779,6 +890,7 @@ fn compile_all(
     sandbox: &Sandbox,
     options: &PackageOptions,
     scratch: &Path,
+    interface: Option<&Interface>,
     progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Vec<Submission>, PackageError> {
     if options.accepted.is_empty() {
@@ -792,7 +904,7 @@ fn compile_all(
     ];
     for (role, sources) in roles {
         for source in sources {
-            let submission = compile(sandbox, source, role, scratch)?;
+            let submission = compile(sandbox, source, role, scratch, interface)?;
             if submissions.iter().any(|s| s.file_name == submission.file_name) {
                 return Err(PackageError::DuplicateName(submission.file_name));
             }
@@ -812,10 +924,11 @@ fn run_accepted<P: Problem>(
     submission: &Submission,
     tests: &[&Test],
     limits: &ChildOptions,
+    why: &str,
 ) -> Result<(Duration, String), PackageError> {
     let mut times = Vec::with_capacity(tests.len());
     for test in tests {
-        times.push((accepted_cpu(sandbox, problem, submission, test, limits)?, test));
+        times.push((accepted_cpu(sandbox, problem, submission, test, limits, why)?, test));
     }
     // A busy machine inflates CPU time too (shared caches, a busy sibling thread), and the
     // time limit follows the slowest run: the slowest tests are run again and each keeps its
@@ -823,7 +936,7 @@ fn run_accepted<P: Problem>(
     times.sort_by_key(|&(time, _)| std::cmp::Reverse(time));
     for (time, test) in times.iter_mut().take(SLOWEST_RERUN) {
         for _ in 0..RERUNS {
-            *time = (*time).min(accepted_cpu(sandbox, problem, submission, test, limits)?);
+            *time = (*time).min(accepted_cpu(sandbox, problem, submission, test, limits, why)?);
         }
     }
     Ok(times.iter().map(|&(time, test)| (time, test.path())).max().unwrap_or_default())
@@ -834,13 +947,15 @@ const SLOWEST_RERUN: usize = 3;
 /// See [`SLOWEST_RERUN`].
 const RERUNS: usize = 2;
 
-/// An accepted submission's CPU time on one test, which it must pass.
+/// An accepted submission's CPU time on one test, which it must pass under `limits` (the
+/// original memory limit and `why`'s time limit).
 fn accepted_cpu<P: Problem>(
     sandbox: &Sandbox,
     problem: &P,
     submission: &Submission,
     test: &Test,
     limits: &ChildOptions,
+    why: &str,
 ) -> Result<Duration, PackageError> {
     let trial = run_test(sandbox, problem, submission, test, limits)?;
     if !trial.verdict.is_ok() {
@@ -849,7 +964,10 @@ fn accepted_cpu<P: Problem>(
             file: submission.file_name.clone(),
             test: test.path(),
             verdict: Box::new(trial.verdict),
-            limits: format!("{} and {memory} MB", seconds(limits.time_limit)),
+            limits: format!(
+                "{} and {memory} MB: the original memory limit and {why}",
+                seconds(limits.time_limit)
+            ),
         });
     }
     Ok(trial.run.cpu)
@@ -863,7 +981,7 @@ fn run_test<P: Problem>(
     test: &Test,
     limits: &ChildOptions,
 ) -> Result<Trial, PackageError> {
-    judge_test(sandbox, problem, &submission.program, &test.input, &test.answer, limits)
+    judge_test(sandbox, problem, &submission.program, &test.input, Some(&test.answer), limits)
         .map_err(|e| PackageError::of_run(e, submission.file_name.clone(), test.path()))
 }
 
@@ -962,9 +1080,10 @@ struct Graded {
 }
 
 /// How `submission` fares on `tests` (in problemtools' order) under `limits`, graded as the
-/// package grades: pass-fail, its first failure; scoring, every group all or nothing, the
-/// samples not counted, accepted with a partial score when some group passes, else the
-/// first failing group's failure. Also its slowest run and the first lenient `ok`.
+/// package grades: pass-fail, its first failure; scoring, by [`Score::grade`] (every group
+/// all or nothing, a test judged once whatever groups hold it, the samples not counted),
+/// accepted with a partial score when some group passes, else the first failing group's
+/// failure. Also its slowest run and the first lenient `ok`.
 fn grade<P: Problem>(
     sandbox: &Sandbox,
     problem: &P,
@@ -975,44 +1094,52 @@ fn grade<P: Problem>(
 ) -> Result<Graded, PackageError> {
     let mut slowest = (Duration::ZERO, String::new());
     let mut lenient = None;
-    let mut first_failure: Option<(Verdict, String)> = None;
-    let mut failed_groups: Vec<String> = Vec::new();
-    for test in tests {
-        let group = test.folder.strip_prefix("secret/").map(str::to_owned);
-        if scoring.is_some()
-            && (test.is_sample() || group.as_ref().is_some_and(|g| failed_groups.contains(g)))
-        {
-            continue;
-        }
+    let mut judge = |test: &Test| -> Result<Option<Verdict>, PackageError> {
         let trial = run_test(sandbox, problem, submission, test, limits)?;
-        slowest = slowest.max((trial.run.cpu, test.path()));
+        slowest = slowest.clone().max((trial.run.cpu, test.path()));
         if trial.verdict.kind == VerdictKind::Fail {
-            return Err(PackageError::OurTest {
-                test: test.path(),
-                message: trial.verdict.to_string(),
-            });
+            let message = trial.verdict.to_string();
+            return Err(PackageError::OurTest { test: test.path(), message });
         }
         if trial.verdict.is_ok() {
             if lenient.is_none() && trial.verdict.lenient.is_some() {
                 lenient = Some(format!("{}: {}", test.path(), trial.verdict));
             }
-            continue;
+            return Ok(None);
         }
-        first_failure.get_or_insert((trial.verdict, test.path()));
-        match (scoring, group) {
-            (Some(_), Some(group)) => failed_groups.push(group),
-            _ => break,
+        Ok(Some(trial.verdict))
+    };
+    let grade = match scoring {
+        None => {
+            let mut failed = None;
+            for test in tests {
+                if let Some(verdict) = judge(test)? {
+                    failed = Some((verdict, test.path()));
+                    break;
+                }
+            }
+            failed.map_or(Grade::Accepted, |(verdict, test)| Grade::Failed(verdict, test))
         }
-    }
-    let grade = match (scoring, first_failure) {
-        (_, None) => Grade::Accepted,
-        (None, Some((verdict, test))) => Grade::Failed(verdict, test),
-        (Some(scoring), Some((verdict, test))) => {
-            let score: u32 = (scoring.groups.iter().enumerate())
-                .filter(|(k, _)| !failed_groups.contains(&format!("group{}", k + 1)))
-                .map(|(_, g)| g.points)
-                .sum();
-            if score > 0 { Grade::Partial(score) } else { Grade::Failed(verdict, test) }
+        Some(scoring) => {
+            let groups: Vec<GroupTests> = (scoring.groups.iter().enumerate())
+                .map(|(g, group)| {
+                    let folder = contents::group_folder(g);
+                    // A group's folder is run in the order of its file names.
+                    let mut held: Vec<(usize, String)> = (tests.iter().enumerate())
+                        .filter(|(_, t)| t.groups.contains(&g))
+                        .map(|(k, t)| (k, format!("{folder}/{}", t.name)))
+                        .collect();
+                    held.sort_by(|a, b| a.1.cmp(&b.1));
+                    let name = folder.trim_start_matches("secret/").to_owned();
+                    GroupTests { name, points: group.points, tests: held }
+                })
+                .collect();
+            let score = Score::grade(&groups, |k| judge(tests[k]))?;
+            match score.first_failure() {
+                None => Grade::Accepted,
+                Some(_) if score.total() > 0 => Grade::Partial(score),
+                Some((verdict, test)) => Grade::Failed(verdict.clone(), test.clone()),
+            }
         }
     };
     Ok(Graded { grade, slowest, lenient })

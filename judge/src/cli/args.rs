@@ -6,9 +6,12 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{package, play, run, run_check, run_generate, run_shrink, run_stress, run_validate};
+use super::{
+    Ending, package, play, program, run, run_check, run_generate, run_shrink, run_stress,
+    run_validate,
+};
 use crate::hunt::{Schedule, ShrinkOptions, StressOptions};
-use crate::package::Packaged;
+use crate::package::{InGroup, Packaged};
 use crate::rules::{EXIT_FAIL, Limits, Problem, Protocol, RunLimits};
 use crate::sandbox::{ChildOptions, Program, Sandbox, wall_backstop};
 use crate::text::{megabytes, seconds_given as seconds};
@@ -162,9 +165,9 @@ pub enum JudgeCommand {
     Generate(GenerateArgs),
     /// Judge COMMAND on a folder of tests.
     ///
-    /// Judges COMMAND on a folder of tests (NAME.in with NAME.ans; a package's data/): each
-    /// test's verdict, CPU time and peak memory, then a summary. Exit 0 all passed, 1 some
-    /// failed, 2 trouble.
+    /// Judges COMMAND on a folder of tests (NAME.in with NAME.ans, else NAME.out, else our
+    /// answer; a package's data/): each test's verdict, CPU time and peak memory, then a
+    /// summary, and a scoring package's score. Exit 0 all passed, 1 some failed, 2 trouble.
     Run(run::RunTestsArgs),
     /// Write a problem package in the Kattis format.
     ///
@@ -174,6 +177,13 @@ pub enum JudgeCommand {
     /// submissions filed by verdict. Exit 0 all filed, 1 some submission killed by no test
     /// (not filed), 2 trouble.
     Package(package::PackageArgs),
+    /// Write the problem's function interface (header and grader) into DIR.
+    ///
+    /// Writes the problem's function interface into DIR, when its contest had contestants
+    /// write a function (IOI's tasks): the header and a grader.cpp that reads the input and
+    /// prints the answer, so that `g++ -O2 grader.cpp SOURCE` gives a program stress and run
+    /// take. Exit 0 written, 2 trouble (a problem whose programs read stdin has none).
+    Interface(program::InterfaceArgs),
     /// Play a game of FILE against perfect play.
     ///
     /// Plays a game of FILE (the sample when absent) against perfect play: the position
@@ -201,23 +211,73 @@ pub struct GenerateArgs {
     /// Limits the input respects.
     #[arg(long, value_enum, default_value_t)]
     pub limits: Limits,
+    /// An input of the problem's original subtask K only (an IOI subtask, for a problem that
+    /// has them), at LEVEL's size where the subtask allows it; under the original limits.
+    #[arg(long, value_name = "K", conflicts_with = "extreme")]
+    pub subtask: Option<usize>,
 }
 
 impl JudgeCommand {
     /// Runs the subcommand on `problem` and returns the process's exit code. The
-    /// subcommands that run programs make the process's [`Sandbox`] here.
+    /// subcommands that run programs make the process's [`Sandbox`] here, build a source
+    /// file given for COMMAND, and hold the problem to a subtask when asked.
     pub fn run<P: Packaged>(&self, problem: &P) -> i32 {
         match self {
             Self::Check(args) => run_check(problem, args),
             Self::Validate(args) => run_validate(problem, args),
-            Self::Stress(args) => run_stress(&Sandbox::new(), problem, args),
-            Self::Shrink(args) => run_shrink(&Sandbox::new(), problem, args),
-            Self::Generate(args) => run_generate(problem, args),
+            Self::Stress(args) => {
+                let sandbox = Sandbox::new();
+                let (run, _built) = match args.run.built(&sandbox, problem) {
+                    Ok(built) => built,
+                    Err(code) => return code,
+                };
+                let args = StressArgs { run, ..args.clone() };
+                match args.run.subtask {
+                    None => run_stress(&sandbox, problem, &args),
+                    Some(k) => match held(problem, k, args.run.limits) {
+                        Ok(held) => run_stress(&sandbox, &held, &args),
+                        Err(code) => code,
+                    },
+                }
+            }
+            Self::Shrink(args) => {
+                let sandbox = Sandbox::new();
+                let (run, _built) = match args.run.built(&sandbox, problem) {
+                    Ok(built) => built,
+                    Err(code) => return code,
+                };
+                let args = ShrinkArgs { run, ..args.clone() };
+                match args.run.subtask {
+                    None => run_shrink(&sandbox, problem, &args),
+                    Some(k) => match held(problem, k, args.run.limits) {
+                        Ok(held) => run_shrink(&sandbox, &held, &args),
+                        Err(code) => code,
+                    },
+                }
+            }
+            Self::Generate(args) => match args.subtask {
+                None => run_generate(problem, args),
+                Some(k) => match held(problem, k, args.limits) {
+                    Ok(held) => run_generate(&held, args),
+                    Err(code) => code,
+                },
+            },
             Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
             Self::Package(args) => package::run_package(&Sandbox::new(), problem, args),
+            Self::Interface(args) => program::run_interface(problem, args),
             Self::Play(_) | Self::Query(_) => play::without_game(),
         }
     }
+}
+
+/// `problem` held to its subtask `subtask` (`--subtask`), whose inputs are the original
+/// limits'; the error is the exit code, the trouble said on stderr.
+fn held<P: Packaged>(problem: &P, subtask: usize, limits: Limits) -> Result<InGroup<'_, P>, i32> {
+    if limits != Limits::Original {
+        let message = "--subtask is a subtask of the original limits: leave out --limits extended";
+        return Err(Ending::trouble(None, message).print());
+    }
+    InGroup::new(problem, subtask).map_err(|e| Ending::trouble(None, e).print())
 }
 
 /// `PROBLEM check`: judge a contestant's output.
@@ -296,9 +356,19 @@ pub struct RunArgs {
     /// Time budget for shrinking.
     #[arg(long, value_parser = parse_duration, default_value = "60s")]
     pub shrink_time: Duration,
-    /// The program and its arguments (after --); it reads the input on stdin.
+    /// Inputs of the problem's original subtask K only (an IOI subtask, for a problem that
+    /// has them; under the original limits): every generated input and every shrink
+    /// candidate meets its constraints, for a solution meant for that subtask.
+    #[arg(long, value_name = "K")]
+    pub subtask: Option<usize>,
+    /// The program and its arguments (after --); it reads the input on stdin. A source file
+    /// (.cpp, .cc: g++ -O2 -std=gnu++17, with the problem's grader when it has no main; .py:
+    /// python3) is built as `package` builds a submission.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
+    /// The program built from a source file given for COMMAND, which it runs instead.
+    #[arg(skip)]
+    pub built: Option<Box<Program>>,
 }
 
 /// `PROBLEM stress`: run a program on generated inputs until it fails, then shrink.
@@ -321,7 +391,7 @@ pub struct StressArgs {
     pub no_shrink: bool,
     /// Instead of generated inputs, every input up to BOUND in the problem's exhaustive
     /// order (the problem's help says what BOUND bounds).
-    #[arg(long, value_name = "BOUND")]
+    #[arg(long, value_name = "BOUND", conflicts_with = "subtask")]
     pub exhaustive: Option<u64>,
     /// Every run at size level LEVEL (0, the smallest, up to the problem's largest), without
     /// the extreme inputs.
@@ -355,6 +425,9 @@ pub struct LimitsUsed {
     pub memory_kib: Option<u64>,
     /// `the original judge's`, `given`, or a mix.
     pub origin: &'static str,
+    /// The subtask the inputs keep to (`--subtask`), which a command that repeats a run
+    /// repeats.
+    pub subtask: Option<usize>,
 }
 
 impl LimitsUsed {
@@ -372,7 +445,7 @@ impl LimitsUsed {
             (true, true) => "given",
             _ => "given, and the default",
         };
-        Self { time, memory_kib, origin }
+        Self { time, memory_kib, origin, subtask: None }
     }
 
     /// `1 s of CPU time (3 s of wall time) and 256 MB of memory, the stack's too, a run (the
@@ -393,7 +466,8 @@ impl LimitsUsed {
 
     /// The report's limits line: these limits, and those of the inputs.
     pub(super) fn line(&self, inputs: Limits) -> String {
-        format!("limits: {}; inputs within the {inputs} limits", self.describe())
+        let subtask = self.subtask.map(|k| format!(", in subtask {k}")).unwrap_or_default();
+        format!("limits: {}; inputs within the {inputs} limits{subtask}", self.describe())
     }
 
     /// The flags that give these limits, for commands that repeat a run.
@@ -403,7 +477,8 @@ impl LimitsUsed {
             Some(kib) => format!("{}M", kib as f64 / 1024.0),
             None => "none".to_owned(),
         };
-        format!("--time-limit {}s --memory-limit {memory}", self.time.as_secs_f64())
+        let subtask = self.subtask.map(|k| format!(" --subtask {k}")).unwrap_or_default();
+        format!("--time-limit {}s --memory-limit {memory}{subtask}", self.time.as_secs_f64())
     }
 
     /// Each run's options under these limits.
@@ -432,7 +507,28 @@ impl RunArgs {
     }
 
     pub(super) fn program(&self) -> Program {
-        Program::new(&self.command)
+        self.built.as_deref().cloned().unwrap_or_else(|| Program::new(&self.command))
+    }
+
+    /// The limits runs get under these arguments, over `defaults`.
+    pub(super) fn limits_used(&self, defaults: RunLimits) -> LimitsUsed {
+        LimitsUsed { subtask: self.subtask, ..LimitsUsed::new(&self.limit, defaults) }
+    }
+
+    /// These arguments with COMMAND built when it is a source file
+    /// ([`build_command`](crate::package::build_command)), and what holds its binary (kept
+    /// while it runs); the error is the exit code, the trouble said on stderr.
+    fn built<P: Packaged>(
+        &self,
+        sandbox: &Sandbox,
+        problem: &P,
+    ) -> Result<(Self, Option<crate::package::BuiltProgram>), i32> {
+        if let Err(e) = sandbox.catch_signals() {
+            return Err(Ending::trouble(None, format!("cannot catch signals: {e}")).print());
+        }
+        let built = program::build(sandbox, problem, &self.command)?;
+        let program = built.as_ref().map(|b| Box::new(b.program.clone()));
+        Ok((Self { built: program, ..self.clone() }, built))
     }
 }
 

@@ -317,7 +317,8 @@ fn report<P: Problem>(
     }
     let command = context.program.display();
     let saved = text::shell_quote(&save.display().to_string());
-    let mut commands = vec![("run it again".to_owned(), format!("{command} < {saved}"))];
+    let run_again = format!("{} < {saved}", context.program.run_line());
+    let mut commands = vec![("run it again".to_owned(), run_again)];
     if let Some(replay) = replay {
         commands.push(("replay the run".to_owned(), replay));
     }

@@ -1,9 +1,11 @@
-//! Tests on disk: a folder of `NAME.in` files, each with its answer `NAME.ans` beside it (a
-//! problem package's `data/`, or any folder of pairs), found in the order Kattis's tools run
-//! them; and one test judged from its bytes, as [`trial`](crate::trial()) judges a generated
-//! input: the program run under a judge's limits ([`Sandbox::run`]), a run that did not end
-//! normally judged by how it ended ([`run_verdict`]), else its output judged by the problem's
-//! rule against the test's answer ([`check`]).
+//! Tests on disk: a folder of `NAME.in` files, each with its answer beside it (`NAME.ans`, a
+//! problem package's `data/`; else `NAME.out`, online-judge-tools' `test/` and our own
+//! samples; else none, and our solver answers, as `check` without ANSWER does), found in the
+//! order Kattis's tools run them; and one test judged from its bytes, as
+//! [`trial`](crate::trial()) judges a generated input: the program run under a judge's
+//! limits ([`Sandbox::run`]), a run that did not end normally judged by how it ended
+//! ([`run_verdict`]), else its output judged by the problem's rule against the test's answer
+//! ([`check`]).
 //!
 //! `PROBLEM run TESTS -- COMMAND` is these two steps over a folder; `PROBLEM package` judges
 //! every submission on its package's tests with [`judge_test`] too, so a verdict filed in a
@@ -24,8 +26,9 @@ pub struct TestFile {
     pub name: String,
     /// The input file.
     pub input: PathBuf,
-    /// The answer file beside it.
-    pub answer: PathBuf,
+    /// The answer file beside it (`NAME.ans`, else `NAME.out`); `None` when there is none,
+    /// and our own answer is the answer.
+    pub answer: Option<PathBuf>,
 }
 
 /// Why a folder of tests cannot be read.
@@ -39,16 +42,8 @@ pub enum TestSetError {
         /// What the system said.
         source: io::Error,
     },
-    /// An input has no answer beside it.
-    #[error("{input} has no answer beside it (expected {answer})")]
-    NoAnswer {
-        /// The input file.
-        input: PathBuf,
-        /// The answer file expected.
-        answer: PathBuf,
-    },
     /// The folder holds no test.
-    #[error("no test in {0}: no NAME.in with a NAME.ans beside it, in it or below it")]
+    #[error("no test in {0}: no NAME.in in it or below it")]
     Empty(PathBuf),
 }
 
@@ -58,7 +53,7 @@ pub enum TestSetError {
 /// Hidden entries (a leading `.`) are skipped. `O(entries · log entries)`.
 ///
 /// # Errors
-/// A folder cannot be read, an input has no answer, or there is no test at all.
+/// A folder cannot be read, or there is no test at all.
 pub fn find_tests(dir: &Path) -> Result<Vec<TestFile>, TestSetError> {
     let mut tests = Vec::new();
     collect(dir, "", &mut tests)?;
@@ -84,10 +79,8 @@ fn collect(dir: &Path, prefix: &str, tests: &mut Vec<TestFile>) -> Result<(), Te
         if path.is_dir() {
             collect(&path, &format!("{prefix}{name}/"), tests)?;
         } else if let Some(stem) = name.strip_suffix(".in") {
-            let answer = path.with_extension("ans");
-            if !answer.is_file() {
-                return Err(TestSetError::NoAnswer { input: path, answer });
-            }
+            let answer =
+                ["ans", "out"].into_iter().map(|e| path.with_extension(e)).find(|a| a.is_file());
             tests.push(TestFile { name: format!("{prefix}{stem}"), input: path, answer });
         }
     }
@@ -97,10 +90,11 @@ fn collect(dir: &Path, prefix: &str, tests: &mut Vec<TestFile>) -> Result<(), Te
 /// Runs `program` on `input` under `options` and judges the run: a run that did not exit
 /// normally by how it ended (as [`trial`](crate::trial()) does), else its output by
 /// `problem`'s rule against `answer`, the jury's answer, taken as it is (read strictly,
-/// not solved again). The input is read under the extended limits, as `check` reads it. A
-/// malformed input or answer is a `fail` verdict.
+/// not solved again), or without one against our own. The input is read under the extended
+/// limits, as `check` reads it. A malformed input or answer is a `fail` verdict.
 ///
-/// Time: the program's run, plus parsing the input and the answer and one judging pass.
+/// Time: the program's run, plus parsing the input and the answer (or solving it) and one
+/// judging pass.
 ///
 /// # Errors
 /// The program cannot be run, or a signal stopped the run (see [`ChildError`]).
@@ -109,12 +103,12 @@ pub fn judge_test<P: Problem>(
     problem: &P,
     program: &Program,
     input: &[u8],
-    answer: &[u8],
+    answer: Option<&[u8]>,
     options: &ChildOptions,
 ) -> Result<Trial, ChildError> {
     let run = sandbox.run(program, input, options)?;
     let verdict = run_verdict(program, &run, options).unwrap_or_else(|| {
-        check(problem, input, &run.stdout, Some(answer), Limits::Extended, false, false)
+        check(problem, input, &run.stdout, answer, Limits::Extended, false, false)
     });
     Ok(Trial { verdict, run })
 }
@@ -133,22 +127,29 @@ mod tests {
             "secret/kills-x.in",
             "secret/kills-x.ans",
             "sample/1.in",
-            "sample/1.ans",
+            "sample/1.out",
             "secret/group1/a.in",
             "secret/group1/a.ans",
+            "secret/group1/a.out",
             "secret/group1/testdata.yaml",
+            "secret/lone.in",
             "orphan.ans",
         ] {
             let path = dir.join(file);
             std::fs::create_dir_all(path.parent().expect("a folder")).expect("a scratch folder");
             std::fs::write(&path, "1\n").expect("a scratch file");
         }
-        let names: Vec<String> =
-            find_tests(&dir).expect("tests").into_iter().map(|t| t.name).collect();
-        assert_eq!(names, ["sample/1", "secret/group1/a", "secret/kills-x", "secret/level-0-01"]);
-        std::fs::write(dir.join("secret/lone.in"), "1\n").expect("a scratch file");
-        let error = find_tests(&dir).expect_err("an input without its answer");
-        assert!(matches!(error, TestSetError::NoAnswer { .. }), "{error}");
+        let found = find_tests(&dir).expect("tests");
+        let names: Vec<&str> = found.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["sample/1", "secret/group1/a", "secret/kills-x", "secret/level-0-01", "secret/lone"]
+        );
+        // NAME.ans, else NAME.out, else none (our own answer).
+        let answers: Vec<Option<&str>> = (found.iter())
+            .map(|t| t.answer.as_ref().and_then(|a| a.extension()).and_then(|e| e.to_str()))
+            .collect();
+        assert_eq!(answers, [Some("out"), Some("ans"), Some("ans"), Some("ans"), None]);
         let empty = dir.join("sample/empty");
         std::fs::create_dir_all(&empty).expect("a scratch folder");
         assert!(matches!(find_tests(&empty), Err(TestSetError::Empty(_))));

@@ -73,6 +73,9 @@ pub struct Program {
     prepared: Result<sys::Prepared, String>,
     /// Whether the executable is an AddressSanitizer build, once asked.
     address_sanitized: Arc<OnceLock<bool>>,
+    /// What messages call it when not its command line: a source file the judge built
+    /// (`train.cpp`), and the shell line that builds and runs it (see [`Program::shown_as`]).
+    shown: Option<(String, String)>,
 }
 
 impl PartialEq for Program {
@@ -102,7 +105,22 @@ impl Program {
                 .collect();
             sys::Prepared::new(&path, &argv).map_err(|e| e.to_string())
         });
-        Self { command, prepared, address_sanitized: Arc::default() }
+        Self { command, prepared, address_sanitized: Arc::default(), shown: None }
+    }
+
+    /// The same program, called `display` in messages (a source file the judge built into
+    /// it: `train.cpp`), and run again from a shell by `run_line` (`g++ -O2 -o train
+    /// train.cpp && ./train`), to which a report appends its `< INPUT`.
+    #[must_use]
+    pub fn shown_as(self, display: String, run_line: String) -> Self {
+        Self { shown: Some((display, run_line)), ..self }
+    }
+
+    /// The shell line that runs it again: its [`display`](Self::display), or for a source
+    /// the judge built, the line that builds it and runs the result.
+    #[must_use]
+    pub fn run_line(&self) -> String {
+        self.shown.as_ref().map_or_else(|| self.display(), |(_, line)| line.clone())
     }
 
     /// Whether the executable is built with AddressSanitizer (it holds the runtime's entry
@@ -125,9 +143,13 @@ impl Program {
         &self.command
     }
 
-    /// The command line, shell-quoted where needed, for messages and reproduction lines.
+    /// The command line, shell-quoted where needed, for messages and reproduction lines (or
+    /// the source file it was built from, see [`shown_as`](Self::shown_as)).
     #[must_use]
     pub fn display(&self) -> String {
+        if let Some((display, _)) = &self.shown {
+            return display.clone();
+        }
         let words: Vec<String> =
             self.command.iter().map(|a| crate::text::shell_quote(&a.to_string_lossy())).collect();
         words.join(" ")

@@ -133,6 +133,56 @@ fn stress_saves_a_shrunk_counterexample() {
     );
 }
 
+/// A source file for COMMAND is built as `package` builds a submission (C++ alone in a
+/// scratch folder, removed afterwards; Python checked and run by python3), and a source that
+/// does not build is trouble; `run` takes `NAME.ans`, else `NAME.out`, else our own answer;
+/// a problem without a function interface has no `interface`.
+#[test]
+fn sources_are_built_and_run_takes_any_answer() {
+    let dir = scratch("sources");
+    let right = file(
+        &dir,
+        "right.cpp",
+        "#include <cstdio>\nint main() { int t, a, b; if (scanf(\"%d\", &t) != 1) return 1;\n\
+         while (t-- && scanf(\"%d %d\", &a, &b) == 2) printf(\"%d\\n\", a + b); }\n",
+    );
+    let wrong = file(
+        &dir,
+        "wrong.py",
+        "import sys\nt, *xs = map(int, sys.stdin.read().split())\n\
+         for k in range(t):\n    print(xs[2 * k] * xs[2 * k + 1])\n",
+    );
+    let broken = file(&dir, "broken.cpp", "int main( {\n");
+    assert_eq!(exit(&["stress", "--runs", "20", "--", &right]), EXIT_PASSED);
+    assert_eq!(exit(&["stress", "--runs", "20", "--", &wrong]), EXIT_FOUND);
+    assert_eq!(exit(&["stress", "--runs", "20", "--", &broken]), EXIT_TROUBLE);
+    assert_eq!(exit(&["stress", "--runs", "20", "--", "no-such.cpp"]), EXIT_TROUBLE);
+    // The package tests of this binary make scratch folders too: a build's holds its source.
+    let temp = std::fs::read_dir(std::env::temp_dir()).expect("the temporary folder");
+    let ours = format!("judge-package-{}-", std::process::id());
+    let left = (temp.flatten())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&ours))
+        .any(|e| e.path().join("right.cpp").exists());
+    assert!(!left, "a build's folder is removed");
+
+    let tests = dir.join("tests");
+    std::fs::create_dir_all(&tests).expect("the scratch folder is writable");
+    file(&tests, "a.in", "1\n1 2\n");
+    file(&tests, "a.ans", "3\n");
+    file(&tests, "b.in", "1\n2 2\n");
+    file(&tests, "b.out", "4\n");
+    file(&tests, "c.in", "1\n3 4\n");
+    let folder = tests.display().to_string();
+    assert_eq!(exit(&["run", &folder, "--", &right]), EXIT_PASSED);
+    // 2 * 2 = 2 + 2: only a and c fail.
+    assert_eq!(exit(&["run", &folder, "--", &wrong]), EXIT_FOUND);
+    file(&tests, "b.out", "5\n");
+    assert_eq!(exit(&["run", &folder, "--", &right]), EXIT_FOUND, "b.out is the answer");
+
+    assert_eq!(exit(&["interface", &dir.join("interface").display().to_string()]), EXIT_TROUBLE);
+    assert!(!dir.join("interface").exists());
+}
+
 #[test]
 fn snapshot_reports_fit_a_screen_and_name_their_files() {
     let dir = scratch("reports");

@@ -54,6 +54,8 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
         stress_time: Duration::from_secs(60),
         shrink_runs: 200,
         jobs: 2,
+        time_limit: None,
+        own_tests: None,
     };
     let built = build(sandbox(), &Sum, &options("a"), &|_| {}).expect("the package builds");
     let filed: Vec<(&str, &str)> =
@@ -95,6 +97,41 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
     first.remove(Path::new(".timelimit"));
     second.remove(Path::new(".timelimit"));
     assert!(first == second, "a rebuild from the same seed and sources is the same bytes");
+
+    // The setter's time limit and tests: the limit as given, each test in the secret data
+    // with our answer; a test `validate` rejects, or whose answer disagrees, is refused.
+    let own = dir.join("own");
+    std::fs::create_dir_all(&own).expect("the scratch folder is writable");
+    std::fs::write(own.join("mine.in"), "2\n4 2\n5 5\n").expect("the scratch folder is writable");
+    std::fs::write(own.join("mine.ans"), "6\n10\n").expect("the scratch folder is writable");
+    let given = |folder: &str| PackageOptions {
+        wrong: Vec::new(),
+        time_limit: Some(3),
+        own_tests: Some(own.clone()),
+        ..options(folder)
+    };
+    let built = build(sandbox(), &Sum, &given("c"), &|_| {}).expect("the package builds");
+    assert!(built.time_limit_given && built.time_limit == 3);
+    let files = tree(&built.dir);
+    let text = |name: &str| String::from_utf8_lossy(&files[Path::new(name)]).into_owned();
+    assert_eq!(text(".timelimit"), "3\n");
+    assert_eq!(
+        (text("data/secret/mine.in"), text("data/secret/mine.ans")),
+        ("2\n4 2\n5 5\n".to_owned(), "6\n10\n".to_owned())
+    );
+    assert!(text("problem.yaml").contains("as the setter gave it"), "{}", text("problem.yaml"));
+    for (input, answer, says) in [
+        ("1\n10 2\n", None, "line 2, column 1"),
+        ("1\n1 2\n", Some("4\n"), "disagrees with our answer"),
+    ] {
+        std::fs::write(own.join("mine.in"), input).expect("the scratch folder is writable");
+        let _ = std::fs::remove_file(own.join("mine.ans"));
+        if let Some(answer) = answer {
+            std::fs::write(own.join("mine.ans"), answer).expect("the scratch folder is writable");
+        }
+        let error = build(sandbox(), &Sum, &given("d"), &|_| {}).expect_err("refused");
+        assert!(error.to_string().contains(says), "{error}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

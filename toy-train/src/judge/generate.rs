@@ -50,6 +50,22 @@ pub(crate) fn railway(rng: &mut SplitMix64, level: u32, limits: Limits) -> Railw
     tiny(rng, 1..=6, limits)
 }
 
+/// A railway of a random family at the original limit's size (5,000 stations), valid under
+/// the original limits: the largest of a subtask's railways (`Packaged::group_input`'s last
+/// level).
+pub(crate) fn at_the_limit(rng: &mut SplitMix64) -> Railway {
+    let n = ORIGINAL_MAX_STATIONS as usize;
+    for _ in 0..ATTEMPTS {
+        let drawn = family(rng, n..=n, Limits::Original);
+        if let Some(railway) = drawn.filter(|r| validate(r, Limits::Original).is_ok()) {
+            return railway;
+        }
+    }
+    // A random railway of that size always exists.
+    generator::generate(&GenParams::new(Family::Random, n, rng.next_u64()))
+        .expect("a random railway of 5,000 stations")
+}
+
 /// A uniform size in `sizes`.
 fn size(rng: &mut SplitMix64, sizes: &RangeInclusive<usize>) -> usize {
     rng.range(*sizes.start() as u64, *sizes.end() as u64) as usize
