@@ -58,5 +58,6 @@ pub use hunt::{
 };
 #[cfg(unix)]
 pub use sandbox::{
-    ChildError, ChildOptions, ChildReport, Exit, POLL, PeakMemory, Program, Sandbox, wall_backstop,
+    ChildError, ChildOptions, ChildReport, Dialogue, Exit, Next, POLL, PeakMemory, Program,
+    Sandbox, wall_backstop,
 };

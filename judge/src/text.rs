@@ -81,6 +81,7 @@ pub fn describe_exit(exit: Exit) -> String {
         Exit::WallTimeLimit => "killed at the wall-clock backstop".to_owned(),
         Exit::OutputLimit => "killed: output limit exceeded".to_owned(),
         Exit::MemoryLimit => "memory limit exceeded".to_owned(),
+        Exit::Stopped => "ended by the judge when the dialogue ended".to_owned(),
     }
 }
 

@@ -28,7 +28,7 @@ pub fn run_verdict(
     options: &ChildOptions,
 ) -> Option<Verdict> {
     let kind = match report.exit {
-        Exit::Code(0) => return None,
+        Exit::Code(0) | Exit::Stopped => return None,
         Exit::TimeLimit => {
             return Some(Verdict::new(
                 VerdictKind::TimeLimit,
