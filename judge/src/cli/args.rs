@@ -6,7 +6,9 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{package, play, run, run_check, run_generate, run_shrink, run_stress, run_validate};
+use super::{
+    interact, package, play, run, run_check, run_generate, run_shrink, run_stress, run_validate,
+};
 use crate::hunt::{Schedule, ShrinkOptions, StressOptions};
 use crate::package::Packaged;
 use crate::rules::{EXIT_FAIL, Limits, Problem, Protocol, RunLimits};
@@ -184,6 +186,13 @@ pub enum JudgeCommand {
     /// Answers one position's query, a JSON object on standard input (or FILE), with the
     /// position's moves and their values as JSON.
     Query(play::QueryArgs),
+    /// Play COMMAND against the jury on every game of FILE.
+    ///
+    /// Runs COMMAND against the jury on every game of FILE (the sample when absent), as the
+    /// statement's "Interactive version" says, and reports the first game lost, bad move,
+    /// protocol error, crash or limit, with the game so far. Exit 0 passed, 1 failed, 2
+    /// trouble.
+    Interact(interact::InteractArgs),
 }
 
 /// `PROBLEM generate`: a generated input on stdout.
@@ -210,12 +219,12 @@ impl JudgeCommand {
         match self {
             Self::Check(args) => run_check(problem, args),
             Self::Validate(args) => run_validate(problem, args),
-            Self::Stress(args) => run_stress(&Sandbox::new(), problem, args),
-            Self::Shrink(args) => run_shrink(&Sandbox::new(), problem, args),
+            Self::Stress(args) => run_stress(&Sandbox::new(), problem, args, None),
+            Self::Shrink(args) => run_shrink(&Sandbox::new(), problem, args, None),
             Self::Generate(args) => run_generate(problem, args),
             Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
             Self::Package(args) => package::run_package(&Sandbox::new(), problem, args),
-            Self::Play(_) | Self::Query(_) => play::without_game(),
+            Self::Play(_) | Self::Query(_) | Self::Interact(_) => play::without_game(),
         }
     }
 }
@@ -296,6 +305,13 @@ pub struct RunArgs {
     /// Time budget for shrinking.
     #[arg(long, value_parser = parse_duration, default_value = "60s")]
     pub shrink_time: Duration,
+    /// COMMAND plays the problem's game against the jury (the statement's "Interactive
+    /// version"), every game of an input in one run, instead of reading the input.
+    #[arg(long)]
+    pub interactive: bool,
+    /// With --interactive: chance's seed in every game (card-duel's pings).
+    #[arg(long, default_value_t = 1, value_name = "SEED", requires = "interactive")]
+    pub jury_seed: u64,
     /// The program and its arguments (after --); it reads the input on stdin.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,

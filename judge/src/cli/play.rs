@@ -5,11 +5,13 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 
 use super::args::EXIT_TROUBLE;
-use super::{JudgeCommand, read};
+use super::{JudgeCommand, interact, read, run_shrink, run_stress};
 use crate::game::Game;
 use crate::game::query::{Query, answer};
 use crate::game::session::{SessionOptions, play};
+use crate::hunt::Juries;
 use crate::package::Packaged;
+use crate::sandbox::Sandbox;
 
 /// `PROBLEM play`.
 #[derive(Clone, Debug, clap::Args)]
@@ -36,11 +38,26 @@ pub struct QueryArgs {
 }
 
 impl JudgeCommand {
-    /// [`JudgeCommand::run`] for a problem whose game `game` serves `play` and `query`.
-    pub fn run_with_game<P: Packaged, G: Game>(&self, problem: &P, game: G) -> i32 {
+    /// [`JudgeCommand::run`] for a problem with a game: `games` makes the games that serve
+    /// `play`, `query`, `interact` and `stress --interactive` (one for each interaction in
+    /// flight).
+    pub fn run_with_game<P: Packaged, G: Game + Send + 'static>(
+        &self,
+        problem: &P,
+        games: impl Fn() -> G + Send + Sync + 'static,
+    ) -> i32 {
         match self {
-            Self::Play(args) => run_play(game, args),
-            Self::Query(args) => run_query(game, args),
+            Self::Play(args) => run_play(games(), args),
+            Self::Query(args) => run_query(games(), args),
+            Self::Interact(args) => {
+                interact::run_interact(&Sandbox::new(), problem, &Juries::new(games), args)
+            }
+            Self::Stress(args) if args.run.interactive => {
+                run_stress(&Sandbox::new(), problem, args, Some(&Juries::new(games)))
+            }
+            Self::Shrink(args) if args.run.interactive => {
+                run_shrink(&Sandbox::new(), problem, args, Some(&Juries::new(games)))
+            }
             _ => self.run(problem),
         }
     }

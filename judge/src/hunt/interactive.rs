@@ -103,6 +103,14 @@ impl std::fmt::Debug for Juries {
 }
 
 impl Juries {
+    /// The input played when none is given ([`Game::sample`]).
+    #[must_use]
+    pub fn sample(&self) -> &'static [u8] {
+        self.0.sample()
+    }
+}
+
+impl Juries {
     /// Juries whose games `make` makes (one now, more as trials run at once).
     #[must_use]
     pub fn new<G: Game + Send + 'static>(make: impl Fn() -> G + Send + Sync + 'static) -> Self {
@@ -110,6 +118,7 @@ impl Juries {
         Self(Arc::new(Games {
             name: first.name(),
             levels: first.stress_levels(),
+            sample: first.sample(),
             idle: Mutex::new(vec![first]),
             make: Box::new(make),
         }))
@@ -119,6 +128,7 @@ impl Juries {
 /// What a trial needs of the pool, whatever its game.
 trait Pool: Send + Sync {
     fn name(&self) -> &'static str;
+    fn sample(&self) -> &'static [u8];
     fn levels(&self) -> u32;
     fn play(
         &self,
@@ -133,6 +143,7 @@ trait Pool: Send + Sync {
 /// The pool of one game.
 struct Games<G> {
     name: &'static str,
+    sample: &'static [u8],
     levels: u32,
     idle: Mutex<Vec<G>>,
     make: Box<dyn Fn() -> G + Send + Sync>,
@@ -141,6 +152,10 @@ struct Games<G> {
 impl<G: Game + Send> Pool for Games<G> {
     fn name(&self) -> &'static str {
         self.name
+    }
+
+    fn sample(&self) -> &'static [u8] {
+        self.sample
     }
 
     fn levels(&self) -> u32 {
