@@ -1,9 +1,9 @@
 //! The judge's command-line side (feature `cli`): the subcommands `check`, `validate`,
 //! `stress`, `shrink`, `generate`, `run`, `package`, `play`, `query` and `interact` as one
 //! clap [`JudgeCommand`] that every problem binary flattens into its own (the arguments in
-//! module `args`), and the runners behind them, here (`run`'s in [`run`], `package`'s in
-//! [`package`], `play`'s and `query`'s in [`play`], `interact`'s in [`interact`]). Each
-//! runner prints its report and returns the process's exit code.
+//! module `args`), and the runners behind them, here (`run`'s in module `run`, `package`'s
+//! in `package`, `play`'s and `query`'s in `play`, `interact`'s in `interact`). Each runner
+//! prints its report and returns the process's exit code.
 //!
 //! Exit codes: `check` and `validate` follow the chosen [`Protocol`](crate::Protocol);
 //! `stress`, `shrink`, `run`, `package` and `interact` follow GNU diff: 0 no failure (within the

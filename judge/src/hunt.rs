@@ -84,7 +84,7 @@ pub enum Finding<I> {
     Interrupted(i32),
     /// The given input's time limit that no rerun alone met ([`examine`]): the machine's
     /// load.
-    Unconfirmed(Reruns),
+    Unconfirmed(Box<Reruns>),
     /// A failure.
     Failed(Box<Failed<I>>),
 }
@@ -218,7 +218,7 @@ pub fn examine<P: Problem, C: Contestant + ?Sized>(
     } else {
         match confirm::confirm(sandbox, problem, contestant, &input, kind, run) {
             Ok(reruns) if reruns.standing() == Standing::Unconfirmed => {
-                return Ok(hunt(Finding::Unconfirmed(reruns)));
+                return Ok(hunt(Finding::Unconfirmed(Box::new(reruns))));
             }
             Ok(reruns) => Some(reruns),
             Err(ChildError::Interrupted(_)) => None,

@@ -181,10 +181,11 @@ pub enum JudgeCommand {
     /// Plays a game of FILE (the sample when absent) against perfect play: the position
     /// drawn, every legal move with its value, hint, undo. Works over a pipe too.
     Play(play::PlayArgs),
-    /// Answer one position's query in JSON.
+    /// Answer positions' queries in JSON.
     ///
-    /// Answers one position's query, a JSON object on standard input (or FILE), with the
-    /// position's moves and their values as JSON.
+    /// Answers each position's query, a JSON object on standard input (or FILE), as it
+    /// comes, with the position's moves and their values as one line of JSON: one process
+    /// serves query after query.
     Query(play::QueryArgs),
     /// Play COMMAND against the jury on every game of FILE.
     ///

@@ -33,7 +33,8 @@ pub struct PlayArgs {
 /// `PROBLEM query`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct QueryArgs {
-    /// The JSON query; standard input when absent.
+    /// The JSON queries, one after another (one a line, or any JSON layout); standard input
+    /// when absent.
     pub file: Option<PathBuf>,
 }
 
@@ -96,28 +97,37 @@ pub(super) fn run_play<G: Game>(mut game: G, args: &PlayArgs) -> i32 {
     }
 }
 
-/// Runs `query`: reads the JSON query, prints the answer as one line of JSON; returns the
-/// exit code.
+/// Runs `query`: answers each JSON query of standard input (or FILE) in turn, as it comes, on
+/// a line of its own (so one process serves a page, or a player, query after query); returns
+/// the exit code: 2 at the first query that is not valid, or when there is none.
 pub(super) fn run_query<G: Game>(mut game: G, args: &QueryArgs) -> i32 {
-    let result = (|| -> Result<String, String> {
-        let bytes = match &args.file {
-            Some(path) => read(Some(path))?,
-            None => {
-                let mut bytes = Vec::new();
-                io::stdin().read_to_end(&mut bytes).map_err(|e| e.to_string())?;
-                bytes
-            }
+    let mut stdout = io::stdout().lock();
+    let result = (|| -> Result<(), String> {
+        let reader: Box<dyn Read> = match &args.file {
+            Some(path) => Box::new(io::BufReader::new(
+                std::fs::File::open(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+            )),
+            None => Box::new(io::stdin().lock()),
         };
-        let query: Query =
-            serde_json::from_slice(&bytes).map_err(|e| format!("the query is not valid: {e}"))?;
-        let answer = answer(&mut game, &query)?;
-        serde_json::to_string(&answer).map_err(|e| e.to_string())
+        let mut answered = 0;
+        for query in serde_json::Deserializer::from_reader(reader).into_iter::<Query>() {
+            let query = query.map_err(|e| format!("the query is not valid: {e}"))?;
+            let answer = answer(&mut game, &query)?;
+            let json = serde_json::to_string(&answer).map_err(|e| e.to_string())?;
+            // A reader that went away wants no more answers.
+            if writeln!(stdout, "{json}").and_then(|()| stdout.flush()).is_err() {
+                return Ok(());
+            }
+            answered += 1;
+        }
+        if answered == 0 {
+            return Err("no query: expected a JSON object".to_owned());
+        }
+        Ok(())
     })();
     match result {
-        Ok(json) => {
-            let _ = writeln!(io::stdout().lock(), "{json}");
-            0
-        }
+        Ok(()) => 0,
         Err(e) => {
             eprintln!("error: {e}");
             EXIT_TROUBLE

@@ -187,7 +187,7 @@ impl<G: Game + Send> Pool for Games<G> {
             _ => run_verdict(program, &run, options).unwrap_or_else(|| judged(&played)),
         };
         let transcript = Transcript { lines, games, replies: ReplyTimes::of(replies) };
-        Ok(Trial { verdict, run, transcript: Some(transcript) })
+        Ok(Trial { verdict, run, transcript: Some(Box::new(transcript)) })
     }
 }
 
@@ -265,7 +265,7 @@ impl<G: Game> Conversation<G> {
             Reply::End(lines, verdict) => (lines, verdict),
         };
         let failed = !verdict.accepted();
-        if !self.verdict.as_ref().is_some_and(|(kept, _)| !kept.accepted()) {
+        if self.verdict.as_ref().is_none_or(|(kept, _)| kept.accepted()) {
             self.verdict = Some((verdict, by_line));
         }
         // A failure on a line ends the program; one because its output ended leaves it to

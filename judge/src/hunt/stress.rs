@@ -149,7 +149,7 @@ pub struct Failure<I> {
     pub input: I,
     /// The judged run.
     pub trial: Trial,
-    /// The reruns alone that confirmed the failure or found it nondeterministic ([`confirm`]);
+    /// The reruns alone that confirmed the failure or found it nondeterministic (module `confirm`);
     /// `None` when a signal stopped them.
     pub reruns: Option<Reruns>,
 }
@@ -231,7 +231,7 @@ enum Outcome<I> {
 }
 
 /// Runs the stress loop of `problem` against `contestant`. A failure is confirmed by reruns alone
-/// before it is reported ([`confirm`]); a time limit that no rerun meets is set aside and the
+/// before it is reported (module `confirm`); a time limit that no rerun meets is set aside and the
 /// loop goes on.
 ///
 /// Time: per run, generating and solving the input, one process run and one judging pass;

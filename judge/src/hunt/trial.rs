@@ -16,7 +16,7 @@ pub struct Trial {
     /// What the run did.
     pub run: ChildReport,
     /// What was said, in an interactive trial.
-    pub transcript: Option<Transcript>,
+    pub transcript: Option<Box<Transcript>>,
 }
 
 /// How many characters of stderr a runtime error's message quotes.

@@ -64,7 +64,7 @@ pub struct Exhibit {
 pub struct Invalid(pub String);
 
 /// One problem as the judge sees it. Implemented once per problem crate; the engine's
-/// [`check`], [`stress`](super::stress()) and [`shrink`](super::shrink()) are generic over
+/// [`check`], [`stress`](crate::stress()) and [`shrink`](crate::shrink()) are generic over
 /// it.
 ///
 /// Contracts (the engine relies on them; tests should check them):
