@@ -2,12 +2,12 @@
 //! `query`, on [`crate::position`]. The protocol is in the statement's "Interactive
 //! version".
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use judge::game::{Game, MoveError, Turn, Value};
 
 use crate::position::{Oracle, Side, State, Target};
-use crate::rules::{Action, Board};
+use crate::rules::{Action, Board, MAX_OPS};
 use crate::tablebase::Tablebase;
 
 /// A move: a player's action, or the character a ping hits.
@@ -20,17 +20,30 @@ pub enum DuelMove {
 }
 
 /// The duel one moment at a time: the oracle over the tablebase of the input's O, built
-/// when an input of another O is read (one sweep, 0.1 to 0.25 s with two threads).
+/// the first time an input of that O is read (one sweep, 0.1 to 0.25 s with two threads,
+/// 11.5 MB) and kept, shared with the games made by [`DuelGame::sharing`].
 #[derive(Debug, Default)]
 pub struct DuelGame {
     oracle: Option<Oracle>,
+    tablebases: Arc<Tablebases>,
 }
+
+/// The tablebases built so far, by O.
+type Tablebases = [OnceLock<Arc<Tablebase>>; MAX_OPS as usize + 1];
 
 impl DuelGame {
     /// A game with no tablebase yet.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A game of its own (its own oracle and memo) that shares this one's tablebases, read
+    /// only: the juries of a stress loop make one per trial in flight, and each O's
+    /// tablebase is still built once.
+    #[must_use]
+    pub fn sharing(&self) -> Self {
+        Self { oracle: None, tablebases: Arc::clone(&self.tablebases) }
     }
 
     fn oracle(&mut self) -> &mut Oracle {
@@ -62,13 +75,20 @@ impl Game for DuelGame {
             judge::Problem::parse(&crate::judge::Judge::new(), input, judge::Limits::Extended)
                 .map_err(|e| e.to_string())?;
         if self.oracle.as_ref().is_none_or(|o| o.ops() != file.ops) {
-            self.oracle = Some(Oracle::new(Arc::new(Tablebase::build(file.ops))));
+            let built = self.tablebases[usize::from(file.ops)]
+                .get_or_init(|| Arc::new(Tablebase::build(file.ops)));
+            self.oracle = Some(Oracle::new(Arc::clone(built)));
         }
         Ok(file.positions.iter().map(|p| State::start(file.ops, p)).collect())
     }
 
     fn sample(&self) -> &'static [u8] {
         b"1 4\n5 14\n1 1\n1 1\n1 0\n"
+    }
+
+    /// Levels 0 to 5, 40 cases a file (the larger levels hold 1,000 to 351,493 games).
+    fn stress_levels(&self) -> u32 {
+        6
     }
 
     /// E, whose winning probability the problem asks.

@@ -84,10 +84,12 @@ const HELP: JudgeHelp = JudgeHelp {
 fn main() {
     let args = parse_args::<Args, Judge>(&HELP);
     match &args.command {
-        // One judge for the whole command: it keeps the value tables it builds.
-        Some(Command::Judge(judge)) => std::process::exit(
-            judge.run_with_game(&Judge::new(), card_duel::interactive::DuelGame::new()),
-        ),
+        // One judge for the whole command: it keeps the value tables it builds; the games
+        // share their tablebases.
+        Some(Command::Judge(judge)) => {
+            let games = card_duel::interactive::DuelGame::new();
+            std::process::exit(judge.run_with_game(&Judge::new(), move || games.sharing()))
+        }
         Some(Command::Tablebase(tablebase)) => {
             let threads = tablebase.threads.map(usize::from);
             let driver = DriverOptions { threads, progress: false };

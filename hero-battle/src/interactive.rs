@@ -51,6 +51,11 @@ impl Game for HeroGame {
         SAMPLE
     }
 
+    /// Every level: a file holds 40 cases (80 games) at most under the original limits.
+    fn stress_levels(&self) -> u32 {
+        <crate::judge::Judge as judge::Problem>::LEVELS
+    }
+
     fn program_side(&mut self, start: &Position) -> Player {
         match self.oracle.value(start) {
             Value::Win { .. } => start.mover,

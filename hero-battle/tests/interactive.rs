@@ -4,6 +4,7 @@
 use hero_battle::interactive::HeroGame;
 use hero_battle::position::{Oracle, Position};
 use judge::game::{Game, Jury, MoveError, Reply, Value, Verdict, best};
+use judge::testing::interactive::{QueryServer, check_interact, stress_planted};
 
 /// Random cases of hit points up to `hp` and damage up to 4, as an input file.
 fn input(seed: u64, cases: usize, hp: u64) -> Vec<u8> {
@@ -126,4 +127,33 @@ fn query_answers_json() {
     assert_eq!(answer["value"]["kind"], "lose");
     let ran = tests::run_binary(PLAY, &["query"], br#"{"moves": ["3 3"]}"#);
     assert_eq!(ran.status.code(), Some(2));
+}
+
+/// The planted bug: with the enemy's heroes both at 3 hit points and its own at 1 and 2, the
+/// player plays its worst move.
+const BUG: &str = r"
+def bug(a):
+    hp = dict(re.findall(r'([AB][12]) +(\d+) HP', a['position']))
+    enemy, own = ('B', 'A') if a['turn'] == 'Alice' else ('A', 'B')
+    mine = sorted([hp[own + '1'], hp[own + '2']])
+    return hp[enemy + '1'] == hp[enemy + '2'] == '3' and mine == ['1', '2']
+";
+
+#[test]
+fn stress_interactive_finds_a_player_that_misplays_one_rare_position_and_shrinks_it() {
+    let dir = tests::scratch_dir("hero-battle", "planted");
+    let server = QueryServer::start(HeroGame::new(), &dir);
+    let planted = stress_planted(PLAY, "hero-battle", &dir, &server, BUG, &["--time", "120s"]);
+    println!("{}", planted.report);
+    assert!(planted.report.contains("wrong answer: game 1, move 1"), "{}", planted.report);
+    // One case, the enemy's heroes at 3.
+    let lines: Vec<&str> = planted.input.lines().collect();
+    assert_eq!(lines[0], "1", "{}", planted.input);
+}
+
+#[test]
+fn interact_passes_a_perfect_player_and_names_each_kind_of_failure() {
+    let dir = tests::scratch_dir("hero-battle", "interact");
+    let server = QueryServer::start(HeroGame::new(), &dir);
+    check_interact(PLAY, "hero-battle", &dir, &server);
 }

@@ -1,13 +1,13 @@
 //! The judge's command-line side (feature `cli`): the subcommands `check`, `validate`,
-//! `stress`, `shrink`, `generate`, `run`, `package` and `interface` as one clap [`JudgeCommand`] that
-//! every problem binary flattens into its own (the arguments in module `args`), and the
-//! runners behind them, here (`run`'s in module `run`, `package`'s in module `package`, the
-//! user's program and `interface` in module `program`, `play` and `query` in module `play`).
-//! Each runner
+//! `stress`, `shrink`, `generate`, `run`, `package`, `interface`, `play`, `query` and
+//! `interact` as one clap [`JudgeCommand`] that every problem binary flattens into its own
+//! (the arguments in module `args`), and the runners behind them, here (`run`'s in module
+//! `run`, `package`'s in `package`, the user's program and `interface` in `program`, `play`'s
+//! and `query`'s in `play`, `interact`'s in `interact`). Each runner
 //! prints its report and returns the process's exit code.
 //!
 //! Exit codes: `check` and `validate` follow the chosen [`Protocol`](crate::Protocol);
-//! `stress`, `shrink`, `run` and `package` follow GNU diff: 0 no failure (within the
+//! `stress`, `shrink`, `run`, `package` and `interact` follow GNU diff: 0 no failure (within the
 //! budget), 1 a failure (shrunk and saved; a failed test; a submission no test kills), 2
 //! trouble; stopped by SIGINT, SIGTERM or SIGHUP they report what they found so far and exit
 //! with 130, 143 or 129.
@@ -15,6 +15,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "these runners are the binaries' UI")]
 
 mod args;
+mod interact;
 mod package;
 mod play;
 mod program;
@@ -26,6 +27,7 @@ pub use args::{
     LimitArgs, LimitsUsed, MemoryLimit, RunArgs, ShrinkArgs, StressArgs, ValidateArgs, parse_args,
     parse_duration, parse_megabytes, parse_memory_limit,
 };
+pub use interact::InteractArgs;
 pub use package::PackageArgs;
 pub use play::{PlayArgs, QueryArgs};
 pub use program::InterfaceArgs;
@@ -38,7 +40,9 @@ use std::time::Duration;
 
 use engine::rng::SplitMix64;
 
-use crate::hunt::{HuntOptions, HuntProgress, StressOptions, examine, hunt};
+use crate::hunt::{
+    Contestant, HuntOptions, HuntProgress, Juries, Player, StressOptions, examine, hunt,
+};
 use crate::rules::lenient::Lenient;
 use crate::rules::{EXIT_FAIL, Problem, Source, Verdict, check, render};
 use crate::sandbox::{Sandbox, exit_code};
@@ -154,11 +158,16 @@ impl Ending {
 }
 
 /// Runs `stress` and prints its report: see [`StressArgs::ending`].
-pub fn run_stress<P: Problem>(sandbox: &Sandbox, problem: &P, args: &StressArgs) -> i32 {
+pub fn run_stress<P: Problem>(
+    sandbox: &Sandbox,
+    problem: &P,
+    args: &StressArgs,
+    juries: Option<&Juries>,
+) -> i32 {
     if args.accept_everything {
-        return args.ending(sandbox, &Lenient(problem)).print();
+        return args.ending(sandbox, &Lenient(problem), juries).print();
     }
-    args.ending(sandbox, problem).print()
+    args.ending(sandbox, problem, juries).print()
 }
 
 /// Runs `generate`: the input on stdout, exit 0; a level or extreme the problem does not have
@@ -205,8 +214,23 @@ pub fn run_generate<P: Problem>(problem: &P, args: &GenerateArgs) -> i32 {
 }
 
 /// Runs `shrink` and prints its report: see [`ShrinkArgs::ending`].
-pub fn run_shrink<P: Problem>(sandbox: &Sandbox, problem: &P, args: &ShrinkArgs) -> i32 {
-    args.ending(sandbox, problem).print()
+pub fn run_shrink<P: Problem>(
+    sandbox: &Sandbox,
+    problem: &P,
+    args: &ShrinkArgs,
+    juries: Option<&Juries>,
+) -> i32 {
+    args.ending(sandbox, problem, juries).print()
+}
+
+/// The contestant `run` asks for: `None` for the program itself, a player against `juries`
+/// with `--interactive`; trouble when the problem has no game.
+fn player(run: &RunArgs, juries: Option<&Juries>) -> Result<Option<Player>, String> {
+    match (run.interactive, juries) {
+        (false, _) => Ok(None),
+        (true, Some(juries)) => Ok(Some(Player::new(run.program(), juries.clone(), run.jury_seed))),
+        (true, None) => Err("--interactive: this problem has no game to play".to_owned()),
+    }
 }
 
 /// `shrink` shrinks a time limit under one and a half times the limit, so that the input it
@@ -235,8 +259,27 @@ impl StressArgs {
     /// The report depends only on the seed (or the exhaustive bound), the options and the
     /// user's program, not on `-j`, except its measured figures (CPU and wall times, memory)
     /// and its last line, `time: ...`, which holds the wall times, the shrinker's run count
-    /// (candidates run beside an accepted one vary with `-j`) and `-j`.
-    pub fn ending<P: Problem>(&self, sandbox: &Sandbox, problem: &P) -> Ending {
+    /// (candidates run beside an accepted one vary with `-j`) and `-j`. With
+    /// `--interactive`, the program plays against `juries`.
+    pub fn ending<P: Problem>(
+        &self,
+        sandbox: &Sandbox,
+        problem: &P,
+        juries: Option<&Juries>,
+    ) -> Ending {
+        match player(&self.run, juries) {
+            Ok(Some(player)) => self.ending_for(sandbox, problem, &player),
+            Ok(None) => self.ending_for(sandbox, problem, &self.run.program()),
+            Err(e) => Ending::trouble(sandbox.caught(), e),
+        }
+    }
+
+    fn ending_for<P: Problem, C: Contestant>(
+        &self,
+        sandbox: &Sandbox,
+        problem: &P,
+        contestant: &C,
+    ) -> Ending {
         if let Err(e) = sandbox.catch_signals() {
             return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
         }
@@ -255,7 +298,6 @@ impl StressArgs {
                     return Ending::trouble(sandbox.caught(), format!("no exhaustive run: {e}"));
                 }
             };
-        let program = self.run.program();
         let options = HuntOptions {
             stress: self.stress_options(&limits),
             shrink: (!self.no_shrink).then(|| self.run.shrink_options(&limits)),
@@ -263,7 +305,7 @@ impl StressArgs {
             time_limit_margin: None,
         };
         let hunt = with_spinner(
-            |show| hunt(sandbox, problem, &program, &options, Some(show)),
+            |show| hunt(sandbox, problem, contestant, &options, Some(show)),
             |p| hunt_progress(p, total),
         );
         let hunt = match hunt {
@@ -272,7 +314,8 @@ impl StressArgs {
         };
         let context = Context {
             problem,
-            program: &program,
+            program: contestant.program(),
+            jury_seed: self.run.interactive.then_some(self.run.jury_seed),
             limits: &limits,
             inputs: self.run.limits,
             save: &self.run.save,
@@ -287,8 +330,27 @@ impl StressArgs {
 
 impl ShrinkArgs {
     /// `shrink`: the given input's run (confirmed alone, or rerun when it passes), then
-    /// shrinking, then the report, without printing.
-    pub fn ending<P: Problem>(&self, sandbox: &Sandbox, problem: &P) -> Ending {
+    /// shrinking, then the report, without printing. With `--interactive`, the program
+    /// plays against `juries`.
+    pub fn ending<P: Problem>(
+        &self,
+        sandbox: &Sandbox,
+        problem: &P,
+        juries: Option<&Juries>,
+    ) -> Ending {
+        match player(&self.run, juries) {
+            Ok(Some(player)) => self.ending_for(sandbox, problem, &player),
+            Ok(None) => self.ending_for(sandbox, problem, &self.run.program()),
+            Err(e) => Ending::trouble(sandbox.caught(), e),
+        }
+    }
+
+    fn ending_for<P: Problem, C: Contestant>(
+        &self,
+        sandbox: &Sandbox,
+        problem: &P,
+        contestant: &C,
+    ) -> Ending {
         if let Err(e) = sandbox.catch_signals() {
             return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
         }
@@ -305,14 +367,13 @@ impl ShrinkArgs {
                 );
             }
         };
-        let program = self.run.program();
         let options = HuntOptions {
             stress: StressOptions { run: limits.child_options(), ..StressOptions::default() },
             shrink: Some(self.run.shrink_options(&limits)),
             time_limit_margin: Some(TIME_LIMIT_MARGIN),
         };
         let hunt = with_spinner(
-            |show| examine(sandbox, problem, &program, input, &options, Some(show)),
+            |show| examine(sandbox, problem, contestant, input, &options, Some(show)),
             |p| hunt_progress(p, None),
         );
         let hunt = match hunt {
@@ -321,7 +382,8 @@ impl ShrinkArgs {
         };
         let context = Context {
             problem,
-            program: &program,
+            program: contestant.program(),
+            jury_seed: self.run.interactive.then_some(self.run.jury_seed),
             limits: &limits,
             inputs: self.run.limits,
             save: &self.run.save,

@@ -6,13 +6,16 @@
 //! tests) render the finding; they differ in one place, what they keep of a shrink that may
 //! have followed chance ([`ShrinkOutcome::FollowedChance`]).
 //!
-//! - `trial`: one input through the program and the problem's judge.
+//! - `trial`: one input through the program and the problem's judge; [`Contestant`], the
+//!   one place a batch program and a player of the problem's game differ.
+//! - `interactive`: a [`Player`]'s trial, every game of the input against the jury.
 //! - `confirm`: a failure run again alone before it is reported.
 //! - `stress`: the stress loop, deterministic for any number of jobs.
 //! - `shrink`: the shrinking driver, greedy to a 1-minimal failing input.
 //! - `testset`: a folder of tests on disk, and one test judged from its files.
 
 mod confirm;
+mod interactive;
 mod shrink;
 mod stress;
 mod testset;
@@ -21,15 +24,16 @@ mod trial;
 use std::time::{Duration, Instant};
 
 pub use confirm::{CONFIRM_RERUNS, FINAL_RERUNS, MORE_RERUNS, Reruns, Standing};
+pub use interactive::{Juries, Player, ReplyTimes, Transcript};
 pub use shrink::{ShrinkEnd, ShrinkOptions, ShrinkProgress, Shrunk, shrink};
 pub use stress::{
     Failure, Plan, Progress, Schedule, StressError, StressOptions, StressReport, run_seed, stress,
 };
 pub use testset::{TestFile, TestSetError, find_tests, judge_test};
-pub use trial::{Trial, run_verdict, trial};
+pub use trial::{Contestant, Trial, run_verdict, trial};
 
 use crate::rules::{Problem, VerdictKind};
-use crate::sandbox::{ChildError, ChildOptions, Program, Sandbox, wall_backstop};
+use crate::sandbox::{ChildError, ChildOptions, Sandbox, wall_backstop};
 
 /// What to do with a failure once found: confirm it, then shrink it or not.
 #[derive(Clone, Debug, Default)]
@@ -80,7 +84,7 @@ pub enum Finding<I> {
     Interrupted(i32),
     /// The given input's time limit that no rerun alone met ([`examine`]): the machine's
     /// load.
-    Unconfirmed(Reruns),
+    Unconfirmed(Box<Reruns>),
     /// A failure.
     Failed(Box<Failed<I>>),
 }
@@ -130,7 +134,7 @@ impl<I> Failed<I> {
     }
 }
 
-/// Runs the stress loop of `problem` against `program`, confirms its failure by reruns alone,
+/// Runs the stress loop of `problem` against `contestant`, confirms its failure by reruns alone,
 /// and shrinks it as `options` ask, calling `progress` as it goes.
 ///
 /// Time: the loop's and the shrink's (see [`stress`] and [`shrink`]).
@@ -138,19 +142,19 @@ impl<I> Failed<I> {
 /// # Errors
 /// The lowest-index run that could not be carried out; a shrink candidate that could not be
 /// run. Failures of the user's program are not errors but the [`Finding`].
-pub fn hunt<P: Problem>(
+pub fn hunt<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
-    program: &Program,
+    contestant: &C,
     options: &HuntOptions,
     progress: Option<&(dyn Fn(HuntProgress) + Sync)>,
 ) -> Result<Hunt<P::Input>, StressError> {
     let stress_progress = |p| progress.map_or((), |report| report(HuntProgress::Stress(p)));
-    let report = stress(sandbox, problem, program, &options.stress, Some(&stress_progress))?;
+    let report = stress(sandbox, problem, contestant, &options.stress, Some(&stress_progress))?;
     let finding = match (report.failure, report.interrupted) {
         (Some(failure), _) => {
             let index = failure.index;
-            let failed = settle(sandbox, problem, program, failure, options, progress)
+            let failed = settle(sandbox, problem, contestant, failure, options, progress)
                 .map_err(|source| StressError::Run { index, source })?;
             Finding::Failed(Box::new(failed))
         }
@@ -170,17 +174,17 @@ pub fn hunt<P: Problem>(
 /// fails only sometimes may pass the first run.
 pub const EXAMINE_RUNS: u32 = 1 + FINAL_RERUNS;
 
-/// [`hunt`] from `input`, which the user says `program` fails on: it is run until it fails
+/// [`hunt`] from `input`, which the user says `contestant` fails on: it is run until it fails
 /// (at most [`EXAMINE_RUNS`] times), confirmed by reruns alone when it failed at once (a
 /// program that passed before it failed is nondeterministic), then shrunk as `options` ask
 /// (their `stress` part is not used but for its run limits).
 ///
 /// # Errors
 /// A run that could not be carried out.
-pub fn examine<P: Problem>(
+pub fn examine<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
-    program: &Program,
+    contestant: &C,
     input: P::Input,
     options: &HuntOptions,
     progress: Option<&(dyn Fn(HuntProgress) + Sync)>,
@@ -188,10 +192,10 @@ pub fn examine<P: Problem>(
     let started = Instant::now();
     let run = &options.stress.run;
     let cases = problem.cases(&input) as u64;
-    let mut first = trial(sandbox, problem, program, &input, run)?;
+    let mut first = trial(sandbox, problem, contestant, &input, run)?;
     let mut runs = 1;
     while !first.verdict.kind.is_failure() && runs < EXAMINE_RUNS {
-        first = trial(sandbox, problem, program, &input, run)?;
+        first = trial(sandbox, problem, contestant, &input, run)?;
         runs += 1;
     }
     // The search's time is the given input's runs; confirming and shrinking are not searching.
@@ -212,9 +216,9 @@ pub fn examine<P: Problem>(
         let passed = runs - 1;
         Some(Reruns { kind, first_counts: true, runs: passed, failed: 0, trial: None })
     } else {
-        match confirm::confirm(sandbox, problem, program, &input, kind, run) {
+        match confirm::confirm(sandbox, problem, contestant, &input, kind, run) {
             Ok(reruns) if reruns.standing() == Standing::Unconfirmed => {
-                return Ok(hunt(Finding::Unconfirmed(reruns)));
+                return Ok(hunt(Finding::Unconfirmed(Box::new(reruns))));
             }
             Ok(reruns) => Some(reruns),
             Err(ChildError::Interrupted(_)) => None,
@@ -222,15 +226,15 @@ pub fn examine<P: Problem>(
         }
     };
     let found = Failure { index: 0, seed: 0, input, trial: first, reruns };
-    let failed = settle(sandbox, problem, program, found, options, progress)?;
+    let failed = settle(sandbox, problem, contestant, found, options, progress)?;
     Ok(hunt(Finding::Failed(Box::new(failed))))
 }
 
 /// Shrinks a failure as `options` ask, once its reruns say where it stands.
-fn settle<P: Problem>(
+fn settle<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
-    program: &Program,
+    contestant: &C,
     found: Failure<P::Input>,
     options: &HuntOptions,
     progress: Option<&(dyn Fn(HuntProgress) + Sync)>,
@@ -244,7 +248,7 @@ fn settle<P: Problem>(
     let shrink_options = options.shrink.as_ref().filter(|_| confirmed);
     let (shrink_options, failing_there) = match shrink_options {
         Some(shrink) if failing.verdict.kind == VerdictKind::TimeLimit => {
-            match margined(sandbox, problem, program, &found.input, shrink, options)? {
+            match margined(sandbox, problem, contestant, &found.input, shrink, options)? {
                 Some((shrink, failing)) => (Some(shrink), failing),
                 None => return Ok(Failed { found, failing, shrink: ShrinkOutcome::KeptTimeLimit }),
             }
@@ -258,7 +262,7 @@ fn settle<P: Problem>(
             let shrunk = shrink::shrink_with_progress(
                 sandbox,
                 problem,
-                program,
+                contestant,
                 found.input.clone(),
                 failing_there,
                 &shrink_options,
@@ -278,10 +282,10 @@ fn settle<P: Problem>(
 /// The shrink of a time limit: `shrink` under the margin's time limit, and the input's run
 /// alone there, which must be a time limit too; `None` when no margin is asked or the input
 /// does not meet the margin's limit (it is kept as found).
-fn margined<P: Problem>(
+fn margined<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
-    program: &Program,
+    contestant: &C,
     input: &P::Input,
     shrink: &ShrinkOptions,
     options: &HuntOptions,
@@ -290,7 +294,7 @@ fn margined<P: Problem>(
     let time_limit = shrink.run.time_limit * percent / 100;
     let run =
         ChildOptions { time_limit, wall_limit: wall_backstop(time_limit), ..shrink.run.clone() };
-    let there = trial(sandbox, problem, program, input, &run)?;
+    let there = trial(sandbox, problem, contestant, input, &run)?;
     if there.verdict.kind != VerdictKind::TimeLimit {
         return Ok(None);
     }

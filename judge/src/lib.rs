@@ -50,13 +50,14 @@ pub use rules::{
 
 #[cfg(unix)]
 pub use hunt::{
-    CONFIRM_RERUNS, EXAMINE_RUNS, FINAL_RERUNS, Failed, Failure, Finding, Hunt, HuntOptions,
-    HuntProgress, MORE_RERUNS, Plan, Progress, Reruns, Schedule, ShrinkEnd, ShrinkOptions,
-    ShrinkOutcome, ShrinkProgress, Shrunk, Standing, StressError, StressOptions, StressReport,
-    TestFile, TestSetError, Trial, examine, find_tests, hunt, judge_test, run_seed, run_verdict,
-    shrink, stress, trial,
+    CONFIRM_RERUNS, Contestant, EXAMINE_RUNS, FINAL_RERUNS, Failed, Failure, Finding, Hunt,
+    HuntOptions, HuntProgress, Juries, MORE_RERUNS, Plan, Player, Progress, ReplyTimes, Reruns,
+    Schedule, ShrinkEnd, ShrinkOptions, ShrinkOutcome, ShrinkProgress, Shrunk, Standing,
+    StressError, StressOptions, StressReport, TestFile, TestSetError, Transcript, Trial, examine,
+    find_tests, hunt, judge_test, run_seed, run_verdict, shrink, stress, trial,
 };
 #[cfg(unix)]
 pub use sandbox::{
-    ChildError, ChildOptions, ChildReport, Exit, POLL, PeakMemory, Program, Sandbox, wall_backstop,
+    ChildError, ChildOptions, ChildReport, Dialogue, Exit, Next, POLL, PeakMemory, Program,
+    Sandbox, wall_backstop,
 };

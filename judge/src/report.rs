@@ -6,8 +6,9 @@
 //! A text (the input, our answer, the program's output, a proof) of at most [`SHOWN_LINES`]
 //! lines is printed whole, each line cut at [`SHOWN_WIDTH`] characters. A longer one is
 //! summarised: its size, its first lines, and for an output that differs from our answer the
-//! first line that differs with the lines just before it. Every text is saved whole beside
-//! the failing input (`counterexample.in`, `.ans`, `.out`, and each proof's own ending), under
+//! first line that differs with the lines just before it; a long transcript of a game
+//! against the jury, its last lines, where the game ended. Every text is saved whole beside
+//! the failing input (`counterexample.in`, `.ans`, `.out`, `.transcript`, and each proof's own ending), under
 //! a name no earlier failure holds ([`unused_save_path`]), and the report names each file.
 
 use std::fmt::{self, Write as _};
@@ -24,6 +25,8 @@ pub(crate) const SHOWN_WIDTH: usize = 160;
 const HEAD_LINES: usize = 8;
 /// Lines shown before the first difference.
 const CONTEXT_LINES: usize = 2;
+/// Lines a long transcript shows from its end.
+const TAIL_LINES: usize = 20;
 
 /// What a text of a report is, which decides how much of it a report shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +41,8 @@ pub(crate) enum Role {
     Stderr,
     /// A proof of our answer.
     Exhibit,
+    /// What a player and the jury said: its last lines when long, where the game ended.
+    Transcript,
 }
 
 /// One text of a report and where it was saved.
@@ -273,6 +278,14 @@ impl fmt::Display for FailureReport {
             } else if whole {
                 writeln!(f, "{}:", text.heading(true))?;
                 write_lines(f, &lines(&text.bytes))?;
+            } else if text.role == Role::Transcript {
+                let all = lines(&text.bytes);
+                let from = all.len().saturating_sub(TAIL_LINES);
+                writeln!(f, "{}, last lines:", text.heading(false))?;
+                let earlier = from as u64;
+                let noun = if earlier == 1 { "line" } else { "lines" };
+                writeln!(f, "    ... {} earlier {noun}", count(earlier))?;
+                write_lines(f, &all[from..])?;
             } else {
                 let all = lines(&text.bytes);
                 let head = HEAD_LINES.min(all.len());

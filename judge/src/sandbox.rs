@@ -8,6 +8,8 @@
 //!
 //! - `child`: one run ([`Sandbox::run`]): a CPU-time limit with a wall-clock backstop, a
 //!   memory limit (the stack's too), a fresh folder, bounded output; its module notes say how.
+//! - `dialogue`: a run whose stdin is another side's lines, answered line by line
+//!   ([`Sandbox::interact`], [`Dialogue`]).
 //! - `cgroup` (Linux): a cgroup per run where one can be had.
 //! - `reaper` (Linux): where runs get no cgroup, the process adopts orphaned descendants
 //!   while such a run is in flight, and ends those that come from a run.
@@ -26,6 +28,7 @@
 
 mod cgroup;
 mod child;
+mod dialogue;
 mod interrupt;
 mod reaper;
 mod sys;
@@ -38,6 +41,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 pub use child::{
     ChildError, ChildOptions, ChildReport, Exit, POLL, PeakMemory, Program, wall_backstop,
 };
+pub use dialogue::{Dialogue, Next};
 pub(crate) use interrupt::exit_code;
 pub(crate) use sys::signal_name;
 
@@ -134,7 +138,26 @@ impl Sandbox {
         input: &[u8],
         options: &ChildOptions,
     ) -> Result<ChildReport, ChildError> {
-        child::run(self, program, input, options)
+        child::run(self, program, child::Stdin::File(input), options)
+    }
+
+    /// Runs `program` in a dialogue with `dialogue`, under `options` as [`Sandbox::run`]
+    /// runs it: stdin is a pipe that the dialogue writes, and each line the program writes
+    /// goes to the dialogue as it comes (module `dialogue`: the threads, and why the
+    /// dialogue's own time costs the program nothing). The report's stdout holds everything
+    /// the program wrote.
+    ///
+    /// Time: the program's own, plus the dialogue's answers, plus about one process start.
+    ///
+    /// # Errors
+    /// As [`Sandbox::run`].
+    pub fn interact(
+        &self,
+        program: &Program,
+        options: &ChildOptions,
+        dialogue: &mut dyn Dialogue,
+    ) -> Result<ChildReport, ChildError> {
+        child::run(self, program, child::Stdin::Dialogue(dialogue), options)
     }
 
     /// From now on, SIGINT, SIGTERM and SIGHUP stop the programs this sandbox runs instead

@@ -3,11 +3,13 @@
 //! measuring the loop, the proof that a shrunk input is 1-minimal, corrupted inputs for the
 //! parsers' property tests, programs written on the fly, the check that stopping a judging
 //! command leaves nothing running, a toy problem to test the judge itself, the one
-//! end-to-end conformance run of a problem's binary ([`binary_conformance`]), and the
-//! package tests' validator agreement and end-to-end build ([`package`]).
+//! end-to-end conformance run of a problem's binary ([`binary_conformance`]), the
+//! package tests' validator agreement and end-to-end build ([`package`]), and a player of
+//! the interactive games with the server it asks its moves of ([`interactive`]).
 
 mod conformance;
 pub mod corrupt;
+pub mod interactive;
 pub mod package;
 pub mod toy;
 

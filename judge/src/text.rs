@@ -47,6 +47,12 @@ pub fn seconds(time: Duration) -> String {
     }
 }
 
+/// A short measured duration to the hundredth of a millisecond: `0.04 ms`, `12.31 ms`.
+#[must_use]
+pub fn milliseconds(time: Duration) -> String {
+    format!("{:.2} ms", time.as_secs_f64() * 1e3)
+}
+
 /// A duration as given (a limit, a budget): `1.5 s`, `20 s`.
 #[must_use]
 pub fn seconds_given(time: Duration) -> String {
@@ -81,6 +87,7 @@ pub fn describe_exit(exit: Exit) -> String {
         Exit::WallTimeLimit => "killed at the wall-clock backstop".to_owned(),
         Exit::OutputLimit => "killed: output limit exceeded".to_owned(),
         Exit::MemoryLimit => "memory limit exceeded".to_owned(),
+        Exit::Stopped => "ended by the judge when the dialogue ended".to_owned(),
     }
 }
 

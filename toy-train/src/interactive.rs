@@ -52,6 +52,12 @@ impl Playable for TrainGame {
         b"2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1\n"
     }
 
+    /// Levels 0 to 3, railways of up to 15 stations: every game sends the railway, so a
+    /// railway of `n` stations and `m` tracks costs `n (m + n)` lines of opening alone.
+    fn stress_levels(&self) -> u32 {
+        4
+    }
+
     fn program_side(&mut self, start: &Position) -> Player {
         position::outcome(self.railway(), start).winner
     }

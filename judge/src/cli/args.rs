@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::{
-    Ending, package, play, program, run, run_check, run_generate, run_shrink, run_stress,
+    Ending, interact, package, play, program, run, run_check, run_generate, run_shrink, run_stress,
     run_validate,
 };
-use crate::hunt::{Schedule, ShrinkOptions, StressOptions};
+use crate::hunt::{Juries, Schedule, ShrinkOptions, StressOptions};
 use crate::package::{InGroup, Packaged};
 use crate::rules::{EXIT_FAIL, Limits, Problem, Protocol, RunLimits};
 use crate::sandbox::{ChildOptions, Program, Sandbox, wall_backstop};
@@ -189,11 +189,19 @@ pub enum JudgeCommand {
     /// Plays a game of FILE (the sample when absent) against perfect play: the position
     /// drawn, every legal move with its value, hint, undo. Works over a pipe too.
     Play(play::PlayArgs),
-    /// Answer one position's query in JSON.
+    /// Answer positions' queries in JSON.
     ///
-    /// Answers one position's query, a JSON object on standard input (or FILE), with the
-    /// position's moves and their values as JSON.
+    /// Answers each position's query, a JSON object on standard input (or FILE), as it
+    /// comes, with the position's moves and their values as one line of JSON: one process
+    /// serves query after query.
     Query(play::QueryArgs),
+    /// Play COMMAND against the jury on every game of FILE.
+    ///
+    /// Runs COMMAND against the jury on every game of FILE (the sample when absent), as the
+    /// statement's "Interactive version" says, and reports the first game lost, bad move,
+    /// protocol error, crash or limit, with the game so far. Exit 0 passed, 1 failed, 2
+    /// trouble.
+    Interact(interact::InteractArgs),
 }
 
 /// `PROBLEM generate`: a generated input on stdout.
@@ -225,36 +233,7 @@ impl JudgeCommand {
         match self {
             Self::Check(args) => run_check(problem, args),
             Self::Validate(args) => run_validate(problem, args),
-            Self::Stress(args) => {
-                let sandbox = Sandbox::new();
-                let (run, _built) = match args.run.built(&sandbox, problem) {
-                    Ok(built) => built,
-                    Err(code) => return code,
-                };
-                let args = StressArgs { run, ..args.clone() };
-                match args.run.subtask {
-                    None => run_stress(&sandbox, problem, &args),
-                    Some(k) => match held(problem, k, args.run.limits) {
-                        Ok(held) => run_stress(&sandbox, &held, &args),
-                        Err(code) => code,
-                    },
-                }
-            }
-            Self::Shrink(args) => {
-                let sandbox = Sandbox::new();
-                let (run, _built) = match args.run.built(&sandbox, problem) {
-                    Ok(built) => built,
-                    Err(code) => return code,
-                };
-                let args = ShrinkArgs { run, ..args.clone() };
-                match args.run.subtask {
-                    None => run_shrink(&sandbox, problem, &args),
-                    Some(k) => match held(problem, k, args.run.limits) {
-                        Ok(held) => run_shrink(&sandbox, &held, &args),
-                        Err(code) => code,
-                    },
-                }
-            }
+            Self::Stress(_) | Self::Shrink(_) => hunt_command(&Sandbox::new(), problem, self, None),
             Self::Generate(args) => match args.subtask {
                 None => run_generate(problem, args),
                 Some(k) => match held(problem, k, args.limits) {
@@ -265,7 +244,7 @@ impl JudgeCommand {
             Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
             Self::Package(args) => package::run_package(&Sandbox::new(), problem, args),
             Self::Interface(args) => program::run_interface(problem, args),
-            Self::Play(_) | Self::Query(_) => play::without_game(),
+            Self::Play(_) | Self::Query(_) | Self::Interact(_) => play::without_game(),
         }
     }
 }
@@ -278,6 +257,51 @@ fn held<P: Packaged>(problem: &P, subtask: usize, limits: Limits) -> Result<InGr
         return Err(Ending::trouble(None, message).print());
     }
     InGroup::new(problem, subtask).map_err(|e| Ending::trouble(None, e).print())
+}
+
+/// `stress` or `shrink` (`command`), against `juries` when they play: a source COMMAND built
+/// first, the problem held to `--subtask` when one is given.
+pub(super) fn hunt_command<P: Packaged>(
+    sandbox: &Sandbox,
+    problem: &P,
+    command: &JudgeCommand,
+    juries: Option<&Juries>,
+) -> i32 {
+    let run = match command {
+        JudgeCommand::Stress(args) => &args.run,
+        JudgeCommand::Shrink(args) => &args.run,
+        _ => unreachable!("only stress and shrink hunt"),
+    };
+    let (run, _built) = match run.built(sandbox, problem) {
+        Ok(built) => built,
+        Err(code) => return code,
+    };
+    match run.subtask {
+        None => hunt_on(sandbox, problem, command, run, juries),
+        Some(k) => match held(problem, k, run.limits) {
+            Ok(held) => hunt_on(sandbox, &held, command, run, juries),
+            Err(code) => code,
+        },
+    }
+}
+
+/// [`hunt_command`] once its program is built and its problem chosen.
+fn hunt_on<P: Problem>(
+    sandbox: &Sandbox,
+    problem: &P,
+    command: &JudgeCommand,
+    run: RunArgs,
+    juries: Option<&Juries>,
+) -> i32 {
+    match command {
+        JudgeCommand::Stress(args) => {
+            run_stress(sandbox, problem, &StressArgs { run, ..args.clone() }, juries)
+        }
+        JudgeCommand::Shrink(args) => {
+            run_shrink(sandbox, problem, &ShrinkArgs { run, ..args.clone() }, juries)
+        }
+        _ => unreachable!("only stress and shrink hunt"),
+    }
 }
 
 /// `PROBLEM check`: judge a contestant's output.
@@ -361,9 +385,16 @@ pub struct RunArgs {
     /// candidate meets its constraints, for a solution meant for that subtask.
     #[arg(long, value_name = "K")]
     pub subtask: Option<usize>,
-    /// The program and its arguments (after --); it reads the input on stdin. A source file
-    /// (.cpp, .cc: g++ -O2 -std=gnu++17, with the problem's grader when it has no main; .py:
-    /// python3) is built as `package` builds a submission.
+    /// COMMAND plays the problem's game against the jury (the statement's "Interactive
+    /// version"), every game of an input in one run, instead of reading the input.
+    #[arg(long)]
+    pub interactive: bool,
+    /// With --interactive: chance's seed in every game (card-duel's pings).
+    #[arg(long, default_value_t = 1, value_name = "SEED", requires = "interactive")]
+    pub jury_seed: u64,
+    /// The program and its arguments (after --); it reads the input on stdin (or plays, with
+    /// --interactive). A source file (.cpp, .cc: g++ -O2 -std=gnu++17, with the problem's
+    /// grader when it has no main; .py: python3) is built as `package` builds a submission.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
     /// The program built from a source file given for COMMAND, which it runs instead.

@@ -5,11 +5,14 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 
 use super::args::EXIT_TROUBLE;
-use super::{JudgeCommand, read};
+use super::args::hunt_command;
+use super::{JudgeCommand, ShrinkArgs, StressArgs, interact, read};
 use crate::game::Game;
 use crate::game::query::{Query, answer};
 use crate::game::session::{SessionOptions, play};
+use crate::hunt::Juries;
 use crate::package::Packaged;
+use crate::sandbox::Sandbox;
 
 /// `PROBLEM play`.
 #[derive(Clone, Debug, clap::Args)]
@@ -31,16 +34,31 @@ pub struct PlayArgs {
 /// `PROBLEM query`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct QueryArgs {
-    /// The JSON query; standard input when absent.
+    /// The JSON queries, one after another (one a line, or any JSON layout); standard input
+    /// when absent.
     pub file: Option<PathBuf>,
 }
 
 impl JudgeCommand {
-    /// [`JudgeCommand::run`] for a problem whose game `game` serves `play` and `query`.
-    pub fn run_with_game<P: Packaged, G: Game>(&self, problem: &P, game: G) -> i32 {
+    /// [`JudgeCommand::run`] for a problem with a game: `games` makes the games that serve
+    /// `play`, `query`, `interact` and `stress --interactive` (one for each interaction in
+    /// flight).
+    pub fn run_with_game<P: Packaged, G: Game + Send + 'static>(
+        &self,
+        problem: &P,
+        games: impl Fn() -> G + Send + Sync + 'static,
+    ) -> i32 {
         match self {
-            Self::Play(args) => run_play(game, args),
-            Self::Query(args) => run_query(game, args),
+            Self::Play(args) => run_play(games(), args),
+            Self::Query(args) => run_query(games(), args),
+            Self::Interact(args) => {
+                interact::run_interact(&Sandbox::new(), problem, &Juries::new(games), args)
+            }
+            Self::Stress(StressArgs { run, .. }) | Self::Shrink(ShrinkArgs { run, .. })
+                if run.interactive =>
+            {
+                hunt_command(&Sandbox::new(), problem, self, Some(&Juries::new(games)))
+            }
             _ => self.run(problem),
         }
     }
@@ -79,28 +97,37 @@ pub(super) fn run_play<G: Game>(mut game: G, args: &PlayArgs) -> i32 {
     }
 }
 
-/// Runs `query`: reads the JSON query, prints the answer as one line of JSON; returns the
-/// exit code.
+/// Runs `query`: answers each JSON query of standard input (or FILE) in turn, as it comes, on
+/// a line of its own (so one process serves a page, or a player, query after query); returns
+/// the exit code: 2 at the first query that is not valid, or when there is none.
 pub(super) fn run_query<G: Game>(mut game: G, args: &QueryArgs) -> i32 {
-    let result = (|| -> Result<String, String> {
-        let bytes = match &args.file {
-            Some(path) => read(Some(path))?,
-            None => {
-                let mut bytes = Vec::new();
-                io::stdin().read_to_end(&mut bytes).map_err(|e| e.to_string())?;
-                bytes
-            }
+    let mut stdout = io::stdout().lock();
+    let result = (|| -> Result<(), String> {
+        let reader: Box<dyn Read> = match &args.file {
+            Some(path) => Box::new(io::BufReader::new(
+                std::fs::File::open(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+            )),
+            None => Box::new(io::stdin().lock()),
         };
-        let query: Query =
-            serde_json::from_slice(&bytes).map_err(|e| format!("the query is not valid: {e}"))?;
-        let answer = answer(&mut game, &query)?;
-        serde_json::to_string(&answer).map_err(|e| e.to_string())
+        let mut answered = 0;
+        for query in serde_json::Deserializer::from_reader(reader).into_iter::<Query>() {
+            let query = query.map_err(|e| format!("the query is not valid: {e}"))?;
+            let answer = answer(&mut game, &query)?;
+            let json = serde_json::to_string(&answer).map_err(|e| e.to_string())?;
+            // A reader that went away wants no more answers.
+            if writeln!(stdout, "{json}").and_then(|()| stdout.flush()).is_err() {
+                return Ok(());
+            }
+            answered += 1;
+        }
+        if answered == 0 {
+            return Err("no query: expected a JSON object".to_owned());
+        }
+        Ok(())
     })();
     match result {
-        Ok(json) => {
-            let _ = writeln!(io::stdout().lock(), "{json}");
-            0
-        }
+        Ok(()) => 0,
         Err(e) => {
             eprintln!("error: {e}");
             EXIT_TROUBLE

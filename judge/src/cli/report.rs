@@ -1,22 +1,24 @@
 //! What `stress` and `shrink` print: a [`Hunt`] rendered as a screen-sized report
 //! ([`FailureReport`]) with the texts saved beside `--save`, or one `ok` line.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::args::{EXIT_FOUND, EXIT_PASSED, LimitsUsed, StressArgs};
 use crate::hunt::{
-    Failed, Finding, Hunt, Reruns, ShrinkEnd, ShrinkOutcome, Shrunk, Standing, Trial,
+    Failed, Finding, Hunt, Reruns, ShrinkEnd, ShrinkOutcome, Shrunk, Standing, Transcript, Trial,
 };
 use crate::report::{FailureReport, Role, Text, beside, unused_save_path};
 use crate::rules::{Limits, Problem, VerdictKind, render};
-use crate::sandbox::Program;
+use crate::sandbox::{ChildReport, Program};
 use crate::text::{self, megabytes, plural, seconds};
 
 /// What a report needs beyond the hunt: the problem, the program, the limits, where to save.
 pub(super) struct Context<'a, P> {
     pub(super) problem: &'a P,
     pub(super) program: &'a Program,
+    /// Chance's seed when the program plays against the jury (`--interactive`).
+    pub(super) jury_seed: Option<u64>,
     pub(super) limits: &'a LimitsUsed,
     /// The inputs' limits.
     pub(super) inputs: Limits,
@@ -85,8 +87,9 @@ pub(super) fn stress<P: Problem>(
         (None, None) => format!("--seed {}", args.seed),
     };
     let replay = format!(
-        "{} stress {replay_source} --from {} --runs 1 {} --limits {} -- {}",
+        "{} stress{} {replay_source} --from {} --runs 1 {} --limits {} -- {}",
         context.problem.name(),
+        context.interactive_flags(),
         failed.found.index,
         context.limits.flags(),
         context.inputs,
@@ -263,8 +266,22 @@ fn failure<P: Problem>(
     }
 }
 
+impl<P> Context<'_, P> {
+    /// The flags that make a command play against the jury as this one did: `
+    /// --interactive` and, when not the default, `--jury-seed S`; empty for a batch program.
+    fn interactive_flags(&self) -> String {
+        match self.jury_seed {
+            None => String::new(),
+            Some(1) => " --interactive".to_owned(),
+            Some(seed) => format!(" --interactive --jury-seed {seed}"),
+        }
+    }
+}
+
 /// Saves the failing input and its texts beside `--save` (under a name no earlier failure
 /// holds) and renders the report; `shrinkable` offers a command that shrinks it (further).
+/// A batch program's texts are our answer, its output and our proofs; a player's, the
+/// transcript of its games against the jury.
 fn report<P: Problem>(
     context: &Context<'_, P>,
     input: &P::Input,
@@ -275,36 +292,37 @@ fn report<P: Problem>(
 ) -> String {
     let Found { headline, about, replay, time } = found;
     let problem = context.problem;
-    let exhibits = problem.explain(input);
-    let mut extensions = vec!["ans", "out"];
+    let exhibits = if trial.transcript.is_some() { Vec::new() } else { problem.explain(input) };
+    let mut extensions = match trial.transcript {
+        Some(_) => vec!["transcript"],
+        None => vec!["ans", "out"],
+    };
     extensions.extend(exhibits.iter().map(|e| e.extension));
     let save = unused_save_path(context.save, &extensions);
-    let mut ours = Vec::new();
-    problem.render_answer(input, &problem.solve(input), &mut ours);
-    let mut texts = vec![
-        Text::saved(
-            Role::Input,
-            "input",
-            Some(problem.summary(input)),
-            render(problem, input),
-            save.clone(),
-        ),
-        Text::saved(Role::Answer, "our answer", None, ours, beside(&save, "ans")),
-        Text::saved(
-            Role::Output,
-            "your output",
-            None,
-            trial.run.stdout.clone(),
-            beside(&save, "out"),
-        ),
-    ];
-    if trial.run.stderr_len > 0 {
-        let kept = trial.run.stderr_head.len() + trial.run.stderr_tail.len();
-        let about = (trial.run.stderr_len > kept).then(|| {
-            format!("its first and last {}", text::bytes(trial.run.stderr_tail.len() as u64))
-        });
-        texts.push(Text::shown(Role::Stderr, "your stderr", about, trial.run.stderr_kept()));
+    let mut texts = vec![Text::saved(
+        Role::Input,
+        "input",
+        Some(problem.summary(input)),
+        render(problem, input),
+        save.clone(),
+    )];
+    match &trial.transcript {
+        Some(transcript) => texts.push(transcript_text(transcript, beside(&save, "transcript"))),
+        None => {
+            let mut ours = Vec::new();
+            problem.render_answer(input, &problem.solve(input), &mut ours);
+            texts.push(Text::saved(Role::Answer, "our answer", None, ours, beside(&save, "ans")));
+            let out = beside(&save, "out");
+            texts.push(Text::saved(
+                Role::Output,
+                "your output",
+                None,
+                trial.run.stdout.clone(),
+                out,
+            ));
+        }
     }
+    texts.extend(stderr_text(&trial.run));
     for exhibit in exhibits {
         let path = beside(&save, exhibit.extension);
         texts.push(Text::saved(
@@ -317,8 +335,16 @@ fn report<P: Problem>(
     }
     let command = context.program.display();
     let saved = text::shell_quote(&save.display().to_string());
-    let run_again = format!("{} < {saved}", context.program.run_line());
-    let mut commands = vec![("run it again".to_owned(), run_again)];
+    let again = match context.jury_seed {
+        None => format!("{} < {saved}", context.program.run_line()),
+        Some(seed) => format!(
+            "{} interact {saved}{} {} -- {command}",
+            problem.name(),
+            if seed == 1 { String::new() } else { format!(" --seed {seed}") },
+            context.limits.flags()
+        ),
+    };
+    let mut commands = vec![("run it again".to_owned(), again)];
     if let Some(replay) = replay {
         commands.push(("replay the run".to_owned(), replay));
     }
@@ -326,20 +352,15 @@ fn report<P: Problem>(
         commands.push((
             "go on shrinking".to_owned(),
             format!(
-                "{} shrink {saved} {} --limits {} -- {command}",
+                "{} shrink {saved}{} {} --limits {} -- {command}",
                 problem.name(),
+                context.interactive_flags(),
                 context.limits.flags(),
                 context.inputs
             ),
         ));
     }
-    let run = &trial.run;
-    let measured = format!(
-        "measured: CPU {}, wall {}, peak memory {}",
-        seconds(run.cpu),
-        seconds(run.wall),
-        megabytes(run.memory.kib())
-    );
+    let measured = measured(trial);
     let report = FailureReport {
         found: headline,
         about,
@@ -350,6 +371,45 @@ fn report<P: Problem>(
         time: format!("{time}, -j {}", context.jobs),
     };
     report.save().to_string()
+}
+
+/// The transcript of a player's games, to be saved at `path`.
+pub(super) fn transcript_text(transcript: &Transcript, path: PathBuf) -> Text {
+    let about = "> the jury's lines, < the program's";
+    Text::saved(Role::Transcript, "transcript", Some(about.to_owned()), transcript.text(), path)
+}
+
+/// What the program wrote to stderr, when it wrote anything.
+pub(super) fn stderr_text(run: &ChildReport) -> Option<Text> {
+    if run.stderr_len == 0 {
+        return None;
+    }
+    let kept = run.stderr_head.len() + run.stderr_tail.len();
+    let about = (run.stderr_len > kept)
+        .then(|| format!("its first and last {}", text::bytes(run.stderr_tail.len() as u64)));
+    Some(Text::shown(Role::Stderr, "your stderr", about, run.stderr_kept()))
+}
+
+/// The `measured: ...` line of a trial: its CPU time, wall time and peak memory, and for a
+/// player the jury's replies as the interaction saw them.
+pub(super) fn measured(trial: &Trial) -> String {
+    let run = &trial.run;
+    let mut line = format!(
+        "measured: CPU {}, wall {}, peak memory {}",
+        seconds(run.cpu),
+        seconds(run.wall),
+        megabytes(run.memory.kib())
+    );
+    if let Some(transcript) = &trial.transcript {
+        let replies = transcript.replies;
+        line += &format!(
+            "; the jury's {} (not in the wall time): median {}, worst {}",
+            plural(replies.count as u64, "answer"),
+            text::milliseconds(replies.median),
+            text::milliseconds(replies.worst)
+        );
+    }
+    line
 }
 
 /// The line that says how far shrinking got.

@@ -127,7 +127,7 @@ pub(super) fn run_tests<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &RunT
                 }
             };
         judged.push((files, index));
-        let Trial { verdict, run } = trial;
+        let Trial { verdict, run, .. } = trial;
         let (cpu, kib) = (run.cpu, run.memory.kib());
         let _ = writeln!(
             stdout,

@@ -164,6 +164,12 @@ impl<G: Game> Jury<G> {
         &mut self.game
     }
 
+    /// The game back, with what it keeps between inputs (tables, memos), for the next jury.
+    #[must_use]
+    pub fn into_game(self) -> G {
+        self.game
+    }
+
     /// The first lines: the number of games, the first game's opening, and the moves before
     /// the program's first turn.
     pub fn open(&mut self) -> Reply {

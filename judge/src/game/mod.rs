@@ -74,6 +74,12 @@ pub trait Game {
     /// An input to play when none is given (the statement's sample).
     fn sample(&self) -> &'static [u8];
 
+    /// How many of the problem's size levels ([`Problem::generate`](crate::Problem)), from
+    /// level 0, a stress loop of interactions plays (`stress --interactive`): those whose
+    /// inputs an interaction plays through in a moment. Larger levels hold more games or
+    /// larger starts than a loop of interactions affords.
+    fn stress_levels(&self) -> u32;
+
     /// The side the program (or the person) plays from `start`: the winner where a game has
     /// one, else the problem's protagonist.
     fn program_side(&mut self, start: &Self::Position) -> Self::Player;

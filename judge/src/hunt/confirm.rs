@@ -18,9 +18,9 @@
 //!   (failed k of n), reported with its input but not shrunk, since shrinking would follow
 //!   chance rather than the bug.
 
-use super::trial::{Trial, trial};
+use super::trial::{Contestant, Trial, trial};
 use crate::rules::{Problem, VerdictKind};
-use crate::sandbox::{ChildError, ChildOptions, Program, Sandbox};
+use crate::sandbox::{ChildError, ChildOptions, Sandbox};
 
 /// Reruns that must all fail the same way to confirm a failure.
 pub const CONFIRM_RERUNS: u32 = 2;
@@ -87,17 +87,17 @@ impl Reruns {
 ///
 /// # Errors
 /// A rerun could not be carried out, or a signal stopped it.
-pub(super) fn confirm<P: Problem>(
+pub(super) fn confirm<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
-    program: &Program,
+    contestant: &C,
     input: &P::Input,
     kind: VerdictKind,
     options: &ChildOptions,
 ) -> Result<Reruns, ChildError> {
     let mut reruns = Reruns { kind, first_counts: true, runs: 0, failed: 0, trial: None };
     let one = |reruns: &mut Reruns| -> Result<(), ChildError> {
-        let t = trial(sandbox, problem, program, input, options)?;
+        let t = trial(sandbox, problem, contestant, input, options)?;
         let seen = t.verdict.kind;
         if reruns.runs == 0 && seen != kind && seen.is_failure() && seen != VerdictKind::Fail {
             reruns.kind = seen;
@@ -126,10 +126,10 @@ pub(super) fn confirm<P: Problem>(
 ///
 /// # Errors
 /// As [`confirm`].
-pub(super) fn rerun<P: Problem>(
+pub(super) fn rerun<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
-    program: &Program,
+    contestant: &C,
     input: &P::Input,
     kind: VerdictKind,
     options: &ChildOptions,
@@ -137,7 +137,7 @@ pub(super) fn rerun<P: Problem>(
 ) -> Result<Reruns, ChildError> {
     let mut reruns = Reruns { kind, first_counts: true, runs, failed: 0, trial: None };
     for _ in 0..runs {
-        let t = trial(sandbox, problem, program, input, options)?;
+        let t = trial(sandbox, problem, contestant, input, options)?;
         if t.verdict.kind == kind {
             reruns.failed += 1;
             reruns.trial.get_or_insert(t);

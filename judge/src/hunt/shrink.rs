@@ -38,9 +38,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::confirm::{FINAL_RERUNS, Reruns, rerun};
-use super::trial::{Trial, trial_judging};
+use super::trial::{Contestant, Trial};
 use crate::rules::{Limits, Problem, VerdictKind};
-use crate::sandbox::{ChildError, ChildOptions, Program, Sandbox};
+use crate::sandbox::{ChildError, ChildOptions, Sandbox};
 
 /// How to shrink. Use the options the failure was found with (same limits and time limit),
 /// or the failure may not reproduce.
@@ -107,15 +107,15 @@ impl<I> Shrunk<I> {
 ///
 /// # Panics
 /// If a move of the problem does not lower its [`Problem::size`] (shrinking would not end).
-pub fn shrink<P: Problem>(
+pub fn shrink<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
-    program: &Program,
+    contestant: &C,
     input: P::Input,
     failing: Trial,
     options: &ShrinkOptions,
 ) -> Result<Shrunk<P::Input>, ChildError> {
-    shrink_with_progress(sandbox, problem, program, input, failing, options, None)
+    shrink_with_progress(sandbox, problem, contestant, input, failing, options, None)
 }
 
 /// How far a shrinking search has got, passed to a callback after each batch of runs.
@@ -136,10 +136,10 @@ pub struct ShrinkProgress {
 ///
 /// # Panics
 /// As [`shrink`].
-pub(super) fn shrink_with_progress<P: Problem>(
+pub(super) fn shrink_with_progress<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
-    program: &Program,
+    contestant: &C,
     input: P::Input,
     failing: Trial,
     options: &ShrinkOptions,
@@ -203,7 +203,7 @@ pub(super) fn shrink_with_progress<P: Problem>(
                 let trials = match run_batch(
                     sandbox,
                     problem,
-                    program,
+                    contestant,
                     &batch,
                     &options.run,
                     judge_output,
@@ -239,7 +239,7 @@ pub(super) fn shrink_with_progress<P: Problem>(
     let (input, trial) = current;
     let reruns = match end {
         ShrinkEnd::Interrupted(_) => None,
-        _ => match rerun(sandbox, problem, program, &input, kind, &options.run, FINAL_RERUNS) {
+        _ => match rerun(sandbox, problem, contestant, &input, kind, &options.run, FINAL_RERUNS) {
             Err(ChildError::Interrupted(_)) => None,
             reruns => Some(reruns?),
         },
@@ -249,17 +249,16 @@ pub(super) fn shrink_with_progress<P: Problem>(
 
 /// Runs every candidate of `batch` at once (one thread each; the caller's thread takes the
 /// first) and returns their trials in batch order.
-fn run_batch<P: Problem>(
+fn run_batch<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
-    program: &Program,
+    contestant: &C,
     batch: &[P::Input],
     options: &ChildOptions,
     judge_output: bool,
 ) -> Result<Vec<Trial>, ChildError> {
     let Some((first, rest)) = batch.split_first() else { return Ok(Vec::new()) };
-    let one =
-        |candidate| trial_judging(sandbox, problem, program, candidate, options, judge_output);
+    let one = |candidate| contestant.trial(sandbox, problem, candidate, options, judge_output);
     thread::scope(|scope| {
         let others: Vec<_> =
             rest.iter().map(|candidate| scope.spawn(move || one(candidate))).collect();

@@ -29,9 +29,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::confirm::{Reruns, Standing, confirm};
-use super::trial::{Trial, trial};
+use super::trial::{Contestant, Trial, trial};
 use crate::rules::{Invalid, Limits, Problem, Verdict, VerdictKind};
-use crate::sandbox::{ChildError, ChildOptions, Program, Sandbox};
+use crate::sandbox::{ChildError, ChildOptions, Sandbox};
 use engine::rng::SplitMix64;
 
 /// The seed of run `index` under master seed `seed`: the `index`-th output of SplitMix64
@@ -230,9 +230,9 @@ enum Outcome<I> {
     Interrupted,
 }
 
-/// Runs the stress loop of `problem` against `program`. A failure is confirmed by reruns alone
-/// before it is reported ([`Reruns`]); a time limit that no rerun meets is set aside and the
-/// loop goes on.
+/// Runs the stress loop of `problem` against `contestant`. A failure is confirmed by reruns
+/// alone before it is reported ([`Reruns`]); a time limit that no rerun meets is set aside and
+/// the loop goes on.
 ///
 /// Time: per run, generating and solving the input, one process run and one judging pass;
 /// runs go `jobs` at a time; a failure adds one rerun, or five when it is not deterministic.
@@ -241,10 +241,10 @@ enum Outcome<I> {
 /// # Errors
 /// The lowest-index run that could not be carried out (see [`StressError`]); failures of the
 /// user's program are not errors but [`StressReport::failure`].
-pub fn stress<P: Problem>(
+pub fn stress<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
-    program: &Program,
+    contestant: &C,
     options: &StressOptions,
     progress: Option<&(dyn Fn(Progress) + Sync)>,
 ) -> Result<StressReport<P::Input>, StressError> {
@@ -257,11 +257,9 @@ pub fn stress<P: Problem>(
     let loop_ = Loop {
         sandbox,
         problem,
-        program,
+        contestant,
         options,
-        schedule: options
-            .schedule
-            .unwrap_or_else(|| Schedule::for_problem(problem, options.limits)),
+        schedule: options.schedule.unwrap_or_else(|| contestant.schedule(problem, options.limits)),
         end,
         deadline: options.time.map(|t| start + t),
         done: Mutex::new(Progress { runs: 0, cases: 0 }),
@@ -283,7 +281,7 @@ pub fn stress<P: Problem>(
         report.interrupted = segment.interrupted;
         let Some(mut failure) = segment.failure else { break };
         let kind = failure.trial.verdict.kind;
-        match confirm(sandbox, problem, program, &failure.input, kind, &options.run) {
+        match confirm(sandbox, problem, contestant, &failure.input, kind, &options.run) {
             Ok(reruns) if reruns.standing() == Standing::Unconfirmed => {
                 report.unconfirmed.push(failure.index);
                 first = failure.index + 1;
@@ -301,10 +299,10 @@ pub fn stress<P: Problem>(
 }
 
 /// One stress loop's fixed parts, run in segments: a segment ends at its first failure.
-struct Loop<'a, P: Problem> {
+struct Loop<'a, P: Problem, C: ?Sized> {
     sandbox: &'a Sandbox,
     problem: &'a P,
-    program: &'a Program,
+    contestant: &'a C,
     options: &'a StressOptions,
     schedule: Schedule,
     /// The first index not to run.
@@ -327,7 +325,7 @@ struct Segment<I> {
     interrupted: Option<i32>,
 }
 
-impl<P: Problem> Loop<'_, P> {
+impl<P: Problem, C: Contestant + ?Sized> Loop<'_, P, C> {
     /// Runs indices from `first` on, `jobs` at a time, until the lowest failing index, the end
     /// of the budget or a signal. The failure is the one a single worker would have found.
     fn run_from(&self, first: u64) -> Result<Segment<P::Input>, StressError> {
@@ -410,7 +408,7 @@ impl<P: Problem> Loop<'_, P> {
         if let Err(invalid) = problem.validate(&input, options.limits) {
             return (cases, Outcome::Trouble(StressError::Generated { index, seed, invalid }));
         }
-        let outcome = match trial(self.sandbox, problem, self.program, &input, &options.run) {
+        let outcome = match trial(self.sandbox, problem, self.contestant, &input, &options.run) {
             Err(ChildError::Interrupted(_)) => Outcome::Interrupted,
             Err(source) => Outcome::Trouble(StressError::Run { index, source }),
             Ok(t) if t.verdict.kind == VerdictKind::Fail => {

@@ -110,7 +110,7 @@ pub fn judge_test<P: Problem>(
     let verdict = run_verdict(program, &run, options).unwrap_or_else(|| {
         check(problem, input, &run.stdout, answer, Limits::Extended, false, false)
     });
-    Ok(Trial { verdict, run })
+    Ok(Trial { verdict, run, transcript: None })
 }
 
 #[cfg(test)]

@@ -1,7 +1,10 @@
-//! One trial: an input rendered, our answer computed, the user's program run on the input,
-//! and the run judged (runtime error, time and memory limits first, then the problem's rule).
+//! One trial: an input given to the contestant's program (as a file, or as a game against
+//! the jury: [`Contestant`]), and the run judged (runtime error, time and memory limits
+//! first, then the problem's rule or the jury).
 
-use crate::rules::{Problem, Verdict, VerdictKind, render};
+use super::interactive::Transcript;
+use super::stress::Schedule;
+use crate::rules::{Limits, Problem, Verdict, VerdictKind, render};
 use crate::sandbox::{ChildError, ChildOptions, ChildReport, Exit, Program, Sandbox};
 use crate::text::{describe_exit, megabytes, seconds};
 
@@ -12,6 +15,8 @@ pub struct Trial {
     pub verdict: Verdict,
     /// What the run did.
     pub run: ChildReport,
+    /// What was said, in an interactive trial.
+    pub transcript: Option<Box<Transcript>>,
 }
 
 /// How many characters of stderr a runtime error's message quotes.
@@ -28,7 +33,7 @@ pub fn run_verdict(
     options: &ChildOptions,
 ) -> Option<Verdict> {
     let kind = match report.exit {
-        Exit::Code(0) => return None,
+        Exit::Code(0) | Exit::Stopped => return None,
         Exit::TimeLimit => {
             return Some(Verdict::new(
                 VerdictKind::TimeLimit,
@@ -81,43 +86,77 @@ pub fn run_verdict(
     Some(Verdict::new(kind, message))
 }
 
-/// Runs `program` on `input` and judges the run with `problem`'s rule against our answer.
-///
-/// Time: our solver on `input`, plus the program's run, plus the judge's pass over the
-/// output.
+/// Who is judged, and how a trial of theirs is made: the one place the hunt tells a batch
+/// program ([`Program`]: the input on stdin, its output judged by the problem's rule) from a
+/// player of the problem's game ([`Player`](super::Player): every game of the input played
+/// against the jury in one run). The stress loop, confirmation and the shrinker take any
+/// contestant.
+pub trait Contestant: Sync {
+    /// The program that runs.
+    fn program(&self) -> &Program;
+
+    /// One trial: `input` given to the program under `options`, the run judged. A run that
+    /// exits normally is judged by its output only when `judge_output` is set (a search for a
+    /// runtime error or an exceeded limit need not); otherwise it is `ok` unjudged.
+    ///
+    /// # Errors
+    /// The program cannot be run at all, or a signal stopped the run (see [`ChildError`]).
+    fn trial<P: Problem>(
+        &self,
+        sandbox: &Sandbox,
+        problem: &P,
+        input: &P::Input,
+        options: &ChildOptions,
+        judge_output: bool,
+    ) -> Result<Trial, ChildError>;
+
+    /// What a stress loop runs when its options name no schedule.
+    fn schedule<P: Problem>(&self, problem: &P, limits: Limits) -> Schedule;
+}
+
+impl Contestant for Program {
+    fn program(&self) -> &Program {
+        self
+    }
+
+    /// The input rendered, the program run on it, its run judged ([`run_verdict`]), then its
+    /// output by the problem's rule against our answer. Time: our solver on `input`, plus
+    /// the run, plus the judge's pass over the output.
+    fn trial<P: Problem>(
+        &self,
+        sandbox: &Sandbox,
+        problem: &P,
+        input: &P::Input,
+        options: &ChildOptions,
+        judge_output: bool,
+    ) -> Result<Trial, ChildError> {
+        let bytes = render(problem, input);
+        let report = sandbox.run(self, &bytes, options)?;
+        let verdict = match run_verdict(self, &report, options) {
+            Some(verdict) => verdict,
+            None if judge_output => problem.judge(input, &problem.solve(input), &report.stdout),
+            None => Verdict::ok("exited normally, output not judged"),
+        };
+        Ok(Trial { verdict, run: report, transcript: None })
+    }
+
+    /// [`Schedule::for_problem`]: tiny inputs, the extremes, then the levels.
+    fn schedule<P: Problem>(&self, problem: &P, limits: Limits) -> Schedule {
+        Schedule::for_problem(problem, limits)
+    }
+}
+
+/// Runs `contestant` on `input` and judges the run ([`Contestant::trial`], the output
+/// judged).
 ///
 /// # Errors
 /// The program cannot be run at all, or a signal stopped the run (see [`ChildError`]).
-pub fn trial<P: Problem>(
+pub fn trial<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
-    program: &Program,
+    contestant: &C,
     input: &P::Input,
     options: &ChildOptions,
 ) -> Result<Trial, ChildError> {
-    trial_judging(sandbox, problem, program, input, options, true)
-}
-
-/// [`trial`], judging the output of a run that exits normally only when `judge_output` is
-/// set; otherwise such a run is `ok` unjudged, which is all a search for a runtime error or an
-/// exceeded limit needs to know, and it saves our solver's time.
-///
-/// # Errors
-/// As [`trial`].
-pub(super) fn trial_judging<P: Problem>(
-    sandbox: &Sandbox,
-    problem: &P,
-    program: &Program,
-    input: &P::Input,
-    options: &ChildOptions,
-    judge_output: bool,
-) -> Result<Trial, ChildError> {
-    let bytes = render(problem, input);
-    let report = sandbox.run(program, &bytes, options)?;
-    let verdict = match run_verdict(program, &report, options) {
-        Some(verdict) => verdict,
-        None if judge_output => problem.judge(input, &problem.solve(input), &report.stdout),
-        None => Verdict::ok("exited normally, output not judged"),
-    };
-    Ok(Trial { verdict, run: report })
+    contestant.trial(sandbox, problem, input, options, true)
 }

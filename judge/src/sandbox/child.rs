@@ -44,14 +44,19 @@
 //! contest judge gives it (isolate and CMS, DOMjudge, Kattis, Codeforces): `fstat` gives its
 //! size, and reading it whole by its size, `mmap` and `lseek` work. It is written in the
 //! run's folder and unlinked before the program starts, so nothing of it is left behind.
+//! In a dialogue ([`Sandbox::interact`]) stdin is a pipe instead, written by the other side
+//! line by line, and stdout is handed to it line by line (module `dialogue`); everything
+//! else about the run is the same.
 //!
-//! Pipes never deadlock: stdout and stderr are drained on their own threads, and a waiter
-//! thread reports the exit. A run costs one process start, a folder and an input file made
-//! and removed, and three thread starts.
+//! Pipes never deadlock: stdout and stderr are drained on their own threads (in a dialogue a
+//! writer thread feeds stdin), and a waiter thread reports the exit. A run costs one process
+//! start, a folder and an input file made and removed, and three thread starts (four in a
+//! dialogue).
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{self, Read, Write};
+use std::os::fd::OwnedFd;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -61,6 +66,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::cgroup::RunCgroup;
+use super::dialogue::{Dialogue, Talk};
 use super::{Sandbox, reaper, sys};
 
 /// A program to run: the command line as given, and the executable and arguments prepared to
@@ -252,6 +258,9 @@ pub enum Exit {
     OutputLimit,
     /// Its peak resident memory passed the memory limit: we killed it, or it ended above it.
     MemoryLimit,
+    /// We ended it because its dialogue stopped the run with a verdict of its own
+    /// ([`Next::Stop`](super::Next::Stop)); how it would have ended is not known.
+    Stopped,
 }
 
 impl Exit {
@@ -304,7 +313,8 @@ pub struct ChildReport {
     pub stderr_tail: Vec<u8>,
     /// How many bytes it wrote to stderr in all.
     pub stderr_len: usize,
-    /// Wall time from spawn to exit (or to the kill).
+    /// Wall time from spawn to exit (or to the kill); in a dialogue, less the time the other
+    /// side took to answer.
     pub wall: Duration,
     /// CPU time (user plus system) of the program and everything it started (with a cgroup),
     /// or of the program and the children it waited for (without one).
@@ -422,8 +432,20 @@ pub const POLL: Duration = Duration::from_millis(5);
 enum Event {
     Exited(io::Result<()>),
     OutputLimit,
+    /// A line of stdout, in a dialogue.
+    Line(Vec<u8>),
+    /// The end of stdout, in a dialogue: after its last line, before [`Event::Stdout`].
+    Closed,
     Stdout(Vec<u8>),
     Stderr(StderrTail),
+}
+
+/// What the program reads on stdin.
+pub(super) enum Stdin<'a> {
+    /// This input, as a regular file.
+    File(&'a [u8]),
+    /// The lines of a dialogue, on a pipe (module `dialogue`).
+    Dialogue(&'a mut dyn Dialogue),
 }
 
 /// The end of a program's stderr, and how many bytes it wrote there in all.
@@ -521,7 +543,7 @@ impl Drop for Started<'_> {
 pub(super) fn run(
     sandbox: &Sandbox,
     program: &Program,
-    input: &[u8],
+    input: Stdin<'_>,
     options: &ChildOptions,
 ) -> Result<ChildReport, ChildError> {
     let name = || program.display();
@@ -544,7 +566,17 @@ pub(super) fn run(
         None => Some(reaper::Adopting::start().map_err(spawn_error)?),
         Some(_) => None,
     };
-    let stdin = input_file(dir.path(), input).map_err(spawn_error)?;
+    // The dialogue opens before the program starts, so its first answer costs the program
+    // no wall time.
+    let (stdin, mut talk, stop_at_once) = match input {
+        Stdin::File(input) => (input_file(dir.path(), input).map_err(spawn_error)?, None, false),
+        Stdin::Dialogue(dialogue) => {
+            let (reading, writing) = io::pipe().map_err(spawn_error)?;
+            let (talk, stop) = Talk::open(dialogue, File::from(OwnedFd::from(writing)));
+            (File::from(OwnedFd::from(reading)), Some(talk), stop)
+        }
+    };
+    let lines = talk.is_some();
     let launch = sys::Launch {
         stdin: &stdin,
         dir: dir.path(),
@@ -568,7 +600,7 @@ pub(super) fn run(
     let stdout = child.stdout;
     let limit = options.output_limit;
     let out_tx = tx.clone();
-    thread::spawn(move || read_bounded(stdout, limit, &out_tx));
+    thread::spawn(move || read_bounded(stdout, limit, lines, &out_tx));
     let stderr = child.stderr;
     let tail = options.stderr_tail;
     let err_tx = tx.clone();
@@ -578,12 +610,15 @@ pub(super) fn run(
         let _ = tx.send(Event::Exited(sys::wait_exit(pid)));
     });
 
-    let watched = watch(&started, start, options, &rx).map_err(wait_error)?;
-    let wall = start.elapsed();
+    let watched =
+        watch(&started, start, options, &rx, talk.as_mut(), stop_at_once).map_err(wait_error)?;
+    let thinking = talk.as_ref().map_or(Duration::ZERO, |talk| talk.thinking);
+    let wall = start.elapsed().saturating_sub(thinking);
     let (usage, run_cpu) = started.finish().map_err(wait_error)?;
     let own_peak = sys::own_peak_rss_kib();
-    let (stdout, stderr_tail) = drain(sandbox, dir.path(), &rx, watched.stdout, watched.stderr)
-        .ok_or(ChildError::Escaped { program: name() })?;
+    let (stdout, stderr_tail) =
+        drain(sandbox, dir.path(), &rx, watched.stdout, watched.stderr, talk.as_mut())
+            .ok_or(ChildError::Escaped { program: name() })?;
     drop(dir);
     if let Some(signal) = sandbox.caught() {
         return Err(ChildError::Interrupted(signal));
@@ -620,22 +655,43 @@ fn input_file(folder: &Path, input: &[u8]) -> io::Result<File> {
 }
 
 /// Reads the program's stdout, keeping at most `limit` bytes; reports the output limit as
-/// soon as it is passed, then what was kept.
-fn read_bounded(mut stdout: File, limit: usize, tx: &mpsc::Sender<Event>) {
+/// soon as it is passed, then what was kept. With `lines` (a dialogue), each line is
+/// reported as it comes (a last one without its `\n` at the end of stdout, not at the output
+/// limit), then the end of stdout.
+fn read_bounded(mut stdout: File, limit: usize, lines: bool, tx: &mpsc::Sender<Event>) {
     let mut kept = Vec::new();
     let mut buf = vec![0; 1 << 16];
+    // Where the line being read starts in `kept`.
+    let mut line_start = 0;
+    let mut whole = true;
     loop {
-        match stdout.read(&mut buf) {
+        let n = match stdout.read(&mut buf) {
             Ok(0) => break,
             Ok(n) if kept.len() + n > limit => {
                 kept.extend_from_slice(&buf[..limit - kept.len()]);
                 let _ = tx.send(Event::OutputLimit);
+                whole = false;
                 break;
             }
-            Ok(n) => kept.extend_from_slice(&buf[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(_) => break,
+        };
+        let from = kept.len();
+        kept.extend_from_slice(&buf[..n]);
+        if lines {
+            // Only the new bytes are searched: a long line costs O(its length).
+            for at in (from..kept.len()).filter(|&i| kept[i] == b'\n') {
+                let _ = tx.send(Event::Line(kept[line_start..at].to_vec()));
+                line_start = at + 1;
+            }
         }
+    }
+    if lines {
+        if whole && line_start < kept.len() {
+            let _ = tx.send(Event::Line(kept[line_start..].to_vec()));
+        }
+        let _ = tx.send(Event::Closed);
     }
     let _ = tx.send(Event::Stdout(kept));
 }
@@ -686,16 +742,20 @@ struct Watched {
 
 /// Waits for the program to exit, reading its CPU time and peak memory every [`POLL`], and
 /// kills its group and cgroup when its CPU time passes the time limit, its wall time the
-/// backstop, its output the output limit or its peak memory the memory limit.
+/// backstop, its output the output limit or its peak memory the memory limit. In a dialogue
+/// (`talk`), hands each line to it, pushes the backstop back by the time it takes to answer,
+/// and kills the program when it stops the run (`stop_at_once`: before the first line).
 fn watch(
     started: &Started<'_>,
     start: Instant,
     options: &ChildOptions,
     rx: &mpsc::Receiver<Event>,
+    mut talk: Option<&mut Talk<'_>>,
+    stop_at_once: bool,
 ) -> io::Result<Watched> {
     let mut watched =
         Watched { killed: None, polled_kib: 0, cpu: Duration::ZERO, stdout: None, stderr: None };
-    let deadline = start + options.wall_limit;
+    let mut deadline = start + options.wall_limit;
     let kill = |watched: &mut Watched, why: Exit| -> io::Result<()> {
         if watched.killed.is_none() {
             sys::kill_group(started.pid)?;
@@ -706,6 +766,9 @@ fn watch(
         }
         Ok(())
     };
+    if stop_at_once {
+        kill(&mut watched, Exit::Stopped)?;
+    }
     loop {
         let event = if watched.killed.is_some() {
             rx.recv().expect("the waiter thread always reports")
@@ -736,6 +799,20 @@ fn watch(
                 return Ok(watched);
             }
             Event::OutputLimit => kill(&mut watched, Exit::OutputLimit)?,
+            Event::Line(line) => {
+                let talk = talk.as_deref_mut().expect("lines come only in a dialogue");
+                let (took, stop) = talk.line(&line);
+                deadline += took;
+                if stop {
+                    kill(&mut watched, Exit::Stopped)?;
+                }
+            }
+            Event::Closed => {
+                let talk = talk.as_deref_mut().expect("lines come only in a dialogue");
+                if talk.closed() {
+                    kill(&mut watched, Exit::Stopped)?;
+                }
+            }
             Event::Stdout(bytes) => watched.stdout = Some(bytes),
             Event::Stderr(tail) => watched.stderr = Some(tail),
         }
@@ -744,12 +821,15 @@ fn watch(
 
 /// The outputs the readers have not reported yet, waited for at most [`DRAIN_GRACE`] after
 /// the group is gone: `None` when a process that escaped the judge keeps a pipe open.
+/// In a dialogue, the lines not handed over yet go to `talk` (the program is gone: a stop
+/// changes nothing).
 fn drain(
     sandbox: &Sandbox,
     folder: &Path,
     rx: &mpsc::Receiver<Event>,
     mut stdout: Option<Vec<u8>>,
     mut stderr: Option<StderrTail>,
+    mut talk: Option<&mut Talk<'_>>,
 ) -> Option<(Vec<u8>, StderrTail)> {
     let deadline = Instant::now() + DRAIN_GRACE;
     while stdout.is_none() || stderr.is_none() {
@@ -757,6 +837,12 @@ fn drain(
         match rx.recv_timeout(wait) {
             Ok(Event::Stdout(bytes)) => stdout = Some(bytes),
             Ok(Event::Stderr(tail)) => stderr = Some(tail),
+            Ok(Event::Line(line)) => {
+                talk.as_deref_mut().expect("lines come only in a dialogue").line(&line);
+            }
+            Ok(Event::Closed) => {
+                talk.as_deref_mut().expect("lines come only in a dialogue").closed();
+            }
             Ok(Event::OutputLimit | Event::Exited(_)) => {}
             Err(_) if Instant::now() < deadline => {
                 // Without a cgroup, a process orphaned as the group died may hold a pipe:

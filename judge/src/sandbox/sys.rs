@@ -250,7 +250,8 @@ impl Prepared {
 /// its limits.
 #[derive(Debug)]
 pub(crate) struct Launch<'a> {
-    /// Its standard input: a regular file open for reading, as judges give the input.
+    /// Its standard input: a regular file open for reading, as judges give the input, or the
+    /// read end of a dialogue's pipe.
     pub stdin: &'a File,
     /// The folder it starts in; `TMPDIR` names it too.
     pub dir: &'a Path,

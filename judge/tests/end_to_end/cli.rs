@@ -41,8 +41,8 @@ fn exit(args: &[&str]) -> i32 {
 /// How `stress` or `shrink` with `args` ends, without printing.
 fn ending(args: &[&str]) -> Ending {
     match parse(args) {
-        Command::Judge(JudgeCommand::Stress(a)) => a.ending(sandbox(), &Sum),
-        Command::Judge(JudgeCommand::Shrink(a)) => a.ending(sandbox(), &Sum),
+        Command::Judge(JudgeCommand::Stress(a)) => a.ending(sandbox(), &Sum, None),
+        Command::Judge(JudgeCommand::Shrink(a)) => a.ending(sandbox(), &Sum, None),
         Command::Judge(other) => panic!("not stress or shrink: {other:?}"),
     }
 }
