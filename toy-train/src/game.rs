@@ -239,15 +239,78 @@ impl Tracks {
         self.heads.push(v);
     }
 
+    /// Adds the tracks of `tracks` (`(from, to)`), as [`Tracks::push`] would one by one;
+    /// while the tails come in order, the builder's fields stay in registers.
+    #[inline(always)]
+    pub(crate) fn extend(&mut self, tracks: &mut impl Iterator<Item = (u32, u32)>) {
+        if self.tails.is_none() {
+            let mut heads = std::mem::take(&mut self.heads);
+            let mut last_tail = self.last_tail;
+            let out_count = &mut self.out_count[..];
+            let mut out_of_order = None;
+            for (u, v) in tracks.by_ref() {
+                if u < last_tail {
+                    out_of_order = Some((u, v));
+                    break;
+                }
+                last_tail = u;
+                out_count[u as usize + 1] += 1;
+                heads.push(v);
+            }
+            (self.heads, self.last_tail) = (heads, last_tail);
+            let Some((u, v)) = out_of_order else { return };
+            self.push(u, v);
+        }
+        for (u, v) in tracks.by_ref() {
+            self.push(u, v);
+        }
+    }
+
     /// The first tail out of order: write out the (sorted) tails so far, then keep them.
     #[cold]
     fn keep_tails(&mut self, u: u32) {
-        let mut tails = Vec::with_capacity(self.heads.capacity());
-        for (t, &count) in self.out_count[1..].iter().enumerate() {
-            tails.extend(std::iter::repeat_n(t as u32, count as usize));
+        self.tails().push(u);
+    }
+
+    /// Every track's tail, written out from the counts if they have not been kept so far.
+    fn tails(&mut self) -> &mut Vec<u32> {
+        let Self { heads, out_count, tails, .. } = self;
+        tails.get_or_insert_with(|| {
+            let mut tails = Vec::with_capacity(heads.capacity());
+            for (t, &count) in out_count[1..].iter().enumerate() {
+                tails.extend(std::iter::repeat_n(t as u32, count as usize));
+            }
+            tails
+        })
+    }
+
+    /// Appends the tracks of `later`, a builder over the same stations, after these. While
+    /// both keep their tails in order, one after the other, only the counts of the stations
+    /// `later` has tracks from are added; otherwise both tails are written out.
+    /// `O(tracks of later)`, plus `O(n)` for written-out tails.
+    pub(crate) fn append(&mut self, mut later: Tracks) {
+        let later_first = later.out_count[1..].iter().position(|&c| c > 0);
+        match later_first {
+            None if later.tails.is_none() => {}
+            Some(first)
+                if self.tails.is_none()
+                    && later.tails.is_none()
+                    && first as u32 >= self.last_tail =>
+            {
+                let range = first + 1..later.last_tail as usize + 2;
+                for (mine, theirs) in
+                    self.out_count[range.clone()].iter_mut().zip(&later.out_count[range])
+                {
+                    *mine += theirs;
+                }
+                self.last_tail = later.last_tail;
+            }
+            _ => {
+                let later_tails = std::mem::take(later.tails());
+                self.tails().extend_from_slice(&later_tails);
+            }
         }
-        tails.push(u);
-        self.tails = Some(tails);
+        self.heads.extend_from_slice(&later.heads);
     }
 
     /// The game: offsets by prefix sums, the forward array as read (or sorted by tail), the
@@ -281,12 +344,9 @@ impl Tracks {
                 out
             }
         };
-        let mut in_start = vec![0u32; n + 1];
-        for &v in &out {
-            in_start[v as usize + 1] += 1;
-        }
-        prefix_sums(&mut in_start);
-        let inc = reverse(&out_start, &out, &in_start);
+        let halves = out.len() >= PARALLEL_FROM
+            && std::thread::available_parallelism().is_ok_and(|p| p.get() >= 2);
+        let (in_start, inc) = reverse(&out_start, &out, halves);
         Ok(Game { flags, out_start, out, in_start, inc })
     }
 }
@@ -298,21 +358,69 @@ fn prefix_sums(counts: &mut [u32]) {
     }
 }
 
-/// The predecessor array: for every track `u -> v` in forward order, `u` goes to the next
-/// free slot of `v`. `O(n + m)`; the writes land all over the array, so this is bound by
-/// memory latency (splitting it over two threads did not pay on a busy two-core machine).
-fn reverse(out_start: &[u32], out: &[u32], in_start: &[u32]) -> Vec<u32> {
+/// Tracks from which [`reverse`] splits its work over two threads: below that, starting a
+/// thread costs about what it saves.
+const PARALLEL_FROM: usize = 1 << 20;
+
+/// The predecessor offsets and array: for every track `u -> v` in forward order, `u` goes to
+/// the next free slot of `v`, so predecessors come by increasing tail. `O(n + m)`.
+///
+/// The writes land all over the array, so this is bound by memory latency; with `halves`,
+/// two threads share it. Each takes the tracks of the tails on one side of the middle track,
+/// counts their heads, and writes its predecessors into the slots the counts give it, the
+/// first half's before the second half's in every list: the same arrays as one thread
+/// writes. (The slots are atomics, written with plain stores, since the two threads' slots
+/// interleave.)
+fn reverse(out_start: &[u32], out: &[u32], halves: bool) -> (Vec<u32>, Vec<u32>) {
+    use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
     let n = out_start.len() - 1;
-    let mut inc = vec![0u32; out.len()];
-    let mut fill = in_start[..n].to_vec();
-    for u in 0..n {
-        for &v in &out[out_start[u] as usize..out_start[u + 1] as usize] {
-            let slot = &mut fill[v as usize];
-            inc[*slot as usize] = u as u32;
-            *slot += 1;
+    // The first half: the tails before `split`, whose tracks end near the middle.
+    let split =
+        if halves { out_start.partition_point(|&s| (s as usize) < out.len() / 2) } else { n };
+    let middle = out_start[split] as usize;
+    let count = |heads: &[u32]| {
+        let mut count = vec![0u32; n + 1];
+        for &v in heads {
+            count[v as usize + 1] += 1;
         }
+        count
+    };
+    let (mut first, mut second) = if halves {
+        std::thread::scope(|s| {
+            let second = s.spawn(|| count(&out[middle..]));
+            (count(&out[..middle]), second.join().expect("counting does not panic"))
+        })
+    } else {
+        (count(out), Vec::new())
+    };
+    let mut in_start = vec![0u32; n + 1];
+    for v in 1..=n {
+        in_start[v] = in_start[v - 1] + first[v] + second.get(v).unwrap_or(&0);
     }
-    inc
+    // Where each half writes next in every list: the second after the first's.
+    for v in 0..n.min(second.len()) {
+        second[v] = in_start[v] + first[v + 1];
+    }
+    first[..n].copy_from_slice(&in_start[..n]);
+    let inc: Vec<AtomicU32> = vec![0u32; out.len()].into_iter().map(AtomicU32::new).collect();
+    let scatter = |tails: std::ops::Range<usize>, fill: &mut [u32]| {
+        for u in tails {
+            for &v in &out[out_start[u] as usize..out_start[u + 1] as usize] {
+                let slot = &mut fill[v as usize];
+                inc[*slot as usize].store(u as u32, Relaxed);
+                *slot += 1;
+            }
+        }
+    };
+    if halves {
+        std::thread::scope(|s| {
+            s.spawn(|| scatter(split..n, &mut second));
+            scatter(0..split, &mut first);
+        });
+    } else {
+        scatter(0..n, &mut first);
+    }
+    (in_start, inc.into_iter().map(AtomicU32::into_inner).collect())
 }
 
 #[cfg(test)]
@@ -330,6 +438,31 @@ mod tests {
         assert_eq!(game.pred(1), &[0, 0]);
         assert!(game.arezou(0) && !game.arezou(1));
         assert!(!game.charging(0) && game.charging(1));
+    }
+
+    #[test]
+    fn two_threads_reverse_as_one_does() {
+        let mut rng = engine::rng::SplitMix64::new(5);
+        for case in 0..200 {
+            let n = 1 + rng.below(if case % 10 == 0 { 3000 } else { 30 });
+            let mut degrees: Vec<u32> = (0..n).map(|_| rng.below(4) as u32).collect();
+            degrees[rng.below(n)] += rng.below(3 * n) as u32;
+            let mut out_start = vec![0];
+            for d in &degrees {
+                out_start.push(out_start.last().unwrap() + d);
+            }
+            let out: Vec<u32> = (0..out_start[n]).map(|_| rng.below(n) as u32).collect();
+            let (in_start, inc) = reverse(&out_start, &out, false);
+            assert_eq!(reverse(&out_start, &out, true), (in_start.clone(), inc.clone()));
+            for v in 0..n {
+                let pred = &inc[in_start[v] as usize..in_start[v + 1] as usize];
+                assert!(pred.is_sorted(), "predecessors by increasing tail");
+                assert!(pred.iter().all(|&u| {
+                    out[out_start[u as usize] as usize..out_start[u as usize + 1] as usize]
+                        .contains(&(v as u32))
+                }));
+            }
+        }
     }
 
     #[test]
