@@ -14,8 +14,10 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
     /// Folder holding the peers, the published editorials' programs built as
-    /// `hero-battle-seed`, `toy-train-seed` (up to 20,000 stations) and `toy-train-seed-big`
-    /// [default: target/seed-peers]. Peers that are absent are skipped: ours run alone.
+    /// `hero-battle-seed`, `toy-train-seed` (up to 20,000 stations) and `toy-train-seed-big`,
+    /// and a public solution a user builds as `toy-train-timpostuvan` (see
+    /// docs/notes/toy-train-profile.md) [default: target/seed-peers]. Peers that are absent
+    /// are skipped: ours run alone.
     #[arg(long)]
     pub peers: Option<PathBuf>,
     /// A script that builds the peers: it is run as `SCRIPT DIR` before the bench when the
@@ -83,7 +85,8 @@ pub fn peers(args: &BenchArgs) -> Option<PathBuf> {
 }
 
 /// The peer programs a bench looks for.
-const PEERS: [&str; 3] = ["hero-battle-seed", "toy-train-seed", "toy-train-seed-big"];
+const PEERS: [&str; 4] =
+    ["hero-battle-seed", "toy-train-seed", "toy-train-seed-big", "toy-train-timpostuvan"];
 
 /// Peer `name` in the peers' folder, when it is there.
 pub fn peer(args: &BenchArgs, name: &str) -> Option<PathBuf> {
