@@ -15,7 +15,7 @@ use std::io::Write;
 
 use crate::parse::write_probability;
 use crate::rules::{Action, FACE_DAMAGE, Position};
-use crate::tables::Tables;
+use crate::tables::{SweepSize, Tables};
 
 /// E's options at the start of one case.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,8 +69,15 @@ fn wins_at_once(position: &Position, action: Action) -> bool {
 /// When `ops` is outside `1..=MAX_OPS`.
 #[must_use]
 pub fn explain(ops: u8, positions: &[Position]) -> Vec<Explanation> {
-    let (_, actions) = Tables::build_probed(ops, positions);
-    positions.iter().zip(actions).map(|(p, actions)| Explanation::new(p, actions)).collect()
+    explain_swept(ops, positions).0
+}
+
+/// [`explain`], with the size of the sweep it took (for `--stats`).
+pub(crate) fn explain_swept(ops: u8, positions: &[Position]) -> (Vec<Explanation>, SweepSize) {
+    let (tables, actions) = Tables::build_probed(ops, positions);
+    let size = tables.size().expect("tables built by a sweep know its size");
+    let explained = positions.iter().zip(actions).map(|(p, a)| Explanation::new(p, a)).collect();
+    (explained, size)
 }
 
 /// Renders explanations, one block per case:

@@ -1,8 +1,8 @@
-//! card-duel as the judge sees it: [`Judge`] implements [`judge::Problem`], which
-//! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands. This module
-//! holds the limits, the checker (the rule an output is judged by) and our answers with
-//! their table cache; `judge/generate.rs` the stress loop's levels, the extreme inputs and
-//! the exhaustive enumeration, and `judge/moves.rs` the shrink moves.
+//! card-duel as the judge sees it: [`Judge`] implements [`judge::Problem`] (and, in
+//! `judge/package.rs`, `Packaged`), which give the binary its judging subcommands (listed in
+//! `docs/judging.md`). This module holds the limits, the checker (the rule an output is judged by)
+//! and our answers with their table cache; `judge/generate.rs` the stress loop's levels, the
+//! extreme inputs and the exhaustive enumeration, and `judge/moves.rs` the shrink moves.
 //!
 //! - **Limits.** `original`: the contest's, as its statement and validator state them:
 //!   `1 <= T <= 351,493`, `3 <= O <= 5`, HP `1..=20`, at most 4 minions a board, each of HP 1
@@ -103,8 +103,8 @@ use std::time::Duration;
 use engine::driver::parse_all;
 use engine::input::InputError;
 use engine::rng::SplitMix64;
+use judge::Invalid;
 use judge::compare::{Tokens, absolute_close, decimal, is_decimal, quote};
-use judge::problem::Invalid;
 use judge::scanf::{Outcome, is_c_space, scan_f64};
 use judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 
@@ -652,7 +652,7 @@ impl Problem for Judge {
 
 #[cfg(test)]
 mod tests {
-    use judge::problem::render;
+    use judge::render;
     use judge::{VerdictKind, check, testing};
 
     use super::*;

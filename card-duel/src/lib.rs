@@ -1,5 +1,5 @@
 //! card-duel: exact solvers for THUPC 2021 problem I, "狗蛋和二五仔", a Hearthstone-like duel
-//! with random pings (rules: `docs/problems/card-duel.md`).
+//! with random pings (rules: `problem/statement.md`).
 //!
 //! The API: [`run`], what the binary calls (judge input in, one probability per line out),
 //! with [`Options`] and [`Solver`]; [`solve`] for a list of [`Position`]s, and the fast
@@ -14,7 +14,7 @@
 //! [`generate`], official-size and all-position files and position families with fixed
 //! seeds; and [`judge`], the problem as the judge sees it (limits, the official checker's
 //! rule, generation, the extreme inputs, shrink moves, the exhaustive enumeration), behind
-//! the binary's `check`, `validate`, `stress` and `shrink`.
+//! the binary's judging subcommands.
 //!
 //! Inside, not part of the API (the workspace's tests reach the first five under the hidden
 //! `internals` feature):
@@ -37,8 +37,10 @@
 //! ```
 
 pub mod generate;
+pub mod interactive;
 pub mod judge;
 mod pings;
+pub mod position;
 mod shapes;
 mod tables;
 engine::internal_modules!(explain, parse, reference, rules, tablebase);
@@ -57,7 +59,7 @@ use reference::Reference;
 use tables::SweepSize;
 
 pub use parse::{InputFormat, MAX_CASES, render_input, write_input, write_probability};
-pub use rules::{Board, MAX_HP, MAX_OPS, OFFICIAL_CASES, ORIGINAL_OPS, Position};
+pub use rules::{Action, Board, MAX_HP, MAX_OPS, OFFICIAL_CASES, ORIGINAL_OPS, Position};
 pub use tablebase::{Cache, CacheError, Policy, Store, Tablebase, TablebaseError, TablebaseFile};
 pub use tables::{Reach, StartKey, Tables};
 
@@ -133,14 +135,20 @@ struct CardDuelExplain;
 impl FileSolver for CardDuelExplain {
     type Format = InputFormat;
     type Answer = Explanation;
-    type Extra = ();
+    /// The sweep's size (for `--stats`).
+    type Extra = Option<SweepSize>;
 
     fn format(&self) -> &InputFormat {
         &InputFormat::SOLVER
     }
 
-    fn solve_file(&self, ops: &u8, cases: &[Position]) -> Result<(Vec<Explanation>, ()), RunError> {
-        Ok((explain::explain(*ops, cases), ()))
+    fn solve_file(
+        &self,
+        ops: &u8,
+        cases: &[Position],
+    ) -> Result<(Vec<Explanation>, Option<SweepSize>), RunError> {
+        let (explained, size) = explain::explain_swept(*ops, cases);
+        Ok((explained, Some(size)))
     }
 }
 
@@ -227,11 +235,11 @@ pub fn run(bytes: &[u8], options: &Options) -> Result<Output, RunError> {
     let started = Instant::now();
     let driver = &options.driver;
     let (cases, out, steps, swept) = if options.explain {
-        let (written, ()) =
+        let (written, swept) =
             driver::solve_file_and_write(&CardDuelExplain, bytes, driver, |b, i, out| {
                 explain::write(i, &b.answers[i], out);
             })?;
-        (written.batch.cases.len(), written.bytes, written.steps, None)
+        (written.batch.cases.len(), written.bytes, written.steps, swept)
     } else {
         match options.solver {
             Solver::Fast => probabilities(&CardDuel::Sweep, bytes, driver)?,
@@ -259,7 +267,8 @@ fn output(
     let mut stderr = String::new();
     if let Some((cases, started, steps)) = stats {
         let ms = started.elapsed().as_secs_f64() * 1e3;
-        let _ = writeln!(stderr, "{cases} positions in {ms:.3} ms ({steps})");
+        let positions = if cases == 1 { "position" } else { "positions" };
+        let _ = writeln!(stderr, "{cases} {positions} in {ms:.3} ms ({steps})");
         if let Some(swept) = swept {
             let _ = writeln!(stderr, "sweep: {swept}");
         }
@@ -382,7 +391,7 @@ mod tests {
         let swept = run(input, &stats).unwrap();
         let lines: Vec<&str> = swept.stderr.lines().collect();
         assert_eq!(lines.len(), 2, "{}", swept.stderr);
-        assert!(lines[0].starts_with("1 positions in "), "{}", lines[0]);
+        assert!(lines[0].starts_with("1 position in "), "{}", lines[0]);
         assert!(lines[1].starts_with("sweep: 22 layers, "), "{}", lines[1]);
         let size =
             Tables::build(4, Reach::of(&driver::parse_all(&InputFormat::SOLVER, input).unwrap().1))
@@ -390,6 +399,9 @@ mod tests {
                 .unwrap();
         assert_eq!(lines[1], format!("sweep: {size}"));
         assert!(size.largest_layer < size.values && size.values < 22 * size.largest_layer);
+        // An explained run sweeps too, and says so.
+        let explained = run(input, &Options { explain: true, ..stats.clone() }).unwrap();
+        assert!(explained.stderr.lines().nth(1).is_some_and(|l| l.starts_with("sweep: ")));
         // The reference solver sweeps nothing; without --stats nothing is said.
         let reference = Options { solver: Solver::Reference, ..stats };
         assert_eq!(run(input, &reference).unwrap().stderr.lines().count(), 1);

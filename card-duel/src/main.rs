@@ -1,7 +1,7 @@
 //! The card-duel binary: judge input in (a file or stdin), one probability per line out; the
-//! judge's subcommands `check`, `validate`, `stress` and `shrink` on
-//! [`card_duel::judge::Judge`]; and `tablebase`, which writes every position's value of one O
-//! for `--tablebase`. It parses the arguments, calls the library and finishes.
+//! judge's subcommands (`docs/judging.md`) on [`card_duel::judge::Judge`]; and `tablebase`,
+//! which writes every position's value of one O for `--tablebase`. It parses the arguments,
+//! calls the library and finishes.
 
 use std::path::PathBuf;
 
@@ -84,8 +84,12 @@ const HELP: JudgeHelp = JudgeHelp {
 fn main() {
     let args = parse_args::<Args, Judge>(&HELP);
     match &args.command {
-        // One judge for the whole command: it keeps the value tables it builds.
-        Some(Command::Judge(judge)) => std::process::exit(judge.run(&Judge::new())),
+        // One judge for the whole command: it keeps the value tables it builds; the games
+        // share their tablebases.
+        Some(Command::Judge(judge)) => {
+            let games = card_duel::interactive::DuelGame::new();
+            std::process::exit(judge.run_with_game(&Judge::new(), move || games.sharing()))
+        }
         Some(Command::Tablebase(tablebase)) => {
             let threads = tablebase.threads.map(usize::from);
             let driver = DriverOptions { threads, progress: false };

@@ -84,6 +84,33 @@ impl Reference {
         actions
     }
 
+    /// E's winning probability at a moment of the game (module `position`), for its
+    /// differential test: the moment as an explicit state, valued by the rules.
+    #[cfg(test)]
+    pub(crate) fn value_of_moment(&mut self, moment: &crate::position::State) -> f64 {
+        use crate::position::Side;
+        let mover = if moment.mover == Side::E { E } else { TEACHER };
+        let minions = |board: Board, attacked: bool, into: &mut Minions| {
+            for hp in (0..board.ones).map(|_| 1).chain((0..board.twos).map(|_| 2)) {
+                into.push(Minion { hp, attacked });
+            }
+        };
+        let mut board = [Minions::default(), Minions::default()];
+        minions(moment.ready, false, &mut board[mover]);
+        minions(moment.spent, true, &mut board[mover]);
+        minions(moment.other, false, &mut board[1 - mover]);
+        let state = State {
+            hp: moment.hp.map(i32::from),
+            hand: moment.hand,
+            board,
+            mover,
+            used: moment.used,
+            acted: moment.acted,
+            pings: moment.pings,
+        };
+        self.value_of(state)
+    }
+
     /// The state after `player`'s turn starts: he draws, his minions may attack again.
     fn turn_start(&self, mut state: State, player: usize) -> State {
         state.mover = player;

@@ -169,10 +169,6 @@ pub enum Action {
 impl Action {
     /// Every action that can open a turn, in the order explanations list them (ending the
     /// turn cannot open one): the order `Action` sorts in, which a test checks.
-    #[cfg_attr(
-        not(any(test, feature = "internals")),
-        expect(dead_code, reason = "the order the documentation names, bound to Ord by a test")
-    )]
     pub const FIRST: [Action; 8] = [
         Action::HeroPower,
         Action::Face { minion_hp: 1 },

@@ -213,3 +213,11 @@ fn a_tablebase_answers_as_the_sweep_does_and_refuses_what_it_cannot_answer() {
     assert!(text(&out.stderr).starts_with("error: cannot write "));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every example the documents show of this binary (blocks marked `<!-- example -->`) is
+/// what it prints today (`tests::examples`).
+#[test]
+fn the_documents_examples_are_what_it_prints() {
+    let checked = tests::examples::assert_examples(BINARY);
+    assert!(checked >= 2, "only {checked} examples of card-duel in the documents");
+}

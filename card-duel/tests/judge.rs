@@ -19,7 +19,7 @@ use std::process::Command;
 use card_duel::judge::{Judge, TestFile};
 use card_duel::{Board, Position};
 use engine::rng::SplitMix64;
-use judge::stress::run_seed;
+use judge::run_seed;
 use judge::testing::{BinaryCase, Judged, Sample, ShellScript, WrongProgram, binary_conformance};
 use judge::{
     ChildOptions, Limits, Problem, ShrinkEnd, ShrinkOptions, VerdictKind, check, shrink, testing,
@@ -459,7 +459,8 @@ fn a_program_failing_only_at_the_largest_t_is_found_by_the_first_official_size_e
     let mut rng = SplitMix64::new(run_seed(1, 12));
     assert!(found == Judge::new().extreme(2, &mut rng, Limits::Original), "run 12's file");
     let run = ChildOptions::new(TIME_LIMIT, None);
-    let failing = trial(&Judge::new(), &script.program, &found, &run).expect("the program runs");
+    let failing = trial(testing::sandbox(), &Judge::new(), &script.program, &found, &run)
+        .expect("the program runs");
     assert_eq!(failing.verdict.kind, VerdictKind::RuntimeError, "{}", failing.verdict);
 
     // Shrinking: O goes down to 3 (one run); no quarter and no half fails (seven runs:
@@ -468,7 +469,9 @@ fn a_program_failing_only_at_the_largest_t_is_found_by_the_first_official_size_e
     // proving it takes a run a case, so the test drops the first and the last only (and O =
     // 2 is invalid).
     let options = ShrinkOptions { jobs: 2, run: run.clone(), runs: Some(10), ..Default::default() };
-    let shrunk = shrink(&Judge::new(), &script.program, found, failing, &options).unwrap();
+    let shrunk =
+        shrink(testing::sandbox(), &Judge::new(), &script.program, found, failing, &options)
+            .unwrap();
     assert_eq!((shrunk.steps, shrunk.runs, shrunk.end), (2, 10, ShrinkEnd::Runs));
     let simplest = position(1, 1, (0, 0), (0, 0), (0, 0));
     assert!(
@@ -511,7 +514,8 @@ fn the_exhaustive_run_takes_official_files_and_its_replay_line_reproduces_the_ru
     assert_eq!(last.positions.len(), 34_028);
     assert!(saved(&dir) == last, "the saved input is the run's whole file");
     let run = ChildOptions::new(TIME_LIMIT, None);
-    let t = trial(&judge, &script.program, &last, &run).expect("the program runs");
+    let t =
+        trial(testing::sandbox(), &judge, &script.program, &last, &run).expect("the program runs");
     assert_eq!(t.verdict.kind, VerdictKind::WrongAnswer, "{}", t.verdict);
 
     // The replay line, run as printed (unshrunk), fails on that run's whole file alone.
@@ -580,7 +584,7 @@ fn the_binary_conforms() {
             .shrinks_to(one(3, position(1, 1, (0, 0), (4, 0), (0, 0)))),
     ];
     let conformance = BinaryCase {
-        samples: Sample::all_in(&tests::workspace_root().join("docs/problems/card-duel")),
+        samples: Sample::all_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("problem")),
         wrong_output: Judged {
             text: "0.75\n",
             says: "wrong answer: case 1: expected 0.500000000, found 0.75 (line 1), absolute \

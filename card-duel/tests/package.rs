@@ -24,10 +24,8 @@ const HP20: &str = r#"long e = next(); next();
         next(); next();
         if (e == 20) strcpy(line, "0\n");"#;
 
-const SAMPLES: [&[u8]; 2] = [
-    include_bytes!("../../docs/problems/card-duel/sample1.in"),
-    include_bytes!("../../docs/problems/card-duel/sample2.in"),
-];
+const SAMPLES: [&[u8]; 2] =
+    [include_bytes!("../problem/sample1.in"), include_bytes!("../problem/sample2.in")];
 
 #[test]
 fn the_package_verifies_and_its_validator_is_validate() {
@@ -62,7 +60,7 @@ fn the_package_verifies_and_its_validator_is_validate() {
             files.push((format!("sample{}, {kind}", k + 1), bytes));
         }
     }
-    let tests = judge::testset::find_tests(&package.join("data/secret")).expect("its tests");
+    let tests = judge::find_tests(&package.join("data/secret")).expect("its tests");
     let official_size =
         tests.iter().filter(|t| t.input.metadata().is_ok_and(|m| m.len() > 1 << 20)).count();
     assert_eq!(

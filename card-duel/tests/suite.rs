@@ -250,7 +250,7 @@ fn every_official_sample_is_canonical() {
     use tests::canonical::validate_line;
     let judge = card_duel::judge::Judge::new();
     let ok = |line: String| assert!(line.starts_with("ok: "), "{line}");
-    let samples = tests::workspace_root().join("docs/problems/card-duel");
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problem");
     let mut read = 0;
     for entry in std::fs::read_dir(&samples).expect("the official samples").flatten() {
         if entry.path().extension().is_some_and(|e| e == "in") {

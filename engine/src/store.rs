@@ -8,8 +8,9 @@
 //! | [`BitTable`] | rank `0..len` | 1 bit | clears only the words the case set |
 //!
 //! Who uses what: the reference solvers of hero-battle and card-duel memoize in a
-//! [`HashMemo`]; hero-battle's fast solver marks reachable hit-point pairs in a [`BitTable`]
-//! and numbers them in a [`DenseTable`], reset between a million cases.
+//! [`HashMemo`]. [`DenseTable`] and [`BitTable`] are for solvers whose states rank densely
+//! and are reset between many cases; none of the three fast solvers needs one today
+//! (hero-battle's indexes its rows by each hero's reachable hit points instead).
 //!
 //! bitvec is the bit table's container: it allocates and sizes the bits and counts them. The
 //! hot `get` and `insert` read and write its raw `u64` words instead of going through its

@@ -7,7 +7,7 @@
 use hero_battle::{Case, Options, WhoWins};
 
 fn main() -> Result<(), engine::RunError> {
-    // The official sample's second case: a1 a2 b1 b2, then a11 a12 a21 a22, then b11 .. b22.
+    // The sample's second case: a1 a2 b1 b2, then a11 a12 a21 a22, then b11 .. b22.
     let case = Case::from_array([5, 5, 30, 30, 7, 2, 2, 7, 1, 1, 1, 1]);
     let outcome = hero_battle::solve(&case);
     println!("Alice moving first wins: {}", outcome.alice_first);

@@ -1,8 +1,8 @@
-//! hero-battle as the judge sees it: [`Judge`] implements [`judge::Problem`], which
-//! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands. This module
-//! holds the limits and the checker, the rule an output is judged by; `judge/generate.rs`
-//! the stress loop's levels, the extreme inputs and the exhaustive enumeration, and
-//! `judge/moves.rs` the shrink moves.
+//! hero-battle as the judge sees it: [`Judge`] implements [`judge::Problem`] (and, in
+//! `judge/package.rs`, `Packaged`), which give the binary its judging subcommands (listed in
+//! `docs/judging.md`). This module holds the limits and the checker, the rule an output is judged
+//! by; `judge/generate.rs` the stress loop's levels, the extreme inputs and the exhaustive
+//! enumeration, and `judge/moves.rs` the shrink moves.
 //!
 //! - **Limits.** `original`: the contest's, `1 <= T <= 40` and every number in `1..=99`.
 //!   `extended`: what the solver accepts, any `T` in `0..=MAX_CASES`, the same values.
@@ -56,8 +56,8 @@ use std::time::Duration;
 use engine::driver::{Batch, BatchSolver};
 use engine::input::InputError;
 use engine::rng::SplitMix64;
+use judge::Invalid;
 use judge::compare::{Lines, Unit, compare, quote};
-use judge::problem::Invalid;
 use judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 
 use crate::generate::write_input;
@@ -159,7 +159,7 @@ impl Problem for Judge {
     /// [`threshold`](crate::threshold)).
     fn solve(&self, input: &Vec<Case>) -> Vec<WhoWins> {
         thread_local! {
-            /// One solver a thread, reused across files: its tables (up to 2.3 MB) are then
+            /// One solver a thread, reused across files: its table (up to 1.2 MB) is then
             /// allocated and first touched once, not once a run.
             static SOLVER: RefCell<ThresholdSolver> = RefCell::new(ThresholdSolver::new());
         }
@@ -286,7 +286,7 @@ impl Problem for Judge {
 
 #[cfg(test)]
 mod tests {
-    use judge::problem::render;
+    use judge::render;
     use judge::{VerdictKind, check, testing};
 
     use super::*;

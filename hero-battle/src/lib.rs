@@ -1,7 +1,7 @@
 //! hero-battle: an exact solver for "Battle in Two Pairs of Heroes" (ICPC 2017 Qingdao).
 //!
 //! Alice's heroes A1, A2 and Bob's B1, B2 take turns attacking; who wins under optimal play,
-//! for each first mover? The statement is in `docs/problems/hero-battle.md`.
+//! for each first mover? The statement is in `problem/statement.md`.
 //!
 //! The API: [`run`], the whole program (judge input in, judge output out), with [`Options`]
 //! and [`Solver`]; [`solve`] for one [`Case`]; [`threshold`], the fast exact solver, a DP
@@ -10,7 +10,7 @@
 //! tables from one case to the next; [`InputFormat`], the judge's input format and its one
 //! parser; [`generate`], case families with fixed seeds; and [`judge`], the problem as the
 //! judge sees it (limits, checker, generation, shrink moves, exhaustive enumeration), behind
-//! the binary's `check`, `validate` and `stress`.
+//! the binary's judging subcommands.
 //!
 //! Inside, not part of the API (the workspace's tests reach them under the hidden `internals`
 //! feature):
@@ -30,8 +30,10 @@
 #![forbid(unsafe_code)]
 
 pub mod generate;
+pub mod interactive;
 pub mod judge;
 mod parse;
+pub mod position;
 pub mod threshold;
 engine::internal_modules!(explain, reference, rules);
 
@@ -43,7 +45,7 @@ use engine::driver::{BatchOf, BatchSolver, DriverOptions};
 use engine::{Output, RunError};
 
 pub use parse::{InputFormat, MAX_CASES};
-pub use rules::{Case, Outcome, Player, WhoWins};
+pub use rules::{Attack, AttackList, Case, Outcome, Player, WhoWins};
 
 /// Which solver answers the cases.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -1,6 +1,5 @@
 //! The hero-battle binary: judge input in (a file or stdin), one verdict per case out; and the
-//! judge's subcommands (`check`, `validate`, `stress`, `shrink`) on
-//! [`hero_battle::judge::Judge`].
+//! judge's subcommands (`docs/judging.md`) on [`hero_battle::judge::Judge`].
 
 use clap::{Parser, Subcommand};
 use engine::cli::{BatchArgs, exit_with_error, finish};
@@ -56,7 +55,7 @@ const HELP: JudgeHelp = JudgeHelp {
 fn main() {
     let args = parse_args::<Args, Judge>(&HELP);
     if let Some(Command::Judge(judge)) = &args.command {
-        std::process::exit(judge.run(&Judge));
+        std::process::exit(judge.run_with_game(&Judge, hero_battle::interactive::HeroGame::new));
     }
     let input = args.batch.read_input().unwrap_or_else(|e| exit_with_error(&e));
     let options = Options {

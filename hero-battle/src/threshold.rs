@@ -13,162 +13,219 @@
 //!   maximum over attacks of `bob_row[a][b1 - d1] + d2`, a shifted copy of one row.
 //!
 //! Dead heroes change who attacks whom, so the cells with `b1 = 0` or `b2 = 0` use the
-//! attacks of the survivors; the formulas below spell this out.
+//! attacks of the survivors; the formulas below spell this out. Boundaries are stored capped
+//! at 127 (`CAP`), which no `b2` reaches.
 //!
-//! # Order and cost
-//! Bob's attacks lower `a` componentwise, so rows are filled in increasing order of
-//! `a1 * 100 + a2` over the Alice hit points reachable from the start (a bit table marks them
-//! in one descending sweep). With `R` reachable Alice hit-point pairs and `B` = Bob's first
-//! hit points, time is `O(R * B * k)` byte operations with `k <= 8` attacks (the row loops
-//! vectorise), and space `O(R * B)` bytes. Hard cases (hit points 90..99, damage 1..3) have
-//! `R` near 9,000; random cases reach a handful of pairs.
+//! # Which rows
+//! Every hit-point pair Bob's attacks can bring Alice to gets a row, and no other. A hero of
+//! Alice with `h` hit points loses a sum of the damages Bob's two heroes deal it (each turn
+//! may bring one or two of them, the other hero's damage going elsewhere, and a lone attacker
+//! brings one), so its reachable hit points are `h - x` for `x` in the semigroup those two
+//! damages generate, `x < h`, and 0. The two heroes' losses are independent (a turn of single
+//! hits lowers one only), so the reachable pairs are exactly the product `S1 x S2` of the
+//! two heroes' sets: a grid, numbered `i1 * |S2| + i2` by the places of the values in their
+//! ascending lists. Every attack lowers both places or keeps them, so filling the grid in that
+//! order fills every row after the rows it reads.
+//!
+//! # Cost
+//! With `R = |S1| * |S2|` rows (at most 10,000) and `B` = Bob's first hit points plus one
+//! (at most 100), time is `O(R * B)` byte operations: `R * ceil(B / 16)` steps of 16-byte
+//! vectors, each combining six rows for Bob and four shifted ones for Alice (about 30 vector
+//! instructions), plus `O(R)` to find the rows each turn leads to and `O(1)` a case to set up.
+//! Space: one table of `10,000 * 112` bytes, Alice's rows, allocated once and touched as far
+//! as a case fills them; Bob's rows are used as they are made, and a query of one of his
+//! cells recomputes it from hers. The game looks the same with the players exchanged, and with one side's heroes
+//! renamed, so each case runs over the side whose `R * ceil(B / 16)` is smaller, its cells over
+//! the other side's hero with fewer hit points. Hard cases (hit points 90..99, damage 1..3)
+//! have `R` from 8,000 to 10,000; random cases 16 on average.
 
-use engine::InlineVec;
-use engine::store::{BitTable, DenseTable};
-
-use crate::rules::{Case, MAX_VALUE, Outcome, Player, attacks, decided};
+use crate::rules::{Case, MAX_VALUE, Outcome, Player, decided};
 
 /// Hit points take `RANK_BASE` values, `0..=MAX_VALUE`.
 const RANK_BASE: usize = MAX_VALUE as usize + 1;
-
-/// Number of hit-point pairs, the size of the per-pair tables.
-const PAIRS: usize = RANK_BASE * RANK_BASE;
 
 /// Bytes in one vector register: rows are padded to a multiple of this so the row loops
 /// compile to whole 16-byte vector operations.
 const LANES: usize = 16;
 
+/// One vector's worth of cells.
+type Lanes = [u8; LANES];
+
 /// The longest row: `RANK_BASE` values of `b1` rounded up to whole vectors.
 const MAX_STRIDE: usize = RANK_BASE.next_multiple_of(LANES);
+
+/// The most rows a case fills: every pair of hit points.
+const MAX_ROWS: usize = RANK_BASE * RANK_BASE;
 
 /// Masks of living heroes: bit 0 is hero 1, bit 1 is hero 2.
 const HERO1: usize = 1;
 const HERO2: usize = 2;
 const BOTH: usize = HERO1 | HERO2;
 
-/// Alice hit points `(a1, a2)` as a dense rank, `a1 * RANK_BASE + a2`.
-fn rank(a: [u8; 2]) -> usize {
-    usize::from(a[0]) * RANK_BASE + usize::from(a[1])
+/// Who of the mover's heroes hits one enemy hero in a turn: an index into a hero's `hits`
+/// (`[0, first + second, first, second]`, the damages it takes from them).
+type Hit = usize;
+const NOBODY: Hit = 0;
+const TOGETHER: Hit = 1;
+const FIRST: Hit = 2;
+const SECOND: Hit = 3;
+
+/// The turns of a side whose living heroes are `attackers` against enemy heroes `targets`
+/// (both masks), as who hits each enemy hero, in the order of
+/// [`rules::attacks`](crate::rules::attacks) (the tests hold the two to each other), each
+/// repeated to four entries: rows are combined with `min` or `max`, which ignore repeats.
+fn turns(attackers: usize, targets: usize) -> [[Hit; 2]; 4] {
+    let list: &[[Hit; 2]] = match (attackers, targets) {
+        (BOTH, BOTH) => &[[TOGETHER, NOBODY], [FIRST, SECOND], [SECOND, FIRST], [NOBODY, TOGETHER]],
+        (HERO1, BOTH) => &[[FIRST, NOBODY], [NOBODY, FIRST]],
+        (HERO2, BOTH) => &[[SECOND, NOBODY], [NOBODY, SECOND]],
+        (BOTH, HERO1) => &[[TOGETHER, NOBODY]],
+        (HERO1, HERO1) => &[[FIRST, NOBODY]],
+        (HERO2, HERO1) => &[[SECOND, NOBODY]],
+        (BOTH, HERO2) => &[[NOBODY, TOGETHER]],
+        (HERO1, HERO2) => &[[NOBODY, FIRST]],
+        (HERO2, HERO2) => &[[NOBODY, SECOND]],
+        _ => unreachable!("a turn needs a living attacker and a living target"),
+    };
+    std::array::from_fn(|i| list[i % list.len()])
 }
 
-fn unrank(r: usize) -> [u8; 2] {
-    debug_assert!(r < PAIRS);
-    [(r / RANK_BASE) as u8, (r % RANK_BASE) as u8]
+/// The damages enemy hero `j` takes: `[0, first + second, first, second]`, indexed by `Hit`.
+fn hits(damage: &[[u8; 2]; 2], j: usize) -> [u8; 4] {
+    [0, damage[0][j] + damage[1][j], damage[0][j], damage[1][j]]
 }
 
-/// The damage vectors of one attacker set against one target set (at most four).
-type Moves = InlineVec<[u8; 2], 4>;
-
-fn moves(mover: Player, attackers: [u8; 2], targets: [u8; 2], damage: &[[u8; 2]; 2]) -> Moves {
-    attacks(mover, attackers, targets).into_iter().map(|attack| attack.damage(damage)).collect()
-}
-
-/// Per-case move tables, indexed by the masks of living attackers and living targets
-/// (`HERO1`, `HERO2`, `BOTH`; index 0 is unused).
-#[derive(Clone, Debug, Default)]
-struct MoveTable {
-    alice: [[Moves; 4]; 4],
-    bob: [[Moves; 4]; 4],
-}
-
-impl MoveTable {
-    fn new(case: &Case) -> Self {
-        let mut table = Self::default();
-        for attackers in HERO1..=BOTH {
-            for targets in HERO1..=BOTH {
-                let own = [u8::from(attackers & 1 != 0), u8::from(attackers & 2 != 0)];
-                let enemy = [u8::from(targets & 1 != 0), u8::from(targets & 2 != 0)];
-                table.alice[attackers][targets] =
-                    moves(Player::Alice, own, enemy, &case.alice_damage);
-                table.bob[attackers][targets] = moves(Player::Bob, own, enemy, &case.bob_damage);
-            }
-        }
-        table
-    }
-}
-
+#[cfg(any())]
 fn alive_mask(hp: [u8; 2]) -> usize {
     usize::from(hp[0] > 0) | usize::from(hp[1] > 0) << 1
 }
 
-/// Marks in `reached` every Alice hit-point pair Bob's attacks (`bob[attackers][targets]`)
-/// can reach from rank `top`, and returns how many there are and the lowest; gives up
-/// (returning more than `limit`) once more than `limit` are found. One sweep over the set
-/// bits in descending rank order, since every attack lowers the rank:
-/// `O(pairs * 8 + (top - lowest) / 64)`.
-fn mark_reachable(
-    reached: &mut BitTable,
-    bob: &[[Moves; 4]; 4],
-    top: usize,
-    limit: usize,
-) -> Reach {
-    reached.insert(top);
-    let mut reach = Reach { pairs: 0, lowest: top };
-    // Set bits not visited yet: when none is left the sweep stops instead of scanning the
-    // empty words down to rank 0.
-    let mut pending = 1usize;
-    // A visit may set lower bits of the same word, so the word is read again each time,
-    // masked to the bits below the last one visited.
-    let mut word = top / 64;
-    let mut below = u64::MAX >> (63 - top % 64);
-    while pending > 0 {
-        let bits = reached.words()[word] & below;
-        if bits == 0 {
-            word -= 1;
-            below = u64::MAX;
-            continue;
+/// The hit points one hero can be brought to, as a bit mask over `0..=MAX_VALUE`: `hp`
+/// minus each sum of the two damages it takes that leaves it alive, and 0. `O(log hp)`
+/// word operations.
+fn reachable_values(hp: u8, damage: [u8; 2]) -> u128 {
+    // Losses that leave the hero alive: the semigroup of the damages, below `hp`. Adding
+    // shifts of 1, 2, 4, ... times a damage closes a set under adding that damage.
+    let alive = (1u128 << hp) - 1;
+    let mut losses = 1u128;
+    for d in damage {
+        let mut shift = u32::from(d);
+        while shift <= u32::from(hp) {
+            losses |= losses << shift;
+            shift *= 2;
         }
-        let bit = 63 - bits.leading_zeros() as usize;
-        below = (1u64 << bit) - 1;
-        pending -= 1;
-        reach.pairs += 1;
-        reach.lowest = word * 64 + bit;
-        if reach.pairs > limit {
-            break;
+    }
+    // Loss `x` leaves `hp - x`: reversing the bits turns bit `x` into bit `127 - x`.
+    ((losses & alive).reverse_bits() >> (127 - u32::from(hp))) | 1
+}
+
+/// The reachable hit points of one hero, with each value's place among them.
+#[derive(Clone, Debug)]
+struct Axis {
+    /// The values, ascending (`values[0]` is 0).
+    values: [u8; RANK_BASE],
+    /// `place[v]`: where `v` stands in `values`, or `NOT_REACHED` (any `u8` indexes it).
+    place: [u8; 256],
+    len: usize,
+    /// `child[hit][i]`: the place of `values[i]` after the hit `hit` of `hits`, times the
+    /// axis's `scale` (its part of a row number).
+    child: [[u16; RANK_BASE]; 4],
+}
+
+const NOT_REACHED: u8 = u8::MAX;
+
+impl Default for Axis {
+    fn default() -> Self {
+        Self {
+            values: [0; RANK_BASE],
+            place: [NOT_REACHED; 256],
+            len: 0,
+            child: [[0; RANK_BASE]; 4],
         }
-        let a = unrank(word * 64 + bit);
-        let targets = alive_mask(a);
-        if targets == 0 {
-            continue;
+    }
+}
+
+impl Axis {
+    /// Sets the axis to the values of `mask` (a [`reachable_values`] mask), in
+    /// `O(values before and after)`.
+    fn set(&mut self, mut mask: u128) {
+        for &v in &self.values[..self.len] {
+            self.place[usize::from(v)] = NOT_REACHED;
         }
-        for moves in &bob[HERO1..=BOTH] {
-            for d in &moves[targets] {
-                let child = rank([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])]);
-                pending += usize::from(!reached.insert(child));
+        self.len = 0;
+        while mask != 0 {
+            let v = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            self.values[self.len] = v;
+            self.place[usize::from(v)] = self.len as u8;
+            self.len += 1;
+        }
+    }
+
+    /// Sets `child` for a hero that takes the damages `hits` (see [`hits`]), places counted
+    /// `scale` apiece: `O(values)`.
+    ///
+    /// # Panics
+    /// When a hit leaves a value that is not on the axis: the grid would miss a row.
+    fn link(&mut self, hits: [u8; 4], scale: usize) {
+        for (k, hit) in hits.into_iter().enumerate() {
+            for i in 0..self.len {
+                self.child[k][i] = (self.place(self.values[i].saturating_sub(hit)) * scale) as u16;
             }
         }
     }
-    reach
+
+    /// The place of `v`.
+    ///
+    /// # Panics
+    /// When `v` was not reached: a row would be read that was never filled.
+    fn place(&self, v: u8) -> usize {
+        let place = self.place[usize::from(v)];
+        assert!(place != NOT_REACHED, "hit points {v} were not reached");
+        usize::from(place)
+    }
 }
 
-/// What [`mark_reachable`] found.
-#[derive(Clone, Copy, Debug)]
-struct Reach {
-    /// Pairs marked (more than the limit when the sweep gave up).
-    pairs: usize,
-    /// The lowest marked rank.
-    lowest: usize,
-}
-
-/// Which side's hit points index the rows of the tables. Not part of the API: the tests pick
-/// one with `solve_with`, which the `internals` feature shows; without it no public function
-/// takes one.
+/// Which side's hit points index the rows of the tables, and which hero of the other side the
+/// cells of a row. Not part of the API: the tests pick one with `solve_with`, which the
+/// `internals` feature shows; without it no public function takes one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[doc(hidden)]
 pub enum Orientation {
     /// Whichever costs less for the case (the default).
     Cheaper,
-    /// Rows over Alice's hit points.
-    AsGiven,
-    /// Rows over Bob's hit points (the exchanged game).
-    Swapped,
+    /// Rows over Alice's hit points (`exchanged`: Bob's, the game with the players' names
+    /// exchanged); cells over the other side's first hero (`mirrored`: its second, the
+    /// game with that side's heroes renamed).
+    Fixed {
+        /// Rows over Bob's hit points.
+        exchanged: bool,
+        /// Cells over the other side's second hero.
+        mirrored: bool,
+    },
 }
 
-/// A rough count of the pairs reachable from `hp` under `damage`: each hero survives about
-/// `hp / (least damage it takes) + 1` distinct values.
-fn estimate(hp: [u8; 2], damage: &[[u8; 2]; 2]) -> usize {
-    let span = |j: usize| usize::from(hp[j] / damage[0][j].min(damage[1][j])) + 1;
-    span(0) * span(1)
+impl Orientation {
+    /// Every orientation, for the tests.
+    pub const ALL: [Self; 5] = [
+        Self::Cheaper,
+        Self::Fixed { exchanged: false, mirrored: false },
+        Self::Fixed { exchanged: false, mirrored: true },
+        Self::Fixed { exchanged: true, mirrored: false },
+        Self::Fixed { exchanged: true, mirrored: true },
+    ];
+}
+
+/// `case` with Bob's heroes renamed (B1 is B2 and B2 is B1).
+fn mirrored(case: &Case) -> Case {
+    let [[a11, a12], [a21, a22]] = case.alice_damage;
+    let [b1, b2] = case.bob_damage;
+    Case {
+        alice_hp: case.alice_hp,
+        bob_hp: [case.bob_hp[1], case.bob_hp[0]],
+        alice_damage: [[a12, a11], [a22, a21]],
+        bob_damage: [b2, b1],
+    }
 }
 
 /// What the last solve did, for `--stats`.
@@ -180,27 +237,25 @@ pub(crate) struct SolveStats {
     pub(crate) cells: usize,
 }
 
-/// The boundary solver with its reusable tables (one per thread; reset per case in time
-/// proportional to what the case touched).
+/// The boundary solver with its reusable tables (one per thread; each case overwrites what it
+/// reads).
 #[derive(Clone, Debug)]
 pub struct ThresholdSolver {
-    reached: BitTable,
-    /// Reachable pairs of the other orientation, to pick the cheaper one.
-    reached_swapped: BitTable,
     /// Whether the tables hold the case with Alice and Bob exchanged.
-    swapped: bool,
-    slot_of: DenseTable<u16>,
-    /// `alice_row[slot * stride + b1]`: how many `b2` values (from 0 up) Alice wins with
-    /// Alice to move. Entries from `width` to `stride` are padding.
-    alice_row: Vec<u8>,
-    /// The same with Bob to move.
-    bob_row: Vec<u8>,
+    exchanged: bool,
+    /// Whether they hold it, after that, with Bob's heroes renamed.
+    mirrored: bool,
+    /// The row side's reachable hit points, hero by hero.
+    axes: [Axis; 2],
+    /// Row `slot` of `alice_row` holds, for each `b1`, how many `b2` values (from 0 up) Alice
+    /// wins with Alice to move at the pair of place `slot`; `vectors` vectors a row, the cells
+    /// from `width` on padding.
+    alice_row: Vec<Lanes>,
     /// Bob's `b1` values, `0..width`.
     width: usize,
-    /// Row length: `width` rounded up to a whole number of 16-byte vectors.
-    stride: usize,
+    /// Vectors a row: `width` rounded up to whole 16-byte vectors.
+    vectors: usize,
     start: [u8; 2],
-    moves: MoveTable,
     stats: SolveStats,
 }
 
@@ -215,16 +270,14 @@ impl ThresholdSolver {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            reached: BitTable::new(PAIRS),
-            reached_swapped: BitTable::new(PAIRS),
-            swapped: false,
-            slot_of: DenseTable::new(PAIRS),
-            alice_row: Vec::new(),
-            bob_row: Vec::new(),
+            exchanged: false,
+            mirrored: false,
+            axes: [Axis::default(), Axis::default()],
+            // Zeroed by the system as pages are first touched: a case touches what it fills.
+            alice_row: vec![[0; LANES]; MAX_ROWS * MAX_STRIDE / LANES],
             width: 0,
-            stride: 0,
+            vectors: 0,
             start: [0, 0],
-            moves: MoveTable::default(),
             stats: SolveStats::default(),
         }
     }
@@ -253,86 +306,64 @@ impl ThresholdSolver {
     /// says. Afterwards [`ThresholdSolver::alice_wins`] answers for positions whose row-side
     /// hit points were reached.
     fn solve_oriented(&mut self, case: &Case, orientation: Orientation) -> Outcome {
-        let moves = MoveTable::new(case);
-        self.reached.reset();
-        self.reached_swapped.reset();
-        let (swapped, reach) = match orientation {
-            Orientation::AsGiven => (
-                false,
-                mark_reachable(&mut self.reached, &moves.bob, rank(case.alice_hp), usize::MAX),
-            ),
-            Orientation::Swapped => (
-                true,
-                mark_reachable(
-                    &mut self.reached_swapped,
-                    &moves.alice,
-                    rank(case.bob_hp),
-                    usize::MAX,
-                ),
-            ),
-            Orientation::Cheaper => self.probe_cheaper(case, &moves),
+        // Each side's reachable values under the other's damage, hero by hero.
+        let values = |hp: [u8; 2], damage: &[[u8; 2]; 2]| {
+            [0, 1].map(|j| reachable_values(hp[j], [damage[0][j], damage[1][j]]))
         };
-        self.swapped = swapped;
-        if swapped {
-            std::mem::swap(&mut self.reached, &mut self.reached_swapped);
-            self.fill_all(&case.swapped(), MoveTable { alice: moves.bob, bob: moves.alice }, reach);
-        } else {
-            self.fill_all(case, moves, reach);
-        }
+        let alice = values(case.alice_hp, &case.bob_damage);
+        let bob = values(case.bob_hp, &case.alice_damage);
+        let (exchanged, mirrored) = match orientation {
+            Orientation::Fixed { exchanged, mirrored } => (exchanged, mirrored),
+            Orientation::Cheaper => {
+                // Rows times vectors a row, each side, cells over the other's lower hit points.
+                let cost = |axes: [u128; 2], other: [u8; 2]| {
+                    axes[0].count_ones()
+                        * axes[1].count_ones()
+                        * (u32::from(other[0].min(other[1])) / 16 + 1)
+                };
+                let exchanged = cost(bob, case.alice_hp) < cost(alice, case.bob_hp);
+                let other = if exchanged { case.alice_hp } else { case.bob_hp };
+                (exchanged, other[1] < other[0])
+            }
+        };
+        self.exchanged = exchanged;
+        self.mirrored = mirrored;
+        let (oriented, axes) = if exchanged { (case.swapped(), bob) } else { (*case, alice) };
+        let oriented = if mirrored { self::mirrored(&oriented) } else { oriented };
+        self.fill_all(&oriented, axes);
         Outcome {
             alice_first: self.alice_wins(case.alice_hp, case.bob_hp, Player::Alice),
             bob_first: self.alice_wins(case.alice_hp, case.bob_hp, Player::Bob),
         }
     }
 
-    /// Marks the reachable pairs of both orientations (`reached` as given, `reached_swapped`
-    /// exchanged) and returns whether the exchanged one is cheaper, with its pair count.
-    ///
-    /// The game looks the same with the players' names exchanged, so the rows may run over
-    /// either side's hit points; the cost is pairs times row length. A case where Bob deals 1
-    /// damage and Alice 60 is cheap over Bob's pairs. The side that looks cheaper is swept
-    /// first, the other only until it costs more.
-    fn probe_cheaper(&mut self, case: &Case, moves: &MoveTable) -> (bool, Reach) {
-        let row_len = |hp: [u8; 2]| usize::from(hp[0]).next_multiple_of(LANES);
-        let (given_row, swapped_row) = (row_len(case.bob_hp), row_len(case.alice_hp));
-        let guess_swapped = estimate(case.bob_hp, &case.alice_damage) * swapped_row
-            < estimate(case.alice_hp, &case.bob_damage) * given_row;
-        let given = (&mut self.reached, &moves.bob, case.alice_hp, given_row);
-        let exchanged = (&mut self.reached_swapped, &moves.alice, case.bob_hp, swapped_row);
-        let (first, second) = if guess_swapped { (exchanged, given) } else { (given, exchanged) };
-        let first_reach = mark_reachable(first.0, first.1, rank(first.2), usize::MAX);
-        let limit = (first_reach.pairs * first.3).div_ceil(second.3);
-        let second_reach = mark_reachable(second.0, second.1, rank(second.2), limit);
-        if second_reach.pairs * second.3 < first_reach.pairs * first.3 {
-            (!guess_swapped, second_reach)
-        } else {
-            (guess_swapped, first_reach)
+    /// Fills the rows of every pair of the grid `axes` (the row side's reachable values), in
+    /// increasing order of places.
+    fn fill_all(&mut self, case: &Case, axes: [u128; 2]) {
+        for (axis, mask) in self.axes.iter_mut().zip(axes) {
+            axis.set(mask);
         }
-    }
-
-    /// Fills the rows of every pair marked in `reached`, in increasing rank order.
-    fn fill_all(&mut self, case: &Case, moves: MoveTable, reach: Reach) {
-        let pairs = reach.pairs;
-        self.slot_of.reset();
-        self.moves = moves;
+        let n2 = self.axes[1].len;
+        for (j, scale) in [(0, n2), (1, 1)] {
+            self.axes[j].link(hits(&case.bob_damage, j), scale);
+        }
+        let pairs = self.axes[0].len * n2;
         self.start = case.bob_hp;
         self.width = usize::from(case.bob_hp[0]) + 1;
-        self.stride = self.width.next_multiple_of(LANES);
-        self.alice_row.clear();
-        self.alice_row.resize(pairs * self.stride, 0);
-        self.bob_row.clear();
-        self.bob_row.resize(pairs * self.stride, 0);
+        self.vectors = self.width.div_ceil(LANES);
+        // Every row is written before it is read, so the tables are never cleared.
+        debug_assert!(pairs * self.vectors <= self.alice_row.len());
         self.stats = SolveStats { alice_pairs: pairs, cells: 2 * pairs * self.width };
-        let mut slot = 0usize;
-        for w in reach.lowest / 64..=rank(case.alice_hp) / 64 {
-            let mut bits = self.reached.words()[w];
-            while bits != 0 {
-                let r = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                self.slot_of.set(r, slot as u16);
-                self.fill(slot, unrank(r));
-                slot += 1;
-            }
+        // One copy of the loops per row length, so that they are unrolled and unchecked.
+        match self.vectors {
+            1 => self.fill_grid::<1>(case),
+            2 => self.fill_grid::<2>(case),
+            3 => self.fill_grid::<3>(case),
+            4 => self.fill_grid::<4>(case),
+            5 => self.fill_grid::<5>(case),
+            6 => self.fill_grid::<6>(case),
+            7 => self.fill_grid::<7>(case),
+            n => unreachable!("rows of {n} vectors: b1 is at most {MAX_VALUE}"),
         }
     }
 
@@ -343,11 +374,12 @@ impl ThresholdSolver {
     /// When `alice` was not reached by the last solve or `bob` exceeds its start.
     #[must_use]
     pub fn alice_wins(&self, alice: [u8; 2], bob: [u8; 2], mover: Player) -> bool {
-        if self.swapped {
-            // The tables hold the exchanged game: its "Alice" is Bob.
-            return !self.row_side_wins(bob, alice, mover.other());
-        }
-        self.row_side_wins(alice, bob, mover)
+        // The tables hold the oriented game: with the players exchanged its "Alice" is Bob;
+        // mirrored, its "B1" is the other side's second hero.
+        let (rows, cells, mover) =
+            if self.exchanged { (bob, alice, mover.other()) } else { (alice, bob, mover) };
+        let cells = if self.mirrored { [cells[1], cells[0]] } else { cells };
+        self.row_side_wins(rows, cells, mover) != self.exchanged
     }
 
     /// [`ThresholdSolver::alice_wins`] in the orientation the tables were filled in.
@@ -356,86 +388,312 @@ impl ThresholdSolver {
             return winner == Player::Alice;
         }
         assert!(bob[0] <= self.start[0] && bob[1] <= self.start[1], "Bob's hit points only fall");
-        let slot = self.slot_of.get(rank(alice)).map(usize::from);
-        let slot = slot.unwrap_or_else(|| panic!("Alice hit points {alice:?} were not reached"));
-        let rows = match mover {
-            Player::Alice => &self.alice_row,
-            Player::Bob => &self.bob_row,
+        let [first, second] = &self.axes;
+        let places = [first.place(alice[0]), second.place(alice[1])];
+        let row = |slot: usize| &self.alice_row[slot * self.vectors..][..self.vectors];
+        let b1 = usize::from(bob[0]);
+        let boundary = match mover {
+            Player::Alice => row(places[0] * second.len + places[1])[b1 / LANES][b1 % LANES],
+            // Bob's rows are not kept: his cell comes from the rows his turns lead to, as the
+            // fill computes it.
+            Player::Bob => {
+                let alive = usize::from(alice[0] > 0) | usize::from(alice[1] > 0) << 1;
+                let [c0, c1, c2, c3, l0, l1, r0, r1] = bob_turns(alive).map(|[h1, h2]| {
+                    row(usize::from(first.child[h1][places[0]])
+                        + usize::from(second.child[h2][places[1]]))
+                });
+                if b1 == 0 {
+                    bob_at_b1_zero([r0[0][0], r1[0][0]])
+                } else {
+                    let k = b1 / LANES;
+                    bob_cells([c0[k], c1[k], c2[k], c3[k]], [l0[k], l1[k]])[b1 % LANES]
+                }
+            }
         };
-        rows[slot * self.stride + usize::from(bob[0])] > bob[1]
+        boundary > bob[1]
     }
 
-    /// The slots of the pairs Bob's attacks (attacker mask `attackers`) reach from `a`,
-    /// repeated to four entries: rows are combined with `min`, which ignores repeats.
-    fn child_slots(&self, a: [u8; 2], attackers: usize) -> [usize; 4] {
-        let moves = &self.moves.bob[attackers][alive_mask(a)];
-        std::array::from_fn(|i| {
-            let d = moves[i % moves.len()];
-            let child = rank([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])]);
-            // Children have lower ranks than `a` and were reached from it, so they were filled.
-            usize::from(self.slot_of.get(child).expect("a child row is filled before its parent"))
-        })
+    /// Fills every row, `N` vectors each, in increasing order of places: `O(R * N)`. Kept
+    /// out of line: one function per row length.
+    #[inline(never)]
+    fn fill_grid<const N: usize>(&mut self, case: &Case) {
+        let Self { axes, alice_row, .. } = self;
+        let pairs = axes[0].len * axes[1].len;
+        let grid = Grid {
+            alice: alice_row[..pairs * N].as_chunks_mut::<N>().0,
+            shifted: [0; 2 * MAX_STRIDE],
+        };
+        grid.fill(axes, case);
+    }
+}
+
+/// What fills the rows of the pairs where the heroes of Alice in `alive` live, ready for rows
+/// of `N` vectors.
+struct PairKind<const N: usize> {
+    /// Bob's turns, as who hits `(A1, A2)`: four of both his heroes, two of B1 alone (the
+    /// cells `b2 = 0`), two of B2 alone (the cells `b1 = 0`).
+    bob: [[Hit; 2]; 8],
+    /// Where the shifts of Alice's four turns start in `shifted`. The first turn puts every
+    /// hero of hers on B1.
+    from: [usize; 4],
+    /// The damage to B2 of her other three turns, in every lane, at most `CAP` (more reaches
+    /// the cap from any boundary above 0 all the same).
+    to_b2: [Lanes; 3],
+    /// Her damage to B2 when every hero of hers hits it (the cells `b1 = 0`).
+    on_b2: u8,
+}
+
+impl<const N: usize> PairKind<N> {
+    fn new(case: &Case, alive: usize) -> Self {
+        let on_bob = [hits(&case.alice_damage, 0), hits(&case.alice_damage, 1)];
+        let damage = |turn: [Hit; 2]| [on_bob[0][turn[0]], on_bob[1][turn[1]]];
+        let alice = turns(alive, BOTH).map(damage);
+        // At b2 = 0 her only turn puts everyone on B1: her first, which deals B1 the most of
+        // the four. A turn that wins there later wins after it too (monotonicity), so the
+        // maximum over the four needs no cell of its own at b2 = 0.
+        assert_eq!(alice[0], [damage(turns(alive, HERO1)[0])[0], 0], "all on B1 comes first");
+        let from = |d: [u8; 2]| ROW_AT - usize::from(d[0]).min(N * LANES);
+        Self {
+            bob: bob_turns(alive),
+            from: alice.map(from),
+            to_b2: [1, 2, 3].map(|t| [alice[t][1].min(CAP); LANES]),
+            on_b2: damage(turns(alive, HERO2)[0])[1],
+        }
+    }
+}
+
+/// Where a row of Bob to move stands in [`Grid::shifted`]: after room for its padding.
+const ROW_AT: usize = MAX_STRIDE;
+
+/// The tables of one case as rows of `N` vectors.
+struct Grid<'a, const N: usize> {
+    alice: &'a mut [[Lanes; N]],
+    /// The row being filled with Bob to move (from `ROW_AT` on), behind `N * LANES` copies of
+    /// its `b1 = 0` cell, so that each shift of Alice's attacks is one contiguous slice; a
+    /// shift of `N * LANES` cells or more reads copies only, since `b1 < N * LANES`.
+    shifted: [u8; 2 * MAX_STRIDE],
+}
+
+impl<const N: usize> Grid<'_, N> {
+    /// Fills the rows of the grid `axes` of `case` in increasing order of places.
+    fn fill(mut self, axes: &[Axis; 2], case: &Case) {
+        let kinds: [PairKind<N>; 3] = [HERO1, HERO2, BOTH].map(|alive| PairKind::new(case, alive));
+        let [a1_only, a2_only, both] = &kinds;
+        let [first, second] = axes;
+        let n2 = second.len;
+        for i1 in 0..first.len {
+            // The pairs of one place of A1: A2 dead first, then alive, all of one kind.
+            let dead_a2 = i1 * n2;
+            let [a1, a2] = [first.values[i1], second.values[0]];
+            debug_assert_eq!(a2, 0, "the lowest value is 0");
+            if a1 == 0 {
+                // Alice has lost, except in the (unreachable) position where Bob has too.
+                let mut lost = [[0; LANES]; N];
+                lost[0][0] = 1;
+                self.alice[dead_a2] = lost;
+            } else {
+                let kind = a1_only;
+                let children = kind.bob.map(|[h1, h2]| {
+                    usize::from(first.child[h1][i1]) + usize::from(second.child[h2][0])
+                });
+                self.fill_pair(dead_a2, children, kind);
+            }
+            let kind = if a1 == 0 { a2_only } else { both };
+            // Each turn's part of the row number from A1, and its column of parts from A2.
+            let from1 = kind.bob.map(|[h1, _]| usize::from(first.child[h1][i1]));
+            let from2 = kind.bob.map(|[_, h2]| &second.child[h2][..n2]);
+            for (i2, slot) in (1..n2).zip(dead_a2 + 1..) {
+                let children: [usize; 8] =
+                    std::array::from_fn(|t| from1[t] + usize::from(from2[t][i2]));
+                self.fill_pair(slot, children, kind);
+            }
+        }
     }
 
-    /// Fills both rows of `slot`, Alice's hit points `a`.
-    ///
-    /// The loops run over whole rows with a fixed number of input rows (moves repeated to
-    /// four, which `min` and `max` ignore), so they compile to 16-byte vector code.
-    fn fill(&mut self, slot: usize, a: [u8; 2]) {
-        let stride = self.stride;
-        let cap = self.start[1] + 1;
-        let own = slot * stride..(slot + 1) * stride;
-        if a == [0, 0] {
-            // Alice has lost, except in the (unreachable) position where Bob has too.
-            self.alice_row[own.clone()].fill(0);
-            self.alice_row[own.start] = 1;
-            self.bob_row[own.clone()].copy_from_slice(&self.alice_row[own]);
-            return;
+    /// Fills both rows of `slot`, whose Bob turns lead to the rows `children` (see
+    /// [`PairKind::bob`]). The loops run over whole vectors with a fixed number of input
+    /// rows, so they compile to 16-byte vector code.
+    #[inline(always)]
+    fn fill_pair(&mut self, slot: usize, children: [usize; 8], kind: &PairKind<N>) {
+        // Bob to move: his row is kept only as the biased copy Alice's shifts read.
+        let [c0, c1, c2, c3, l0, l1, r0, r1] = children;
+        let [c0, c1, c2, c3, l0, l1] = [c0, c1, c2, c3, l0, l1].map(|c| &self.alice[c]);
+        let at_b1_zero = bob_at_b1_zero([self.alice[r0][0][0], self.alice[r1][0][0]]);
+        let (pad, row) = self.shifted.split_at_mut(ROW_AT);
+        let row = row[..N * LANES].as_chunks_mut::<LANES>().0;
+        for k in 0..N {
+            row[k] = biased(bob_cells([c0[k], c1[k], c2[k], c3[k]], [l0[k], l1[k]]));
         }
+        row[0][0] = at_b1_zero | BIAS;
 
-        // Bob to move. With both Bob heroes alive (b1, b2 >= 1) every attack must leave a win;
-        // at b2 = 0 only B1 attacks, at b1 = 0 only B2. Monotonicity makes
-        // max(cell b2 = 0 wins, min over two-hero attacks) exactly the prefix length.
-        let both = self.child_slots(a, BOTH);
-        let b1_only = self.child_slots(a, HERO1);
-        let b2_only = self.child_slots(a, HERO2);
-        let rows = &self.alice_row;
-        let row = |s: usize| &rows[s * stride..(s + 1) * stride];
-        let [c0, c1, c2, c3] = both.map(row);
-        let (l0, l1) = (row(b1_only[0]), row(b1_only[1]));
-        let out = &mut self.bob_row[own.clone()];
-        for i in 0..stride {
-            let all_attacks = c0[i].min(c1[i]).min(c2[i].min(c3[i]));
-            out[i] = all_attacks.max(u8::from(l0[i].min(l1[i]) > 0));
+        // Alice to move: she attacks b and Bob moves next at the same a. A shift by d reads
+        // `bob[b1 - d]`, and `bob[0]` where b1 - d < 0 (B1 dies): the padded copy.
+        pad[ROW_AT - N * LANES..].fill(at_b1_zero | BIAS);
+        let shifted = kind.from.map(|from| &self.shifted[from..][..N * LANES]);
+        let d2 = &kind.to_b2;
+        let out = &mut self.alice[slot];
+        for k in 0..N {
+            let lanes = |t: usize| -> Lanes {
+                shifted[t][k * LANES..][..LANES].try_into().expect("one vector")
+            };
+            // Winning at (b1', b2') with b2' < v means winning at (b1, b2) for b2 < v + d2;
+            // the first turn leaves b2 as it is. On the biased cells (see `biased`) that is a
+            // saturating addition; the bias comes off after the maximum.
+            let best = max(lanes(0), add(lanes(1), d2[0]));
+            let best = max(best, max(add(lanes(2), d2[1]), add(lanes(3), d2[2])));
+            out[k] = unbiased(best);
         }
-        out[0] = b2_only.iter().map(|&s| row(s)[0]).min().unwrap_or(1).max(1);
+        // b1 = 0: every hero of Alice hits B2.
+        out[0][0] = at_b1_zero.saturating_add(kind.on_b2).min(CAP);
+    }
+}
 
-        // Alice to move: she attacks b and Bob moves next at the same a. A row shifted by d
-        // reads `bob_row[b1 - d]`, and `bob_row[0]` where b1 - d < 0: a copy of the row behind
-        // a prefix of `bob_row[0]` makes every shift one contiguous slice. A shift of `PAD` or
-        // more reads only that prefix, since `b1 <= MAX_VALUE < PAD`.
-        const PAD: usize = 128;
-        const { assert!(PAD > MAX_VALUE as usize) };
-        let bob_row = &self.bob_row[own.clone()];
-        let mut padded = [0u8; PAD + MAX_STRIDE];
-        padded[..PAD].fill(bob_row[0]);
-        padded[PAD..PAD + stride].copy_from_slice(bob_row);
-        let shifted = |d: u8| &padded[PAD - usize::from(d).min(PAD)..][..stride];
-        let attackers = alive_mask(a);
-        // b1 = 0: everyone hits B2; b2 = 0: everyone hits B1.
-        let on_b2 = self.moves.alice[attackers][HERO2][0][1];
-        let on_b1 = shifted(self.moves.alice[attackers][HERO1][0][0]);
-        let general = &self.moves.alice[attackers][BOTH];
-        let [m0, m1, m2, m3] = std::array::from_fn(|i| general[i % general.len()]);
-        let (s0, s1, s2, s3) = (shifted(m0[0]), shifted(m1[0]), shifted(m2[0]), shifted(m3[0]));
-        // Winning at (b1', b2') with b2' < v means winning at (b1, b2) for b2 < v + d2.
-        let gain = |v: u8, d2: u8| if v > 0 { v.saturating_add(d2) } else { 0 };
-        let out = &mut self.alice_row[own];
-        for i in 0..stride {
-            let best = gain(s0[i], m0[1]).max(gain(s1[i], m1[1]));
-            let best = best.max(gain(s2[i], m2[1]).max(gain(s3[i], m3[1])));
-            out[i] = best.max(u8::from(on_b1[i] > 0)).min(cap);
+/// Bob's turns against Alice's living heroes `alive`, as who hits `(A1, A2)`: four of both
+/// his heroes, two of B1 alone (the cells `b2 = 0`), two of B2 alone (the cells `b1 = 0`).
+fn bob_turns(alive: usize) -> [[Hit; 2]; 8] {
+    let [b0, b1, b2, b3] = turns(BOTH, alive);
+    let [l0, l1, ..] = turns(HERO1, alive);
+    let [r0, r1, ..] = turns(HERO2, alive);
+    [b0, b1, b2, b3, l0, l1, r0, r1].map(|turn| turn.map(|hit| hit & 3))
+}
+
+/// Bob to move, 16 cells `b1 >= 1` (lane 0 of the first vector aside), from the same cells of
+/// the rows of Alice to move his two-hero turns (`both`) and B1's lone turns (`lone_b1`) lead
+/// to. With both his heroes alive (b1, b2 >= 1) every turn must leave her a win; at b2 = 0
+/// only B1 attacks. Monotonicity makes max(cell b2 = 0 wins, min over two-hero turns) exactly
+/// the prefix length.
+#[inline(always)]
+fn bob_cells(both: [Lanes; 4], lone_b1: [Lanes; 2]) -> Lanes {
+    let all_attacks = min(min(both[0], both[1]), min(both[2], both[3]));
+    max(all_attacks, min(min(lone_b1[0], lone_b1[1]), [1; LANES]))
+}
+
+/// Bob to move, the cell `b1 = 0`, where only B2 attacks, from the cells `b1 = 0` of the rows
+/// his lone turns lead to (`b2 = 0` is his loss: a boundary of at least 1).
+#[inline(always)]
+fn bob_at_b1_zero(lone_b2: [u8; 2]) -> u8 {
+    lone_b2[0].min(lone_b2[1]).max(1)
+}
+
+// The lane helpers are loops over one vector, which the compiler turns into single vector
+// instructions once they are inlined.
+
+#[inline(always)]
+fn min(a: Lanes, b: Lanes) -> Lanes {
+    let mut out = a;
+    for (out, b) in out.iter_mut().zip(b) {
+        *out = (*out).min(b);
+    }
+    out
+}
+
+#[inline(always)]
+fn max(a: Lanes, b: Lanes) -> Lanes {
+    let mut out = a;
+    for (out, b) in out.iter_mut().zip(b) {
+        *out = (*out).max(b);
+    }
+    out
+}
+
+/// Boundaries are stored capped at `CAP`: no query asks beyond `b2 = MAX_VALUE`, and minimum,
+/// maximum, the test `w > 0` and adding damage all commute with the cap.
+const CAP: u8 = 127;
+const _: () = assert!(CAP > MAX_VALUE);
+
+/// Added to every positive boundary of the row Alice's shifts read. A boundary `v` after her
+/// turn that deals `d2 <= CAP` to B2 is `v + d2` when `v > 0` (a win for `b2' < v` is a win
+/// for `b2 < v + d2`), and 0 when `v = 0` (no win stays none): on biased cells one saturating
+/// addition does both, as `0 + d2 < BIAS` comes off with the bias, and `v + BIAS + d2` keeps
+/// it (or saturates, which is the cap).
+const BIAS: u8 = 128;
+
+/// `v` with positive cells biased (cells at most `CAP`).
+#[inline(always)]
+fn biased(v: Lanes) -> Lanes {
+    let mut out = v;
+    for out in &mut out {
+        *out = if *out > 0 { *out | BIAS } else { 0 };
+    }
+    out
+}
+
+/// A maximum of biased cells, unbiased: cells below the bias (no win) are 0.
+#[inline(always)]
+fn unbiased(v: Lanes) -> Lanes {
+    let mut out = v;
+    for out in &mut out {
+        *out = out.saturating_sub(BIAS);
+    }
+    out
+}
+
+/// Saturating addition, lane by lane.
+#[inline(always)]
+fn add(v: Lanes, d: Lanes) -> Lanes {
+    let mut out = v;
+    for (out, d) in out.iter_mut().zip(d) {
+        *out = out.saturating_add(d);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{Family, cases};
+    use crate::rules::attacks;
+
+    fn mask_hp(mask: usize) -> [u8; 2] {
+        [u8::from(mask & HERO1 != 0), u8::from(mask & HERO2 != 0)]
+    }
+
+    /// `turns` lists the damages of `rules::attacks`, in its order, for every pair of masks.
+    #[test]
+    fn turns_are_the_rules_attacks() {
+        for case in cases(Family::Random, 200, 3) {
+            let damage = &case.alice_damage;
+            let on = [hits(damage, 0), hits(damage, 1)];
+            for attackers in HERO1..=BOTH {
+                for targets in HERO1..=BOTH {
+                    let rules: Vec<[u8; 2]> =
+                        attacks(Player::Alice, mask_hp(attackers), mask_hp(targets))
+                            .into_iter()
+                            .map(|attack| attack.damage(damage))
+                            .collect();
+                    let ours = turns(attackers, targets).map(|t| [on[0][t[0]], on[1][t[1]]]);
+                    let expected: [[u8; 2]; 4] = std::array::from_fn(|i| rules[i % rules.len()]);
+                    assert_eq!(ours, expected, "attackers {attackers}, targets {targets}");
+                }
+            }
         }
-        out[0] = bob_row[0].saturating_add(on_b2).min(cap);
+    }
+
+    /// The grid of each hero's reachable values is exactly the set of pairs Bob's attacks
+    /// (any living attackers) bring Alice to.
+    #[test]
+    fn the_grid_is_the_reachable_set() {
+        let families = [Family::Small, Family::Lopsided, Family::Random, Family::Hard];
+        for case in families.into_iter().flat_map(|family| cases(family, 60, 11)) {
+            let mut seen = std::collections::HashSet::new();
+            let mut stack = vec![case.alice_hp];
+            while let Some(a) = stack.pop() {
+                if seen.insert(a) {
+                    for attackers in [[1, 1], [1, 0], [0, 1]] {
+                        for attack in attacks(Player::Bob, attackers, a) {
+                            stack.push(attack.apply(&case.bob_damage, a));
+                        }
+                    }
+                }
+            }
+            let grid: [u128; 2] = [0, 1].map(|j| {
+                let damage = [case.bob_damage[0][j], case.bob_damage[1][j]];
+                reachable_values(case.alice_hp[j], damage)
+            });
+            let in_grid = |a: [u8; 2]| (0..2).all(|j| grid[j] >> a[j] & 1 == 1);
+            let grid_size = grid[0].count_ones() * grid[1].count_ones();
+            assert_eq!(grid_size as usize, seen.len(), "{case:?}");
+            assert!(seen.iter().all(|&a| in_grid(a)), "{case:?}");
+        }
     }
 }

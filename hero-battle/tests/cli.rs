@@ -118,3 +118,11 @@ fn stats_go_to_stderr() {
     assert!(log.contains("(parse ") && log.contains(" ms, write "), "the driver's steps: {log}");
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 4);
 }
+
+/// Every example the documents show of this binary (blocks marked `<!-- example -->`) is
+/// what it prints today (`tests::examples`).
+#[test]
+fn the_documents_examples_are_what_it_prints() {
+    let checked = tests::examples::assert_examples(BINARY);
+    assert!(checked >= 2, "only {checked} examples of hero-battle in the documents");
+}

@@ -316,7 +316,7 @@ fn the_binary_conforms() {
             .shrinks_to(one([1, 1, 1, 99, 1, 1, 1, 1, 1, 1, 1, 1])),
     ];
     let conformance = BinaryCase {
-        samples: Sample::all_in(&tests::workspace_root().join("docs/problems/hero-battle")),
+        samples: Sample::all_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("problem")),
         wrong_output: Judged {
             text: "It depends\nBob wins\nIt depends\nBob wins\n",
             says: r#"wrong answer: case 3: expected "Alice wins", found "It depends""#,

@@ -17,7 +17,7 @@ use judge::testing::package::{
 
 const BINARY: &str = env!("CARGO_BIN_EXE_hero-battle");
 
-const SAMPLE: &[u8] = include_bytes!("../../docs/problems/hero-battle/sample1.in");
+const SAMPLE: &[u8] = include_bytes!("../problem/sample1.in");
 
 #[test]
 fn the_package_verifies_and_its_validator_is_validate() {
@@ -77,7 +77,7 @@ fn the_package_verifies_and_its_validator_is_validate() {
 
 /// Every input below `dir`, by name.
 fn secret_tests(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let tests = judge::testset::find_tests(dir).expect("the package's tests");
+    let tests = judge::find_tests(dir).expect("the package's tests");
     tests
         .into_iter()
         .map(|t| (t.name, std::fs::read(&t.input).expect("a test of the package")))

@@ -1,11 +1,13 @@
 //! The judge's command-line side (feature `cli`): the subcommands `check`, `validate`,
-//! `stress`, `shrink`, `generate`, `run` and `package` as one clap [`JudgeCommand`] that
-//! every problem binary flattens into its own (the arguments in module `args`), and the
-//! runners behind them, here (`run`'s in [`run`], `package`'s in [`package`]). Each runner
+//! `stress`, `shrink`, `generate`, `run`, `package`, `interface`, `play`, `query` and
+//! `interact` as one clap [`JudgeCommand`] that every problem binary flattens into its own
+//! (the arguments in module `args`), and the runners behind them, here (`run`'s in module
+//! `run`, `package`'s in `package`, the user's program and `interface` in `program`, `play`'s
+//! and `query`'s in `play`, `interact`'s in `interact`). Each runner
 //! prints its report and returns the process's exit code.
 //!
 //! Exit codes: `check` and `validate` follow the chosen [`Protocol`](crate::Protocol);
-//! `stress`, `shrink`, `run` and `package` follow GNU diff: 0 no failure (within the
+//! `stress`, `shrink`, `run`, `package` and `interact` follow GNU diff: 0 no failure (within the
 //! budget), 1 a failure (shrunk and saved; a failed test; a submission no test kills), 2
 //! trouble; stopped by SIGINT, SIGTERM or SIGHUP they report what they found so far and exit
 //! with 130, 143 or 129.
@@ -13,15 +15,23 @@
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "these runners are the binaries' UI")]
 
 mod args;
-use args::seconds;
-pub mod package;
-pub mod run;
+mod interact;
+mod package;
+mod play;
+mod program;
+mod report;
+mod run;
 
 pub use args::{
     CheckArgs, EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, GenerateArgs, JudgeCommand, JudgeHelp,
     LimitArgs, LimitsUsed, MemoryLimit, RunArgs, ShrinkArgs, StressArgs, ValidateArgs, parse_args,
     parse_duration, parse_megabytes, parse_memory_limit,
 };
+pub use interact::InteractArgs;
+pub use package::PackageArgs;
+pub use play::{PlayArgs, QueryArgs};
+pub use program::InterfaceArgs;
+pub use run::RunTestsArgs;
 
 use std::fmt;
 use std::io::{self, IsTerminal, Read, Write};
@@ -30,19 +40,14 @@ use std::time::Duration;
 
 use engine::rng::SplitMix64;
 
-use super::child::{ChildError, Program, shell_quote};
-use super::confirm::{self, Standing};
-use super::interrupt;
-use super::lenient::Lenient;
-use super::problem::{Problem, check, render};
-use super::protocol::{EXIT_FAIL, Source};
-use super::report::{
-    FailureReport, Saved, Text, beside, count, plural, saved_text, unused_save_path,
+use crate::hunt::{
+    Contestant, HuntOptions, HuntProgress, Juries, Player, StressOptions, examine, hunt,
 };
-use super::shrink::{ShrinkEnd, ShrinkProgress, Shrunk, shrink_with_progress};
-use super::stress::{Progress, stress};
-use super::trial::{Trial, megabytes, seconds as seconds2, trial};
-use super::verdict::Verdict;
+use crate::rules::lenient::Lenient;
+use crate::rules::{EXIT_FAIL, Problem, Source, Verdict, check, render};
+use crate::sandbox::{Sandbox, exit_code};
+use crate::text::{count, plural};
+use report::Context;
 
 fn read(path: Option<&Path>) -> Result<Vec<u8>, String> {
     match path {
@@ -91,10 +96,10 @@ pub fn run_check<P: Problem>(problem: &P, args: &CheckArgs) -> i32 {
 }
 
 /// Runs `validate`: reads the file in the canonical format (or leniently) with
-/// [`validate_file`](super::canonical::validate_file), prints `ok: ...` on stdout or `invalid: line L, column C: ...` on
-/// stderr, returns the protocol's exit code.
+/// [`validate_file`](crate::canonical::validate_file), prints `ok: ...` on stdout or
+/// `invalid: line L, column C: ...` on stderr, returns the protocol's exit code.
 pub fn run_validate<P: Problem>(problem: &P, args: &ValidateArgs) -> i32 {
-    use super::canonical::{Strictness, validate_file};
+    use crate::rules::canonical::{Strictness, validate_file};
     let bytes = match read(args.file.as_deref()) {
         Ok(bytes) => bytes,
         Err(e) => {
@@ -132,14 +137,14 @@ pub struct Ending {
 impl Ending {
     /// The report `stdout` ending with `code`, or with `128 + signal` when a signal stopped
     /// the work.
-    fn report(stdout: String, code: i32) -> Self {
-        let code = interrupt::caught().map_or(code, interrupt::exit_code);
+    fn report(caught: Option<i32>, stdout: String, code: i32) -> Self {
+        let code = caught.map_or(code, exit_code);
         Self { stdout, stderr: String::new(), code }
     }
 
     /// Trouble: `error: {message}` and exit code 2 (or `128 + signal`).
-    fn trouble(message: impl fmt::Display) -> Self {
-        let code = interrupt::caught().map_or(EXIT_TROUBLE, interrupt::exit_code);
+    fn trouble(caught: Option<i32>, message: impl fmt::Display) -> Self {
+        let code = caught.map_or(EXIT_TROUBLE, exit_code);
         Self { stdout: String::new(), stderr: format!("error: {message}\n"), code }
     }
 
@@ -152,12 +157,17 @@ impl Ending {
     }
 }
 
-/// Runs `stress` and prints its report: see [`stress_ending`].
-pub fn run_stress<P: Problem>(problem: &P, args: &StressArgs) -> i32 {
+/// Runs `stress` and prints its report: see [`StressArgs::ending`].
+pub fn run_stress<P: Problem>(
+    sandbox: &Sandbox,
+    problem: &P,
+    args: &StressArgs,
+    juries: Option<&Juries>,
+) -> i32 {
     if args.accept_everything {
-        return stress_ending(&Lenient(problem), args).print();
+        return args.ending(sandbox, &Lenient(problem), juries).print();
     }
-    stress_ending(problem, args).print()
+    args.ending(sandbox, problem, juries).print()
 }
 
 /// Runs `generate`: the input on stdout, exit 0; a level or extreme the problem does not have
@@ -168,22 +178,28 @@ pub fn run_generate<P: Problem>(problem: &P, args: &GenerateArgs) -> i32 {
         Some(k) if k < problem.extremes(args.limits) => problem.extreme(k, &mut rng, args.limits),
         Some(k) => {
             let have = problem.extremes(args.limits);
-            return Ending::trouble(format!(
-                "no extreme input {k}: {} has {have} under the {} limits (0 to {})",
-                problem.name(),
-                args.limits,
-                have.saturating_sub(1)
-            ))
+            return Ending::trouble(
+                None,
+                format!(
+                    "no extreme input {k}: {} has {have} under the {} limits (0 to {})",
+                    problem.name(),
+                    args.limits,
+                    have.saturating_sub(1)
+                ),
+            )
             .print();
         }
         None if args.level < P::LEVELS => problem.generate(&mut rng, args.level, args.limits),
         None => {
-            return Ending::trouble(format!(
-                "no level {}: {}'s levels are 0 to {}",
-                args.level,
-                problem.name(),
-                P::LEVELS - 1
-            ))
+            return Ending::trouble(
+                None,
+                format!(
+                    "no level {}: {}'s levels are 0 to {}",
+                    args.level,
+                    problem.name(),
+                    P::LEVELS - 1
+                ),
+            )
             .print();
         }
     };
@@ -191,411 +207,192 @@ pub fn run_generate<P: Problem>(problem: &P, args: &GenerateArgs) -> i32 {
     // A reader that stopped reading (`| head`) is not an error.
     match written {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            Ending::trouble(format!("cannot write the input: {e}")).print()
+            Ending::trouble(None, format!("cannot write the input: {e}")).print()
         }
         _ => EXIT_PASSED,
     }
 }
 
-/// Runs `shrink` and prints its report: see [`shrink_ending`].
-pub fn run_shrink<P: Problem>(problem: &P, args: &ShrinkArgs) -> i32 {
-    shrink_ending(problem, args).print()
+/// Runs `shrink` and prints its report: see [`ShrinkArgs::ending`].
+pub fn run_shrink<P: Problem>(
+    sandbox: &Sandbox,
+    problem: &P,
+    args: &ShrinkArgs,
+    juries: Option<&Juries>,
+) -> i32 {
+    args.ending(sandbox, problem, juries).print()
 }
 
-/// `stress`: the loop, then shrinking, then the report.
-///
-/// The report depends only on the seed (or the exhaustive bound), the options and the user's
-/// program, not on `-j`, except its measured figures (CPU and wall times, memory) and its last
-/// line, `time: ...`, which holds the wall times, the shrinker's run count (candidates run
-/// beside an accepted one vary with `-j`) and `-j`.
-pub fn stress_ending<P: Problem>(problem: &P, args: &StressArgs) -> Ending {
-    if let Err(e) = interrupt::catch() {
-        return Ending::trouble(format!("cannot catch signals: {e}"));
+/// The contestant `run` asks for: `None` for the program itself, a player against `juries`
+/// with `--interactive`; trouble when the problem has no game.
+fn player(run: &RunArgs, juries: Option<&Juries>) -> Result<Option<Player>, String> {
+    match (run.interactive, juries) {
+        (false, _) => Ok(None),
+        (true, Some(juries)) => Ok(Some(Player::new(run.program(), juries.clone(), run.jury_seed))),
+        (true, None) => Err("--interactive: this problem has no game to play".to_owned()),
     }
-    let limits = LimitsUsed::new(&args.run.limit, P::RUN_LIMITS);
-    if let Some(level) = args.level.filter(|&level| level >= P::LEVELS) {
-        return Ending::trouble(format!(
-            "no level {level}: {}'s levels are 0 to {}",
-            problem.name(),
-            P::LEVELS - 1
-        ));
-    }
-    let options = args.stress_options(&limits);
-    // An exhaustive run's length, checked before any run so a bad bound is trouble at once.
-    let total =
-        match args.exhaustive.map(|b| problem.exhaustive_len(b, args.run.limits)).transpose() {
-            Ok(total) => total,
-            Err(e) => return Ending::trouble(format!("no exhaustive run: {e}")),
-        };
-    let program = args.run.program();
-    let report = with_spinner(
-        |show| stress(problem, &program, &options, Some(show)),
-        |p: Progress| {
+}
+
+/// `shrink` shrinks a time limit under one and a half times the limit, so that the input it
+/// ends on fails by a margin, not by the machine's load.
+pub(crate) const TIME_LIMIT_MARGIN: u32 = 150;
+
+/// What the spinner says of a hunt.
+fn hunt_progress(progress: HuntProgress, total: Option<u64>) -> String {
+    match progress {
+        HuntProgress::Stress(p) => {
             let of = total.map(|t| format!(" of {}", count(t))).unwrap_or_default();
             format!("{}{of} runs, {}", count(p.runs), plural(p.cases, "case"))
-        },
-    );
-    let report = match report {
-        Ok(report) => report,
-        Err(e) => return Ending::trouble(e),
-    };
-    let source = match args.exhaustive {
-        Some(bound) => format!("exhaustive up to {bound}"),
-        None => format!("seed {}", args.seed),
-    };
-    let counts =
-        format!("{}, {} ({source})", plural(report.runs, "run"), plural(report.cases, "case"));
-    let mut about = vec![limits.line(args.run.limits)];
-    if !report.unconfirmed.is_empty() {
-        let runs: Vec<String> = report.unconfirmed.iter().map(u64::to_string).collect();
-        about.push(format!(
-            "{} that no rerun alone met, taken for the machine's load: run {}",
-            plural(report.unconfirmed.len() as u64, "time limit"),
-            runs.join(", ")
-        ));
-    }
-    let time = format!("time: {:.1} s", report.elapsed.as_secs_f64());
-    let Some(failure) = report.failure else {
-        let headline = if let Some(signal) = report.interrupted {
-            format!(
-                "interrupted by {} after {counts}: no failure so far",
-                interrupt::signal_name(signal)
-            )
-        } else if total.is_some_and(|t| args.from == 0 && report.runs == t) {
-            format!("ok: right on every input: {counts}")
-        } else {
-            format!("ok: no failure in {counts}")
-        };
-        let text = format!("{headline}\n{}\n{time}, -j {}\n", about.join("\n"), options.jobs);
-        return Ending::report(text, EXIT_PASSED);
-    };
-    let replay_source = match (args.exhaustive, args.level) {
-        (Some(bound), _) => format!("--exhaustive {bound}"),
-        (None, Some(level)) => format!("--seed {} --level {level}", args.seed),
-        (None, None) => format!("--seed {}", args.seed),
-    };
-    let replay = format!(
-        "{} stress {replay_source} --from {} --runs 1 {} --limits {} -- {}",
-        problem.name(),
-        failure.index,
-        limits.flags(),
-        args.run.limits,
-        program.display()
-    );
-    about.insert(0, format!("tried {counts}"));
-    let found = Found {
-        headline: format!("found by run {}: {}", failure.index, failure.trial.verdict),
-        about,
-        replay: Some(replay),
-        time,
-    };
-    let session = Session { problem, run: &args.run, limits, program };
-    session.confirmed_and_reported(
-        failure.input,
-        failure.trial,
-        failure.reruns,
-        found,
-        !args.no_shrink,
-    )
-}
-
-/// `shrink`: the given input's run (confirmed alone, or rerun when it passes), then shrinking,
-/// then the report.
-pub fn shrink_ending<P: Problem>(problem: &P, args: &ShrinkArgs) -> Ending {
-    if let Err(e) = interrupt::catch() {
-        return Ending::trouble(format!("cannot catch signals: {e}"));
-    }
-    let limits = LimitsUsed::new(&args.run.limit, P::RUN_LIMITS);
-    let name = args.input.display();
-    let input = match read(Some(&args.input))
-        .and_then(|bytes| problem.parse(&bytes, args.run.limits).map_err(|e| e.to_string()))
-    {
-        Ok(input) => input,
-        Err(e) => return Ending::trouble(format!("{name}: {e} ({} limits)", args.run.limits)),
-    };
-    let started = std::time::Instant::now();
-    let program = args.run.program();
-    let options = limits.child_options();
-    let mut first = match trial(problem, &program, &input, &options) {
-        Ok(first) => first,
-        Err(e) => return Ending::trouble(e),
-    };
-    let limits_line = limits.line(args.run.limits);
-    // A program that fails only sometimes may pass the first run: a few more runs alone say.
-    let mut passes = 1;
-    while !first.verdict.kind.is_failure() && passes < 1 + confirm::FINAL_RERUNS {
-        first = match trial(problem, &program, &input, &options) {
-            Ok(t) => t,
-            Err(e) => return Ending::trouble(e),
-        };
-        passes += 1;
-    }
-    let time = format!("time: {:.1} s", started.elapsed().as_secs_f64());
-    if !first.verdict.kind.is_failure() {
-        let text = format!(
-            "ok: {} passes on {name} ({}): {}\n{limits_line}\n{time}\n",
-            program.display(),
-            plural(u64::from(passes), "run"),
-            first.verdict
-        );
-        return Ending::report(text, EXIT_PASSED);
-    }
-    let kind = first.verdict.kind;
-    let reruns = if passes > 1 {
-        // It passed before it failed: nondeterministic, as the report will say.
-        let runs = passes - 1;
-        Some(confirm::Reruns { kind, first_counts: true, runs, failed: 0, trial: None })
-    } else {
-        match confirm::confirm(problem, &program, &input, kind, &options) {
-            Ok(reruns) if reruns.standing() == Standing::Unconfirmed => {
-                let text = format!(
-                    "ok: {} passes on {name}: its {} was not met again in {} alone, taken for \
-                     the machine's load\n{limits_line}\n{time}\n",
-                    program.display(),
-                    kind.words(),
-                    plural(u64::from(reruns.runs), "rerun")
-                );
-                return Ending::report(text, EXIT_PASSED);
-            }
-            Ok(reruns) => Some(reruns),
-            Err(ChildError::Interrupted(_)) => None,
-            Err(e) => return Ending::trouble(e),
         }
-    };
-    let found = Found {
-        headline: format!("{name} fails: {}", first.verdict),
-        about: vec![limits_line],
-        replay: None,
-        time,
-    };
-    let session = Session { problem, run: &args.run, limits, program };
-    session.confirmed_and_reported(input, first, reruns, found, true)
+        HuntProgress::Shrink(p) => format!(
+            "shrinking: {}, {}, size {}",
+            plural(p.steps, "move"),
+            plural(p.runs, "run"),
+            count(p.size)
+        ),
+    }
 }
 
-/// How a failure was found, for its report.
-struct Found {
-    /// `found by run 14: ...`.
-    headline: String,
-    /// Lines about the search and the limits.
-    about: Vec<String>,
-    /// A command that replays the run that found it.
-    replay: Option<String>,
-    /// The search's time line.
-    time: String,
-}
-
-/// What `stress` and `shrink` resolve once from their arguments: the problem, the program,
-/// the limits, and the arguments for shrinking and saving.
-struct Session<'a, P> {
-    problem: &'a P,
-    run: &'a RunArgs,
-    limits: LimitsUsed,
-    program: Program,
-}
-
-impl<P: Problem> Session<'_, P> {
-    /// Reports a failure as its reruns alone left it: a confirmed one shrunk (when
-    /// `shrinking`), a nondeterministic one or one whose reruns a signal stopped as found.
-    fn confirmed_and_reported(
+impl StressArgs {
+    /// `stress`: the loop, then shrinking, then the report, without printing.
+    ///
+    /// The report depends only on the seed (or the exhaustive bound), the options and the
+    /// user's program, not on `-j`, except its measured figures (CPU and wall times, memory)
+    /// and its last line, `time: ...`, which holds the wall times, the shrinker's run count
+    /// (candidates run beside an accepted one vary with `-j`) and `-j`. With
+    /// `--interactive`, the program plays against `juries`.
+    pub fn ending<P: Problem>(
         &self,
-        input: P::Input,
-        failing: Trial,
-        reruns: Option<confirm::Reruns>,
-        mut found: Found,
-        shrinking: bool,
+        sandbox: &Sandbox,
+        problem: &P,
+        juries: Option<&Juries>,
     ) -> Ending {
-        let mut failing = failing;
-        match &reruns {
-            None => found.about.push(format!(
-                "not confirmed: stopped by {} before a rerun alone",
-                interrupt::caught().map_or_else(|| "a signal".to_owned(), interrupt::signal_name)
-            )),
-            Some(r) if r.standing() == Standing::Confirmed => {
-                if let Some(alone) = r.trial.as_ref().filter(|_| !r.first_counts) {
-                    // Alone, with its time, the run fails otherwise: that failure is the one.
-                    found.about.push(format!("run alone, it fails otherwise: {}", alone.verdict));
-                    failing = alone.clone();
+        match player(&self.run, juries) {
+            Ok(Some(player)) => self.ending_for(sandbox, problem, &player),
+            Ok(None) => self.ending_for(sandbox, problem, &self.run.program()),
+            Err(e) => Ending::trouble(sandbox.caught(), e),
+        }
+    }
+
+    fn ending_for<P: Problem, C: Contestant>(
+        &self,
+        sandbox: &Sandbox,
+        problem: &P,
+        contestant: &C,
+    ) -> Ending {
+        if let Err(e) = sandbox.catch_signals() {
+            return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
+        }
+        let limits = self.run.limits_used(P::RUN_LIMITS);
+        if let Some(level) = self.level.filter(|&level| level >= P::LEVELS) {
+            return Ending::trouble(
+                sandbox.caught(),
+                format!("no level {level}: {}'s levels are 0 to {}", problem.name(), P::LEVELS - 1),
+            );
+        }
+        // An exhaustive run's length, checked before any run so a bad bound is trouble at once.
+        let total =
+            match self.exhaustive.map(|b| problem.exhaustive_len(b, self.run.limits)).transpose() {
+                Ok(total) => total,
+                Err(e) => {
+                    return Ending::trouble(sandbox.caught(), format!("no exhaustive run: {e}"));
                 }
-                found.about.push(format!(
-                    "confirmed: it failed the same way in {} alone",
-                    plural(u64::from(r.runs), "rerun")
-                ));
-            }
-            Some(r) => {
-                found.about.push(format!(
-                    "nondeterministic: it {} of this input (the reruns alone); not shrunk, since \
-                     a shrink would follow chance rather than the bug",
-                    r.with_first()
-                ));
-                return self.report(&input, failing, found, None, false);
-            }
-        }
-        if !shrinking || reruns.is_none() {
-            let measured_alone = reruns.and_then(|r| r.trial);
-            return self.report(&input, measured_alone.unwrap_or(failing), found, None, true);
-        }
-        let shrunk = with_spinner(
-            |show| {
-                let options = self.run.shrink_options(&self.limits);
-                shrink_with_progress(
-                    self.problem,
-                    &self.program,
-                    input.clone(),
-                    failing.clone(),
-                    &options,
-                    Some(show),
-                )
-            },
-            |p: ShrinkProgress| {
-                format!(
-                    "shrinking: {}, {}, size {}",
-                    plural(p.steps, "move"),
-                    plural(p.runs, "run"),
-                    count(p.size)
-                )
-            },
-        );
-        let shrunk = match shrunk {
-            Ok(shrunk) => shrunk,
-            Err(e) => return Ending::trouble(format!("while shrinking: {e}")),
+            };
+        let options = HuntOptions {
+            stress: self.stress_options(&limits),
+            shrink: (!self.no_shrink).then(|| self.run.shrink_options(&limits)),
+            // A time limit is reported as found: `shrink` shrinks it, under a margin.
+            time_limit_margin: None,
         };
-        found.time += &format!(
-            ", shrinking {:.1} s in {}",
-            shrunk.elapsed.as_secs_f64(),
-            plural(shrunk.runs, "run")
+        let hunt = with_spinner(
+            |show| hunt(sandbox, problem, contestant, &options, Some(show)),
+            |p| hunt_progress(p, total),
         );
-        let shrunk_line = shrink_line(&shrunk, self.run);
-        match shrunk.reruns {
-            Some(r) if r.failed == 0 => {
-                // The shrink followed chance: say what was tried, not what it claimed.
-                found.about.push(format!(
-                    "nondeterministic: a shrink by {} ended on an input that failed 0 of {} \
-                     alone; the input as found is reported instead",
-                    plural(shrunk.steps, "move"),
-                    plural(u64::from(r.runs), "rerun")
-                ));
-                self.report(&input, failing, found, None, false)
-            }
-            Some(r) if r.failed < r.runs => {
-                found.about.push(format!(
-                    "nondeterministic: {}, but the shrunk input failed {} of {} alone, so the \
-                     shrink may have followed chance",
-                    shrunk_line,
-                    r.failed,
-                    plural(u64::from(r.runs), "rerun")
-                ));
-                let trial = r.trial.unwrap_or(shrunk.trial);
-                self.report(&shrunk.input, trial, found, Some(shrunk.end), false)
-            }
-            Some(r) => {
-                found.about.push(shrunk_line);
-                found.about.push(format!(
-                    "the shrunk input failed again in {} of {} alone",
-                    r.failed,
-                    plural(u64::from(r.runs), "rerun")
-                ));
-                let trial = r.trial.unwrap_or(shrunk.trial);
-                self.report(&shrunk.input, trial, found, Some(shrunk.end), true)
-            }
-            None => {
-                found.about.push(shrunk_line);
-                self.report(&shrunk.input, shrunk.trial, found, Some(shrunk.end), true)
-            }
-        }
-    }
-
-    /// Saves the failing input and its texts beside `--save` (under a name no earlier failure
-    /// holds) and ends with the report; `shrinkable` offers a command that shrinks it (further).
-    fn report(
-        &self,
-        input: &P::Input,
-        trial: Trial,
-        found: Found,
-        end: Option<ShrinkEnd>,
-        shrinkable: bool,
-    ) -> Ending {
-        let Found { headline, about, replay, time } = found;
-        let problem = self.problem;
-        let exhibits = problem.explain(input);
-        let mut extensions = vec!["ans", "out"];
-        extensions.extend(exhibits.iter().map(|e| e.extension));
-        let save = unused_save_path(&self.run.save, &extensions);
-        let mut ours = Vec::new();
-        problem.render_answer(input, &problem.solve(input), &mut ours);
-        let mut texts = vec![
-            saved_text("input", Some(problem.summary(input)), render(problem, input), save.clone()),
-            saved_text("our answer", None, ours, beside(&save, "ans")),
-            saved_text("your output", None, trial.run.stdout.clone(), beside(&save, "out")),
-        ];
-        if !trial.run.stderr_tail.is_empty() {
-            let about = (trial.run.stderr_len > trial.run.stderr_tail.len()).then(|| {
-                format!("its last {}", super::report::bytes_text(trial.run.stderr_tail.len()))
-            });
-            texts.push(Text {
-                title: "your stderr".to_owned(),
-                about,
-                bytes: trial.run.stderr_tail.clone(),
-                saved: Saved::No,
-            });
-        }
-        for exhibit in exhibits {
-            let path = beside(&save, exhibit.extension);
-            texts.push(saved_text(exhibit.title, None, exhibit.text.into_bytes(), path));
-        }
-        let command = self.program.display();
-        let saved = shell_quote(&save.display().to_string());
-        let mut commands = vec![("run it again".to_owned(), format!("{command} < {saved}"))];
-        if let Some(replay) = replay {
-            commands.push(("replay the run".to_owned(), replay));
-        }
-        if shrinkable && end != Some(ShrinkEnd::Minimal) {
-            commands.push((
-                "go on shrinking".to_owned(),
-                format!(
-                    "{} shrink {saved} {} --limits {} -- {command}",
-                    problem.name(),
-                    self.limits.flags(),
-                    self.run.limits
-                ),
-            ));
-        }
-        let run = &trial.run;
-        let measured = format!(
-            "measured: CPU {}, wall {}, peak memory {}",
-            seconds2(run.cpu),
-            seconds2(run.wall),
-            megabytes(run.memory.kib())
-        );
-        let report = FailureReport {
-            found: headline,
-            about,
-            verdict: trial.verdict,
-            texts,
-            answer_and_output: Some((1, 2)),
-            commands,
-            measured,
-            time: format!("{time}, -j {}", self.run.jobs()),
+        let hunt = match hunt {
+            Ok(hunt) => hunt,
+            Err(e) => return Ending::trouble(sandbox.caught(), e),
         };
-        Ending::report(report.to_string(), EXIT_FOUND)
+        let context = Context {
+            problem,
+            program: contestant.program(),
+            jury_seed: self.run.interactive.then_some(self.run.jury_seed),
+            limits: &limits,
+            inputs: self.run.limits,
+            save: &self.run.save,
+            shrink_time: self.run.shrink_time,
+            jobs: self.run.jobs(),
+            time_limit_margin: options.time_limit_margin,
+        };
+        let (text, code) = report::stress(&context, self, &hunt, total, sandbox.caught());
+        Ending::report(sandbox.caught(), text, code)
     }
 }
 
-/// The line that says how far shrinking got.
-fn shrink_line<I>(shrunk: &Shrunk<I>, run: &RunArgs) -> String {
-    let moves = plural(shrunk.steps, "move");
-    match shrunk.end {
-        ShrinkEnd::Minimal => format!(
-            "shrunk by {moves}: 1-minimal (no single move gives a valid input that fails the same way)"
-        ),
-        ShrinkEnd::Time => format!(
-            "shrunk by {moves}, then stopped by --shrink-time {}: not known to be 1-minimal",
-            seconds(run.shrink_time)
-        ),
-        ShrinkEnd::Runs => format!("shrunk by {moves}, then stopped by the run budget"),
-        ShrinkEnd::Interrupted(signal) => format!(
-            "shrunk by {moves}, then stopped by {}: not known to be 1-minimal",
-            interrupt::signal_name(signal)
-        ),
+impl ShrinkArgs {
+    /// `shrink`: the given input's run (confirmed alone, or rerun when it passes), then
+    /// shrinking, then the report, without printing. With `--interactive`, the program
+    /// plays against `juries`.
+    pub fn ending<P: Problem>(
+        &self,
+        sandbox: &Sandbox,
+        problem: &P,
+        juries: Option<&Juries>,
+    ) -> Ending {
+        match player(&self.run, juries) {
+            Ok(Some(player)) => self.ending_for(sandbox, problem, &player),
+            Ok(None) => self.ending_for(sandbox, problem, &self.run.program()),
+            Err(e) => Ending::trouble(sandbox.caught(), e),
+        }
+    }
+
+    fn ending_for<P: Problem, C: Contestant>(
+        &self,
+        sandbox: &Sandbox,
+        problem: &P,
+        contestant: &C,
+    ) -> Ending {
+        if let Err(e) = sandbox.catch_signals() {
+            return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
+        }
+        let limits = self.run.limits_used(P::RUN_LIMITS);
+        let name = self.input.display();
+        let input = match read(Some(&self.input))
+            .and_then(|bytes| problem.parse(&bytes, self.run.limits).map_err(|e| e.to_string()))
+        {
+            Ok(input) => input,
+            Err(e) => {
+                return Ending::trouble(
+                    sandbox.caught(),
+                    format!("{name}: {e} ({} limits)", self.run.limits),
+                );
+            }
+        };
+        let options = HuntOptions {
+            stress: StressOptions { run: limits.child_options(), ..StressOptions::default() },
+            shrink: Some(self.run.shrink_options(&limits)),
+            time_limit_margin: Some(TIME_LIMIT_MARGIN),
+        };
+        let hunt = with_spinner(
+            |show| examine(sandbox, problem, contestant, input, &options, Some(show)),
+            |p| hunt_progress(p, None),
+        );
+        let hunt = match hunt {
+            Ok(hunt) => hunt,
+            Err(e) => return Ending::trouble(sandbox.caught(), e),
+        };
+        let context = Context {
+            problem,
+            program: contestant.program(),
+            jury_seed: self.run.interactive.then_some(self.run.jury_seed),
+            limits: &limits,
+            inputs: self.run.limits,
+            save: &self.run.save,
+            shrink_time: self.run.shrink_time,
+            jobs: self.run.jobs(),
+            time_limit_margin: options.time_limit_margin,
+        };
+        let (text, code) = report::shrink(&context, &self.input, &hunt, sandbox.caught());
+        Ending::report(sandbox.caught(), text, code)
     }
 }
 

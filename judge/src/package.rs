@@ -5,27 +5,31 @@
 //!
 //! A package holds `problem.yaml`, `.timelimit`, the statement (`problem_statement/
 //! problem.en.tex`), the samples (`data/sample`), the secret tests with our answers
-//! (`data/secret`, in groups for a scoring problem), a C++ input validator, a C++ output
-//! validator where Kattis's default one does not fit the original rule, and the submissions
-//! filed under the verdict each got. [`build`] makes it in this order:
+//! (`data/secret`; for a scoring problem each test in every group whose constraints it
+//! meets, as IOI's subtasks held them, linked from the first), a C++ input validator, a C++
+//! output validator where Kattis's default one does not fit the original rule, a function
+//! task's header and grader (`include/cpp/`), and the submissions filed under the verdict
+//! each got. [`build`] makes it in this order:
 //!
 //! 1. **Submissions** are compiled as judges compile them (module `submission`).
-//! 2. **Tests** (module `contents`): the samples, each problem's extreme inputs of the
+//! 2. **Tests** (module `contents`): the samples, the setter's own tests
+//!    ([`PackageOptions::own_tests`]), each problem's extreme inputs of the
 //!    original limits ([`Problem::extreme`]), [`TestBudget::per_level`] generated inputs of
 //!    each size level ([`Problem::generate`]) and, for a scoring problem, the inputs made for
-//!    its groups ([`Packaged::group_inputs`]). Test `k` of a kind draws from its own seed,
-//!    [`run_seed`](crate::stress::run_seed)`(seed, k)` with `k` set apart by kind, so the
+//!    its groups ([`Packaged::group_input`]). Test `k` of a kind draws from its own seed,
+//!    [`run_seed`](crate::hunt::run_seed)`(seed, k)` with `k` set apart by kind, so the
 //!    same seed gives the same tests; an input equal to an earlier test is left out
 //!    (problemtools warns of identical inputs), and so is a test above
 //!    [`TestBudget::big_bytes`] once [`TestBudget::big_tests`] of them are in.
 //! 3. **The time limit**: every accepted submission runs on every test under the original
 //!    memory limit and [`TIME_MULTIPLIER`] times the original time limit, and must pass
 //!    them all; the limit is Kattis's rule on the slowest run ([`time_limit`]), its three
-//!    slowest tests timed by the quickest of three runs, since load inflates CPU time.
-//! 4. **Kill tests**: for each `--wrong` and `--slow` submission, [`stress`] from the seed
+//!    slowest tests timed by the quickest of three runs, since load inflates CPU time. A
+//!    limit the setter gives ([`PackageOptions::time_limit`]) replaces both.
+//! 4. **Kill tests**: for each `--wrong` and `--slow` submission, a [`hunt`] from the seed
 //!    under [`TIME_SAFETY_MARGIN`] times the package's time limit (so that a time limit it
 //!    finds is one at the limit whatever the noise, as problemtools wants) and the original
-//!    memory limit, then [`shrink`], but for a time limit, which shrinking would bring to
+//!    memory limit, shrinking what it finds but a time limit, which shrinking would bring to
 //!    the edge of the limit; the input is the test `kills-STEM`. The accepted submissions
 //!    run on the new tests too, and the time limit follows them.
 //! 5. **Checks of our own**: every test is valid in the canonical format under the original
@@ -33,7 +37,7 @@
 //!    output validator accepts our answers.
 //! 6. **Verdicts**: every `--wrong` and `--slow` submission runs on every test in the order
 //!    problemtools runs them, under the package's limits, and is filed under the verdict the
-//!    package's grading gives it ([`testset::judge_test`](crate::testset::judge_test) judges
+//!    package's grading gives it ([`crate::judge_test`] judges
 //!    each run, as `PROBLEM run` does). One that passes every test is not filed but reported
 //!    ([`Built::not_killed`]).
 //! 7. The package is written beside `DIR` and renamed into place (module `place`).
@@ -45,9 +49,11 @@
 //! (the report says so).
 
 mod contents;
+mod grading;
 mod kattis;
 mod place;
 mod submission;
+mod subtask;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -56,26 +62,28 @@ use std::time::{Duration, Instant};
 use engine::fs::WriteError;
 use engine::rng::SplitMix64;
 
-use crate::child::{ChildError, ChildOptions};
-use crate::confirm::Standing;
-use crate::problem::{Limits, Problem};
-use crate::report::{bytes_text, plural};
-use crate::shrink::{ShrinkOptions, shrink};
-use crate::stress::{StressError, StressOptions, stress};
-
-use crate::testset::judge_test;
-use crate::trial::{Trial, seconds};
-use crate::verdict::{Verdict, VerdictKind};
-use contents::{Test, Tests, add_generated, add_samples, check_tests};
+use crate::hunt::{
+    Finding, HuntOptions, ShrinkOptions, ShrinkOutcome, StressError, StressOptions, Trial, hunt,
+    judge_test,
+};
+use crate::rules::{Limits, Problem, Verdict, VerdictKind};
+use crate::sandbox::{ChildError, ChildOptions, Sandbox};
+use crate::text::{self, bytes, plural, seconds};
+use contents::{Test, Tests, add_generated, add_own, add_samples, check_tests};
 use place::Place;
 
+pub use grading::{GroupScore, GroupTests, Score, groups_on_disk};
 pub use kattis::{
     TIME_MULTIPLIER, TIME_SAFETY_MARGIN, file_name_ok, short_name_ok, time_limit, uuid,
 };
-pub use submission::{Language, Role, SUPPORTED, Submission, compile, compile_cpp};
+use submission::compile;
+pub use submission::{
+    BuiltProgram, Language, Role, SUPPORTED, Submission, build_command, compile_cpp,
+};
+pub use subtask::{GroupError, InGroup};
 
 /// What a package says of a problem beyond its [`Problem`]: its title and origin, its
-/// statement and its official samples.
+/// statement and its samples.
 #[derive(Clone, Copy, Debug)]
 pub struct About {
     /// The title: `Battle in Two Pairs of Heroes`.
@@ -84,22 +92,22 @@ pub struct About {
     pub source: &'static str,
     /// A page of the problem, where one is known.
     pub source_url: Option<&'static str>,
-    /// Where the statement is in the repository: `docs/problems/hero-battle.md`.
+    /// Where the statement is in the repository: `hero-battle/problem/statement.md`.
     pub statement_path: &'static str,
     /// The statement, in Markdown.
     pub statement: &'static str,
-    /// The official samples, in order.
+    /// The samples, in order (the official ones where the sources kept them).
     pub samples: &'static [Sample],
 }
 
-/// An official sample: its name in `data/sample` and its files.
+/// A sample: its name in `data/sample` and its files.
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
     /// `sample1`.
     pub name: &'static str,
     /// The input.
     pub input: &'static [u8],
-    /// The official answer (checked against ours, which the package holds).
+    /// The sample's answer (checked against ours, which the package holds).
     pub answer: &'static [u8],
 }
 
@@ -155,6 +163,36 @@ pub struct Group {
     pub about: &'static str,
 }
 
+/// A function task's interface: contestants write a function (`who_wins` in `train.cpp`)
+/// against a header (`train.h`), and a grader reads the input, calls the function and prints
+/// the answer, as the contest's sample grader did, in our input and output formats.
+///
+/// One grader serves both kinds of program: its `main` and its reference to the function are
+/// weak symbols, so a program with a `main` of its own (reading stdin, as every other
+/// problem's) links with it and keeps its `main`, and a function-style one gets the
+/// grader's. So a package compiles every C++ submission with the grader beside it (Kattis's
+/// `include/cpp/`, copied beside each submission), and `g++ -O2 grader.cpp train.cpp` gives
+/// a program `stress` and `run` take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interface {
+    /// The function, as the header declares it.
+    pub function: &'static str,
+    /// The file contestants submit: `train.cpp`.
+    pub submission: &'static str,
+    /// The header contestants include: (`train.h`, its text).
+    pub header: (&'static str, &'static str),
+    /// The grader: (`grader.cpp`, its text).
+    pub grader: (&'static str, &'static str),
+}
+
+impl Interface {
+    /// The header and the grader: (file name, text).
+    #[must_use]
+    pub fn files(&self) -> [(&'static str, &'static str); 2] {
+        [self.header, self.grader]
+    }
+}
+
 /// How many tests a package holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TestBudget {
@@ -195,18 +233,45 @@ pub trait Packaged: Problem {
     }
 
     /// The groups (indices into [`Scoring::groups`]) whose constraints `input` meets, in
-    /// order; a test goes into the first. Every valid input of a scoring problem must meet
-    /// one. The default: none.
+    /// increasing order; a test goes into each, as IOI's subtasks held every test that meets
+    /// theirs. Every valid input of a scoring problem must meet one. The default: none.
     fn groups_of(&self, input: &Self::Input) -> Vec<usize> {
         let _ = input;
         Vec::new()
     }
 
-    /// Inputs made for group `group` (valid under the original limits), so that each group
-    /// has tests of its own; the default: none.
-    fn group_inputs(&self, group: usize, rng: &mut SplitMix64) -> Vec<Self::Input> {
-        let _ = (group, rng);
-        Vec::new()
+    /// An input of group `group`'s constraints at size level `level` (as
+    /// [`Problem::generate`]'s levels), valid under the original limits: what `stress
+    /// --subtask` and `generate --subtask` draw, and two of the package's tests of each
+    /// group (the middle level and the last). The default draws [`Problem::generate`] at
+    /// `level`, then at each smaller level, until a draw is in the group: a problem whose
+    /// groups are rare among its draws makes its own.
+    ///
+    /// # Panics
+    /// The default, when 64 draws at every level down to 0 meet none: the problem must make
+    /// its own.
+    fn group_input(&self, group: usize, level: u32, rng: &mut SplitMix64) -> Self::Input {
+        for level in (0..=level).rev() {
+            for _ in 0..64 {
+                let input = self.generate(rng, level, Limits::Original);
+                if self.groups_of(&input).contains(&group) {
+                    return input;
+                }
+            }
+        }
+        panic!(
+            "{}: no generated input is in group {}: it needs a group_input",
+            self.name(),
+            group + 1
+        )
+    }
+
+    /// The function interface of a problem that was a function task (IOI's `who_wins` in
+    /// `train.cpp`), if it was: the header contestants include and a grader that reads the
+    /// input and prints the answer. `None` (the default) when programs read the input on
+    /// stdin, as the contest's did.
+    fn interface(&self) -> Option<Interface> {
+        None
     }
 
     /// How many tests the package holds.
@@ -256,6 +321,14 @@ pub struct PackageOptions {
     pub shrink_runs: u64,
     /// Programs run at once by a stress search.
     pub jobs: usize,
+    /// The time limit in whole seconds, when the setter gives it (`--time-limit`): the
+    /// accepted submissions must pass every test within it, and it is not computed from
+    /// them.
+    pub time_limit: Option<u64>,
+    /// A folder of the setter's own tests (`--tests`): each `NAME.in` in it, held to
+    /// `validate` (and `NAME.ans` beside it, if there is one, to our answer), goes into the
+    /// secret data as test `NAME`, with our answer.
+    pub own_tests: Option<PathBuf>,
 }
 
 /// How a `--wrong` or `--slow` submission's kill test was found.
@@ -269,10 +342,89 @@ pub struct Kill {
     pub runs: u64,
     /// The verdict of the run that found it.
     pub found: Verdict,
-    /// How far shrinking got, in words: `shrunk by 12 moves: 1-minimal`.
-    pub shrunk: String,
-    /// The test's size: cases, bytes.
-    pub size: String,
+    /// What became of the input as found.
+    pub kept: Kept,
+    /// The test's size.
+    pub size: TestSize,
+}
+
+/// What a kill test keeps of the failing input a stress search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// Shrunk by `moves` moves, to a 1-minimal input or as far as the run budget went.
+    Shrunk {
+        /// Moves accepted.
+        moves: u64,
+        /// Whether the result is 1-minimal.
+        minimal: bool,
+    },
+    /// A time limit, kept as found: shrinking one ends at the edge of the limit.
+    TimeLimit,
+    /// As found: a shrink by `moves` moves ended on an input that failed only `failed` of
+    /// `runs` reruns alone.
+    FollowedChance {
+        /// Moves of the shrink.
+        moves: u64,
+        /// Reruns alone of the shrunk input that failed.
+        failed: u32,
+        /// Reruns alone of the shrunk input.
+        runs: u32,
+    },
+    /// As found: the failure came back in `failed` of `runs` runs only.
+    Nondeterministic {
+        /// Runs that failed, the first included.
+        failed: u32,
+        /// Runs, the first included.
+        runs: u32,
+    },
+    /// As found: a signal stopped its reruns.
+    NotConfirmed,
+}
+
+impl fmt::Display for Kept {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Shrunk { moves, minimal: true } => {
+                write!(f, "shrunk by {}: 1-minimal", plural(moves, "move"))
+            }
+            Self::Shrunk { moves, minimal: false } => write!(
+                f,
+                "shrunk by {}, then stopped by its run budget: not known to be 1-minimal",
+                plural(moves, "move")
+            ),
+            Self::TimeLimit => f.write_str("a time limit: kept as found, not shrunk"),
+            Self::FollowedChance { moves, failed: 0, .. } => write!(
+                f,
+                "a shrink by {} ended on an input that passed alone: kept as found",
+                plural(moves, "move")
+            ),
+            Self::FollowedChance { moves, failed, runs } => write!(
+                f,
+                "a shrink by {} ended on an input that failed {failed} of {runs} reruns alone: \
+                 kept as found",
+                plural(moves, "move")
+            ),
+            Self::Nondeterministic { failed, runs } => {
+                write!(f, "nondeterministic: it failed {failed} of {runs} runs; not shrunk")
+            }
+            Self::NotConfirmed => f.write_str("not confirmed; not shrunk"),
+        }
+    }
+}
+
+/// A test's size: its cases and its input's bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TestSize {
+    /// Test cases.
+    pub cases: u64,
+    /// Bytes of the input.
+    pub bytes: u64,
+}
+
+impl fmt::Display for TestSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}, {}", plural(self.cases, "case"), bytes(self.bytes))
+    }
 }
 
 /// A submission filed in the package.
@@ -284,13 +436,34 @@ pub struct Filed {
     pub role: Role,
     /// Its folder under `submissions/`: `wrong_answer`.
     pub folder: &'static str,
-    /// The verdict, and the test that gave it (or the score).
-    pub verdict: String,
+    /// How the package's grading judged it.
+    pub grade: Grade,
     /// Its slowest run, and on which test.
     pub slowest: (Duration, String),
     /// The first test whose output the original rule accepted only by overlooking a flaw
     /// (`Verdict::lenient`), which the package's output validator may reject.
     pub lenient: Option<String>,
+}
+
+/// How a submission fares on the package's tests, as its grading sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Grade {
+    /// Every test passed (every group, for a scoring problem).
+    Accepted,
+    /// Some groups passed: the score, each group's.
+    Partial(Score),
+    /// The first failure that counts, and its test.
+    Failed(Verdict, String),
+}
+
+impl fmt::Display for Grade {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Accepted => f.write_str("right on every test"),
+            Self::Partial(score) => write!(f, "{score}"),
+            Self::Failed(verdict, test) => write!(f, "{verdict} on {test}"),
+        }
+    }
 }
 
 /// A `--wrong` or `--slow` submission that passed every test: not filed.
@@ -317,6 +490,8 @@ pub struct Built {
     pub left_out: usize,
     /// The time limit written to `.timelimit`, in seconds.
     pub time_limit: u64,
+    /// Whether the setter gave it, rather than the accepted submissions setting it.
+    pub time_limit_given: bool,
     /// The slowest accepted run and its test.
     pub slowest_accepted: (Duration, String),
     /// The kill tests found.
@@ -338,8 +513,11 @@ pub enum Step {
     Tests(usize, u64, usize),
     /// An accepted submission passed every test so far; its slowest run and test.
     AcceptedRan(String, Duration, String),
-    /// The time limit set, in seconds.
-    TimeLimit(u64),
+    /// The setter's tests from a folder: how many were added, and each left out as the same
+    /// input as an earlier test (its name, that test).
+    OwnTests(PathBuf, usize, Vec<(String, String)>),
+    /// The time limit set, in seconds, and whether the setter gave it.
+    TimeLimit(u64, bool),
     /// A stress search begins.
     Searching(String),
     /// A kill test found.
@@ -354,8 +532,8 @@ impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Compiled(file, role) => write!(f, "compiled {file} ({})", role.option()),
-            Self::Tests(tests, bytes, left_out) => {
-                write!(f, "{}, {}", plural(*tests as u64, "test"), bytes_text(*bytes as usize))?;
+            Self::Tests(tests, size, left_out) => {
+                write!(f, "{}, {}", plural(*tests as u64, "test"), bytes(*size))?;
                 if *left_out > 0 {
                     write!(
                         f,
@@ -368,7 +546,15 @@ impl fmt::Display for Step {
             Self::AcceptedRan(file, slowest, test) => {
                 write!(f, "{file}: right on every test, slowest {} on {test}", seconds(*slowest))
             }
-            Self::TimeLimit(limit) => write!(
+            Self::OwnTests(dir, added, same) => {
+                write!(f, "{} of yours from {}", plural(*added as u64, "test"), dir.display())?;
+                for (name, held) in same {
+                    write!(f, "; {name} left out, the same input as {held}")?;
+                }
+                Ok(())
+            }
+            Self::TimeLimit(limit, true) => write!(f, "time limit {limit} s, as given"),
+            Self::TimeLimit(limit, false) => write!(
                 f,
                 "time limit {limit} s: {TIME_MULTIPLIER} times the slowest accepted run, rounded \
                  up to whole seconds, at least 1 s"
@@ -377,9 +563,9 @@ impl fmt::Display for Step {
             Self::Killed(kill) => write!(
                 f,
                 "{}: killed by {} ({}; found by run {} of stress: {}; {})",
-                kill.file, kill.test, kill.size, kill.runs, kill.found.kind, kill.shrunk
+                kill.file, kill.test, kill.size, kill.runs, kill.found.kind, kill.kept
             ),
-            Self::Filed(filed) => write!(f, "{}: {} ({})", filed.file, filed.folder, filed.verdict),
+            Self::Filed(filed) => write!(f, "{}: {} ({})", filed.file, filed.folder, filed.grade),
             Self::NotKilled(not) => write!(
                 f,
                 "{} ({}): not killed: no failure in {} of stress nor on any test; not filed",
@@ -443,8 +629,8 @@ pub enum PackageError {
     },
     /// A source does not compile.
     #[error(
-        "{} does not compile with {compiler} (alone, as the package holds it: not with files \
-         beside it):\n{messages}",
+        "{} does not compile with {compiler} (copied alone into a folder, as a judge builds \
+         it: a file it takes from beside it is missing there):\n{messages}",
         file.display()
     )]
     Compile {
@@ -466,7 +652,7 @@ pub enum PackageError {
     /// A file of the package cannot be written.
     #[error(transparent)]
     Write(#[from] WriteError),
-    /// An official sample is not valid, or its answer disagrees with ours.
+    /// A sample is not valid, or its answer disagrees with ours.
     #[error("sample {name}: {message}")]
     Sample {
         /// The sample's name.
@@ -484,10 +670,7 @@ pub enum PackageError {
         message: String,
     },
     /// An accepted submission fails a test.
-    #[error(
-        "{file} (--accepted) fails {test}: {verdict} (under {limits}: the original memory limit \
-         and {TIME_MULTIPLIER} times the original time limit)"
-    )]
+    #[error("{file} (--accepted) fails {test}: {verdict} (under {limits})")]
     AcceptedFails {
         /// The submission.
         file: String,
@@ -495,8 +678,17 @@ pub enum PackageError {
         test: String,
         /// Its verdict there.
         verdict: Box<Verdict>,
-        /// The limits it ran under.
+        /// The limits it ran under, and why those.
         limits: String,
+    },
+    /// A test of the setter's (`--tests`) cannot be read, is not valid, or its answer
+    /// disagrees with ours.
+    #[error("{}: {message}", path.display())]
+    OwnTest {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
     },
     /// A program cannot be run.
     #[error("cannot run {program} on {test}: {source}")]
@@ -517,7 +709,7 @@ pub enum PackageError {
         source: StressError,
     },
     /// A signal stopped the build.
-    #[error("stopped by {}", crate::interrupt::signal_name(*.0))]
+    #[error("stopped by {}", text::signal(*.0))]
     Interrupted(i32),
 }
 
@@ -530,35 +722,6 @@ impl PackageError {
             source => Self::Run { program, test, source },
         }
     }
-}
-
-/// A folder of our own for binaries, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn create() -> Result<Self, PackageError> {
-        let path = std::env::temp_dir().join(format!("judge-package-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path)
-            .map_err(|source| PackageError::Io { path: path.clone(), source })?;
-        Ok(Self(path))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// How a submission fared on the package's tests, as its grading sees it.
-enum Outcome {
-    /// Every test passed (every group, for a scoring problem).
-    Accepted,
-    /// Some groups passed: the score.
-    Partial(u32),
-    /// The first failure that counts, and its test.
-    Failed(Verdict, String),
 }
 
 /// The folder under `submissions/` for a failure of `kind`. Kattis has no presentation
@@ -587,38 +750,56 @@ fn folder_of(kind: VerdictKind) -> &'static str {
 /// accepted one that fails, a run or a search that cannot go on, a file that cannot be
 /// written, a signal; and bugs of ours (a test our own validators reject).
 pub fn build<P: Packaged>(
+    sandbox: &Sandbox,
     problem: &P,
     options: &PackageOptions,
     progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Built, PackageError> {
     let started = Instant::now();
     let place = Place::check(&options.dir, problem.name())?;
-    let scratch = Scratch::create()?;
-    let submissions = compile_all(options, &scratch.0, progress)?;
+    let temp = std::env::temp_dir();
+    let scratch = sandbox
+        .fresh_folder(&temp, "judge-package-")
+        .map_err(|source| PackageError::Io { path: temp.clone(), source })?;
+    let interface = problem.interface();
+    let submissions = compile_all(sandbox, options, scratch.path(), interface.as_ref(), progress)?;
     let about = problem.about();
     let mut tests = Tests::new(problem);
     add_samples(problem, &about, &mut tests)?;
+    if let Some(dir) = &options.own_tests {
+        let (added, same) = add_own(problem, dir, &mut tests)?;
+        progress(Step::OwnTests(dir.clone(), added, same));
+    }
     add_generated(problem, options.seed, &mut tests)?;
     let (count, bytes) = tests.totals();
     progress(Step::Tests(count, bytes, tests.left_out));
 
     let memory_kib = P::RUN_LIMITS.memory_mib * 1024;
     // An accepted submission sets the time limit, as on Kattis, so it is not held to the
-    // original one: only to TIME_MULTIPLIER times it, which any limit it sets is above.
-    let accepted_time = P::RUN_LIMITS.time * TIME_MULTIPLIER;
-    let original = ChildOptions::new(accepted_time, Some(memory_kib));
+    // original one: only to TIME_MULTIPLIER times it, which any limit it sets is above. A
+    // limit the setter gives holds it.
+    let (accepted_time, why) = match options.time_limit {
+        Some(given) => (Duration::from_secs(given), "the given time limit".to_owned()),
+        None => (
+            P::RUN_LIMITS.time * TIME_MULTIPLIER,
+            format!("{TIME_MULTIPLIER} times the original time limit"),
+        ),
+    };
+    let accepted_limits = ChildOptions::new(accepted_time, Some(memory_kib));
     let accepted: Vec<&Submission> =
         submissions.iter().filter(|s| s.role == Role::Accepted).collect();
     // Each accepted submission's slowest run and its test.
     let mut accepted_slowest = Vec::new();
     for submission in &accepted {
-        let own = run_accepted(problem, submission, &tests.ordered(), &original)?;
+        let own =
+            run_accepted(sandbox, problem, submission, &tests.ordered(), &accepted_limits, &why)?;
         progress(Step::AcceptedRan(submission.file_name.clone(), own.0, own.1.clone()));
         accepted_slowest.push(own);
     }
     let slowest_of = |runs: &[(Duration, String)]| runs.iter().max().cloned().unwrap_or_default();
-    let first_limit = time_limit(slowest_of(&accepted_slowest).0);
-    progress(Step::TimeLimit(first_limit));
+    let set_limit = |slowest: Duration| options.time_limit.unwrap_or_else(|| time_limit(slowest));
+    let first_limit = set_limit(slowest_of(&accepted_slowest).0);
+    progress(Step::TimeLimit(first_limit, options.time_limit.is_some()));
 
     let mut kills = Vec::new();
     let mut searched = Vec::new();
@@ -628,7 +809,7 @@ pub fn build<P: Packaged>(
         // Under the safety margin's limit, as problemtools judges a time_limit_exceeded
         // submission: a test that kills it there kills it at the limit whatever the noise.
         let margin = run(first_limit * u64::from(TIME_SAFETY_MARGIN));
-        let (kill, runs) = find_kill(problem, submission, options, &margin, &mut tests)?;
+        let (kill, runs) = find_kill(sandbox, problem, submission, options, &margin, &mut tests)?;
         if let Some(kill) = kill {
             progress(Step::Killed(kill.clone()));
             kills.push(kill);
@@ -639,33 +820,34 @@ pub fn build<P: Packaged>(
         .filter(|t| kills.iter().any(|k| k.test == t.path()))
         .collect();
     for (submission, own) in accepted.iter().zip(&mut accepted_slowest) {
-        let on_kills = run_accepted(problem, submission, &kill_tests, &original)?;
+        let on_kills =
+            run_accepted(sandbox, problem, submission, &kill_tests, &accepted_limits, &why)?;
         *own = own.clone().max(on_kills);
     }
     let slowest = slowest_of(&accepted_slowest);
-    let limit = time_limit(slowest.0);
+    let limit = set_limit(slowest.0);
     if limit != first_limit {
-        progress(Step::TimeLimit(limit));
+        progress(Step::TimeLimit(limit, false));
     }
-    check_tests(problem, &tests, &scratch.0)?;
+    check_tests(sandbox, problem, &tests, scratch.path())?;
 
     let ordered = tests.ordered();
     let mut filed = Vec::new();
     let mut not_killed = Vec::new();
     for (submission, own) in accepted.iter().zip(&accepted_slowest) {
-        let verdict = "right on every test".to_owned();
         let file = submission.file_name.clone();
         let role = Role::Accepted;
+        let grade = Grade::Accepted;
         let one =
-            Filed { file, role, folder: "accepted", verdict, slowest: own.clone(), lenient: None };
+            Filed { file, role, folder: "accepted", grade, slowest: own.clone(), lenient: None };
         progress(Step::Filed(one.clone()));
         filed.push(one);
     }
     for submission in submissions.iter().filter(|s| s.role != Role::Accepted) {
-        let Graded { outcome, slowest: slow, lenient } =
-            grade(problem, submission, &ordered, tests.scoring.as_ref(), &run(limit))?;
-        let (folder, verdict) = match outcome {
-            Outcome::Accepted => {
+        let Graded { grade, slowest: slow, lenient } =
+            grade(sandbox, problem, submission, &ordered, tests.scoring.as_ref(), &run(limit))?;
+        let folder = match &grade {
+            Grade::Accepted => {
                 let runs = searched.iter().find(|(file, _)| *file == submission.file_name);
                 let not = NotKilled {
                     file: submission.file_name.clone(),
@@ -676,18 +858,17 @@ pub fn build<P: Packaged>(
                 not_killed.push(not);
                 continue;
             }
-            Outcome::Partial(score) => ("partially_accepted", format!("score {score} of 100")),
-            Outcome::Failed(verdict, test) => {
-                (folder_of(verdict.kind), format!("{verdict} on {test}"))
-            }
+            Grade::Partial(_) => "partially_accepted",
+            Grade::Failed(verdict, _) => folder_of(verdict.kind),
         };
         let file = submission.file_name.clone();
-        let one = Filed { file, role: submission.role, folder, verdict, slowest: slow, lenient };
+        let one = Filed { file, role: submission.role, folder, grade, slowest: slow, lenient };
         progress(Step::Filed(one.clone()));
         filed.push(one);
     }
 
-    let written = place.write(problem, &about, &tests, &submissions, &filed, limit)?;
+    let given = options.time_limit.is_some();
+    let written = place.write(problem, &about, &tests, &submissions, &filed, (limit, given))?;
     let (count, bytes) = tests.totals();
     Ok(Built {
         dir: written,
@@ -695,6 +876,7 @@ pub fn build<P: Packaged>(
         bytes,
         left_out: tests.left_out,
         time_limit: limit,
+        time_limit_given: options.time_limit.is_some(),
         slowest_accepted: slowest,
         kills,
         filed,
@@ -705,8 +887,10 @@ pub fn build<P: Packaged>(
 
 /// Compiles every submission, accepted ones first; file names must differ.
 fn compile_all(
+    sandbox: &Sandbox,
     options: &PackageOptions,
     scratch: &Path,
+    interface: Option<&Interface>,
     progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Vec<Submission>, PackageError> {
     if options.accepted.is_empty() {
@@ -720,7 +904,7 @@ fn compile_all(
     ];
     for (role, sources) in roles {
         for source in sources {
-            let submission = compile(source, role, scratch)?;
+            let submission = compile(sandbox, source, role, scratch, interface)?;
             if submissions.iter().any(|s| s.file_name == submission.file_name) {
                 return Err(PackageError::DuplicateName(submission.file_name));
             }
@@ -735,14 +919,16 @@ fn compile_all(
 /// each. Returns its slowest run and test, its [`SLOWEST_RERUN`] slowest tests each timed by
 /// the quickest of `1 + RERUNS` runs: `tests + SLOWEST_RERUN · RERUNS` runs.
 fn run_accepted<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     submission: &Submission,
     tests: &[&Test],
     limits: &ChildOptions,
+    why: &str,
 ) -> Result<(Duration, String), PackageError> {
     let mut times = Vec::with_capacity(tests.len());
     for test in tests {
-        times.push((accepted_cpu(problem, submission, test, limits)?, test));
+        times.push((accepted_cpu(sandbox, problem, submission, test, limits, why)?, test));
     }
     // A busy machine inflates CPU time too (shared caches, a busy sibling thread), and the
     // time limit follows the slowest run: the slowest tests are run again and each keeps its
@@ -750,7 +936,7 @@ fn run_accepted<P: Problem>(
     times.sort_by_key(|&(time, _)| std::cmp::Reverse(time));
     for (time, test) in times.iter_mut().take(SLOWEST_RERUN) {
         for _ in 0..RERUNS {
-            *time = (*time).min(accepted_cpu(problem, submission, test, limits)?);
+            *time = (*time).min(accepted_cpu(sandbox, problem, submission, test, limits, why)?);
         }
     }
     Ok(times.iter().map(|&(time, test)| (time, test.path())).max().unwrap_or_default())
@@ -761,21 +947,27 @@ const SLOWEST_RERUN: usize = 3;
 /// See [`SLOWEST_RERUN`].
 const RERUNS: usize = 2;
 
-/// An accepted submission's CPU time on one test, which it must pass.
+/// An accepted submission's CPU time on one test, which it must pass under `limits` (the
+/// original memory limit and `why`'s time limit).
 fn accepted_cpu<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     submission: &Submission,
     test: &Test,
     limits: &ChildOptions,
+    why: &str,
 ) -> Result<Duration, PackageError> {
-    let trial = run_test(problem, submission, test, limits)?;
+    let trial = run_test(sandbox, problem, submission, test, limits)?;
     if !trial.verdict.is_ok() {
         let memory = limits.memory_limit_kib.map_or(0, |kib| kib / 1024);
         return Err(PackageError::AcceptedFails {
             file: submission.file_name.clone(),
             test: test.path(),
             verdict: Box::new(trial.verdict),
-            limits: format!("{} and {memory} MB", seconds(limits.time_limit)),
+            limits: format!(
+                "{} and {memory} MB: the original memory limit and {why}",
+                seconds(limits.time_limit)
+            ),
         });
     }
     Ok(trial.run.cpu)
@@ -783,21 +975,23 @@ fn accepted_cpu<P: Problem>(
 
 /// One submission on one test.
 fn run_test<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     submission: &Submission,
     test: &Test,
     limits: &ChildOptions,
 ) -> Result<Trial, PackageError> {
-    judge_test(problem, &submission.program, &test.input, &test.answer, limits)
+    judge_test(sandbox, problem, &submission.program, &test.input, Some(&test.answer), limits)
         .map_err(|e| PackageError::of_run(e, submission.file_name.clone(), test.path()))
 }
 
-/// A stress search for a test that kills `submission` under `run` (the safety margin's
-/// limit), then a shrink, but for a time limit; the test is added as `kills-STEM` (or found
+/// A hunt for a test that kills `submission` under `run` (the safety margin's limit),
+/// shrinking what it finds but a time limit; the test is added as `kills-STEM` (or found
 /// among the tests already in). A shrunk input that does not fail every rerun alone gives
 /// way to the input as found, which did. Returns the kill, if one was found, and the
 /// search's runs.
 fn find_kill<P: Packaged>(
+    sandbox: &Sandbox,
     problem: &P,
     submission: &Submission,
     options: &PackageOptions,
@@ -805,103 +999,93 @@ fn find_kill<P: Packaged>(
     tests: &mut Tests<'_, P>,
 ) -> Result<(Option<Kill>, u64), PackageError> {
     let file = submission.file_name.clone();
-    let stress_options = StressOptions {
-        seed: options.seed,
-        time: Some(options.stress_time),
-        jobs: options.jobs.max(1),
-        limits: Limits::Original,
-        run: run.clone(),
-        ..StressOptions::default()
-    };
-    let report = stress(problem, &submission.program, &stress_options, None)
-        .map_err(|source| PackageError::Stress { file: file.clone(), source })?;
-    if let Some(signal) = report.interrupted {
-        return Err(PackageError::Interrupted(signal));
-    }
-    let Some(failure) = report.failure else { return Ok((None, report.runs)) };
-    let standing = failure.reruns.as_ref().map(crate::confirm::Reruns::standing);
-    let time_limit = failure.trial.verdict.kind == VerdictKind::TimeLimit;
-    let (input, shrunk) = if standing == Some(Standing::Confirmed) && time_limit {
-        // Shrinking a time limit ends on an input just over the limit, the most fragile
-        // test there is, and where it ends follows the machine's load.
-        (failure.input, "a time limit: kept as found, not shrunk".to_owned())
-    } else if standing == Some(Standing::Confirmed) {
-        let reruns = failure.reruns.as_ref().expect("a confirmed failure was rerun");
-        // When reruns alone failed another way, that failure is the one to keep.
-        let failing = match (&reruns.trial, reruns.first_counts) {
-            (Some(alone), false) => alone.clone(),
-            _ => failure.trial.clone(),
-        };
-        let shrink_options = ShrinkOptions {
+    let hunt_options = HuntOptions {
+        stress: StressOptions {
+            seed: options.seed,
+            time: Some(options.stress_time),
+            jobs: options.jobs.max(1),
+            limits: Limits::Original,
+            run: run.clone(),
+            ..StressOptions::default()
+        },
+        // One candidate at a time, so that where the run budget stops does not depend on the
+        // number of jobs nor on the machine's speed.
+        shrink: Some(ShrinkOptions {
             jobs: 1,
             limits: Limits::Original,
             run: run.clone(),
             time: None,
             runs: Some(options.shrink_runs),
-        };
-        let shrunk = shrink(
-            problem,
-            &submission.program,
-            failure.input.clone(),
-            failing,
-            &shrink_options,
-        )
-        .map_err(|e| PackageError::of_run(e, file.clone(), "a shrink candidate".to_owned()))?;
-        let moves = plural(shrunk.steps, "move");
-        match shrunk.reruns.as_ref().map(|r| (r.failed, r.runs)) {
-            Some((0, _)) => (
-                failure.input,
-                format!("a shrink by {moves} ended on an input that passed alone: kept as found"),
-            ),
-            Some((failed, runs)) if failed < runs => (
-                failure.input,
-                format!(
-                    "a shrink by {moves} ended on an input that failed {failed} of {runs} \
-                     reruns alone: kept as found"
-                ),
-            ),
-            _ if shrunk.minimal() => (shrunk.input, format!("shrunk by {moves}: 1-minimal")),
-            _ => (
-                shrunk.input,
-                format!(
-                    "shrunk by {moves}, then stopped by its run budget: not known to be 1-minimal"
-                ),
-            ),
+        }),
+        time_limit_margin: None,
+    };
+    let hunt =
+        hunt(sandbox, problem, &submission.program, &hunt_options, None).map_err(|source| {
+            match source {
+                StressError::Run { source, .. } if matches!(source, ChildError::Interrupted(_)) => {
+                    PackageError::of_run(source, file.clone(), "a shrink candidate".to_owned())
+                }
+                source => PackageError::Stress { file: file.clone(), source },
+            }
+        })?;
+    let failed = match hunt.finding {
+        Finding::Failed(failed) => failed,
+        Finding::Interrupted(signal) => return Err(PackageError::Interrupted(signal)),
+        Finding::Passed(_) | Finding::Unconfirmed(_) => return Ok((None, hunt.runs)),
+    };
+    if let Some(signal) = sandbox.caught() {
+        return Err(PackageError::Interrupted(signal));
+    }
+    let found = failed.found;
+    let moves = |shrunk: &crate::hunt::Shrunk<P::Input>| shrunk.steps;
+    let (input, kept) = match failed.shrink {
+        ShrinkOutcome::Shrunk(shrunk) => {
+            let kept = Kept::Shrunk { moves: moves(&shrunk), minimal: shrunk.minimal() };
+            (shrunk.input, kept)
         }
-    } else {
-        let why = failure.reruns.as_ref().map_or_else(
-            || "not confirmed".to_owned(),
-            |r| format!("nondeterministic: it {}", r.with_first()),
-        );
-        (failure.input, format!("{why}; not shrunk"))
+        // The one place the package differs from the command line: a shrink that may have
+        // followed chance gives way to the input as found, which failed every rerun.
+        ShrinkOutcome::FollowedChance { shrunk, failed, runs } => {
+            (found.input, Kept::FollowedChance { moves: moves(&shrunk), failed, runs })
+        }
+        ShrinkOutcome::KeptTimeLimit => (found.input, Kept::TimeLimit),
+        ShrinkOutcome::NotTried => {
+            let kept = found.reruns.as_ref().map_or(Kept::NotConfirmed, |r| {
+                let first = u32::from(r.first_counts);
+                Kept::Nondeterministic { failed: r.failed + first, runs: r.runs + first }
+            });
+            (found.input, kept)
+        }
     };
     let name = format!("kills-{}", submission.stem);
     let test = tests.add_secret(name, &input, true)?.expect("a kill test is never left out");
-    let size = tests.tests.iter().find(|t| t.path() == test).map(|t| t.size.clone());
+    let size = tests.tests.iter().find(|t| t.path() == test).map(|t| t.size);
     let kill = Kill {
         file,
         test,
-        runs: report.runs,
-        found: failure.trial.verdict,
-        shrunk,
-        size: size.unwrap_or_default(),
+        runs: hunt.runs,
+        found: found.trial.verdict,
+        kept,
+        size: size.expect("the kill test is among the tests"),
     };
-    Ok((Some(kill), report.runs))
+    Ok((Some(kill), hunt.runs))
 }
 
 /// A submission graded on every test: how it fared, its slowest run and its test, and the
 /// first test whose output the original rule accepted only by overlooking a flaw.
 struct Graded {
-    outcome: Outcome,
+    grade: Grade,
     slowest: (Duration, String),
     lenient: Option<String>,
 }
 
 /// How `submission` fares on `tests` (in problemtools' order) under `limits`, graded as the
-/// package grades: pass-fail, its first failure; scoring, every group all or nothing, the
-/// samples not counted, accepted with a partial score when some group passes, else the
-/// first failing group's failure. Also its slowest run and the first lenient `ok`.
+/// package grades: pass-fail, its first failure; scoring, by [`Score::grade`] (every group
+/// all or nothing, a test judged once whatever groups hold it, the samples not counted),
+/// accepted with a partial score when some group passes, else the first failing group's
+/// failure. Also its slowest run and the first lenient `ok`.
 fn grade<P: Problem>(
+    sandbox: &Sandbox,
     problem: &P,
     submission: &Submission,
     tests: &[&Test],
@@ -910,45 +1094,53 @@ fn grade<P: Problem>(
 ) -> Result<Graded, PackageError> {
     let mut slowest = (Duration::ZERO, String::new());
     let mut lenient = None;
-    let mut first_failure: Option<(Verdict, String)> = None;
-    let mut failed_groups: Vec<String> = Vec::new();
-    for test in tests {
-        let group = test.folder.strip_prefix("secret/").map(str::to_owned);
-        if scoring.is_some()
-            && (test.is_sample() || group.as_ref().is_some_and(|g| failed_groups.contains(g)))
-        {
-            continue;
-        }
-        let trial = run_test(problem, submission, test, limits)?;
-        slowest = slowest.max((trial.run.cpu, test.path()));
+    let mut judge = |test: &Test| -> Result<Option<Verdict>, PackageError> {
+        let trial = run_test(sandbox, problem, submission, test, limits)?;
+        slowest = slowest.clone().max((trial.run.cpu, test.path()));
         if trial.verdict.kind == VerdictKind::Fail {
-            return Err(PackageError::OurTest {
-                test: test.path(),
-                message: trial.verdict.to_string(),
-            });
+            let message = trial.verdict.to_string();
+            return Err(PackageError::OurTest { test: test.path(), message });
         }
         if trial.verdict.is_ok() {
             if lenient.is_none() && trial.verdict.lenient.is_some() {
                 lenient = Some(format!("{}: {}", test.path(), trial.verdict));
             }
-            continue;
+            return Ok(None);
         }
-        first_failure.get_or_insert((trial.verdict, test.path()));
-        match (scoring, group) {
-            (Some(_), Some(group)) => failed_groups.push(group),
-            _ => break,
+        Ok(Some(trial.verdict))
+    };
+    let grade = match scoring {
+        None => {
+            let mut failed = None;
+            for test in tests {
+                if let Some(verdict) = judge(test)? {
+                    failed = Some((verdict, test.path()));
+                    break;
+                }
+            }
+            failed.map_or(Grade::Accepted, |(verdict, test)| Grade::Failed(verdict, test))
         }
-    }
-    let outcome = match (scoring, first_failure) {
-        (_, None) => Outcome::Accepted,
-        (None, Some((verdict, test))) => Outcome::Failed(verdict, test),
-        (Some(scoring), Some((verdict, test))) => {
-            let score: u32 = (scoring.groups.iter().enumerate())
-                .filter(|(k, _)| !failed_groups.contains(&format!("group{}", k + 1)))
-                .map(|(_, g)| g.points)
-                .sum();
-            if score > 0 { Outcome::Partial(score) } else { Outcome::Failed(verdict, test) }
+        Some(scoring) => {
+            let groups: Vec<GroupTests> = (scoring.groups.iter().enumerate())
+                .map(|(g, group)| {
+                    let folder = contents::group_folder(g);
+                    // A group's folder is run in the order of its file names.
+                    let mut held: Vec<(usize, String)> = (tests.iter().enumerate())
+                        .filter(|(_, t)| t.groups.contains(&g))
+                        .map(|(k, t)| (k, format!("{folder}/{}", t.name)))
+                        .collect();
+                    held.sort_by(|a, b| a.1.cmp(&b.1));
+                    let name = folder.trim_start_matches("secret/").to_owned();
+                    GroupTests { name, points: group.points, tests: held }
+                })
+                .collect();
+            let score = Score::grade(&groups, |k| judge(tests[k]))?;
+            match score.first_failure() {
+                None => Grade::Accepted,
+                Some(_) if score.total() > 0 => Grade::Partial(score),
+                Some((verdict, test)) => Grade::Failed(verdict.clone(), test.clone()),
+            }
         }
     };
-    Ok(Graded { outcome, slowest, lenient })
+    Ok(Graded { grade, slowest, lenient })
 }

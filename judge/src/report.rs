@@ -6,27 +6,50 @@
 //! A text (the input, our answer, the program's output, a proof) of at most [`SHOWN_LINES`]
 //! lines is printed whole, each line cut at [`SHOWN_WIDTH`] characters. A longer one is
 //! summarised: its size, its first lines, and for an output that differs from our answer the
-//! first line that differs with the lines just before it. Every text is saved whole beside
-//! the failing input (`counterexample.in`, `.ans`, `.out`, and each proof's own ending), under
+//! first line that differs with the lines just before it; a long transcript of a game
+//! against the jury, its last lines, where the game ended. Every text is saved whole beside
+//! the failing input (`counterexample.in`, `.ans`, `.out`, `.transcript`, and each proof's own ending), under
 //! a name no earlier failure holds ([`unused_save_path`]), and the report names each file.
 
 use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
 
-use super::verdict::{Verdict, VerdictKind};
+use crate::rules::{Verdict, VerdictKind};
+use crate::text::{bytes, count, plural};
 
 /// Texts of at most this many lines are printed whole.
-pub const SHOWN_LINES: usize = 40;
+pub(crate) const SHOWN_LINES: usize = 40;
 /// Lines longer than this many characters are cut in a report.
-pub const SHOWN_WIDTH: usize = 160;
+pub(crate) const SHOWN_WIDTH: usize = 160;
 /// Lines a summary shows from the head of a long text.
 const HEAD_LINES: usize = 8;
 /// Lines shown before the first difference.
 const CONTEXT_LINES: usize = 2;
+/// Lines a long transcript shows from its end.
+const TAIL_LINES: usize = 20;
+
+/// What a text of a report is, which decides how much of it a report shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// The failing input: up to [`SHOWN_LINES`] lines.
+    Input,
+    /// Our answer: compared with the output line by line when the verdict is about it.
+    Answer,
+    /// The program's output.
+    Output,
+    /// The program's stderr.
+    Stderr,
+    /// A proof of our answer.
+    Exhibit,
+    /// What a player and the jury said: its last lines when long, where the game ended.
+    Transcript,
+}
 
 /// One text of a report and where it was saved.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Text {
+pub(crate) struct Text {
+    /// What it is to the report.
+    pub role: Role,
     /// What it is: `input`, `our answer`, `your output`, `why our answer is right`.
     pub title: String,
     /// A short description after the title: `1 case, hit points 1..=3`.
@@ -37,9 +60,11 @@ pub struct Text {
     pub saved: Saved,
 }
 
-/// Whether a text was saved.
+/// Where a text goes, and whether it got there.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Saved {
+pub(crate) enum Saved {
+    /// To be saved whole in this file ([`FailureReport::save`]).
+    ToSave(PathBuf),
     /// Saved whole in this file.
     To(PathBuf),
     /// Not saved: what went wrong.
@@ -48,9 +73,29 @@ pub enum Saved {
     No,
 }
 
+impl Text {
+    /// A text to be saved whole at `path` when the report is saved.
+    #[must_use]
+    pub(crate) fn saved(
+        role: Role,
+        title: &str,
+        about: Option<String>,
+        bytes: Vec<u8>,
+        path: PathBuf,
+    ) -> Self {
+        Self { role, title: title.to_owned(), about, bytes, saved: Saved::ToSave(path) }
+    }
+
+    /// A text that is shown and not saved (stderr).
+    #[must_use]
+    pub(crate) fn shown(role: Role, title: &str, about: Option<String>, bytes: Vec<u8>) -> Self {
+        Self { role, title: title.to_owned(), about, bytes, saved: Saved::No }
+    }
+}
+
 /// A failure, from how it was found to the commands that go on from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FailureReport {
+pub(crate) struct FailureReport {
     /// How it was found, one line: `found by run 14: runtime error: signal 11 (SIGSEGV)`.
     pub found: String,
     /// Lines about the search: runs tried, the limits, how far shrinking got.
@@ -59,9 +104,6 @@ pub struct FailureReport {
     pub verdict: Verdict,
     /// The input, our answer, the program's output, its stderr, our proofs, in that order.
     pub texts: Vec<Text>,
-    /// Indices into `texts` of our answer and the program's output, to show their first
-    /// difference when either is summarised.
-    pub answer_and_output: Option<(usize, usize)>,
     /// Commands that go on from here, with what each does: `run it again`, `replay`.
     pub commands: Vec<(String, String)>,
     /// The reported run's CPU time, wall time and peak memory, and how it was measured.
@@ -73,7 +115,7 @@ pub struct FailureReport {
 /// The files beside `input` (the failing input's path) that hold its other texts: `x.in`
 /// gives `x.ans`, `x.out`, `x.proof`; a name without the `.in` ending gets the ending added.
 #[must_use]
-pub fn beside(input: &Path, extension: &str) -> PathBuf {
+pub(crate) fn beside(input: &Path, extension: &str) -> PathBuf {
     if input.extension().is_some_and(|e| e == "in") {
         input.with_extension(extension)
     } else {
@@ -89,7 +131,7 @@ pub fn beside(input: &Path, extension: &str) -> PathBuf {
 /// by creating the input empty, so that a saved failure never overwrites an earlier one, nor
 /// one another judge saves at the same moment in the same folder.
 #[must_use]
-pub fn unused_save_path(input: &Path, extensions: &[&str]) -> PathBuf {
+pub(crate) fn unused_save_path(input: &Path, extensions: &[&str]) -> PathBuf {
     let numbered = |n: u32| -> PathBuf {
         if n == 1 {
             return input.to_owned();
@@ -121,56 +163,6 @@ pub fn unused_save_path(input: &Path, extensions: &[&str]) -> PathBuf {
         .expect("some numbered name is free")
 }
 
-/// Writes `bytes` to `path` whole or not at all (see [`engine::fs::write_aside`]), so an
-/// interrupted write never leaves a partial file where a whole one was promised.
-///
-/// # Errors
-/// The file cannot be written or renamed; the message names it.
-pub fn save(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    engine::fs::write_aside(path, bytes).map_err(|e| e.to_string())
-}
-
-/// A text saved at `path`, or the reason it is not.
-#[must_use]
-pub fn saved_text(title: &str, about: Option<String>, bytes: Vec<u8>, path: PathBuf) -> Text {
-    let saved = match save(&path, &bytes) {
-        Ok(()) => Saved::To(path),
-        Err(e) => Saved::Failed(e),
-    };
-    Text { title: title.to_owned(), about, bytes, saved }
-}
-
-/// `n` with thousands separators: `34,871`.
-#[must_use]
-pub fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
-}
-
-/// `1 run`, `2 runs`, `34,871 runs`.
-#[must_use]
-pub fn plural(n: u64, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{} {noun}s", count(n)) }
-}
-
-/// A size in bytes for people: `812 bytes`, `61.2 KB`, `3.4 MB`.
-#[must_use]
-pub fn bytes_text(n: usize) -> String {
-    match n {
-        1 => "1 byte".to_owned(),
-        _ if n < 1000 => format!("{n} bytes"),
-        _ if n < 1_000_000 => format!("{:.1} KB", n as f64 / 1e3),
-        _ => format!("{:.1} MB", n as f64 / 1e6),
-    }
-}
-
 /// The lines of `bytes` (split at `\n`, a final newline ending the last line).
 fn lines(bytes: &[u8]) -> Vec<&[u8]> {
     let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
@@ -192,9 +184,9 @@ fn shown_line(line: &[u8]) -> String {
     format!("{head} ... ({} more characters)", count((width - SHOWN_WIDTH) as u64))
 }
 
-/// Whether `bytes` is printed whole (its long lines cut).
-fn fits(bytes: &[u8]) -> bool {
-    lines(bytes).len() <= SHOWN_LINES
+/// Whether `bytes` is printed whole (its long lines cut) in at most `shown` lines.
+fn fits(bytes: &[u8], shown: usize) -> bool {
+    lines(bytes).len() <= shown
 }
 
 fn write_lines(f: &mut fmt::Formatter<'_>, lines: &[&[u8]]) -> fmt::Result {
@@ -216,13 +208,13 @@ impl Text {
             details.push("empty".to_owned());
         } else if !whole {
             let n = lines(&self.bytes).len() as u64;
-            details.push(format!("{}, {}", plural(n, "line"), bytes_text(self.bytes.len())));
+            details.push(format!("{}, {}", plural(n, "line"), bytes(self.bytes.len() as u64)));
         }
         if !details.is_empty() {
             let _ = write!(heading, " ({})", details.join("; "));
         }
         match &self.saved {
-            Saved::To(path) => {
+            Saved::To(path) | Saved::ToSave(path) => {
                 let _ = write!(heading, ", saved to {}", path.display());
             }
             Saved::Failed(why) => {
@@ -235,10 +227,39 @@ impl Text {
 }
 
 impl FailureReport {
+    /// Writes every text that is to be saved, each whole or not at all
+    /// ([`engine::fs::write_aside`]), so an interrupted write never leaves a partial file
+    /// where a whole one was promised; a text that cannot be written says why.
+    #[must_use]
+    pub(crate) fn save(mut self) -> Self {
+        for text in &mut self.texts {
+            if let Saved::ToSave(path) = &text.saved {
+                text.saved = match engine::fs::write_aside(path, &text.bytes) {
+                    Ok(()) => Saved::To(path.clone()),
+                    Err(e) => Saved::Failed(e.to_string()),
+                };
+            }
+        }
+        self
+    }
+
     /// Whether the verdict judges what the output says (a wrong answer or a presentation
     /// error), rather than how the run ended.
     fn verdict_is_about_output(&self) -> bool {
         matches!(self.verdict.kind, VerdictKind::WrongAnswer | VerdictKind::PresentationError)
+    }
+
+    /// How many lines of a text of `role` are printed whole: [`SHOWN_LINES`], but for our
+    /// answer, the output and stderr when the verdict is about how the run ended (a crash, a
+    /// limit), which need no comparing: their first [`HEAD_LINES`], so that every report fits
+    /// a screen.
+    fn shown_lines(&self, role: Role) -> usize {
+        match role {
+            Role::Answer | Role::Output | Role::Stderr if !self.verdict_is_about_output() => {
+                HEAD_LINES
+            }
+            _ => SHOWN_LINES,
+        }
     }
 }
 
@@ -249,13 +270,22 @@ impl fmt::Display for FailureReport {
             writeln!(f, "{line}")?;
         }
         writeln!(f, "\n{}\n", self.verdict)?;
-        for (i, text) in self.texts.iter().enumerate() {
-            let whole = fits(&text.bytes);
+        let answer = self.texts.iter().find(|t| t.role == Role::Answer);
+        for text in &self.texts {
+            let whole = fits(&text.bytes, self.shown_lines(text.role));
             if text.bytes.is_empty() {
                 writeln!(f, "{}", text.heading(true))?;
             } else if whole {
                 writeln!(f, "{}:", text.heading(true))?;
                 write_lines(f, &lines(&text.bytes))?;
+            } else if text.role == Role::Transcript {
+                let all = lines(&text.bytes);
+                let from = all.len().saturating_sub(TAIL_LINES);
+                writeln!(f, "{}, last lines:", text.heading(false))?;
+                let earlier = from as u64;
+                let noun = if earlier == 1 { "line" } else { "lines" };
+                writeln!(f, "    ... {} earlier {noun}", count(earlier))?;
+                write_lines(f, &all[from..])?;
             } else {
                 let all = lines(&text.bytes);
                 let head = HEAD_LINES.min(all.len());
@@ -269,12 +299,12 @@ impl fmt::Display for FailureReport {
             }
             // Right after the output, where it differs from our answer, when either is too
             // long to compare by eye and the verdict is about what it says.
-            if let Some((answer, output)) = self.answer_and_output
-                && i == output
+            if let Some(answer) = answer
+                && text.role == Role::Output
                 && self.verdict_is_about_output()
-                && !(fits(&self.texts[answer].bytes) && whole)
+                && !(fits(&answer.bytes, SHOWN_LINES) && whole)
             {
-                write_difference(f, &self.texts[answer].bytes, &text.bytes)?;
+                write_difference(f, &answer.bytes, &text.bytes)?;
             }
         }
         writeln!(f)?;
@@ -307,20 +337,6 @@ fn write_difference(f: &mut fmt::Formatter<'_>, answer: &[u8], output: &[u8]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts_and_sizes_read_as_people_write_them() {
-        assert_eq!(count(0), "0");
-        assert_eq!(count(999), "999");
-        assert_eq!(count(1000), "1,000");
-        assert_eq!(count(34_871), "34,871");
-        assert_eq!(count(1_440_000), "1,440,000");
-        assert_eq!(plural(1, "run"), "1 run");
-        assert_eq!(plural(2000, "case"), "2,000 cases");
-        assert_eq!(bytes_text(812), "812 bytes");
-        assert_eq!(bytes_text(61_234), "61.2 KB");
-        assert_eq!(bytes_text(3_400_000), "3.4 MB");
-    }
 
     #[test]
     fn files_beside_the_input_take_its_stem() {

@@ -2,12 +2,14 @@
 //! contracts of [`Problem`] checked on any problem, a judge that accepts everything for
 //! measuring the loop, the proof that a shrunk input is 1-minimal, corrupted inputs for the
 //! parsers' property tests, programs written on the fly, the check that stopping a judging
-//! command leaves nothing running, a toy problem to test the engine itself, the one
-//! end-to-end conformance run of a problem's binary ([`binary_conformance`]), and the
-//! package tests' validator agreement and end-to-end build ([`package`]).
+//! command leaves nothing running, a toy problem to test the judge itself, the one
+//! end-to-end conformance run of a problem's binary ([`binary_conformance`]), the
+//! package tests' validator agreement and end-to-end build ([`package`]), and a player of
+//! the interactive games with the server it asks its moves of ([`interactive`]).
 
 mod conformance;
 pub mod corrupt;
+pub mod interactive;
 pub mod package;
 pub mod toy;
 
@@ -16,11 +18,16 @@ pub use conformance::{BinaryCase, Found, Judged, Sample, WrongProgram, binary_co
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::child::{ChildOptions, Program};
-use super::problem::{Limits, Problem, render};
-use super::trial::trial;
-use super::verdict::VerdictKind;
+use crate::hunt::trial;
+use crate::rules::{Limits, Problem, VerdictKind, render};
+use crate::sandbox::{ChildOptions, Program, Sandbox};
 use engine::rng::SplitMix64;
+
+/// The sandbox the tests share: one per test process, as a binary has one.
+pub fn sandbox() -> &'static Sandbox {
+    static SANDBOX: std::sync::OnceLock<Sandbox> = std::sync::OnceLock::new();
+    SANDBOX.get_or_init(Sandbox::new)
+}
 
 /// Checks the contracts of [`Problem`] on `problem` with `draws` generated inputs per level
 /// and limits: generated and extreme inputs are valid and round-trip through `render` and
@@ -121,7 +128,7 @@ pub fn assert_one_minimal<P: Problem>(
         if problem.validate(&candidate, limits).is_err() {
             continue;
         }
-        let t = trial(problem, program, &candidate, options).expect("the move runs");
+        let t = trial(sandbox(), problem, program, &candidate, options).expect("the move runs");
         assert_ne!(
             t.verdict.kind, kind,
             "{candidate:?} is one move smaller and fails: {}",
@@ -267,7 +274,7 @@ pub fn assert_stops_cleanly(binary: &str, args: &[&str], dir: &Path, signal: i32
         };
         assert!(leftovers("/dev/shm", "judge-run-").is_empty(), "run folders left");
         assert!(std::env::temp_dir().join(format!("judge-run-{pid}-0")).metadata().is_err());
-        if crate::cgroup::available() {
+        if sandbox().has_cgroups() {
             for _ in 0..100 {
                 left = processes_mentioning(&marker);
                 if left.is_empty() {

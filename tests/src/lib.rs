@@ -11,6 +11,9 @@
 //! an input fails it too. `cargo xtask snapshot` regenerates them; plain `cargo test` fails
 //! on any difference.
 //!
+//! It runs the documents' examples ([`examples`]): every command a Markdown document shows in a
+//! block marked `<!-- example -->` must print what the block shows.
+//!
 //! It also serves the crates' own CLI tests: running a binary ([`run_binary`], [`Ran`]),
 //! scratch folders for the files and scripts they write ([`scratch_dir`], [`write_file`]) and
 //! outputs quoted with C escapes in data files (`judge::testing::unescape_c`).
@@ -22,6 +25,7 @@ use std::process::{Command, Stdio};
 use engine::{Output, RunError};
 
 pub mod canonical;
+pub mod examples;
 pub mod registry;
 
 /// The workspace root.

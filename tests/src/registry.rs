@@ -13,8 +13,8 @@ pub struct ProblemCrate {
     pub name: String,
     /// Its folder.
     pub dir: PathBuf,
-    /// Its statement, from the workspace root (`statement` in its problem table).
-    pub statement: String,
+    /// Its statement (`statement` in its problem table, from the crate's folder).
+    pub statement: PathBuf,
     /// Its examples' names.
     pub examples: Vec<String>,
 }
@@ -28,8 +28,12 @@ pub struct Member {
     pub dir: PathBuf,
     /// Its examples' names.
     pub examples: Vec<String>,
-    /// Its problem table's `statement`, when it is a problem crate.
+    /// Its problem table's `statement` (from its folder), when it is a problem crate.
     pub statement: Option<String>,
+    /// Whether `cargo publish` may publish it (not `publish = false`).
+    pub publish: bool,
+    /// Its manifest's `readme`, from its folder.
+    pub readme: Option<String>,
 }
 
 /// Every workspace member, in the order of the workspace's `members`.
@@ -64,6 +68,9 @@ pub fn members() -> Vec<Member> {
                 dir: manifest.parent().expect("a manifest sits in a folder").to_path_buf(),
                 examples,
                 statement: text(&package["metadata"]["problem"]["statement"]),
+                // `null` for any registry, a list of registries otherwise (`[]`: none).
+                publish: package["publish"].as_array().is_none_or(|r| !r.is_empty()),
+                readme: text(&package["readme"]),
             }
         })
         .collect()
@@ -78,7 +85,7 @@ pub fn problems() -> Vec<ProblemCrate> {
     members()
         .into_iter()
         .filter_map(|m| {
-            let statement = m.statement?;
+            let statement = m.dir.join(m.statement?);
             Some(ProblemCrate { name: m.name, dir: m.dir, statement, examples: m.examples })
         })
         .collect()

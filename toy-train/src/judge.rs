@@ -1,8 +1,8 @@
-//! toy-train as the judge sees it: [`Judge`] implements [`judge::Problem`], which
-//! gives the binary its `check`, `validate`, `stress` and `shrink` subcommands. This module
-//! holds the limits, the subtasks and the checker (the rule an output is judged by);
-//! `judge/generate.rs` the stress loop's levels, the extreme railways and the exhaustive
-//! enumeration, and `judge/moves.rs` the shrink moves.
+//! toy-train as the judge sees it: [`Judge`] implements [`judge::Problem`] (and, in
+//! `judge/package.rs`, `Packaged`), which give the binary its judging subcommands (listed in
+//! `docs/judging.md`). This module holds the limits, the subtasks and the checker (the rule an
+//! output is judged by); `judge/generate.rs` the stress loop's levels, the extreme railways and the
+//! exhaustive enumeration, and `judge/moves.rs` the shrink moves.
 //!
 //! - **Limits.** `original`: IOI 2017's, `1 <= n <= 5,000`, `n <= m <= 20,000`, no
 //!   duplicate track, at least one charging station, a track out of every station.
@@ -68,8 +68,8 @@ use std::time::Duration;
 
 use engine::input::{Input, InputError};
 use engine::rng::SplitMix64;
+use judge::Invalid;
 use judge::compare::quote;
-use judge::problem::Invalid;
 use judge::scanf::is_c_space;
 use judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 
@@ -585,7 +585,7 @@ impl Problem for Judge {
 
 #[cfg(test)]
 mod tests {
-    use judge::problem::render;
+    use judge::render;
     use judge::{VerdictKind, check};
 
     use super::*;

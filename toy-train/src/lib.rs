@@ -1,6 +1,6 @@
 //! toy-train (IOI 2017, Toy Train): for every start station, whether Arezou can force the
 //! train onto a cycle through a charging station. The rules and formats are in
-//! `docs/problems/toy-train.md`.
+//! `problem/statement.md`.
 //!
 //! The game is a Büchi game: Arezou wins where she can force infinitely many visits to
 //! charging stations, and both players have positional winning strategies.
@@ -13,7 +13,7 @@
 //! generators build and the judge reads, renders and edits; [`generator`], reproducible
 //! generators for tests and benchmarks; and [`judge`](mod@judge), the problem as the judge
 //! sees it (limits, subtasks, checker, generation, shrink moves), behind the binary's
-//! `check`, `validate` and `stress`.
+//! judging subcommands.
 //!
 //! Inside, not part of the API (the workspace's tests and xtask reach the first five under
 //! the hidden `internals` feature):
@@ -39,9 +39,11 @@
 mod dot;
 mod game;
 pub mod generator;
+pub mod interactive;
 pub mod judge;
 mod output;
 mod parse;
+pub mod position;
 mod railway;
 mod verify;
 engine::internal_modules!(

@@ -1,11 +1,11 @@
 //! The toy-train binary: reads the sample grader's input (a file or stdin), prints the answer
-//! line, and on request the strategies and a verification line. Subcommands judge a user's
-//! program: `check` (a checker), `validate` (a validator), `stress` (a stress loop that
-//! shrinks what it finds) and `shrink` (a failing input shrunk).
+//! line, and on request the strategies and a verification line; the judge's subcommands
+//! (docs/judging.md) on [`toy_train::judge::Judge`].
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand};
 use engine::cli::{exit_with_error, finish, read_input};
 use judge::cli::{JudgeCommand, JudgeHelp, parse_args};
 use toy_train::judge::Judge;
@@ -35,12 +35,15 @@ struct SolveArgs {
     /// failed check is a bug in the solver: exit code 1).
     #[arg(long)]
     verify: bool,
+    /// Why each answer is right, as the other binaries' --explain: --strategy and --verify.
+    #[arg(long)]
+    explain: bool,
     /// Sizes and times, on stderr.
     #[arg(long)]
     stats: bool,
     /// Print a Graphviz DOT picture of the solved railway (owners, chargers, who wins where,
     /// both strategies) instead of the answer line; render it with `dot -Tsvg`.
-    #[arg(long, conflicts_with = "strategy")]
+    #[arg(long)]
     dot: bool,
     /// Which solver to run: the decremental one or the classic repeated attractors.
     #[arg(long, value_enum, default_value_t)]
@@ -73,15 +76,25 @@ const HELP: JudgeHelp = JudgeHelp {
 fn main() {
     let args = parse_args::<Args, Judge>(&HELP);
     if let Some(Command::Judge(judge)) = &args.command {
-        std::process::exit(judge.run(&Judge));
+        std::process::exit(judge.run_with_game(&Judge, toy_train::interactive::TrainGame::new));
     }
     let solve = args.solve;
+    // Checked here rather than by clap's `conflicts_with`, whose message shows a usage line
+    // made of the flags given.
+    if solve.dot && (solve.strategy || solve.explain) {
+        let flag = if solve.strategy { "--strategy" } else { "--explain" };
+        let message = format!(
+            "--dot draws both strategies in place of the answer line, and {flag} prints them \
+             as lines after it: give one of them"
+        );
+        Args::command().error(ErrorKind::ArgumentConflict, message).exit();
+    }
     // toy-train solves one instance on one thread and has no --threads: one reader too.
     let input = read_input(solve.file.as_deref(), 1).unwrap_or_else(|e| exit_with_error(&e));
     let options = Options {
         solver: solve.solver,
-        strategy: solve.strategy,
-        verify: solve.verify,
+        strategy: solve.strategy || solve.explain,
+        verify: solve.verify || solve.explain,
         stats: solve.stats,
         dot: solve.dot,
     };

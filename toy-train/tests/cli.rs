@@ -1,6 +1,6 @@
 //! The toy-train binary end to end: the answer line on stdout (from a file or stdin), the
-//! `--strategy`, `--verify` and `--solver` options, and bad input as exit code 2 with one
-//! `error: line L, column C: ...` line on stderr and nothing on stdout.
+//! `--strategy`, `--verify`, `--explain`, `--dot` and `--solver` options, and bad input as
+//! exit code 2 with one `error: line L, column C: ...` line on stderr and nothing on stdout.
 
 use std::process::Output;
 
@@ -111,4 +111,31 @@ fn a_large_absurd_header_in_a_short_file_fails_fast() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("error: line 2, column 6: expected owner flag a[3]"), "{err}");
+}
+
+#[test]
+fn explain_is_strategy_and_verify_and_dot_takes_neither() {
+    let explained = run(&["--explain"], SAMPLE.as_bytes());
+    let spelt_out = run(&["--strategy", "--verify"], SAMPLE.as_bytes());
+    assert!(explained.status.success());
+    assert_eq!(stdout(&explained), stdout(&spelt_out));
+    for flag in ["--strategy", "--explain"] {
+        let out = run(&["--dot", flag], SAMPLE.as_bytes());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stdout(&out).is_empty());
+        let first = format!(
+            "error: --dot draws both strategies in place of the answer line, and {flag} prints \
+             them as lines after it: give one of them\n\nUsage: toy-train [OPTIONS] [FILE]\n"
+        );
+        assert!(stderr.starts_with(&first), "{stderr}");
+    }
+}
+
+/// Every example the documents show of this binary (blocks marked `<!-- example -->`) is
+/// what it prints today (`tests::examples`).
+#[test]
+fn the_documents_examples_are_what_it_prints() {
+    let checked = tests::examples::assert_examples(BINARY);
+    assert!(checked >= 2, "only {checked} examples of toy-train in the documents");
 }

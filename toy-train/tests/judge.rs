@@ -342,7 +342,8 @@ fi"#;
     let railway = Judge.parse(&bytes, Limits::Original).expect("the saved railway is valid");
     assert_eq!(railway.n(), 5000);
     let options = ChildOptions::new(Judge::RUN_LIMITS.time, None);
-    let again = trial(&Judge, &script.program, &railway, &options).expect("it runs");
+    let again =
+        trial(testing::sandbox(), &Judge, &script.program, &railway, &options).expect("it runs");
     assert_eq!(again.verdict.kind, VerdictKind::RuntimeError, "{}", again.verdict);
 }
 
@@ -388,7 +389,7 @@ fi"#;
             .stress(&["--runs", "200"]),
     ];
     let conformance = BinaryCase {
-        samples: Sample::all_in(&tests::workspace_root().join("docs/problems/toy-train")),
+        samples: Sample::all_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("problem")),
         wrong_output: Judged {
             text: "1 0\n",
             says: "wrong answer: station 1: expected 1, found 0",
@@ -435,4 +436,110 @@ fi"#;
     let crash = &found[4].report;
     let verdict = r#"runtime error: signal 11 (SIGSEGV), stderr: "boom: a track goes back"#;
     assert!(crash.contains(verdict), "{crash}");
+}
+
+/// `--subtask K`: each subtask's railways (every level, drawn as `stress` and `generate`
+/// draw them) are valid, in the subtask and keep the contracts; `stress --subtask 3` keeps to
+/// Arezou's railways
+/// (a program wrong on any other passes), a failure under `--subtask 4` is shrunk within the
+/// subtask and its replay line repeats it; a subtask that is not one, or the extended limits,
+/// is trouble.
+#[test]
+fn subtasks_keep_stress_and_generate_to_their_railways() {
+    // Held to each subtask, toy-train keeps the contracts: every input drawn is valid (in
+    // the subtask), round-trips, and shrinks by moves that lower its size.
+    for subtask in 1..=6 {
+        let held = judge::package::InGroup::new(&Judge, subtask).expect("a subtask");
+        testing::check_contracts(&held, 3, 20, None);
+    }
+    let (code, input, _) = outcome(&run(&["generate", "--subtask", "3", "--level", "5"], ""));
+    assert_eq!(code, 0);
+    let railway = Judge.parse(input.as_bytes(), Limits::Original).expect("a valid railway");
+    assert!(railway.arezou.iter().all(|&a| a) && railway.n() > 100, "{input}");
+
+    let dir = scratch("subtask");
+    // Right on railways all Arezou's (line 2 holds no 0), garbled on any other.
+    let only_arezou = wrapper("if sed -n 2p in | grep -q 0; then echo x; exit 0; fi", "cat");
+    let script = file(&dir, "arezou.sh", &only_arezou.replace("BINARY", BINARY));
+    let stress = |subtask: &str| {
+        let save = dir.join(format!("subtask-{subtask}.in")).display().to_string();
+        let args = ["stress", "--subtask", subtask, "--runs", "60", "-j", "2", "--save", &save];
+        outcome(&run(&[&args[..], &["--", "/bin/sh", &script]].concat(), ""))
+    };
+    let (code, report, stderr) = stress("3");
+    assert_eq!(code, 0, "{report}{stderr}");
+    assert!(report.contains("inputs within the original limits, in subtask 3"), "{report}");
+    let (code, report, _) = stress("4");
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("--subtask 4 --limits original -- /bin/sh"), "{report}");
+    let saved = std::fs::read(dir.join("subtask-4.in")).expect("the failure is saved");
+    let railway = Judge.parse(&saved, Limits::Original).expect("a valid railway");
+    assert!(railway.arezou.iter().all(|&a| !a), "shrunk within subtask 4: {railway:?}");
+
+    for (args, message) in [
+        (
+            &["generate", "--subtask", "7"][..],
+            "error: toy-train has no subtask 7: its subtasks are 1 to 6\n",
+        ),
+        (
+            &["stress", "--subtask", "1", "--limits", "extended", "--", "true"][..],
+            "error: --subtask is a subtask of the original limits: leave out --limits extended\n",
+        ),
+    ] {
+        let (code, _, stderr) = outcome(&run(args, ""));
+        assert_eq!((code, stderr.as_str()), (2, message), "{args:?}");
+    }
+}
+
+/// IOI's function interface: `interface DIR` writes `train.h` and the grader (and refuses to
+/// overwrite a file of other contents); a function-style `train.cpp` built with the grader
+/// by hand, as the grader's notes say, is a program `stress` takes; and handed over as a
+/// source, a function-style and a stdin-style program are each built (the first with the
+/// grader, the second with its own `main`) and pass.
+#[test]
+fn the_function_interface_builds_both_kinds_of_program() {
+    let dir = scratch("interface");
+    let (code, said, stderr) = outcome(&run(&["interface", &dir.display().to_string()], ""));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(said.contains("g++ -O2 -std=gnu++17 -I "), "{said}");
+    for name in ["train.h", "grader.cpp"] {
+        assert!(dir.join(name).is_file(), "no {name}");
+    }
+    // Arezou wins everywhere on the sample, and on every railway of one station with a
+    // charger: right on those, and wrong elsewhere, which the runs below never meet.
+    let function = "#include \"train.h\"\nstd::vector<int> who_wins(std::vector<int> a, \
+                    std::vector<int> r, std::vector<int> u, std::vector<int> v) {\n  (void)r; \
+                    (void)u; (void)v;\n  return std::vector<int>(a.size(), 1);\n}\n";
+    let train = file(&dir, "train.cpp", function);
+    let stdin = file(
+        &dir,
+        "own_main.cpp",
+        "#include <cstdio>\nint main() { int n; if (scanf(\"%d\", &n) != 1) return 1; \
+         for (int s = 0; s < n; ++s) printf(s ? \" 1\" : \"1\"); printf(\"\\n\"); }\n",
+    );
+    let binary = dir.join("train");
+    let built = std::process::Command::new("g++")
+        .args(["-O2", "-std=gnu++17", "-o"])
+        .arg(&binary)
+        .arg(dir.join("grader.cpp"))
+        .arg(&train)
+        .status()
+        .expect("g++ runs");
+    assert!(built.success());
+    let sample = file(&dir, "sample.in", SAMPLE);
+    for program in [binary.display().to_string(), train, stdin] {
+        let (code, report, stderr) = outcome(&run(&["shrink", &sample, "--", &program], ""));
+        assert_eq!(code, 0, "{program}: {report}{stderr}");
+        assert!(report.starts_with("ok: "), "{report}");
+        if program.ends_with("train.cpp") {
+            assert!(stderr.contains("train.cpp grader.cpp"), "built with the grader: {stderr}");
+        }
+        if program.ends_with("own_main.cpp") {
+            assert!(!stderr.contains("grader"), "built alone: {stderr}");
+        }
+    }
+    std::fs::write(dir.join("grader.cpp"), "// mine\n").expect("the scratch folder is writable");
+    let (code, _, stderr) = outcome(&run(&["interface", &dir.display().to_string()], ""));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("grader.cpp exists and differs"), "{stderr}");
 }

@@ -1,13 +1,15 @@
 //! toy-train's problem package end to end: `toy-train package` with a right C++ program of
-//! its own (repeated attractors, IOI's classic solution) and planted-bug programs of each
-//! kind (Arezou everywhere, one round of attractors only, a table of 4,096 stations; a hang
-//! is hero-battle's test's), each filed by the verdict and score it gets under the subtask
-//! groups, and verified by Kattis's `verifyproblem` where it is installed (hero-battle's test
-//! rebuilds its package to the same bytes); the package's C++ input validator held to
-//! `validate` (and each group's flags to the subtasks) on the sample, its nine
-//! canonical-format variants, every test of the package and random corruptions of them; and
-//! its white-diff output validator held to `check` on outputs laid out every way white-diff
-//! tells apart.
+//! its own (repeated attractors, IOI's classic solution) in both styles (reading stdin, and
+//! IOI's `who_wins` built with the package's grader) and planted-bug programs (Arezou
+//! everywhere; a function-style one wrong only on railways of subtask 2 and no other but 6;
+//! a crash and a hang are hero-battle's test's), each filed by the verdict
+//! and the IOI score it gets under the overlapping subtask groups, judged again by `toy-train
+//! run` from their sources, and verified by Kattis's `verifyproblem` where it is installed
+//! (hero-battle's test rebuilds its package to the same bytes); the package's C++ input
+//! validator held to `validate` (and each group's flags to the subtasks) on the sample, its
+//! nine canonical-format variants, every test of the package and random corruptions of
+//! them; and its white-diff output validator held to `check` on outputs laid out every way
+//! white-diff tells apart.
 
 #![cfg(unix)]
 
@@ -23,45 +25,38 @@ use toy_train::judge::Judge;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_toy-train");
 
-const SAMPLE: &[u8] = include_bytes!("../../docs/problems/toy-train/sample1.in");
+const SAMPLE: &[u8] = include_bytes!("../problem/sample1.in");
 
-/// IOI 2017's classic solution: Arezou's attractor of the chargers; Borzou's attractor of
-/// the rest is lost for her and removed; again until nothing is removed. `O(n m)`.
-/// `ROUNDS` bounds the rounds and `CHECK` is a statement run after reading `n`: the planted
-/// bugs.
-const CLASSIC: &str = r#"
-#include <cassert>
-#include <cstdio>
-#include <vector>
+/// IOI 2017's classic solution as IOI's function (`train.h`): Arezou's attractor of the
+/// chargers; Borzou's attractor of the rest is lost for her and removed; again until nothing
+/// is removed, `O(n m)`. Its answers are changed by `bug` (a statement that may change
+/// `alive`, run before they are returned): the planted bugs.
+const FUNCTION: &str = r#"
+#include "train.h"
 using namespace std;
-int n, m;
-vector<int> owner, charger, alive;
-vector<vector<int>> out, in;
-vector<char> attractor(int player, const vector<char> &target) {
-    vector<char> in_set(n, 0);
-    vector<int> left(n, 0), queue;
-    for (int s = 0; s < n; ++s) {
-        if (!alive[s]) continue;
-        for (int t : out[s]) left[s] += alive[t];
-        if (target[s]) { in_set[s] = 1; queue.push_back(s); }
-    }
-    for (size_t i = 0; i < queue.size(); ++i)
-        for (int p : in[queue[i]]) {
-            if (!alive[p] || in_set[p]) continue;
-            if (owner[p] == player || --left[p] == 0) { in_set[p] = 1; queue.push_back(p); }
+vector<int> who_wins(vector<int> a, vector<int> r, vector<int> u, vector<int> v) {
+    int n = a.size(), m = u.size();
+    vector<vector<int>> out(n), in(n);
+    for (int i = 0; i < m; ++i) { out[u[i]].push_back(v[i]); in[v[i]].push_back(u[i]); }
+    vector<int> alive(n, 1);
+    auto attractor = [&](int player, const vector<char> &target) {
+        vector<char> in_set(n, 0);
+        vector<int> left(n, 0), queue;
+        for (int s = 0; s < n; ++s) {
+            if (!alive[s]) continue;
+            for (int t : out[s]) left[s] += alive[t];
+            if (target[s]) { in_set[s] = 1; queue.push_back(s); }
         }
-    return in_set;
-}
-int main() {
-    if (scanf("%d %d", &n, &m) != 2) return 1;
-    CHECK;
-    owner.resize(n); charger.resize(n); alive.assign(n, 1); out.resize(n); in.resize(n);
-    for (int &a : owner) scanf("%d", &a);
-    for (int &r : charger) scanf("%d", &r);
-    for (int i = 0; i < m; ++i) { int u, v; scanf("%d %d", &u, &v); out[u].push_back(v); in[v].push_back(u); }
-    for (int round = 0; round < ROUNDS; ++round) {
+        for (size_t i = 0; i < queue.size(); ++i)
+            for (int p : in[queue[i]]) {
+                if (!alive[p] || in_set[p]) continue;
+                if (a[p] == player || --left[p] == 0) { in_set[p] = 1; queue.push_back(p); }
+            }
+        return in_set;
+    };
+    for (;;) {
         vector<char> target(n, 0);
-        for (int s = 0; s < n; ++s) target[s] = alive[s] && charger[s];
+        for (int s = 0; s < n; ++s) target[s] = alive[s] && r[s];
         vector<char> wins = attractor(1, target), rest(n, 0);
         bool any = false;
         for (int s = 0; s < n; ++s) if (alive[s] && !wins[s]) rest[s] = 1, any = true;
@@ -69,13 +64,34 @@ int main() {
         vector<char> lost = attractor(0, rest);
         for (int s = 0; s < n; ++s) if (lost[s]) alive[s] = 0;
     }
-    for (int s = 0; s < n; ++s) printf("%d%c", alive[s], s + 1 == n ? '\n' : ' ');
+    BUG;
+    return alive;
 }
 "#;
 
-/// The classic solution with `rounds` and `check` planted.
-fn classic(what: &str, rounds: &str, check: &str) -> String {
-    format!("// {what}{}", CLASSIC.replace("ROUNDS", rounds).replace("CHECK", check))
+/// The function-style solution with `bug` planted.
+fn function(what: &str, bug: &str) -> String {
+    format!("// {what}{}", FUNCTION.replace("BUG", bug))
+}
+
+/// The same solution reading stdin itself, with a `main` of its own.
+fn reading_stdin(what: &str) -> String {
+    let main = r#"
+int main() {
+    int n, m;
+    if (scanf("%d %d", &n, &m) != 2) return 1;
+    vector<int> a(n), r(n), u(m), v(m);
+    for (int &x : a) scanf("%d", &x);
+    for (int &x : r) scanf("%d", &x);
+    for (int i = 0; i < m; ++i) scanf("%d %d", &u[i], &v[i]);
+    vector<int> w = who_wins(a, r, u, v);
+    for (int s = 0; s < n; ++s) printf("%d%c", w[s], s + 1 == n ? '\n' : ' ');
+}
+"#;
+    let own = FUNCTION
+        .replace("BUG", "(void)0")
+        .replace("#include \"train.h\"", "#include <cstdio>\n#include <vector>");
+    format!("// {what}{own}{main}")
 }
 
 #[test]
@@ -88,18 +104,26 @@ fn the_package_verifies_and_its_validator_is_validate() {
         dir: dir.clone(),
         short_name: "toytrain",
         submissions: vec![
-            ("classic.cpp", "--accepted", classic("Right.", "1 << 30", "(void)0"), "accepted"),
+            ("classic.cpp", "--accepted", reading_stdin("Right, reading stdin."), "accepted"),
             ("ones.cpp", "--wrong", ones.to_owned(), "wrong_answer"),
             (
-                "oneround.cpp",
-                "--wrong",
-                classic("One round only.", "1", "(void)0"),
-                "partially_accepted",
+                "train.cpp",
+                "--accepted",
+                function("Right, as IOI's function.", "(void)0"),
+                "accepted",
             ),
+            // Wrong on railways in subtask 2 only (of 1 to 5): mixed owners, two chargers or
+            // more, a track off the line, n <= 15.
             (
-                "small.cpp",
+                "subtwo.cpp",
                 "--wrong",
-                classic("4,096 stations.", "1 << 30", "assert(n <= 4096)"),
+                function(
+                    "Wrong on subtask 2's railways of no other subtask but 6.",
+                    r#"int arezou = 0, chargers = 0; bool line = true;
+    for (int s = 0; s < n; ++s) arezou += a[s], chargers += r[s];
+    for (int i = 0; i < m; ++i) line = line && (v[i] == u[i] || v[i] == u[i] + 1);
+    if (n <= 15 && arezou > 0 && arezou < n && chargers >= 2 && !line) alive[0] ^= 1"#,
+                ),
                 "partially_accepted",
             ),
         ],
@@ -107,16 +131,23 @@ fn the_package_verifies_and_its_validator_is_validate() {
         rebuild: false,
     };
     let (package, printed) = package_end_to_end(&case);
-    assert!(
-        printed.contains("partially_accepted/small.cpp") && printed.contains("score 10 of 100"),
-        "{printed}"
-    );
+    // IOI's scoring: a failure costs every subtask that holds its test, and subtask 6 holds
+    // every test: wrong only on subtask 2's railways, subtwo.cpp keeps 5 + 11 + 11 + 12 and
+    // not subtask 6's 51 (with a test in its first group only, it would score 90).
+    let scored = |file: &str| {
+        let line = printed.lines().find(|l| l.contains(&format!("partially_accepted/{file}")));
+        line.unwrap_or_else(|| panic!("{file} is not partially accepted:\n{printed}")).to_owned()
+    };
+    let subtwo = scored("subtwo.cpp");
+    assert!(subtwo.contains("score 39 of 100: group1 5/5, group2 0/10, group3 11/11, group4 11/11, group5 12/12, group6 0/51"), "{subtwo}");
     let mut files = vec![("sample1".to_owned(), SAMPLE.to_vec())];
     for (kind, bytes) in tests::canonical::variants(SAMPLE) {
         files.push((format!("sample1, {kind}"), bytes));
     }
-    let tests = judge::testset::find_tests(&package.join("data/secret")).expect("its tests");
-    for test in tests {
+    let tests = judge::find_tests(&package.join("data/secret")).expect("its tests");
+    // Each test once: a group's link to another's files is the same input.
+    let links = |path: &std::path::Path| path.symlink_metadata().is_ok_and(|m| m.is_symlink());
+    for test in tests.into_iter().filter(|t| !links(&t.input)) {
         files.push((test.name, std::fs::read(&test.input).expect("a test of the package")));
     }
     let checked = assert_validator_agrees(&Judge, &files, 10, &dir.join("validator"));
@@ -190,7 +221,7 @@ fn white_diff_accepts_what_check_accepts() {
     let mut judged = 0;
     for level in 0..Judge::LEVELS - 1 {
         let railway = Judge.generate(&mut rng, level, Limits::Original);
-        let input = judge::problem::render(&Judge, &railway);
+        let input = judge::render(&Judge, &railway);
         let mut answer = Vec::new();
         Judge.render_answer(&railway, &Judge.solve(&railway), &mut answer);
         let (input_file, answer_file) = (dir.join("judge.in"), dir.join("judge.ans"));

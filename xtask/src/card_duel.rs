@@ -67,7 +67,7 @@ pub fn gen_to_stdout(args: &GenArgs) -> TaskResult {
 }
 
 /// The official solution's published figures on an official-size file (O = 5, 351,493
-/// cases), as `docs/problems/card-duel.md` reports them.
+/// cases), as `card-duel/problem/statement.md` reports them.
 const OFFICIAL: &str = "17 s and 1.35 GB";
 
 /// Benchmarks card-duel's release binary, sweeping with two threads and with one and reading

@@ -1,5 +1,7 @@
 //! `cargo xtask gen hero-battle` and `cargo xtask bench hero-battle`.
 
+use std::time::Duration;
+
 use hero_battle::generate::{Family, cases, to_input};
 
 use crate::TaskResult;
@@ -86,11 +88,22 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
     println!("\n| input | editorial | ours, -j 1 | ours, -j 2 |");
     println!("|---|---|---|---|");
     for row in rows {
+        // Wall time, then CPU time (what waiting for a core on a loaded machine leaves out),
+        // each with the editorial's over ours.
         let cell = |s: Sample, base: Option<Sample>| {
-            let ratio = base.map_or_else(String::new, |b| {
-                format!(" ({:.0}x)", b.wall.as_secs_f64() / s.wall.as_secs_f64())
-            });
-            format!("{}, {:.1} MB{ratio}", duration(s), s.max_rss_kib as f64 / 1024.0)
+            let ratio = |of: fn(Sample) -> Duration| {
+                base.map_or_else(String::new, |b| {
+                    format!(" ({:.0}x)", of(b).as_secs_f64() / of(s).as_secs_f64().max(1e-9))
+                })
+            };
+            format!(
+                "{}{}, CPU {}{}, {:.1} MB",
+                duration(s.wall),
+                ratio(|s| s.wall),
+                duration(s.cpu),
+                ratio(|s| s.cpu),
+                s.max_rss_kib as f64 / 1024.0
+            )
         };
         let editorial = row.editorial.map_or_else(|| "-".to_owned(), |e| cell(e, None));
         println!(
@@ -111,8 +124,8 @@ struct Row {
     two: Sample,
 }
 
-/// A wall time for the table: `37.3 ms`, `1.61 s`.
-fn duration(s: Sample) -> String {
-    let seconds = s.wall.as_secs_f64();
+/// A time for the table: `37.3 ms`, `1.61 s`.
+fn duration(time: Duration) -> String {
+    let seconds = time.as_secs_f64();
     if seconds < 1.0 { format!("{:.1} ms", seconds * 1e3) } else { format!("{seconds:.2} s") }
 }

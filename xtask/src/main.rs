@@ -16,6 +16,7 @@ mod card_duel;
 mod hero_battle;
 mod judge;
 mod measure;
+mod play;
 mod snapshot;
 mod toy_train;
 
@@ -91,6 +92,8 @@ enum BenchProblem {
     CardDuel(measure::BenchArgs),
     /// The stress loop's own cost on each problem, with a trivial program.
     Judge(judge::JudgeBenchArgs),
+    /// One position's move list (the jury's reply, play's list) for each game.
+    Play(play::PlayBenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -113,6 +116,7 @@ fn main() -> ExitCode {
             BenchProblem::ToyTrain(args) => toy_train::bench(&args),
             BenchProblem::CardDuel(args) => card_duel::bench(&args),
             BenchProblem::Judge(args) => judge::bench(&args),
+            BenchProblem::Play(args) => play::bench(&args),
         },
     };
     match result {

@@ -14,8 +14,10 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
     /// Folder holding the peers, the published editorials' programs built as
-    /// `hero-battle-seed`, `toy-train-seed` (up to 20,000 stations) and `toy-train-seed-big`
-    /// [default: target/seed-peers]. Peers that are absent are skipped: ours run alone.
+    /// `hero-battle-seed`, `toy-train-seed` (up to 20,000 stations) and `toy-train-seed-big`,
+    /// and a public solution a user builds as `toy-train-timpostuvan` (see
+    /// docs/notes/toy-train-profile.md) [default: target/seed-peers]. Peers that are absent
+    /// are skipped: ours run alone.
     #[arg(long)]
     pub peers: Option<PathBuf>,
     /// A script that builds the peers: it is run as `SCRIPT DIR` before the bench when the
@@ -83,7 +85,8 @@ pub fn peers(args: &BenchArgs) -> Option<PathBuf> {
 }
 
 /// The peer programs a bench looks for.
-const PEERS: [&str; 3] = ["hero-battle-seed", "toy-train-seed", "toy-train-seed-big"];
+const PEERS: [&str; 4] =
+    ["hero-battle-seed", "toy-train-seed", "toy-train-seed-big", "toy-train-timpostuvan"];
 
 /// Peer `name` in the peers' folder, when it is there.
 pub fn peer(args: &BenchArgs, name: &str) -> Option<PathBuf> {
@@ -115,6 +118,9 @@ pub struct Sample {
     pub wall: Duration,
     /// Peak resident memory of the process, in KiB.
     pub max_rss_kib: u64,
+    /// CPU time of the process (user and system): what a loaded machine's waiting for a core
+    /// leaves out of the wall time.
+    pub cpu: Duration,
 }
 
 /// Runs `command` with `input` on stdin and stdout into `output`, recording time and peak
@@ -136,10 +142,12 @@ pub fn run_once(command: &[OsString], input: &Path, output: &Path) -> Result<Sam
         .map_err(|e| format!("cannot start the measuring child: {e}"))?;
     let text = String::from_utf8_lossy(&report.stdout);
     let mut fields = text.split_whitespace().map(str::parse::<u64>);
-    match (report.status.success(), fields.next(), fields.next()) {
-        (true, Some(Ok(nanos)), Some(Ok(max_rss_kib))) => {
-            Ok(Sample { wall: Duration::from_nanos(nanos), max_rss_kib })
-        }
+    match (report.status.success(), fields.next(), fields.next(), fields.next()) {
+        (true, Some(Ok(nanos)), Some(Ok(max_rss_kib)), Some(Ok(cpu))) => Ok(Sample {
+            wall: Duration::from_nanos(nanos),
+            max_rss_kib,
+            cpu: Duration::from_nanos(cpu),
+        }),
         _ => Err(format!("measuring {} failed: {}", command[0].to_string_lossy(), text.trim())),
     }
 }
@@ -157,13 +165,14 @@ fn measuring_copy() -> Result<PathBuf, String> {
     .clone()
 }
 
-/// `xtask measure-child`: runs the command and prints `wall-nanoseconds peak-KiB`.
+/// `xtask measure-child`: runs the command and prints `wall-nanoseconds peak-KiB
+/// cpu-nanoseconds`.
 pub fn measure_child(input: &Path, output: &Path, command: &[OsString]) -> Result<(), String> {
     if command.is_empty() {
         return Err("measure-child needs a command".into());
     }
     let sample = run_direct(command, input, output)?;
-    println!("{} {}", sample.wall.as_nanos(), sample.max_rss_kib);
+    println!("{} {} {}", sample.wall.as_nanos(), sample.max_rss_kib, sample.cpu.as_nanos());
     Ok(())
 }
 
@@ -180,18 +189,18 @@ fn run_direct(command: &[OsString], input: &Path, output: &Path) -> Result<Sampl
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", command[0].to_string_lossy()))?;
-    let (status, max_rss_kib) = wait_with_rusage(child)?;
+    let (status, max_rss_kib, cpu) = wait_with_rusage(child)?;
     let wall = start.elapsed();
     if status != 0 {
         return Err(format!("{} exited with status {status}", command[0].to_string_lossy()));
     }
-    Ok(Sample { wall, max_rss_kib })
+    Ok(Sample { wall, max_rss_kib, cpu })
 }
 
-/// Waits for `child` and returns its exit status and peak RSS in KiB.
+/// Waits for `child` and returns its exit status, peak RSS in KiB and CPU time.
 #[cfg(unix)]
 #[allow(unsafe_code, reason = "wait4 is the only way to read one child's peak memory")]
-fn wait_with_rusage(child: std::process::Child) -> Result<(i32, u64), String> {
+fn wait_with_rusage(child: std::process::Child) -> Result<(i32, u64, Duration), String> {
     let pid = child.id();
     let mut status: libc::c_int = 0;
     // SAFETY: an all-zero rusage is a valid value of this plain C struct.
@@ -202,24 +211,35 @@ fn wait_with_rusage(child: std::process::Child) -> Result<(i32, u64), String> {
         return Err(format!("wait4 failed: {}", std::io::Error::last_os_error()));
     }
     let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 128 };
-    Ok((code, u64::try_from(usage.ru_maxrss).unwrap_or(0)))
+    let time = |t: libc::timeval| {
+        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+    };
+    let cpu = time(usage.ru_utime) + time(usage.ru_stime);
+    Ok((code, u64::try_from(usage.ru_maxrss).unwrap_or(0), cpu))
 }
 
 /// Waits for `child` and returns its exit status; no portable call reports one child's peak
-/// memory, so it reads 0.
+/// memory or CPU time, so they read 0.
 #[cfg(not(unix))]
-fn wait_with_rusage(mut child: std::process::Child) -> Result<(i32, u64), String> {
+fn wait_with_rusage(mut child: std::process::Child) -> Result<(i32, u64, Duration), String> {
     let status = child.wait().map_err(|e| format!("wait failed: {e}"))?;
-    Ok((status.code().unwrap_or(128), 0))
+    Ok((status.code().unwrap_or(128), 0, Duration::ZERO))
 }
 
-/// Median of the samples' wall times and of their peak memories.
+/// Median of the samples' wall times, of their peak memories and of their CPU times.
 pub fn medians(samples: &[Sample]) -> Sample {
     let mut walls: Vec<Duration> = samples.iter().map(|s| s.wall).collect();
     let mut rss: Vec<u64> = samples.iter().map(|s| s.max_rss_kib).collect();
+    let mut cpus: Vec<Duration> = samples.iter().map(|s| s.cpu).collect();
     walls.sort();
     rss.sort_unstable();
-    Sample { wall: walls[walls.len() / 2], max_rss_kib: rss[rss.len() / 2] }
+    cpus.sort();
+    Sample {
+        wall: walls[walls.len() / 2],
+        max_rss_kib: rss[rss.len() / 2],
+        cpu: cpus[cpus.len() / 2],
+    }
 }
 
 /// Times every contender on `input`, interleaving their runs so machine noise hits all of
@@ -334,7 +354,7 @@ pub fn write_input(name: &str, text: &[u8]) -> Result<PathBuf, String> {
 
 /// `n` with thousands separators: `20,000`.
 pub fn thousands(n: u64) -> String {
-    judge::report::count(n)
+    judge::text::count(n)
 }
 
 /// The line a figures table stands under: the date, the machine and the thread counts, e.g.

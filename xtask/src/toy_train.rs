@@ -56,6 +56,12 @@ struct Case {
     quick: bool,
 }
 
+/// The fastest public IOI solution we know (timpostuvan's, on GitHub), which a user may build
+/// with its arrays raised to a million stations into the peers' folder under this name; see
+/// docs/notes/toy-train-profile.md. Timed on the million-station graphs the editorial's is
+/// (its raised arrays cost it tens of milliseconds at start, which would swamp small inputs).
+const TIMPOSTUVAN: &str = "toy-train-timpostuvan";
+
 /// IOI-size track count for the random shapes.
 const IOI_M: Option<usize> = Some(20_000);
 
@@ -81,13 +87,14 @@ fn cases() -> Vec<Case> {
     cases
 }
 
-/// Benchmarks toy-train: each input is timed for our default solver, our classic solver and
-/// the editorial's program, input reading included; each comparison prints medians, speed-ups
-/// over the first contender and peak memory, and a summary table at the end gives the
-/// default's time against the classic solver's and the editorial's.
+/// Benchmarks toy-train: each input is timed for our default solver, our classic solver, the
+/// editorial's program and timpostuvan's (when built), input reading included; each
+/// comparison prints medians, speed-ups over the first contender and peak memory, and a
+/// summary table at the end gives the default's time against the others'.
 pub fn bench(args: &BenchArgs) -> TaskResult {
     let ours = measure::build_release("toy-train")?;
     let peers = measure::peers(args);
+    let timpostuvan = peers.as_ref().map(|dir| dir.join(TIMPOSTUVAN)).filter(|p| p.exists());
     let mut rows = Vec::new();
     for case in cases() {
         if args.quick && !case.quick {
@@ -102,6 +109,10 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
         if let Some((dir, peer)) = peer {
             contenders.push(Contender::new(peer, &dir.join(peer), &[]));
         }
+        let public = timpostuvan.as_ref().filter(|_| case.peer == Peer::Big);
+        if let Some(program) = public {
+            contenders.push(Contender::new(TIMPOSTUVAN, program, &[]));
+        }
         contenders.push(Contender::new("ours", &ours, &[]));
         if case.classic {
             contenders.push(Contender::new(
@@ -112,11 +123,12 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
         }
         let title = format!("{}, n = {}, m = {m}", case.family, case.n);
         let medians = measure::compare(&title, &input, &contenders, args.runs)?;
-        let offset = usize::from(peer.is_some());
+        let offset = usize::from(peer.is_some()) + usize::from(public.is_some());
         let ms = |s: &measure::Sample| s.wall.as_secs_f64() * 1e3;
         rows.push(Row {
             title,
             peer: peer.map(|_| ms(&medians[0])),
+            public: public.map(|_| ms(&medians[offset - 1])),
             ours: ms(&medians[offset]),
             ours_mb: medians[offset].max_rss_kib as f64 / 1024.0,
             classic: case.classic.then(|| ms(&medians[offset + 1])),
@@ -130,24 +142,36 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
 struct Row {
     title: String,
     peer: Option<f64>,
+    public: Option<f64>,
     ours: f64,
     ours_mb: f64,
     classic: Option<f64>,
 }
 
-/// The summary as a Markdown table: the default against classic (above 1.10 fails the bar)
-/// and against the editorial's program (above 1.00 fails it).
+/// The summary as a Markdown table: the default against classic (above 1.10 fails the bar),
+/// against the editorial's program (above 1.00 fails it) and against timpostuvan's.
 fn print_summary(rows: &[Row]) {
     let cell = |x: Option<f64>| x.map_or("-".to_owned(), |x| format!("{x:.1} ms"));
     let ratio = |x: Option<f64>, y: f64| x.map_or("-".to_owned(), |x| format!("{:.2}", y / x));
-    println!("\n{}", measure::machine_line(&["one thread"]));
+    let public = rows.iter().any(|r| r.public.is_some());
+    let (head, rule) =
+        if public { (" timpostuvan | default / timpostuvan |", "---|---|") } else { ("", "") };
     println!(
-        "\n| input | editorial | classic | default | default / classic | default / editorial |"
+        "\n{}",
+        measure::machine_line(&["ours reading large inputs on two threads", "the peers on one"])
     );
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "\n| input | editorial | classic | default | default / classic | default / editorial |{head}"
+    );
+    println!("|---|---|---|---|---|---|{rule}");
     for r in rows {
+        let public = if public {
+            format!(" {} | {} |", cell(r.public), ratio(r.public, r.ours))
+        } else {
+            String::new()
+        };
         println!(
-            "| {} | {} | {} | {:.1} ms ({:.0} MB) | {} | {} |",
+            "| {} | {} | {} | {:.1} ms ({:.0} MB) | {} | {} |{public}",
             r.title,
             cell(r.peer),
             cell(r.classic),

@@ -5,8 +5,8 @@
 //! holds; the items here say why.
 
 use engine::rng::SplitMix64;
+use judge::Invalid;
 use judge::Limits;
-use judge::problem::Invalid;
 
 use super::TestFile;
 use crate::generate::{Family, distinct_positions};

@@ -1,7 +1,7 @@
 //! card-duel's problem package (`card-duel package`): what a Kattis package says of the
 //! problem beyond its judge. The title and origin, the statement and the official samples
-//! from `docs/problems/`, the input validator (`judge/validator.cpp`, as strict as
-//! `validate`), Kattis's default output validator within 1e-6, and at most two
+//! from the crate's `problem/` folder, the input validator (`judge/validator.cpp`, as strict
+//! as `validate`), Kattis's default output validator within 1e-6, and at most two
 //! official-size files (8 to 10 MB of input each): a package is about 30 MB.
 
 use judge::package::{About, OutputValidator, Packaged, Sample, TestBudget};
@@ -12,13 +12,13 @@ use super::Judge;
 const SAMPLES: &[Sample] = &[
     Sample {
         name: "sample1",
-        input: include_bytes!("../../../docs/problems/card-duel/sample1.in"),
-        answer: include_bytes!("../../../docs/problems/card-duel/sample1.out"),
+        input: include_bytes!("../../problem/sample1.in"),
+        answer: include_bytes!("../../problem/sample1.out"),
     },
     Sample {
         name: "sample2",
-        input: include_bytes!("../../../docs/problems/card-duel/sample2.in"),
-        answer: include_bytes!("../../../docs/problems/card-duel/sample2.out"),
+        input: include_bytes!("../../problem/sample2.in"),
+        answer: include_bytes!("../../problem/sample2.out"),
     },
 ];
 
@@ -28,8 +28,8 @@ impl Packaged for Judge {
             title: "狗蛋和二五仔 (a Hearthstone-like duel with random pings)",
             source: "THUPC 2021 (Tsinghua University Programming Contest), preliminary round",
             source_url: Some("https://www.luogu.com.cn/problem/P7144"),
-            statement_path: "docs/problems/card-duel.md",
-            statement: include_str!("../../../docs/problems/card-duel.md"),
+            statement_path: "card-duel/problem/statement.md",
+            statement: include_str!("../../problem/statement.md"),
             samples: SAMPLES,
         }
     }

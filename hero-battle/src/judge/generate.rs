@@ -7,8 +7,8 @@
 use std::ops::RangeInclusive;
 
 use engine::rng::SplitMix64;
+use judge::Invalid;
 use judge::Limits;
-use judge::problem::Invalid;
 
 use crate::generate::Family;
 use crate::rules::{Case, MAX_VALUE, ORIGINAL_MAX_CASES};

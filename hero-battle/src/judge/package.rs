@@ -1,7 +1,7 @@
 //! hero-battle's problem package (`hero-battle package`): what a Kattis package says of the
-//! problem beyond its judge. The title and origin, the statement and the sample from
-//! `docs/problems/`, the input validator (`judge/validator.cpp`, as strict as `validate`),
-//! and Kattis's default output validator comparing lines exactly.
+//! problem beyond its judge. The title and origin, the statement and the sample from the
+//! crate's `problem/` folder, the input validator (`judge/validator.cpp`, as strict as
+//! `validate`), and Kattis's default output validator comparing lines exactly.
 
 use judge::package::{About, OutputValidator, Packaged, Sample};
 
@@ -11,8 +11,8 @@ use super::Judge;
 /// so); its answers are an exhaustive search's.
 const SAMPLES: &[Sample] = &[Sample {
     name: "sample1",
-    input: include_bytes!("../../../docs/problems/hero-battle/sample1.in"),
-    answer: include_bytes!("../../../docs/problems/hero-battle/sample1.out"),
+    input: include_bytes!("../../problem/sample1.in"),
+    answer: include_bytes!("../../problem/sample1.out"),
 }];
 
 impl Packaged for Judge {
@@ -21,8 +21,8 @@ impl Packaged for Judge {
             title: "Battle in Two Pairs of Heroes",
             source: "ICPC 2017 Asia Qingdao Regional Contest",
             source_url: Some("https://qoj.ac/problem/11912"),
-            statement_path: "docs/problems/hero-battle.md",
-            statement: include_str!("../../../docs/problems/hero-battle.md"),
+            statement_path: "hero-battle/problem/statement.md",
+            statement: include_str!("../../problem/statement.md"),
             samples: SAMPLES,
         }
     }

@@ -6,14 +6,15 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{package, run, run_check, run_generate, run_shrink, run_stress, run_validate};
-use crate::child::{ChildOptions, Program, wall_backstop};
-use crate::package::Packaged;
-use crate::problem::{Limits, Problem, RunLimits};
-use crate::protocol::{EXIT_FAIL, Protocol};
-use crate::shrink::ShrinkOptions;
-use crate::stress::{Schedule, StressOptions};
-use crate::trial::megabytes;
+use super::{
+    Ending, interact, package, play, program, run, run_check, run_generate, run_shrink, run_stress,
+    run_validate,
+};
+use crate::hunt::{Juries, Schedule, ShrinkOptions, StressOptions};
+use crate::package::{InGroup, Packaged};
+use crate::rules::{EXIT_FAIL, Limits, Problem, Protocol, RunLimits};
+use crate::sandbox::{ChildOptions, Program, Sandbox, wall_backstop};
+use crate::text::{megabytes, seconds_given as seconds};
 
 /// `stress`'s and `shrink`'s exit code when no failure was found.
 pub const EXIT_PASSED: i32 = 0;
@@ -61,8 +62,8 @@ pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
             .mut_arg("memory_limit", move |a| a.help(memory))
     };
     let command = A::command()
-        .mut_subcommand("check", |c| c.about(help.check))
-        .mut_subcommand("validate", |c| c.about(help.validate))
+        .mut_subcommand("check", |c| c.long_about(help.check))
+        .mut_subcommand("validate", |c| c.long_about(help.validate))
         .mut_subcommand("stress", |c| {
             judge_args(c).mut_arg("exhaustive", |a| a.help(help.exhaustive))
         })
@@ -77,11 +78,6 @@ pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
         }
         e.exit()
     })
-}
-
-/// `1.5 s`, `20 s`.
-pub(super) fn seconds(time: Duration) -> String {
-    format!("{} s", time.as_secs_f64())
 }
 
 /// Parses a duration: seconds (`10`, `1.5`) or with a unit (`1500ms`, `2s`, `1m`).
@@ -150,27 +146,62 @@ pub enum JudgeCommand {
     Check(CheckArgs),
     /// Is FILE a valid input?
     Validate(ValidateArgs),
-    /// Run COMMAND on generated inputs (or every input up to a bound) until it fails, then
-    /// shrink the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble;
+    /// Run COMMAND on generated inputs until it fails, then shrink the failure.
+    ///
+    /// Runs COMMAND on generated inputs (or every input up to a bound) until it fails, then
+    /// shrinks the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble;
     /// stopped by SIGINT, SIGTERM or SIGHUP, it reports what it found and exits 130, 143, 129.
     Stress(StressArgs),
-    /// Shrink INPUT, on which COMMAND fails, to a 1-minimal input that fails the same way (a
-    /// failure saved by `stress`, or any input). Exit 0 it does not fail, 1 shrunk, 2 trouble;
-    /// stopped by a signal, it reports how far it got and exits 130, 143, 129.
+    /// Shrink INPUT, on which COMMAND fails, to a 1-minimal input.
+    ///
+    /// Shrinks INPUT (a failure saved by `stress`, or any input) to a 1-minimal input that
+    /// fails the same way. Exit 0 it does not fail, 1 shrunk, 2 trouble; stopped by a signal,
+    /// it reports how far it got and exits 130, 143, 129.
     Shrink(ShrinkArgs),
-    /// Print an input as `stress` generates them: size level LEVEL, or extreme input K, from
-    /// SEED; the same arguments give the same bytes.
+    /// Print an input as `stress` generates them.
+    ///
+    /// Prints size level LEVEL, or extreme input K, from SEED; the same arguments give the
+    /// same bytes.
     Generate(GenerateArgs),
-    /// Judge COMMAND on a folder of tests (NAME.in with NAME.ans; a package's data/): each
-    /// test's verdict, CPU time and peak memory, then a summary. Exit 0 all passed, 1 some
-    /// failed, 2 trouble.
+    /// Judge COMMAND on a folder of tests.
+    ///
+    /// Judges COMMAND on a folder of tests (NAME.in with NAME.ans, else NAME.out, else our
+    /// answer; a package's data/): each test's verdict, CPU time and peak memory, then a
+    /// summary, and a scoring package's score. Exit 0 all passed, 1 some failed, 2 trouble.
     Run(run::RunTestsArgs),
-    /// Write a problem package in the Kattis format (legacy), which DOMjudge imports: the
+    /// Write a problem package in the Kattis format.
+    ///
+    /// Writes a problem package in the Kattis format (legacy), which DOMjudge imports: the
     /// samples, the extremes and generated tests with our answers, a test that kills each
     /// --wrong and --slow submission (found by stress and shrunk), the validators, the
     /// submissions filed by verdict. Exit 0 all filed, 1 some submission killed by no test
     /// (not filed), 2 trouble.
     Package(package::PackageArgs),
+    /// Write the problem's function interface (header and grader) into DIR.
+    ///
+    /// Writes the problem's function interface into DIR, when its contest had contestants
+    /// write a function (IOI's tasks): the header and a grader.cpp that reads the input and
+    /// prints the answer, so that `g++ -O2 grader.cpp SOURCE` gives a program stress and run
+    /// take. Exit 0 written, 2 trouble (a problem whose programs read stdin has none).
+    Interface(program::InterfaceArgs),
+    /// Play a game of FILE against perfect play.
+    ///
+    /// Plays a game of FILE (the sample when absent) against perfect play: the position
+    /// drawn, every legal move with its value, hint, undo. Works over a pipe too.
+    Play(play::PlayArgs),
+    /// Answer positions' queries in JSON.
+    ///
+    /// Answers each position's query, a JSON object on standard input (or FILE), as it
+    /// comes, with the position's moves and their values as one line of JSON: one process
+    /// serves query after query.
+    Query(play::QueryArgs),
+    /// Play COMMAND against the jury on every game of FILE.
+    ///
+    /// Runs COMMAND against the jury on every game of FILE (the sample when absent), as the
+    /// statement's "Interactive version" says, and reports the first game lost, bad move,
+    /// protocol error, crash or limit, with the game so far. Exit 0 passed, 1 failed, 2
+    /// trouble.
+    Interact(interact::InteractArgs),
 }
 
 /// `PROBLEM generate`: a generated input on stdout.
@@ -188,20 +219,88 @@ pub struct GenerateArgs {
     /// Limits the input respects.
     #[arg(long, value_enum, default_value_t)]
     pub limits: Limits,
+    /// An input of the problem's original subtask K only (an IOI subtask, for a problem that
+    /// has them), at LEVEL's size where the subtask allows it; under the original limits.
+    #[arg(long, value_name = "K", conflicts_with = "extreme")]
+    pub subtask: Option<usize>,
 }
 
 impl JudgeCommand {
-    /// Runs the subcommand on `problem` and returns the process's exit code.
+    /// Runs the subcommand on `problem` and returns the process's exit code. The
+    /// subcommands that run programs make the process's [`Sandbox`] here, build a source
+    /// file given for COMMAND, and hold the problem to a subtask when asked.
     pub fn run<P: Packaged>(&self, problem: &P) -> i32 {
         match self {
             Self::Check(args) => run_check(problem, args),
             Self::Validate(args) => run_validate(problem, args),
-            Self::Stress(args) => run_stress(problem, args),
-            Self::Shrink(args) => run_shrink(problem, args),
-            Self::Generate(args) => run_generate(problem, args),
-            Self::Run(args) => run::run_tests(problem, args),
-            Self::Package(args) => package::run_package(problem, args),
+            Self::Stress(_) | Self::Shrink(_) => hunt_command(&Sandbox::new(), problem, self, None),
+            Self::Generate(args) => match args.subtask {
+                None => run_generate(problem, args),
+                Some(k) => match held(problem, k, args.limits) {
+                    Ok(held) => run_generate(&held, args),
+                    Err(code) => code,
+                },
+            },
+            Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
+            Self::Package(args) => package::run_package(&Sandbox::new(), problem, args),
+            Self::Interface(args) => program::run_interface(problem, args),
+            Self::Play(_) | Self::Query(_) | Self::Interact(_) => play::without_game(),
         }
+    }
+}
+
+/// `problem` held to its subtask `subtask` (`--subtask`), whose inputs are the original
+/// limits'; the error is the exit code, the trouble said on stderr.
+fn held<P: Packaged>(problem: &P, subtask: usize, limits: Limits) -> Result<InGroup<'_, P>, i32> {
+    if limits != Limits::Original {
+        let message = "--subtask is a subtask of the original limits: leave out --limits extended";
+        return Err(Ending::trouble(None, message).print());
+    }
+    InGroup::new(problem, subtask).map_err(|e| Ending::trouble(None, e).print())
+}
+
+/// `stress` or `shrink` (`command`), against `juries` when they play: a source COMMAND built
+/// first, the problem held to `--subtask` when one is given.
+pub(super) fn hunt_command<P: Packaged>(
+    sandbox: &Sandbox,
+    problem: &P,
+    command: &JudgeCommand,
+    juries: Option<&Juries>,
+) -> i32 {
+    let run = match command {
+        JudgeCommand::Stress(args) => &args.run,
+        JudgeCommand::Shrink(args) => &args.run,
+        _ => unreachable!("only stress and shrink hunt"),
+    };
+    let (run, _built) = match run.built(sandbox, problem) {
+        Ok(built) => built,
+        Err(code) => return code,
+    };
+    match run.subtask {
+        None => hunt_on(sandbox, problem, command, run, juries),
+        Some(k) => match held(problem, k, run.limits) {
+            Ok(held) => hunt_on(sandbox, &held, command, run, juries),
+            Err(code) => code,
+        },
+    }
+}
+
+/// [`hunt_command`] once its program is built and its problem chosen.
+fn hunt_on<P: Problem>(
+    sandbox: &Sandbox,
+    problem: &P,
+    command: &JudgeCommand,
+    run: RunArgs,
+    juries: Option<&Juries>,
+) -> i32 {
+    match command {
+        JudgeCommand::Stress(args) => {
+            run_stress(sandbox, problem, &StressArgs { run, ..args.clone() }, juries)
+        }
+        JudgeCommand::Shrink(args) => {
+            run_shrink(sandbox, problem, &ShrinkArgs { run, ..args.clone() }, juries)
+        }
+        _ => unreachable!("only stress and shrink hunt"),
     }
 }
 
@@ -281,9 +380,26 @@ pub struct RunArgs {
     /// Time budget for shrinking.
     #[arg(long, value_parser = parse_duration, default_value = "60s")]
     pub shrink_time: Duration,
-    /// The program and its arguments (after --); it reads the input on stdin.
+    /// Inputs of the problem's original subtask K only (an IOI subtask, for a problem that
+    /// has them; under the original limits): every generated input and every shrink
+    /// candidate meets its constraints, for a solution meant for that subtask.
+    #[arg(long, value_name = "K")]
+    pub subtask: Option<usize>,
+    /// COMMAND plays the problem's game against the jury (the statement's "Interactive
+    /// version"), every game of an input in one run, instead of reading the input.
+    #[arg(long)]
+    pub interactive: bool,
+    /// With --interactive: chance's seed in every game (card-duel's pings).
+    #[arg(long, default_value_t = 1, value_name = "SEED", requires = "interactive")]
+    pub jury_seed: u64,
+    /// The program and its arguments (after --); it reads the input on stdin (or plays, with
+    /// --interactive). A source file (.cpp, .cc: g++ -O2 -std=gnu++17, with the problem's
+    /// grader when it has no main; .py: python3) is built as `package` builds a submission.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
+    /// The program built from a source file given for COMMAND, which it runs instead.
+    #[arg(skip)]
+    pub built: Option<Box<Program>>,
 }
 
 /// `PROBLEM stress`: run a program on generated inputs until it fails, then shrink.
@@ -306,7 +422,7 @@ pub struct StressArgs {
     pub no_shrink: bool,
     /// Instead of generated inputs, every input up to BOUND in the problem's exhaustive
     /// order (the problem's help says what BOUND bounds).
-    #[arg(long, value_name = "BOUND")]
+    #[arg(long, value_name = "BOUND", conflicts_with = "subtask")]
     pub exhaustive: Option<u64>,
     /// Every run at size level LEVEL (0, the smallest, up to the problem's largest), without
     /// the extreme inputs.
@@ -340,6 +456,9 @@ pub struct LimitsUsed {
     pub memory_kib: Option<u64>,
     /// `the original judge's`, `given`, or a mix.
     pub origin: &'static str,
+    /// The subtask the inputs keep to (`--subtask`), which a command that repeats a run
+    /// repeats.
+    pub subtask: Option<usize>,
 }
 
 impl LimitsUsed {
@@ -357,7 +476,7 @@ impl LimitsUsed {
             (true, true) => "given",
             _ => "given, and the default",
         };
-        Self { time, memory_kib, origin }
+        Self { time, memory_kib, origin, subtask: None }
     }
 
     /// `1 s of CPU time (3 s of wall time) and 256 MB of memory, the stack's too, a run (the
@@ -378,7 +497,8 @@ impl LimitsUsed {
 
     /// The report's limits line: these limits, and those of the inputs.
     pub(super) fn line(&self, inputs: Limits) -> String {
-        format!("limits: {}; inputs within the {inputs} limits", self.describe())
+        let subtask = self.subtask.map(|k| format!(", in subtask {k}")).unwrap_or_default();
+        format!("limits: {}; inputs within the {inputs} limits{subtask}", self.describe())
     }
 
     /// The flags that give these limits, for commands that repeat a run.
@@ -388,10 +508,13 @@ impl LimitsUsed {
             Some(kib) => format!("{}M", kib as f64 / 1024.0),
             None => "none".to_owned(),
         };
-        format!("--time-limit {}s --memory-limit {memory}", self.time.as_secs_f64())
+        let subtask = self.subtask.map(|k| format!(" --subtask {k}")).unwrap_or_default();
+        format!("--time-limit {}s --memory-limit {memory}{subtask}", self.time.as_secs_f64())
     }
 
-    pub(crate) fn child_options(&self) -> ChildOptions {
+    /// Each run's options under these limits.
+    #[must_use]
+    pub fn child_options(&self) -> ChildOptions {
         ChildOptions::new(self.time, self.memory_kib)
     }
 }
@@ -415,7 +538,28 @@ impl RunArgs {
     }
 
     pub(super) fn program(&self) -> Program {
-        Program::new(&self.command)
+        self.built.as_deref().cloned().unwrap_or_else(|| Program::new(&self.command))
+    }
+
+    /// The limits runs get under these arguments, over `defaults`.
+    pub(super) fn limits_used(&self, defaults: RunLimits) -> LimitsUsed {
+        LimitsUsed { subtask: self.subtask, ..LimitsUsed::new(&self.limit, defaults) }
+    }
+
+    /// These arguments with COMMAND built when it is a source file
+    /// ([`build_command`](crate::package::build_command)), and what holds its binary (kept
+    /// while it runs); the error is the exit code, the trouble said on stderr.
+    fn built<P: Packaged>(
+        &self,
+        sandbox: &Sandbox,
+        problem: &P,
+    ) -> Result<(Self, Option<crate::package::BuiltProgram>), i32> {
+        if let Err(e) = sandbox.catch_signals() {
+            return Err(Ending::trouble(None, format!("cannot catch signals: {e}")).print());
+        }
+        let built = program::build(sandbox, problem, &self.command)?;
+        let program = built.as_ref().map(|b| Box::new(b.program.clone()));
+        Ok((Self { built: program, ..self.clone() }, built))
     }
 }
 

@@ -14,12 +14,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, parse_duration};
-use crate::interrupt;
 use crate::package::{
-    Built, PackageError, PackageOptions, Packaged, SUPPORTED, TIME_MULTIPLIER, build,
+    Built, PackageError, PackageOptions, Packaged, SUPPORTED, TIME_MULTIPLIER, build, time_limit,
 };
-use crate::report::{bytes_text, plural};
-use crate::trial::seconds;
+use crate::sandbox::{Sandbox, exit_code};
+use crate::text::{self, bytes, plural, seconds};
 
 /// `PROBLEM package`: a problem package.
 #[derive(Clone, Debug, clap::Args)]
@@ -57,32 +56,68 @@ pub struct PackageArgs {
     /// Programs run at once by a stress search [default: the number of cores].
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
+    /// The package's time limit, in whole seconds as Kattis takes it (e.g. 1 or 2s), instead
+    /// of 5 times the slowest accepted run: every accepted submission must pass every test
+    /// within it. Verify the package with verifyproblem -t T, as the legacy format has no
+    /// time limit of its own.
+    #[arg(long, value_parser = parse_whole_seconds, value_name = "T")]
+    pub time_limit: Option<u64>,
+    /// A folder of your own tests: each NAME.in in it (the canonical format, the original
+    /// limits: what `validate` accepts) goes into the secret data as test NAME, in every
+    /// group whose constraints it meets, with our answer; a NAME.ans beside it must agree
+    /// with ours.
+    #[arg(long, value_name = "DIR")]
+    pub tests: Option<PathBuf>,
+}
+
+/// Parses a time limit in whole seconds, at least 1: `2`, `2s`, `2000ms`.
+fn parse_whole_seconds(text: &str) -> Result<u64, String> {
+    let duration = parse_duration(text)?;
+    match (duration.subsec_nanos(), duration.as_secs()) {
+        (0, seconds) if seconds >= 1 => Ok(seconds),
+        _ => Err(format!(
+            "expected whole seconds, at least 1, as Kattis takes them, found {:?}",
+            text.trim()
+        )),
+    }
 }
 
 /// What was built, for stdout.
 fn summary(built: &Built, seed: u64) -> String {
     let mut out = format!("package: {}\n", built.dir.display());
-    let mut tests = format!(
-        "tests: {}, {} (inputs and answers)",
-        built.tests,
-        bytes_text(usize::try_from(built.bytes).unwrap_or(usize::MAX))
-    );
+    let mut tests = format!("tests: {}, {} (inputs and answers)", built.tests, bytes(built.bytes));
     if built.left_out > 0 {
         tests +=
             &format!("; {} left out by the size budget", plural(built.left_out as u64, "big test"));
     }
     out += &format!("{tests}\n");
     let (slowest, test) = &built.slowest_accepted;
-    out += &format!(
-        "time limit: {} s (.timelimit): {TIME_MULTIPLIER} times the slowest accepted run ({} on \
-         {test}), rounded up to whole seconds, at least 1 s\n",
-        built.time_limit,
-        seconds(*slowest)
-    );
+    out += &if built.time_limit_given {
+        format!(
+            "time limit: {} s (.timelimit), as given; the slowest accepted run took {} on {test}\n",
+            built.time_limit,
+            seconds(*slowest)
+        )
+    } else {
+        format!(
+            "time limit: {} s (.timelimit): {TIME_MULTIPLIER} times the slowest accepted run ({} \
+             on {test}), rounded up to whole seconds, at least 1 s\n",
+            built.time_limit,
+            seconds(*slowest)
+        )
+    };
+    let rule = time_limit(*slowest);
+    if built.time_limit_given && rule > built.time_limit {
+        out += &format!(
+            "note: Kattis's rule would give {rule} s ({TIME_MULTIPLIER} times the slowest accepted \
+             run): verifyproblem -t {} warns that the given limit is tighter\n",
+            built.time_limit
+        );
+    }
     out += "submissions:\n";
     for filed in &built.filed {
         let place = format!("{}/{}", filed.folder, filed.file);
-        out += &format!("  {place:<40} {}\n", filed.verdict);
+        out += &format!("  {place:<40} {}\n", filed.grade);
         if let Some(lenient) = &filed.lenient {
             out += &format!(
                 "  {:<40} accepted only leniently on {lenient}: the package's output validator \
@@ -94,7 +129,7 @@ fn summary(built: &Built, seed: u64) -> String {
     for kill in &built.kills {
         out += &format!(
             "kill test: {} kills {}: found by run {} of stress (seed {seed}), {}; {}\n",
-            kill.test, kill.file, kill.runs, kill.shrunk, kill.size
+            kill.test, kill.file, kill.runs, kill.kept, kill.size
         );
     }
     for not in &built.not_killed {
@@ -105,8 +140,11 @@ fn summary(built: &Built, seed: u64) -> String {
             plural(not.runs, "run")
         );
     }
+    // The legacy format has no time limit of its own: problemtools is told a given one.
+    let fixed =
+        if built.time_limit_given { format!(" -t {}", built.time_limit) } else { String::new() };
     out += &format!(
-        "verify it: verifyproblem {} -p config data validators submissions\n",
+        "verify it: verifyproblem {}{fixed} -p config data validators submissions\n",
         built.dir.display()
     );
     if built.filed.iter().any(|f| f.file.ends_with(".py")) {
@@ -120,8 +158,8 @@ fn summary(built: &Built, seed: u64) -> String {
 
 /// Runs `package`: builds the package, prints its steps and what it built; returns the exit
 /// code.
-pub fn run_package<P: Packaged>(problem: &P, args: &PackageArgs) -> i32 {
-    if let Err(e) = interrupt::catch() {
+pub(super) fn run_package<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &PackageArgs) -> i32 {
+    if let Err(e) = sandbox.catch_signals() {
         eprintln!("error: cannot catch signals: {e}");
         return EXIT_TROUBLE;
     }
@@ -138,9 +176,11 @@ pub fn run_package<P: Packaged>(problem: &P, args: &PackageArgs) -> i32 {
         stress_time: args.stress_time,
         shrink_runs: args.shrink_runs,
         jobs,
+        time_limit: args.time_limit,
+        own_tests: args.tests.clone(),
     };
     let progress = |step| eprintln!("package: {step}");
-    match build(problem, &options, &progress) {
+    match build(sandbox, problem, &options, &progress) {
         Ok(built) => {
             let _ = std::io::stdout().lock().write_all(summary(&built, args.seed).as_bytes());
             for not in &built.not_killed {
@@ -154,8 +194,8 @@ pub fn run_package<P: Packaged>(problem: &P, args: &PackageArgs) -> i32 {
             if built.not_killed.is_empty() { EXIT_PASSED } else { EXIT_FOUND }
         }
         Err(PackageError::Interrupted(signal)) => {
-            eprintln!("interrupted by {}: no package written", interrupt::signal_name(signal));
-            interrupt::exit_code(signal)
+            eprintln!("interrupted by {}: no package written", text::signal(signal));
+            exit_code(signal)
         }
         Err(e) => {
             eprintln!("error: {e}");

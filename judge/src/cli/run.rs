@@ -1,8 +1,12 @@
 //! `PROBLEM run TESTS -- COMMAND`: a program judged on a folder of tests, as `oj test` and
 //! `bt run` do: each test's verdict, CPU time and peak memory as it ends, then a summary (how
-//! many passed, the slowest test, the peak memory). Runs are isolated and limited as
-//! `stress`'s are ([`judge_test`]); a package's `.timelimit` is the default time limit when
-//! TESTS is a package or its `data/`.
+//! many passed, the slowest test, the peak memory) and, on a scoring package, each group's
+//! score and the total as the package's grading gives them ([`Score`]). Runs are isolated
+//! and limited as `stress`'s are ([`judge_test`]); a package's `.timelimit` is the default
+//! time limit when TESTS is a package or its `data/`. Each answer is `NAME.ans`, else
+//! `NAME.out`, else our own; a test whose files are an earlier test's (a package's link from
+//! one group to another) is judged once. COMMAND may be a source file, built as `package`
+//! builds a submission ([`build_command`]).
 //!
 //! Exit codes: 0 every test passed, 1 some failed, 2 trouble (no test, a test that cannot be
 //! read, a program that cannot run, a `fail` verdict: a malformed input or answer); stopped
@@ -13,25 +17,25 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, LimitArgs, LimitsUsed, Problem};
-use crate::child::{ChildError, Program};
-use crate::interrupt;
-use crate::problem::RunLimits;
-use crate::report::plural;
-use crate::testset::{find_tests, judge_test};
-use crate::trial::{megabytes, seconds};
-use crate::verdict::VerdictKind;
+use super::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, LimitArgs, LimitsUsed};
+use crate::hunt::{Trial, find_tests, judge_test};
+use crate::package::{Packaged, Score, groups_on_disk};
+use crate::rules::{RunLimits, Verdict, VerdictKind};
+use crate::sandbox::{ChildError, Program, Sandbox, exit_code};
+use crate::text::{self, megabytes, plural, seconds};
 
 /// `PROBLEM run`: a program judged on a folder of tests.
 #[derive(Clone, Debug, clap::Args)]
 pub struct RunTestsArgs {
-    /// The tests: a folder of NAME.in files with NAME.ans beside each, searched below too
-    /// (a package's data/, or the package itself), run in the order Kattis's tools run them.
+    /// The tests: a folder of NAME.in files, searched below too (a package's data/, or the
+    /// package itself), run in the order Kattis's tools run them; each judged against
+    /// NAME.ans beside it, else NAME.out, else our own answer.
     pub tests: PathBuf,
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub limit: LimitArgs,
-    /// The program and its arguments (after --); it reads each input on stdin.
+    /// The program and its arguments (after --); it reads each input on stdin. A source
+    /// file (.cpp, .cc, .py) is built as `package` builds a submission.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
 }
@@ -60,11 +64,7 @@ fn tests_and_defaults(tests: &Path, problem: RunLimits) -> (PathBuf, RunLimits) 
 
 /// Runs `run`: every test in order, a line each as it ends, then the summary; returns the
 /// exit code.
-pub fn run_tests<P: Problem>(problem: &P, args: &RunTestsArgs) -> i32 {
-    if let Err(e) = interrupt::catch() {
-        eprintln!("error: cannot catch signals: {e}");
-        return EXIT_TROUBLE;
-    }
+pub(super) fn run_tests<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &RunTestsArgs) -> i32 {
     let (folder, defaults) = tests_and_defaults(&args.tests, P::RUN_LIMITS);
     let limits = LimitsUsed::new(&args.limit, defaults);
     let tests = match find_tests(&folder) {
@@ -74,19 +74,41 @@ pub fn run_tests<P: Problem>(problem: &P, args: &RunTestsArgs) -> i32 {
             return EXIT_TROUBLE;
         }
     };
-    let program = Program::new(&args.command);
+    if let Err(e) = sandbox.catch_signals() {
+        eprintln!("error: cannot catch signals: {e}");
+        return EXIT_TROUBLE;
+    }
+    let built = match super::program::build(sandbox, problem, &args.command) {
+        Ok(built) => built,
+        Err(code) => return code,
+    };
+    let program = built.as_ref().map_or_else(|| Program::new(&args.command), |b| b.program.clone());
     let options = limits.child_options();
     let width = tests.iter().map(|t| t.name.len()).max().unwrap_or(0);
     let (mut passed, mut failed, mut trouble) = (0_u64, Vec::new(), false);
     let mut slowest: Option<(Duration, String)> = None;
     let mut peak: Option<(u64, String)> = None;
+    // Each test's verdict (`None` when not run), and the files judged so far with the test
+    // that judged them.
+    let mut verdicts: Vec<Option<Verdict>> = vec![None; tests.len()];
+    let mut judged: Vec<((PathBuf, Option<PathBuf>), usize)> = Vec::new();
+    let (mut ours, mut links) = (0_usize, 0_u64);
     let mut stdout = std::io::stdout().lock();
-    for test in &tests {
+    for (index, test) in tests.iter().enumerate() {
+        let files = (canonical(&test.input), test.answer.as_deref().map(canonical));
+        let same = judged.iter().find(|(f, _)| *f == files).map(|&(_, earlier)| earlier);
+        if let Some(earlier) = same {
+            // A link to an earlier test's files (or a copy by another name): judged once,
+            // its verdict counted in every group that holds it, its line not repeated.
+            verdicts[index] = verdicts[earlier].clone();
+            links += u64::from(verdicts[index].is_some());
+            continue;
+        }
         let read = |path: &Path| {
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
         };
-        let files = read(&test.input).and_then(|input| Ok((input, read(&test.answer)?)));
-        let (input, answer) = match files {
+        let answer = test.answer.as_deref().map(read).transpose();
+        let (input, answer) = match read(&test.input).and_then(|i| Ok((i, answer?))) {
             Ok(files) => files,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -94,23 +116,27 @@ pub fn run_tests<P: Problem>(problem: &P, args: &RunTestsArgs) -> i32 {
                 continue;
             }
         };
-        let trial = match judge_test(problem, &program, &input, &answer, &options) {
-            Ok(trial) => trial,
-            Err(ChildError::Interrupted(_)) => break,
-            Err(e) => {
-                eprintln!("error: {}: {e}", test.name);
-                return EXIT_TROUBLE;
-            }
-        };
-        let (cpu, kib) = (trial.run.cpu, trial.run.memory.kib());
+        ours += usize::from(answer.is_none());
+        let trial =
+            match judge_test(sandbox, problem, &program, &input, answer.as_deref(), &options) {
+                Ok(trial) => trial,
+                Err(ChildError::Interrupted(_)) => break,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", test.name);
+                    return EXIT_TROUBLE;
+                }
+            };
+        judged.push((files, index));
+        let Trial { verdict, run, .. } = trial;
+        let (cpu, kib) = (run.cpu, run.memory.kib());
         let _ = writeln!(
             stdout,
             "{:<width$}  {:<21} CPU {:>9}  memory {:>9}  {}",
             test.name,
-            trial.verdict.kind.words(),
+            verdict.kind.words(),
             seconds(cpu),
             megabytes(kib),
-            trial.verdict.message
+            verdict.message
         );
         let _ = stdout.flush();
         if slowest.as_ref().is_none_or(|(time, _)| cpu > *time) {
@@ -119,7 +145,7 @@ pub fn run_tests<P: Problem>(problem: &P, args: &RunTestsArgs) -> i32 {
         if peak.as_ref().is_none_or(|(most, _)| kib > *most) {
             peak = Some((kib, test.name.clone()));
         }
-        match trial.verdict.kind {
+        match verdict.kind {
             VerdictKind::Ok => passed += 1,
             VerdictKind::Fail => {
                 trouble = true;
@@ -127,10 +153,15 @@ pub fn run_tests<P: Problem>(problem: &P, args: &RunTestsArgs) -> i32 {
             }
             _ => failed.push(test.name.clone()),
         }
+        verdicts[index] = Some(verdict);
     }
     let ran = passed + failed.len() as u64;
-    let mut summary = format!("passed {passed} of {}", plural(tests.len() as u64, "test"));
-    if ran < tests.len() as u64 {
+    let distinct = tests.len() as u64 - links;
+    let mut summary = format!("passed {passed} of {}", plural(distinct, "test"));
+    if links > 0 {
+        summary += &format!(" (and {} to them, judged once)", plural(links, "link"));
+    }
+    if ran + links < tests.len() as u64 {
         summary += &format!(" ({} run)", plural(ran, "test"));
     }
     // The failed tests are named, up to a line's worth; each has its own line above.
@@ -150,10 +181,28 @@ pub fn run_tests<P: Problem>(problem: &P, args: &RunTestsArgs) -> i32 {
             megabytes(*kib)
         );
     }
+    if ours > 0 {
+        let _ = writeln!(
+            stdout,
+            "answers: ours ({}'s solver) for {} without NAME.ans or NAME.out",
+            problem.name(),
+            plural(ours as u64, "test")
+        );
+    }
+    let groups = groups_on_disk(&folder, &tests);
+    if !groups.is_empty() && verdicts.iter().all(Option::is_some) {
+        // Every test was judged: the grading only looks the verdicts up.
+        let score = Score::grade(&groups, |k| {
+            let verdict = verdicts[k].clone().expect("every test was judged");
+            Ok::<_, ()>((!verdict.is_ok()).then_some(verdict))
+        })
+        .expect("looking verdicts up cannot fail");
+        let _ = write!(stdout, "{}", score_lines(&score));
+    }
     let _ = writeln!(stdout, "limits: {}", limits.describe());
-    if let Some(signal) = interrupt::caught() {
-        let _ = writeln!(stdout, "interrupted by {}", interrupt::signal_name(signal));
-        return interrupt::exit_code(signal);
+    if let Some(signal) = sandbox.caught() {
+        let _ = writeln!(stdout, "interrupted by {}", text::signal(signal));
+        return exit_code(signal);
     }
     if trouble {
         EXIT_TROUBLE
@@ -162,4 +211,30 @@ pub fn run_tests<P: Problem>(problem: &P, args: &RunTestsArgs) -> i32 {
     } else {
         EXIT_FOUND
     }
+}
+
+/// A file's path with every link resolved (itself when it cannot be resolved), so that a
+/// link and its target are the same file.
+fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned())
+}
+
+/// The score as lines: the total, then each group's points and its first failure.
+fn score_lines(score: &Score) -> String {
+    let mut out = format!(
+        "score: {} of {} (each group all or nothing; a test counts in every group that holds \
+         it)\n",
+        score.total(),
+        score.out_of()
+    );
+    let width = score.groups.iter().map(|g| g.name.len()).max().unwrap_or(0);
+    for group in &score.groups {
+        let points = format!("{} of {}", group.scored(), group.points);
+        out += &format!("  {:<width$}  {points:<9}", group.name);
+        if let Some((verdict, test)) = &group.failure {
+            out += &format!("  {} on {test}", verdict.kind.words());
+        }
+        out = out.trim_end().to_owned() + "\n";
+    }
+    out
 }

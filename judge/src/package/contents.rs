@@ -1,47 +1,64 @@
-//! What a package holds, as it is built: its tests ([`Tests`]: the samples, the extremes,
-//! the generated levels and the groups' inputs, each with our answer, drawn from seeds set
-//! apart by kind, equal inputs left out, big ones within the budget), and our own checks of
-//! every test against `validate` and the package's validators before it is written.
+//! What a package holds, as it is built: its tests ([`Tests`]: the samples, the setter's own
+//! tests, the extremes, the generated levels and the groups' inputs, each with our answer,
+//! drawn from seeds set apart by kind, equal inputs left out, big ones within the budget;
+//! for a scoring problem each secret test in every group whose constraints it meets), and
+//! our own checks of every test against `validate` and the package's validators before it
+//! is written.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use engine::rng::SplitMix64;
 
-use super::OutputValidator;
 use super::{
-    About, PackageError, Packaged, Scoring, TestBudget, compile_cpp, input_validator_source,
+    About, OutputValidator, PackageError, Packaged, Scoring, TestBudget, TestSize, compile_cpp,
+    input_validator_source,
 };
-use crate::canonical::{Strictness, validate_file};
-use crate::child::{ChildOptions, Exit, Program, run_child};
-use crate::problem::{Limits, render};
-use crate::report::{bytes_text, plural};
-use crate::stress::run_seed;
+use crate::hunt::run_seed;
+use crate::rules::canonical::{Strictness, validate_file};
+use crate::rules::{Limits, render};
+use crate::sandbox::{ChildOptions, Exit, Program, Sandbox};
 
 /// One test of the package being built.
 pub(super) struct Test {
-    /// `sample`, `secret` or `secret/groupK`.
-    pub(super) folder: String,
+    /// Whether it is an official sample (`data/sample`); else it is secret.
+    pub(super) sample: bool,
+    /// A scoring problem's secret test: the groups that hold it (indices into
+    /// [`Scoring::groups`], increasing), every group whose constraints it meets, as IOI's
+    /// subtasks hold every test that meets theirs. The first group's folder holds the files,
+    /// the others' a link to them. Empty for a sample and for a pass-fail problem.
+    pub(super) groups: Vec<usize>,
     /// The file name without its ending: `kills-greedy`.
     pub(super) name: String,
     /// The input's bytes.
     pub(super) input: Vec<u8>,
     /// Our answer's bytes.
     pub(super) answer: Vec<u8>,
-    /// Its case count and size, in words.
-    pub(super) size: String,
+    /// Its case count and size.
+    pub(super) size: TestSize,
 }
 
 impl Test {
-    /// Its path below `data/` without `.in`: `secret/group2/kills-greedy`.
-    pub(super) fn path(&self) -> String {
-        format!("{}/{}", self.folder, self.name)
+    /// The folders below `data/` that hold it, the one with its files first: `sample`,
+    /// `secret`, or each of its groups' `secret/groupK`.
+    pub(super) fn folders(&self) -> Vec<String> {
+        match (self.sample, self.groups.as_slice()) {
+            (true, _) => vec!["sample".to_owned()],
+            (false, []) => vec!["secret".to_owned()],
+            (false, groups) => groups.iter().map(|&g| group_folder(g)).collect(),
+        }
     }
 
-    /// Whether it is a sample.
-    pub(super) fn is_sample(&self) -> bool {
-        self.folder == "sample"
+    /// Its path below `data/` without `.in`, in the folder that holds its files:
+    /// `secret/group2/kills-greedy`.
+    pub(super) fn path(&self) -> String {
+        format!("{}/{}", self.folders()[0], self.name)
     }
+}
+
+/// The folder of group `group` (an index into [`Scoring::groups`]): `secret/group1` for 0.
+pub(super) fn group_folder(group: usize) -> String {
+    format!("secret/group{}", group + 1)
 }
 
 /// The tests made so far, and what the budget left out.
@@ -64,6 +81,13 @@ const LEVEL_SEEDS: u64 = 1_000;
 /// See [`EXTREME_SEEDS`]: group `g`'s inputs use `GROUP_SEEDS + g`.
 const GROUP_SEEDS: u64 = 100_000;
 
+/// The size levels of the two inputs each group gets of its own
+/// ([`Packaged::group_input`]), given the problem's level count: the middle one and the
+/// largest.
+fn group_levels(levels: u32) -> [u32; 2] {
+    [levels / 2, levels - 1]
+}
+
 impl<'a, P: Packaged> Tests<'a, P> {
     pub(super) fn new(problem: &'a P) -> Self {
         Self {
@@ -76,27 +100,27 @@ impl<'a, P: Packaged> Tests<'a, P> {
         }
     }
 
-    /// The folder a secret input goes to: `secret`, or its first group's.
-    pub(super) fn secret_folder(
-        &self,
-        input: &P::Input,
-        name: &str,
-    ) -> Result<String, PackageError> {
+    /// The groups a secret input goes to: none for a pass-fail problem, else every group
+    /// whose constraints it meets (at least one).
+    fn groups_of(&self, input: &P::Input, name: &str) -> Result<Vec<usize>, PackageError> {
         if self.scoring.is_none() {
-            return Ok("secret".to_owned());
+            return Ok(Vec::new());
         }
-        let group = self.problem.groups_of(input).first().copied().ok_or_else(|| {
-            PackageError::OurTest { test: name.to_owned(), message: "no group takes it".to_owned() }
-        })?;
-        Ok(format!("secret/group{}", group + 1))
+        let groups = self.problem.groups_of(input);
+        if groups.is_empty() {
+            let message = "no group takes it".to_owned();
+            return Err(PackageError::OurTest { test: name.to_owned(), message });
+        }
+        Ok(groups)
     }
 
-    /// Adds `input` as test `name` of `folder` unless an equal input is in, or the budget
-    /// leaves it out (never when `keep`: a kill test is kept whatever its size); returns the
-    /// path of the test that holds it, if one does.
-    pub(super) fn add(
+    /// Adds `input` as test `name` (a sample, or a secret test in `groups`) unless an equal
+    /// input is in, or the budget leaves it out (never when `keep`: a kill test is kept
+    /// whatever its size); returns the path of the test that holds it, if one does.
+    fn add(
         &mut self,
-        folder: String,
+        sample: bool,
+        groups: Vec<usize>,
         name: String,
         input: &P::Input,
         keep: bool,
@@ -115,23 +139,22 @@ impl<'a, P: Packaged> Tests<'a, P> {
         }
         let mut answer = Vec::new();
         problem.render_answer(input, &problem.solve(input), &mut answer);
-        let cases = problem.cases(input) as u64;
-        let size = format!("{}, {}", plural(cases, "case"), bytes_text(bytes.len()));
-        let test = Test { folder, name, input: bytes, answer, size };
+        let size = TestSize { cases: problem.cases(input) as u64, bytes: bytes.len() as u64 };
+        let test = Test { sample, groups, name, input: bytes, answer, size };
         let path = test.path();
         self.tests.push(test);
         Some(path)
     }
 
-    /// Adds a secret input (into its group's folder), as [`add`](Self::add) does.
+    /// Adds a secret input (into every group it meets), as [`add`](Self::add) does.
     pub(super) fn add_secret(
         &mut self,
         name: String,
         input: &P::Input,
         keep: bool,
     ) -> Result<Option<String>, PackageError> {
-        let folder = self.secret_folder(input, &name)?;
-        Ok(self.add(folder, name, input, keep))
+        let groups = self.groups_of(input, &name)?;
+        Ok(self.add(false, groups, name, input, keep))
     }
 
     /// The tests in the order problemtools runs them: by their paths' parts.
@@ -148,8 +171,8 @@ impl<'a, P: Packaged> Tests<'a, P> {
     }
 }
 
-/// The official samples: valid in the canonical format under the original limits, their
-/// official answers accepted against ours; the package holds ours.
+/// The samples: valid in the canonical format under the original limits, their answers
+/// accepted against ours; the package holds ours.
 pub(super) fn add_samples<P: Packaged>(
     problem: &P,
     about: &About,
@@ -162,12 +185,71 @@ pub(super) fn add_samples<P: Packaged>(
         let ours = problem.solve(&input);
         let verdict = problem.judge(&input, &ours, sample.answer);
         if !verdict.is_ok() {
-            let message = format!("the official answer disagrees with ours: {verdict}");
+            let message = format!("the sample's answer disagrees with ours: {verdict}");
             return Err(PackageError::Sample { name: sample.name, message });
         }
-        tests.add("sample".to_owned(), sample.name.to_owned(), &input, true);
+        tests.add(true, Vec::new(), sample.name.to_owned(), &input, true);
     }
     Ok(())
+}
+
+/// The beginnings of the names of the tests a package makes itself, which the setter's tests
+/// may not take.
+const OUR_NAMES: [&str; 4] = ["limits-", "level-", "subtask-", "kills-"];
+
+/// The setter's own tests: each `NAME.in` in `dir` (by name), valid in the canonical format
+/// under the original limits, its `NAME.ans` (if there is one) accepted against our answer,
+/// added as secret test `NAME` (into every group it meets) whatever its size. Returns how
+/// many were added, and each left out as the same input as an earlier test: (its name, the
+/// test that holds it).
+pub(super) fn add_own<P: Packaged>(
+    problem: &P,
+    dir: &Path,
+    tests: &mut Tests<'_, P>,
+) -> Result<(usize, Vec<(String, String)>), PackageError> {
+    let own =
+        |path: &Path, message: String| PackageError::OwnTest { path: path.to_owned(), message };
+    let entries = std::fs::read_dir(dir).map_err(|e| own(dir, e.to_string()))?;
+    let mut inputs: Vec<PathBuf> = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|e| own(dir, e.to_string()))?.path();
+        if path.extension().is_some_and(|e| e == "in") && path.is_file() {
+            inputs.push(path);
+        }
+    }
+    inputs.sort();
+    let (mut added, mut same) = (0, Vec::new());
+    if inputs.is_empty() {
+        return Err(own(dir, "no NAME.in in it".to_owned()));
+    }
+    for path in &inputs {
+        let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = file.strip_suffix(".in").unwrap_or(&file).to_owned();
+        if !super::file_name_ok(&file) || OUR_NAMES.iter().any(|ours| name.starts_with(ours)) {
+            let message = format!(
+                "a test's name must match [a-zA-Z0-9_][a-zA-Z0-9_.-]* for the package format, and \
+                 not begin as the package's own do ({})",
+                OUR_NAMES.join(", ")
+            );
+            return Err(own(path, message));
+        }
+        let bytes = std::fs::read(path).map_err(|e| own(path, e.to_string()))?;
+        let input = validate_file(problem, &bytes, Limits::Original, Strictness::Canonical)
+            .map_err(|e| own(path, format!("`{} validate` rejects it: {e}", problem.name())))?;
+        let answer = path.with_extension("ans");
+        if let Ok(given) = std::fs::read(&answer) {
+            let verdict = problem.judge(&input, &problem.solve(&input), &given);
+            if !verdict.is_ok() {
+                return Err(own(&answer, format!("it disagrees with our answer: {verdict}")));
+            }
+        }
+        let held = tests.add_secret(name.clone(), &input, true)?;
+        match held {
+            Some(path) if !path.ends_with(&format!("/{name}")) => same.push((name, path)),
+            _ => added += 1,
+        }
+    }
+    Ok((added, same))
 }
 
 /// The extremes of the original limits, the generated tests of every level, and the inputs
@@ -194,17 +276,15 @@ pub(super) fn add_generated<P: Packaged>(
     let groups = tests.scoring.map_or(0, |s| s.groups.len());
     for group in 0..groups {
         let mut rng = SplitMix64::new(run_seed(seed, GROUP_SEEDS + group as u64));
-        for (i, input) in problem.group_inputs(group, &mut rng).iter().enumerate() {
-            tests.add_secret(format!("subtask-{}-{:02}", group + 1, i + 1), input, false)?;
+        for (i, level) in group_levels(P::LEVELS).into_iter().enumerate() {
+            let input = problem.group_input(group, level, &mut rng);
+            tests.add_secret(format!("subtask-{}-{:02}", group + 1, i + 1), &input, false)?;
         }
     }
-    if let Some(scoring) = tests.scoring {
-        for (group, _) in scoring.groups.iter().enumerate() {
-            let folder = format!("secret/group{}", group + 1);
-            if !tests.tests.iter().any(|t| t.folder == folder) {
-                let message = "no test of the package is in this group".to_owned();
-                return Err(PackageError::OurTest { test: folder, message });
-            }
+    for group in 0..groups {
+        if !tests.tests.iter().any(|t| t.groups.contains(&group)) {
+            let message = "no test of the package is in this group".to_owned();
+            return Err(PackageError::OurTest { test: group_folder(group), message });
         }
     }
     Ok(())
@@ -214,6 +294,7 @@ pub(super) fn add_generated<P: Packaged>(
 /// accepted by the package's input validator (with its group's flags), and our answer
 /// accepted by a custom output validator.
 pub(super) fn check_tests<P: Packaged>(
+    sandbox: &Sandbox,
     problem: &P,
     tests: &Tests<'_, P>,
     scratch: &Path,
@@ -229,7 +310,8 @@ pub(super) fn check_tests<P: Packaged>(
     };
     let limits = ChildOptions::new(Duration::from_secs(60), None);
     let run = |program: &Program, test: &Test, stdin: &[u8]| {
-        run_child(program, stdin, &limits)
+        sandbox
+            .run(program, stdin, &limits)
             .map_err(|e| PackageError::of_run(e, program.display(), test.path()))
     };
     let feedback = scratch.join("feedback");
@@ -238,22 +320,30 @@ pub(super) fn check_tests<P: Packaged>(
     for test in &tests.tests {
         validate_file(problem, &test.input, Limits::Original, Strictness::Canonical)
             .map_err(|e| our_test(test, format!("`validate` rejects it: {e}")))?;
-        let group_flags = test
-            .folder
-            .strip_prefix("secret/group")
-            .and_then(|k| k.parse::<usize>().ok())
-            .and_then(|k| tests.scoring.map(|s| s.groups[k - 1].validator_flags))
-            .unwrap_or("");
-        let mut command = vec![validator.clone()];
-        command.extend(group_flags.split_whitespace().map(PathBuf::from));
-        let ran = run(&Program::new(&command), test, &test.input)?;
-        if ran.exit != Exit::Code(42) {
-            let message = format!(
-                "the package's input validator rejects it ({}): {}",
-                crate::child::describe_exit(ran.exit),
-                ran.stderr_excerpt(200)
-            );
-            return Err(our_test(test, message));
+        // Each group's flags, as problemtools validates each folder that holds the test.
+        let flags: Vec<&str> = match (tests.scoring, test.groups.as_slice()) {
+            (Some(scoring), groups) if !groups.is_empty() => {
+                groups.iter().map(|&g| scoring.groups[g].validator_flags).collect()
+            }
+            _ => vec![""],
+        };
+        for group_flags in flags {
+            let mut command = vec![validator.clone()];
+            command.extend(group_flags.split_whitespace().map(PathBuf::from));
+            let ran = run(&Program::new(&command), test, &test.input)?;
+            if ran.exit != Exit::Code(42) {
+                let message = format!(
+                    "the package's input validator{} rejects it ({}): {}",
+                    if group_flags.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" with {group_flags}")
+                    },
+                    crate::text::describe_exit(ran.exit),
+                    ran.stderr_excerpt(200)
+                );
+                return Err(our_test(test, message));
+            }
         }
         if let Some(custom) = &custom {
             let files = [&test.input, &test.answer];
@@ -267,7 +357,7 @@ pub(super) fn check_tests<P: Packaged>(
             if ran.exit != Exit::Code(42) {
                 let message = format!(
                     "the output validator rejects our answer ({})",
-                    crate::child::describe_exit(ran.exit)
+                    crate::text::describe_exit(ran.exit)
                 );
                 return Err(our_test(test, message));
             }

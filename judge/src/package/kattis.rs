@@ -109,14 +109,17 @@ fn comment(out: &mut String, text: &str) {
 /// `problem.yaml`: what the problem is, where it is from, its licence (unknown: see the
 /// comment it holds), the memory limit, Kattis's time rule and the output validation; with
 /// comments saying where the time limit comes from and how the output validator differs from
-/// the original rule. `original_time` is the original judge's time limit; an output limit
-/// is set when the largest answer (`largest_answer` bytes) needs more than Kattis's default.
+/// the original rule. `original_time` is the original judge's time limit; `given_time` the
+/// time limit the setter gave, if any; an output limit is set when the largest answer
+/// (`largest_answer` bytes) needs more than Kattis's default.
 #[must_use]
+#[allow(clippy::too_many_arguments, reason = "each is one fact of the file")]
 pub(super) fn problem_yaml(
     about: &About,
     problem_name: &str,
     memory_mib: u64,
     original_time: Duration,
+    given_time: Option<u64>,
     output: &OutputValidator,
     scoring: Option<&Scoring>,
     largest_answer: usize,
@@ -129,15 +132,24 @@ pub(super) fn problem_yaml(
              version), which DOMjudge imports; written by `{problem_name} package`."
         ),
     );
+    let time = match given_time {
+        None => format!(
+            "Time limit: .timelimit holds it, in seconds, set by Kattis's rule: the slowest \
+             accepted submission's CPU time on these tests times time_multiplier \
+             ({TIME_MULTIPLIER}), rounded up to whole seconds, at least 1 s; problemtools \
+             computes the same from submissions/accepted, and DOMjudge reads .timelimit."
+        ),
+        Some(given) => format!(
+            "Time limit: .timelimit holds it, {given} s, as the setter gave it (`{problem_name} \
+             package --time-limit`); DOMjudge reads .timelimit, and the legacy format has no \
+             time limit of its own in problem.yaml, so problemtools computes one from \
+             submissions/accepted unless run with -t {given}."
+        ),
+    };
     comment(
         &mut out,
         &format!(
-            "Time limit: .timelimit holds it, in seconds, set by Kattis's rule: the slowest \
-             accepted submission's CPU time on these tests times time_multiplier ({}), rounded \
-             up to whole seconds, at least 1 s; problemtools computes the same from \
-             submissions/accepted, and DOMjudge reads .timelimit. The original judge gave {} s \
-             and {memory_mib} MB.",
-            TIME_MULTIPLIER,
+            "{time} The original judge gave {} s and {memory_mib} MB.",
             original_time.as_secs_f64()
         ),
     );

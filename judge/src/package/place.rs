@@ -55,7 +55,8 @@ impl Place {
     }
 
     /// Writes the package beside the folder, then puts it in the folder's place (an earlier
-    /// package there is replaced). Returns the folder.
+    /// package there is replaced); its time limit is `limit` seconds, `given` by the setter
+    /// or not. Returns the folder.
     pub(super) fn write<P: Packaged>(
         &self,
         problem: &P,
@@ -63,7 +64,7 @@ impl Place {
         tests: &Tests<'_, P>,
         submissions: &[Submission],
         filed: &[Filed],
-        limit: u64,
+        (limit, given): (u64, bool),
     ) -> Result<PathBuf, PackageError> {
         let io = |path: &Path| {
             let path = path.to_owned();
@@ -84,6 +85,7 @@ impl Place {
             problem.name(),
             memory,
             P::RUN_LIMITS.time,
+            given.then_some(limit),
             &output,
             scoring.as_ref(),
             largest_answer,
@@ -93,8 +95,21 @@ impl Place {
         let tex = kattis::statement_tex(about, about.statement_path);
         write("problem_statement/problem.en.tex", tex.as_bytes())?;
         for test in &tests.tests {
-            write(&format!("data/{}.in", test.path()), &test.input)?;
-            write(&format!("data/{}.ans", test.path()), &test.answer)?;
+            let folders = test.folders();
+            for (ending, bytes) in [("in", &test.input), ("ans", &test.answer)] {
+                let file = format!("{}.{ending}", test.name);
+                write(&format!("data/{}/{file}", folders[0]), bytes)?;
+                // The other groups that hold the test link to its files, as the format
+                // allows (symbolic links within the package); problemtools then does not
+                // warn of identical inputs, which copies would be.
+                for folder in &folders[1..] {
+                    let link = self.aside.join(format!("data/{folder}/{file}"));
+                    let parent = link.parent().expect("a test's file has a folder");
+                    std::fs::create_dir_all(parent).map_err(io(parent))?;
+                    let target = relative_to(&folders[0], folder).join(&file);
+                    std::os::unix::fs::symlink(&target, &link).map_err(io(&link))?;
+                }
+            }
         }
         if let Some(scoring) = &scoring {
             write("data/testdata.yaml", kattis::ROOT_TESTDATA.as_bytes())?;
@@ -106,6 +121,12 @@ impl Place {
             }
         }
         write("input_validators/validate.cpp", input_validator_source(problem).as_bytes())?;
+        // Kattis copies include/cpp/ beside every C++ submission before compiling it.
+        if let Some(interface) = problem.interface() {
+            for (name, text) in interface.files() {
+                write(&format!("include/cpp/{name}"), text.as_bytes())?;
+            }
+        }
         if let OutputValidator::Custom { name, source, .. } = output {
             write(&format!("output_validators/{name}/{name}.cpp"), source.as_bytes())?;
         }
@@ -122,6 +143,22 @@ impl Place {
         std::fs::rename(&self.aside, &self.dir).map_err(io(&self.dir))?;
         Ok(self.dir.clone())
     }
+}
+
+/// The path of folder `target` seen from folder `from`, both relative to one root:
+/// `../group2` from `secret/group6` to `secret/group2`.
+fn relative_to(target: &str, from: &str) -> PathBuf {
+    let (target, from): (Vec<&str>, Vec<&str>) =
+        (target.split('/').collect(), from.split('/').collect());
+    let common = target.iter().zip(&from).take_while(|(a, b)| a == b).count();
+    let mut path = PathBuf::new();
+    for _ in common..from.len() {
+        path.push("..");
+    }
+    for part in &target[common..] {
+        path.push(part);
+    }
+    path
 }
 
 impl Drop for Place {

@@ -34,11 +34,11 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use super::sandbox;
 use super::{assert_one_minimal, assert_stops_cleanly, assert_stress_stops_cleanly};
-use crate::child::ChildOptions;
-use crate::problem::{Limits, Problem, render};
-use crate::trial::trial;
-use crate::verdict::VerdictKind;
+use crate::hunt::trial;
+use crate::rules::{Limits, Problem, VerdictKind, render};
+use crate::sandbox::ChildOptions;
 
 /// The CPU-time limit under which a wrong program that hangs must be a time limit exceeded:
 /// it spins, so it meets the limit in CPU time however busy the machine is, and a normal run
@@ -51,7 +51,7 @@ const WORKERS: usize = 3;
 /// What a problem supplies to [`binary_conformance`]: what is its own.
 #[derive(Clone, Debug)]
 pub struct BinaryCase<I> {
-    /// The official samples with their answers; the first is the one `check` speaks every
+    /// The samples with their answers; the first is the one `check` speaks every
     /// protocol on.
     pub samples: Vec<Sample>,
     /// An output for the first sample with a wrong answer, and the line `check` says to it.
@@ -545,18 +545,39 @@ where
             assert_eq!(before.code, 0, "{name} passes runs 0..{run}: {}", before.stdout);
         }
         let options: Vec<&str> = w.stress.iter().map(String::as_str).collect();
-        let ran = stress("2", &options);
+        // A time limit is reported as found by `stress` (in a folder of its own), then shrunk
+        // by `shrink` under its margin into `dir`; every other failure is shrunk by `stress`.
+        let found_dir = if hangs { fresh(&dir.join("found")).to_path_buf() } else { dir.clone() };
+        let ran = {
+            let program = ["--", "/bin/sh", script.path.as_str()];
+            let args = [&["stress", "-j", "2"][..], &options, &limit_args, &program].concat();
+            self.run(&found_dir, &args, b"")
+        };
         assert_eq!(ran.code, 1, "{name}: {}{}", ran.stdout, ran.stderr);
-        let report = ran.stdout;
-        let headline = report.lines().next().expect("a report").to_owned();
+        let found_report = ran.stdout;
+        let headline = found_report.lines().next().expect("a report").to_owned();
         let run: u64 = headline
             .strip_prefix("found by run ")
             .and_then(|rest| rest.split(':').next())
             .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("{name}: {report}"));
+            .unwrap_or_else(|| panic!("{name}: {found_report}"));
         if let Some(expected) = w.found_by {
-            assert_eq!(run, expected, "{name}: {report}");
+            assert_eq!(run, expected, "{name}: {found_report}");
         }
+        let report = if hangs {
+            assert!(
+                found_report.contains("\na time limit: reported as found, not shrunk"),
+                "{name}: {found_report}"
+            );
+            let found = found_dir.join("counterexample.in").display().to_string();
+            let program = ["--", "/bin/sh", script.path.as_str()];
+            let args = [&["shrink", &found][..], &limit_args, &program].concat();
+            let shrunk = self.run(&dir, &args, b"");
+            assert_eq!(shrunk.code, 1, "{name}: {}{}", shrunk.stdout, shrunk.stderr);
+            shrunk.stdout
+        } else {
+            found_report.clone()
+        };
         let limits = if hangs {
             "\nlimits: 0.5 s of CPU time (2 s of wall time) and ".to_owned()
         } else {
@@ -596,7 +617,8 @@ where
 
         // It fails again so, with that output, and no one-step move of it does.
         let child = ChildOptions::new(limit, None);
-        let again = trial(problem, &script.program, &input, &child).expect("the program runs");
+        let again =
+            trial(sandbox(), problem, &script.program, &input, &child).expect("the program runs");
         assert_eq!(again.verdict.kind, w.kind, "{name} on {input:?}: {}", again.verdict);
         assert_eq!(file("out"), again.run.stdout, "{name}: its output");
         let moves = (self.case.one_step)(&input);
@@ -618,7 +640,7 @@ where
 
         // The replay line, run as printed (unshrunk), finds the same failure at the same run.
         let prefix = format!("replay the run: {} ", problem.name());
-        let replay = report.lines().find_map(|l| l.strip_prefix(prefix.as_str()));
+        let replay = found_report.lines().find_map(|l| l.strip_prefix(prefix.as_str()));
         let printed: Vec<&str> = replay.expect("a replay line").split(' ').collect();
         let dashes = printed.iter().position(|&a| a == "--").expect("the command follows --");
         let mut args = printed.clone();
@@ -632,7 +654,7 @@ where
         assert!(replayed.stdout.starts_with(&same), "{name}'s replay: {}", replayed.stdout);
         let (_, unshrunk) = self.saved(&replay_dir);
 
-        if i == 0 {
+        if i == 0 && !hangs {
             // The same report for one job, but for its measured figures and its time line.
             for file in saved_files(&report) {
                 std::fs::remove_file(dir.join(file)).expect("saved as named");

@@ -13,10 +13,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use crate::canonical::{Strictness, validate_file};
-use crate::child::{ChildOptions, Exit, Program, run_child};
+use super::sandbox;
 use crate::package::{Packaged, compile_cpp, input_validator_source};
-use crate::problem::Limits;
+use crate::rules::Limits;
+use crate::rules::canonical::{Strictness, validate_file};
+use crate::sandbox::{ChildOptions, Exit, Program};
 use engine::rng::SplitMix64;
 
 /// The environment variable naming Kattis's `verifyproblem` when it is not on `PATH`.
@@ -117,7 +118,7 @@ int main() {{
 /// Runs `program` (a validator with its flags) on `input`; whether it accepted (exit 42).
 fn accepts(program: &Program, input: &[u8]) -> bool {
     let options = ChildOptions::new(Duration::from_secs(20), None);
-    let ran = run_child(program, input, &options).expect("the validator runs");
+    let ran = sandbox().run(program, input, &options).expect("the validator runs");
     match ran.exit {
         Exit::Code(42) => true,
         Exit::Code(43) => false,
@@ -230,10 +231,11 @@ pub fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 /// Builds `case`'s package with its binary and checks it: the command exits 0; each
 /// submission is filed where `case` says; the package holds `problem.yaml`, `.timelimit`,
 /// the statement, the validators and every test with its answer; a rebuild (when asked) is
-/// the same bytes but for `.timelimit`; `PROBLEM run` on its `data/` passes the first
-/// submission (an accepted one) and fails the second; and `verifyproblem -p config data
-/// validators submissions` reports 0 errors, when it can be found. Returns the package's
-/// folder and what `package` printed.
+/// the same bytes but for `.timelimit`; `PROBLEM run` on its `data/` with each source passes
+/// the first submission (an accepted one), fails the second and gives each partially
+/// accepted one the package's score; and `verifyproblem -p config data validators
+/// submissions` reports 0 errors, when it can be found. Returns the package's folder and
+/// what `package` printed.
 ///
 /// # Panics
 /// At the first check that fails.
@@ -283,7 +285,7 @@ pub fn package_end_to_end(case: &PackageCase) -> (PathBuf, String) {
             first.keys().chain(second.keys()).filter(|f| first.get(*f) != second.get(*f)).collect();
         assert!(differ.is_empty(), "a rebuild differs in {differ:?}");
     }
-    run_on_package(case, &package);
+    run_on_package(case, &package, &printed);
     if let Some(verify) = verifyproblem() {
         let output = Command::new(&verify)
             .arg(&package)
@@ -302,24 +304,39 @@ pub fn package_end_to_end(case: &PackageCase) -> (PathBuf, String) {
     (package, printed)
 }
 
-/// `PROBLEM run` on the package's `data/`: the first submission passes every test (exit 0),
-/// the second fails some (exit 1).
-fn run_on_package(case: &PackageCase, package: &Path) {
+/// `PROBLEM run` on the package's `data/`, each submission handed over as its source (built
+/// as the package builds it): the first (an accepted one) passes every test (exit 0), the
+/// second fails some (exit 1), and each one filed under `partially_accepted` fails some and
+/// gets the score the package gave it (`printed`, what `package` printed).
+fn run_on_package(case: &PackageCase, package: &Path, printed: &str) {
     let judged = |index: usize, code: i32| {
         let (file, _, _, _) = &case.submissions[index];
-        let binary = case.dir.join(format!("run-{index}"));
-        compile_cpp(&case.dir.join("src").join(file), &binary).expect("it compiled before");
         let output = Command::new(&case.binary)
             .arg("run")
             .arg(package.join("data"))
             .arg("--")
-            .arg(&binary)
+            .arg(case.dir.join("src").join(file))
             .output()
             .expect("the binary runs");
-        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
         assert_eq!(output.status.code(), Some(code), "run with {file}:\n{stdout}");
         assert!(stdout.contains("slowest: ") && stdout.contains("peak memory: "), "{stdout}");
+        stdout
     };
     judged(0, 0);
     judged(1, 1);
+    for (index, (file, _, _, folder)) in case.submissions.iter().enumerate() {
+        if *folder != "partially_accepted" {
+            continue;
+        }
+        let ran = judged(index, 1);
+        let filed = format!("partially_accepted/{file}");
+        let line = printed.lines().find(|l| l.contains(&filed)).expect("the package files it");
+        let score = line.split("score ").nth(1).and_then(|s| s.split(':').next());
+        let score = score.expect("a partial score");
+        assert!(
+            ran.contains(&format!("score: {score} ")),
+            "run says otherwise than the package ({line}):\n{ran}"
+        );
+    }
 }

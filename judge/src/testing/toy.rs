@@ -12,8 +12,7 @@
 use crate::compare::{Unit, compare};
 use crate::moves;
 use crate::package::{About, OutputValidator, Packaged, Sample};
-use crate::problem::Invalid;
-use crate::{Limits, Problem, RunLimits, Verdict};
+use crate::{Invalid, Limits, Problem, RunLimits, Verdict};
 use engine::input::{Input, InputError};
 use engine::rng::SplitMix64;
 

@@ -5,9 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
-use judge::cli::{
-    EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, Ending, JudgeCommand, shrink_ending, stress_ending,
-};
+use judge::cli::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, Ending, JudgeCommand};
+use judge::testing::sandbox;
 use judge::testing::toy::Sum;
 
 /// The subcommands as a problem binary declares them: the judge's flattened into its own.
@@ -42,8 +41,8 @@ fn exit(args: &[&str]) -> i32 {
 /// How `stress` or `shrink` with `args` ends, without printing.
 fn ending(args: &[&str]) -> Ending {
     match parse(args) {
-        Command::Judge(JudgeCommand::Stress(a)) => stress_ending(&Sum, &a),
-        Command::Judge(JudgeCommand::Shrink(a)) => shrink_ending(&Sum, &a),
+        Command::Judge(JudgeCommand::Stress(a)) => a.ending(sandbox(), &Sum, None),
+        Command::Judge(JudgeCommand::Shrink(a)) => a.ending(sandbox(), &Sum, None),
         Command::Judge(other) => panic!("not stress or shrink: {other:?}"),
     }
 }
@@ -134,6 +133,56 @@ fn stress_saves_a_shrunk_counterexample() {
     );
 }
 
+/// A source file for COMMAND is built as `package` builds a submission (C++ alone in a
+/// scratch folder, removed afterwards; Python checked and run by python3), and a source that
+/// does not build is trouble; `run` takes `NAME.ans`, else `NAME.out`, else our own answer;
+/// a problem without a function interface has no `interface`.
+#[test]
+fn sources_are_built_and_run_takes_any_answer() {
+    let dir = scratch("sources");
+    let right = file(
+        &dir,
+        "right.cpp",
+        "#include <cstdio>\nint main() { int t, a, b; if (scanf(\"%d\", &t) != 1) return 1;\n\
+         while (t-- && scanf(\"%d %d\", &a, &b) == 2) printf(\"%d\\n\", a + b); }\n",
+    );
+    let wrong = file(
+        &dir,
+        "wrong.py",
+        "import sys\nt, *xs = map(int, sys.stdin.read().split())\n\
+         for k in range(t):\n    print(xs[2 * k] * xs[2 * k + 1])\n",
+    );
+    let broken = file(&dir, "broken.cpp", "int main( {\n");
+    assert_eq!(exit(&["stress", "--runs", "20", "--", &right]), EXIT_PASSED);
+    assert_eq!(exit(&["stress", "--runs", "20", "--", &wrong]), EXIT_FOUND);
+    assert_eq!(exit(&["stress", "--runs", "20", "--", &broken]), EXIT_TROUBLE);
+    assert_eq!(exit(&["stress", "--runs", "20", "--", "no-such.cpp"]), EXIT_TROUBLE);
+    // The package tests of this binary make scratch folders too: a build's holds its source.
+    let temp = std::fs::read_dir(std::env::temp_dir()).expect("the temporary folder");
+    let ours = format!("judge-package-{}-", std::process::id());
+    let left = (temp.flatten())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&ours))
+        .any(|e| e.path().join("right.cpp").exists());
+    assert!(!left, "a build's folder is removed");
+
+    let tests = dir.join("tests");
+    std::fs::create_dir_all(&tests).expect("the scratch folder is writable");
+    file(&tests, "a.in", "1\n1 2\n");
+    file(&tests, "a.ans", "3\n");
+    file(&tests, "b.in", "1\n2 2\n");
+    file(&tests, "b.out", "4\n");
+    file(&tests, "c.in", "1\n3 4\n");
+    let folder = tests.display().to_string();
+    assert_eq!(exit(&["run", &folder, "--", &right]), EXIT_PASSED);
+    // 2 * 2 = 2 + 2: only a and c fail.
+    assert_eq!(exit(&["run", &folder, "--", &wrong]), EXIT_FOUND);
+    file(&tests, "b.out", "5\n");
+    assert_eq!(exit(&["run", &folder, "--", &right]), EXIT_FOUND, "b.out is the answer");
+
+    assert_eq!(exit(&["interface", &dir.join("interface").display().to_string()]), EXIT_TROUBLE);
+    assert!(!dir.join("interface").exists());
+}
+
 #[test]
 fn snapshot_reports_fit_a_screen_and_name_their_files() {
     let dir = scratch("reports");
@@ -195,4 +244,51 @@ fn snapshot_reports_fit_a_screen_and_name_their_files() {
     let right = sh("right.sh", "read t\nwhile read a b; do echo $((a + b)); done\n");
     let passes = run(&["shrink", &given, "--save", &save("passes"), "--", "sh", &right]);
     insta::assert_snapshot!("shrink_passes", passes);
+}
+
+#[test]
+fn stress_reports_a_time_limit_as_found_and_shrink_shrinks_it_under_a_margin() {
+    let dir = scratch("slow");
+    // Busy for each case with a >= 5: slow on every input that has such a case.
+    let slow = file(
+        &dir,
+        "slow.sh",
+        "read t\nwhile read a b; do if [ $a -ge 5 ]; then while :; do :; done; fi; \
+         echo $((a + b)); done\n",
+    );
+    let save = dir.join("slow.in").display().to_string();
+    let stressed =
+        ending(&["stress", "--time-limit", "0.2s", "-j", "2", "--save", &save, "--", "sh", &slow]);
+    assert_eq!(stressed.code, EXIT_FOUND, "{}", stressed.stdout);
+    assert!(
+        stressed.stdout.contains("a time limit: reported as found, not shrunk"),
+        "{}",
+        stressed.stdout
+    );
+    assert!(!stressed.stdout.contains("nondeterministic"), "{}", stressed.stdout);
+    assert!(!stressed.stdout.contains(", shrinking "), "{}", stressed.stdout);
+    // `shrink` shrinks it under one and a half times the limit, to a case with a = 5.
+    let shrunk_save = dir.join("shrunk.in").display().to_string();
+    let shrunk = ending(&[
+        "shrink",
+        &save,
+        "--time-limit",
+        "0.2s",
+        "-j",
+        "2",
+        "--save",
+        &shrunk_save,
+        "--",
+        "sh",
+        &slow,
+    ]);
+    assert_eq!(shrunk.code, EXIT_FOUND, "{}", shrunk.stdout);
+    assert!(
+        shrunk.stdout.contains("a time limit, shrunk under 1.5 times the limit"),
+        "{}",
+        shrunk.stdout
+    );
+    let saved = std::fs::read_to_string(&shrunk_save).expect("saved");
+    assert_eq!(saved.lines().count(), 2, "{saved}");
+    assert!(saved.lines().nth(1).is_some_and(|l| l.starts_with("5 ")), "{saved}");
 }

@@ -7,11 +7,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use judge::Problem;
-use judge::package::{PackageOptions, Role, build};
-use judge::problem::render;
+use judge::package::{Grade, PackageOptions, Role, build};
 use judge::testing::package::{assert_validator_agrees, require_gpp, tree};
+use judge::testing::sandbox;
 use judge::testing::toy::Sum;
-use judge::{Limits, package};
+use judge::{Limits, VerdictKind, package, render};
 
 use engine::rng::SplitMix64;
 
@@ -54,8 +54,10 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
         stress_time: Duration::from_secs(60),
         shrink_runs: 200,
         jobs: 2,
+        time_limit: None,
+        own_tests: None,
     };
-    let built = build(&Sum, &options("a"), &|_| {}).expect("the package builds");
+    let built = build(sandbox(), &Sum, &options("a"), &|_| {}).expect("the package builds");
     let filed: Vec<(&str, &str)> =
         built.filed.iter().map(|f| (f.file.as_str(), f.folder)).collect();
     assert_eq!(
@@ -64,7 +66,20 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
     );
     assert!(built.not_killed.is_empty());
     assert_eq!(built.time_limit, 1, "the slowest accepted run is far below 0.2 s");
-    assert!(built.filed.iter().all(|f| f.role == Role::Accepted || !f.verdict.is_empty()));
+    // Each submission's grade: the right one right everywhere, the wrong ones failed the way
+    // they fail, on the test that kills them (the first in problemtools' order that does).
+    let grades: Vec<(Role, String)> =
+        built.filed.iter().map(|f| (f.role, f.grade.to_string())).collect();
+    assert_eq!(grades[0], (Role::Accepted, "right on every test".to_owned()));
+    assert!(
+        matches!(&built.filed[1].grade, Grade::Failed(v, test)
+            if v.kind == VerdictKind::WrongAnswer && test == "secret/kills-wrong"),
+        "{grades:?}"
+    );
+    assert!(
+        matches!(&built.filed[2].grade, Grade::Failed(v, _) if v.kind == VerdictKind::RuntimeError),
+        "{grades:?}"
+    );
     let files = tree(&built.dir);
     let kill = |name: &str| String::from_utf8_lossy(&files[Path::new(name)]).into_owned();
     assert_eq!(kill("data/secret/kills-wrong.in"), "1\n7 8\n", "shrunk to the one case");
@@ -76,12 +91,47 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
     for (file, folder) in filed {
         assert!(files.contains_key(&Path::new("submissions").join(folder).join(file)));
     }
-    let again = build(&Sum, &options("b"), &|_| {}).expect("the package builds again");
+    let again = build(sandbox(), &Sum, &options("b"), &|_| {}).expect("the package builds again");
     let mut second = tree(&again.dir);
     let mut first = files;
     first.remove(Path::new(".timelimit"));
     second.remove(Path::new(".timelimit"));
     assert!(first == second, "a rebuild from the same seed and sources is the same bytes");
+
+    // The setter's time limit and tests: the limit as given, each test in the secret data
+    // with our answer; a test `validate` rejects, or whose answer disagrees, is refused.
+    let own = dir.join("own");
+    std::fs::create_dir_all(&own).expect("the scratch folder is writable");
+    std::fs::write(own.join("mine.in"), "2\n4 2\n5 5\n").expect("the scratch folder is writable");
+    std::fs::write(own.join("mine.ans"), "6\n10\n").expect("the scratch folder is writable");
+    let given = |folder: &str| PackageOptions {
+        wrong: Vec::new(),
+        time_limit: Some(3),
+        own_tests: Some(own.clone()),
+        ..options(folder)
+    };
+    let built = build(sandbox(), &Sum, &given("c"), &|_| {}).expect("the package builds");
+    assert!(built.time_limit_given && built.time_limit == 3);
+    let files = tree(&built.dir);
+    let text = |name: &str| String::from_utf8_lossy(&files[Path::new(name)]).into_owned();
+    assert_eq!(text(".timelimit"), "3\n");
+    assert_eq!(
+        (text("data/secret/mine.in"), text("data/secret/mine.ans")),
+        ("2\n4 2\n5 5\n".to_owned(), "6\n10\n".to_owned())
+    );
+    assert!(text("problem.yaml").contains("as the setter gave it"), "{}", text("problem.yaml"));
+    for (input, answer, says) in [
+        ("1\n10 2\n", None, "line 2, column 1"),
+        ("1\n1 2\n", Some("4\n"), "disagrees with our answer"),
+    ] {
+        std::fs::write(own.join("mine.in"), input).expect("the scratch folder is writable");
+        let _ = std::fs::remove_file(own.join("mine.ans"));
+        if let Some(answer) = answer {
+            std::fs::write(own.join("mine.ans"), answer).expect("the scratch folder is writable");
+        }
+        let error = build(sandbox(), &Sum, &given("d"), &|_| {}).expect_err("refused");
+        assert!(error.to_string().contains(says), "{error}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -6,13 +6,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use engine::rng::SplitMix64;
-use judge::confirm::Standing;
-use judge::problem::render;
-use judge::stress::{StressError, run_seed};
+use judge::testing::sandbox;
 use judge::testing::toy::Sum;
 use judge::{
-    ChildOptions, Limits, Plan, Problem, Program, Schedule, ShrinkOptions, StressOptions, Verdict,
-    VerdictKind, check, shrink, stress, trial,
+    ChildOptions, Limits, Plan, Problem, Program, Schedule, ShrinkOptions, Standing, StressError,
+    StressOptions, Verdict, VerdictKind, check, render, run_seed, shrink, stress, trial,
 };
 
 /// A scratch folder for this test binary's scripts, removed by nobody: it lives in the
@@ -95,13 +93,19 @@ fn find_and_shrink_under(
     kind: VerdictKind,
     options: StressOptions,
 ) -> (Vec<(u32, u32)>, Verdict) {
-    let report = stress(&Sum, program, &options, None).expect("the program runs");
+    let report = stress(sandbox(), &Sum, program, &options, None).expect("the program runs");
     let failure = report.failure.expect("the wrong program fails");
     assert_eq!(failure.trial.verdict.kind, kind, "{}", failure.trial.verdict);
     assert_eq!(report.runs, failure.index + 1);
-    let shrunk =
-        shrink(&Sum, program, failure.input.clone(), failure.trial, &shrink_options(&options.run))
-            .expect("the candidates run");
+    let shrunk = shrink(
+        sandbox(),
+        &Sum,
+        program,
+        failure.input.clone(),
+        failure.trial,
+        &shrink_options(&options.run),
+    )
+    .expect("the candidates run");
     assert!(shrunk.minimal());
     assert_eq!(shrunk.trial.verdict.kind, kind);
     assert!(Sum.size(&shrunk.input) <= Sum.size(&failure.input));
@@ -109,7 +113,7 @@ fn find_and_shrink_under(
         if Sum.validate(&candidate, Limits::Original).is_err() {
             continue;
         }
-        let t = trial(&Sum, program, &candidate, &options.run).expect("the move runs");
+        let t = trial(sandbox(), &Sum, program, &candidate, &options.run).expect("the move runs");
         assert_ne!(t.verdict.kind, kind, "{candidate:?} is smaller and fails: {}", t.verdict);
     }
     (shrunk.input, shrunk.trial.verdict)
@@ -118,7 +122,7 @@ fn find_and_shrink_under(
 #[test]
 fn a_right_program_passes_and_runs_are_counted() {
     let options = StressOptions { runs: Some(40), ..options(3, 2) };
-    let report = stress(&Sum, &right(), &options, None).unwrap();
+    let report = stress(sandbox(), &Sum, &right(), &options, None).unwrap();
     assert!(report.failure.is_none());
     assert_eq!(report.runs, 40);
     let schedule = options.schedule.unwrap();
@@ -180,8 +184,10 @@ fn a_memory_hog_is_a_memory_limit_exceeded() {
         "{verdict}"
     );
     // Without a limit the same program is right.
-    let report = stress(&Sum, &hog, &StressOptions { runs: Some(60), ..options(1, 2) }, None);
-    assert!(report.unwrap().failure.is_none());
+    let report =
+        stress(sandbox(), &Sum, &hog, &StressOptions { runs: Some(60), ..options(1, 2) }, None);
+    let failure = report.expect("the program runs").failure;
+    assert!(failure.is_none(), "{:?}", failure.map(|f| (f.trial.verdict, f.reruns)));
 }
 
 #[test]
@@ -214,7 +220,7 @@ fn a_hang_is_killed_at_the_limit_with_its_whole_process_group() {
     );
     let run = ChildOptions::new(Duration::from_millis(300), None);
     let started = Instant::now();
-    let t = trial(&Sum, &hang, &vec![(1, 1), (2, 1)], &run).unwrap();
+    let t = trial(sandbox(), &Sum, &hang, &vec![(1, 1), (2, 1)], &run).unwrap();
     assert_eq!(t.verdict.kind, VerdictKind::TimeLimit, "{}", t.verdict);
     assert!(
         t.verdict.message.starts_with("killed at the wall-clock backstop, 1.600 s"),
@@ -236,7 +242,7 @@ fn a_time_limit_that_no_rerun_alone_meets_is_set_aside_and_the_loop_goes_on() {
     let slow_once = first_runs_only("slow-once", 1, "while :; do :; done");
     let run = ChildOptions::new(Duration::from_millis(300), None);
     let options = StressOptions { runs: Some(3), run, ..options(1, 1) };
-    let report = stress(&Sum, &slow_once, &options, None).unwrap();
+    let report = stress(sandbox(), &Sum, &slow_once, &options, None).unwrap();
     assert!(report.failure.is_none(), "{:?}", report.failure.map(|f| f.trial.verdict));
     assert_eq!((report.unconfirmed.as_slice(), report.runs), (&[0][..], 3));
 }
@@ -245,7 +251,7 @@ fn a_time_limit_that_no_rerun_alone_meets_is_set_aside_and_the_loop_goes_on() {
 fn a_failure_that_does_not_come_back_is_nondeterministic() {
     // One job: with two, run 1 may take the counter's first value and fail in run 0's place.
     let wrong_once = first_runs_only("wrong-once", 1, "echo 0; continue");
-    let report = stress(&Sum, &wrong_once, &options(1, 1), None).unwrap();
+    let report = stress(sandbox(), &Sum, &wrong_once, &options(1, 1), None).unwrap();
     let failure = report.failure.expect("the first run fails");
     let reruns = failure.reruns.expect("rerun alone");
     assert_eq!((failure.index, reruns.standing()), (0, Standing::Nondeterministic));
@@ -268,7 +274,8 @@ fn a_time_limit_that_is_a_wrong_answer_alone_is_reported_as_one() {
     );
     let run = ChildOptions::new(Duration::from_millis(300), None);
     let options = StressOptions { runs: Some(3), run, ..options(1, 1) };
-    let failure = stress(&Sum, &slow_then_wrong, &options, None).unwrap().failure.unwrap();
+    let failure =
+        stress(sandbox(), &Sum, &slow_then_wrong, &options, None).unwrap().failure.unwrap();
     assert_eq!(failure.trial.verdict.kind, VerdictKind::TimeLimit);
     let reruns = failure.reruns.expect("rerun alone");
     assert_eq!((reruns.kind, reruns.first_counts), (VerdictKind::WrongAnswer, false));
@@ -283,7 +290,7 @@ fn the_first_failure_does_not_depend_on_jobs() {
     // Fails only on a case 4 4 (about one input in fifteen from level 1 on).
     let rare = program("rare", r#"if [ "$a" -eq 4 ] && [ "$b" -eq 4 ]; then echo 7; continue; fi"#);
     let run = |jobs| {
-        let report = stress(&Sum, &rare, &options(11, jobs), None).unwrap();
+        let report = stress(sandbox(), &Sum, &rare, &options(11, jobs), None).unwrap();
         let f = report.failure.expect("case 4 4 comes up");
         (f.index, f.seed, f.input, f.trial.verdict, report.runs, report.cases)
     };
@@ -294,7 +301,7 @@ fn the_first_failure_does_not_depend_on_jobs() {
 
     // The report's reproduction: the same seed from the failing index, one run.
     let replay = StressOptions { first: one.0, runs: Some(1), ..options(11, 1) };
-    let report = stress(&Sum, &rare, &replay, None).expect("the program runs");
+    let report = stress(sandbox(), &Sum, &rare, &replay, None).expect("the program runs");
     let f = report.failure.expect("the replay fails");
     assert_eq!((f.index, f.input, report.runs), (one.0, one.2, 1));
 }
@@ -304,7 +311,7 @@ fn a_time_budget_ends_the_loop() {
     let budget =
         StressOptions { runs: None, time: Some(Duration::from_millis(200)), ..options(5, 2) };
     let started = Instant::now();
-    let report = stress(&Sum, &right(), &budget, None).expect("the program runs");
+    let report = stress(sandbox(), &Sum, &right(), &budget, None).expect("the program runs");
     assert!(report.failure.is_none() && report.runs > 0);
     assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
 }
@@ -312,7 +319,7 @@ fn a_time_budget_ends_the_loop() {
 #[test]
 fn a_program_that_cannot_start_is_trouble() {
     let missing = Program::new(&["/no/such/solver"]);
-    let err = stress(&Sum, &missing, &options(1, 2), None).unwrap_err();
+    let err = stress(sandbox(), &Sum, &missing, &options(1, 2), None).unwrap_err();
     assert!(matches!(err, StressError::Run { index: 0, .. }), "{err}");
 }
 
@@ -354,7 +361,7 @@ fn generated_inputs_round_trip_and_are_valid() {
 #[test]
 fn an_exhaustive_run_takes_every_input_in_order_whatever_the_jobs() {
     let exhaustive = |jobs| StressOptions { runs: None, exhaustive: Some(5), ..options(1, jobs) };
-    let report = stress(&Sum, &right(), &exhaustive(2), None).expect("the program runs");
+    let report = stress(sandbox(), &Sum, &right(), &exhaustive(2), None).expect("the program runs");
     assert!(report.failure.is_none());
     assert_eq!((report.runs, report.cases), (3, 25), "every pair up to 5 in files of 10");
     assert_eq!(
@@ -367,7 +374,8 @@ fn an_exhaustive_run_takes_every_input_in_order_whatever_the_jobs() {
     let seven =
         program("seven", r#"if [ "$a" -eq 3 ] && [ "$b" -eq 4 ]; then echo 0; continue; fi"#);
     let found = |jobs| {
-        let report = stress(&Sum, &seven, &exhaustive(jobs), None).expect("the program runs");
+        let report =
+            stress(sandbox(), &Sum, &seven, &exhaustive(jobs), None).expect("the program runs");
         let f = report.failure.expect("3 4 is enumerated");
         (f.index, f.seed, f.input, report.runs, report.cases)
     };
@@ -376,10 +384,69 @@ fn an_exhaustive_run_takes_every_input_in_order_whatever_the_jobs() {
     assert!(one.2.contains(&(3, 4)));
     assert_eq!(found(2), one);
 
-    let err =
-        stress(&Sum, &right(), &StressOptions { exhaustive: Some(10), ..options(1, 1) }, None);
+    let err = stress(
+        sandbox(),
+        &Sum,
+        &right(),
+        &StressOptions { exhaustive: Some(10), ..options(1, 1) },
+        None,
+    );
     assert_eq!(
         err.unwrap_err().to_string(),
         "no exhaustive run: the bound is a value in 1..=9, found 10"
     );
+}
+
+#[test]
+fn an_embedding_program_keeps_its_own_children_and_loses_the_runs_daemons() {
+    // This test process embeds the judge: it has children of its own, one in its session
+    // and one in a session of its own, as a program that starts services would.
+    let mut own = std::process::Command::new("sleep").arg("30").spawn().expect("sleep starts");
+    let mut detached =
+        std::process::Command::new("setsid").args(["sleep", "30"]).spawn().expect("setsid starts");
+    let pids = scratch().join("daemons");
+    let _ = std::fs::remove_dir_all(&pids);
+    std::fs::create_dir_all(&pids).expect("the scratch folder is writable");
+    // Each run leaves a daemon behind in a session of its own, and waits until it has noted
+    // its pid in a file named after the run's shell.
+    let daemon = program(
+        "daemon",
+        &format!(
+            "if [ -z \"$left\" ]; then left=1; noted={}/$$; \
+             setsid sh -c \"echo \\$\\$ > $noted.part; mv $noted.part $noted; exec sleep 30\" & \
+             while [ ! -e $noted ]; do :; done; fi",
+            pids.display()
+        ),
+    );
+    for cgroup in [true, false] {
+        let options = StressOptions {
+            runs: Some(20),
+            run: ChildOptions { cgroup, ..ChildOptions::new(Duration::from_secs(5), None) },
+            ..options(1, 2)
+        };
+        // A sandbox of its own, as a library user makes one.
+        let sandbox = judge::Sandbox::new();
+        let report = stress(&sandbox, &Sum, &daemon, &options, None).expect("the program runs");
+        assert!(report.failure.is_none() && report.runs == 20, "cgroup {cgroup}: {report:?}");
+        let daemons: Vec<u32> = std::fs::read_dir(&pids)
+            .expect("the daemons noted their pids")
+            .flatten()
+            .filter_map(|e| std::fs::read_to_string(e.path()).ok()?.trim().parse().ok())
+            .collect();
+        assert_eq!(daemons.len(), 20, "cgroup {cgroup}: {daemons:?}");
+        let gone = (0..200).any(|_| {
+            std::thread::sleep(Duration::from_millis(10));
+            daemons.iter().all(|&pid| !alive(pid))
+        });
+        assert!(gone, "cgroup {cgroup}: a run's daemon survived its run");
+        for child in [&mut own, &mut detached] {
+            assert!(child.try_wait().expect("our child").is_none(), "cgroup {cgroup}: lost one");
+        }
+        std::fs::remove_dir_all(&pids).expect("the daemons noted their pids");
+        std::fs::create_dir_all(&pids).expect("the scratch folder is writable");
+    }
+    for child in [&mut own, &mut detached] {
+        child.kill().expect("our child is ours to kill");
+        child.wait().expect("our child is ours to reap");
+    }
 }

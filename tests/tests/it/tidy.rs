@@ -1,7 +1,8 @@
 //! Tidy checks of what ARCHITECTURE.md promises: the dependency directions (read from cargo's
 //! resolved graph), no unused dependency, a leading `//!` line in every source file, no
-//! test that expects a panic, a snapshot test for every data suite, and no link that leaves the
-//! repository.
+//! test that expects a panic, a snapshot test for every data suite, no link that leaves the
+//! repository, and crates that `cargo package` packages whole (no file included from outside
+//! its crate; its README, statement and included files in the package).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -152,7 +153,7 @@ fn no_test_expects_a_panic() {
 #[test]
 fn unsafe_code_is_confined() {
     let allowed = [
-        "judge/src/sys.rs",
+        "judge/src/sandbox/sys.rs",
         "engine/src/memory.rs",
         "card-duel/src/tables/sweep.rs",
         "xtask/src/measure.rs",
@@ -200,7 +201,7 @@ fn every_problem_has_its_suite_and_its_canonical_table() {
         );
         assert!(data.join("validate-canonical.txt").is_file(), "{name}: validate-canonical.txt");
         assert!(tests.contains("tests::canonical::assert_table("), "{name}: the canonical table");
-        assert!(root().join(&problem.statement).is_file(), "{name}: {}", problem.statement);
+        assert!(problem.statement.is_file(), "{name}: {}", problem.statement.display());
     }
 }
 
@@ -325,4 +326,96 @@ fn no_link_leaves_the_repository() {
         }
     }
     assert!(broken.is_empty(), "{broken:#?}");
+}
+
+/// The files that `file`'s `include_str!`, `include_bytes!`, `include!` and `#[path]` name, as
+/// written and resolved from `file`'s folder, as the compiler resolves them.
+fn included_files(file: &Path) -> Vec<(String, PathBuf)> {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    // Spelt in pieces, so that this file does not match itself.
+    let openers = [["include_str", "!("].concat(), ["include_bytes", "!("].concat()];
+    let openers = [openers[0].clone(), openers[1].clone(), ["include", "!("].concat()];
+    let path_attribute = ["#[", "path"].concat();
+    let mut found = Vec::new();
+    for opener in openers.iter().chain([&path_attribute]) {
+        for (at, _) in text.match_indices(opener.as_str()) {
+            let rest = text[at + opener.len()..].trim_start();
+            let rest = if opener == &path_attribute {
+                match rest.strip_prefix('=') {
+                    Some(rest) => rest.trim_start(),
+                    None => continue,
+                }
+            } else {
+                rest
+            };
+            let literal = rest.strip_prefix('"').and_then(|r| r.split_once('"')).map(|(l, _)| l);
+            let Some(literal) = literal else {
+                panic!("{}: {opener} of something but a plain string literal", file.display())
+            };
+            let folder = file.parent().expect("a file has a folder");
+            found.push((literal.to_owned(), folder.join(literal)));
+        }
+    }
+    found
+}
+
+/// `cargo package` copies a crate's folder only: a file included from outside it would break
+/// the published crate's build.
+#[test]
+fn no_include_leaves_its_crate() {
+    let mut checked = 0;
+    let mut outside = Vec::new();
+    for member in tests::registry::members() {
+        let dir = member.dir.canonicalize().expect("a member's folder exists");
+        let mut files = Vec::new();
+        rust_files(&member.dir, &mut files);
+        for file in files {
+            for (literal, path) in included_files(&file) {
+                checked += 1;
+                if !path.canonicalize().is_ok_and(|p| p.starts_with(&dir)) {
+                    outside.push(format!("{}: {literal}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(checked >= 10, "found only {checked} included files");
+    assert!(outside.is_empty(), "files included from outside their crate: {outside:#?}");
+}
+
+/// Every crate meant to be published packages its README, its statement (a problem crate)
+/// and every file its code includes, as `cargo package --list` says (a fraction of a second).
+#[test]
+fn each_published_crate_packages_its_readme_statement_and_includes() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let members: Vec<_> = tests::registry::members().into_iter().filter(|m| m.publish).collect();
+    let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
+    for unpublished in ["xtask", "tests"] {
+        assert!(!names.contains(&unpublished), "{unpublished} says publish = false");
+    }
+    for member in &members {
+        let output = Command::new(&cargo)
+            .args(["package", "--list", "--offline", "--allow-dirty", "--package", &member.name])
+            .current_dir(root())
+            .output()
+            .expect("cargo package runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "cargo package --list -p {}: {stderr}", member.name);
+        let listed = String::from_utf8_lossy(&output.stdout);
+        let listed: BTreeSet<&str> = listed.lines().collect();
+        let mut wanted: Vec<String> =
+            member.readme.iter().chain(&member.statement).cloned().collect();
+        let mut files = Vec::new();
+        rust_files(&member.dir.join("src"), &mut files);
+        for file in files {
+            for (_, path) in included_files(&file) {
+                let path = path.canonicalize().unwrap_or(path);
+                let dir = member.dir.canonicalize().expect("a member's folder exists");
+                let inside = path.strip_prefix(&dir).unwrap_or(&path);
+                wanted.push(inside.display().to_string());
+            }
+        }
+        let missing: Vec<&String> =
+            wanted.iter().filter(|w| !listed.contains(w.as_str())).collect();
+        assert!(missing.is_empty(), "{}: the package lacks {missing:?}", member.name);
+    }
 }

@@ -9,8 +9,8 @@
 use std::ops::RangeInclusive;
 
 use engine::rng::SplitMix64;
+use judge::Invalid;
 use judge::Limits;
-use judge::problem::Invalid;
 
 use super::{ORIGINAL_MAX_STATIONS, ORIGINAL_MAX_TRACKS, bounds, validate};
 use crate::generator::{self, Family, GenParams};
@@ -48,6 +48,22 @@ pub(crate) fn railway(rng: &mut SplitMix64, level: u32, limits: Limits) -> Railw
         }
     }
     tiny(rng, 1..=6, limits)
+}
+
+/// A railway of a random family at the original limit's size (5,000 stations), valid under
+/// the original limits: the largest of a subtask's railways (`Packaged::group_input`'s last
+/// level).
+pub(crate) fn at_the_limit(rng: &mut SplitMix64) -> Railway {
+    let n = ORIGINAL_MAX_STATIONS as usize;
+    for _ in 0..ATTEMPTS {
+        let drawn = family(rng, n..=n, Limits::Original);
+        if let Some(railway) = drawn.filter(|r| validate(r, Limits::Original).is_ok()) {
+            return railway;
+        }
+    }
+    // A random railway of that size always exists.
+    generator::generate(&GenParams::new(Family::Random, n, rng.next_u64()))
+        .expect("a random railway of 5,000 stations")
 }
 
 /// A uniform size in `sizes`.
@@ -330,7 +346,7 @@ pub(crate) fn exhaustive(bound: u64, index: u64, limits: Limits) -> Option<Railw
 #[cfg(test)]
 mod tests {
     use judge::Problem;
-    use judge::problem::render;
+    use judge::render;
 
     use super::*;
     use crate::judge::{Judge, subtasks};

@@ -1,0 +1,159 @@
+//! The interactive version end to end in process: the jury (judge::game::Jury) against
+//! scripted players, `play` over a pipe and through a pseudo-terminal, and `query`.
+
+use hero_battle::interactive::HeroGame;
+use hero_battle::position::{Oracle, Position};
+use judge::game::{Game, Jury, MoveError, Reply, Value, Verdict, best};
+use judge::testing::interactive::{QueryServer, check_interact, stress_planted};
+
+/// Random cases of hit points up to `hp` and damage up to 4, as an input file.
+fn input(seed: u64, cases: usize, hp: u64) -> Vec<u8> {
+    let mut rng = engine::rng::SplitMix64::new(seed);
+    let mut text = format!("{cases}\n");
+    for _ in 0..cases {
+        let numbers: Vec<String> =
+            (0..12).map(|i| rng.range(1, if i < 4 { hp } else { 4 }).to_string()).collect();
+        text.push_str(&numbers.join(" "));
+        text.push('\n');
+    }
+    text.into_bytes()
+}
+
+/// Plays `input`'s games with `player` choosing each line at the position the jury waits on.
+fn interact(input: &[u8], mut player: impl FnMut(&Position) -> String) -> (Verdict, usize) {
+    let mut game = HeroGame::new();
+    let starts = game.starts(input).expect("a valid input");
+    let mut jury = Jury::new(game, starts, 1);
+    let mut reply = jury.open();
+    loop {
+        match reply {
+            Reply::Send(_) => {
+                let line = player(jury.position().expect("the jury waits for a move"));
+                reply = jury.receive(&line);
+            }
+            Reply::End(_, verdict) => return (verdict, jury.transcript().len()),
+        }
+    }
+}
+
+/// The best move's line, by an oracle of the player's own.
+fn perfect(oracle: &mut Oracle, game: &HeroGame, p: &Position) -> String {
+    let (mv, _) = best(&oracle.moves(p)).expect("a live position has a move");
+    game.write_move(p, &mv)
+}
+
+#[test]
+fn a_perfect_player_wins_every_game() {
+    let input = input(7, 40, 30);
+    let (mut oracle, game) = (Oracle::new(), HeroGame::new());
+    let (verdict, lines) = interact(&input, |p| perfect(&mut oracle, &game, p));
+    assert_eq!(verdict, Verdict::Accepted { games: 80 });
+    assert!(lines > 500, "{lines} lines");
+}
+
+#[test]
+fn a_player_that_misplays_one_rare_position_loses_and_the_verdict_names_the_move() {
+    let input = input(8, 40, 30);
+    let (mut oracle, game) = (Oracle::new(), HeroGame::new());
+    // The bug: with equal hit points on both of the enemy's heroes, above 5, the player
+    // plays its worst move.
+    let mut planted = None;
+    let (verdict, _) = interact(&input, |p| {
+        let enemy =
+            if p.mover == hero_battle::Player::Alice { p.case.bob_hp } else { p.case.alice_hp };
+        let moves = oracle.moves(p);
+        if enemy[0] == enemy[1]
+            && enemy[0] > 5
+            && let Some((mv, v)) = moves.iter().find(|(_, v)| matches!(v, Value::Lose { .. }))
+        {
+            let line = game.write_move(p, mv);
+            planted.get_or_insert((line.clone(), *v));
+            return line;
+        }
+        perfect(&mut oracle, &game, p)
+    });
+    let (line, value) = planted.expect("the rare position came up");
+    match verdict {
+        Verdict::WrongMove { line: named, value: worth, best, .. } => {
+            assert_eq!((named, worth), (line, value));
+            assert!(matches!(best.1, Value::Win { .. }));
+        }
+        other => panic!("expected a wrong move, got {other:?}"),
+    }
+}
+
+#[test]
+fn malformed_and_illegal_moves_and_early_ends_are_named() {
+    let input = b"1\n10 10 10 10 3 3 3 3 3 3 3 3\n";
+    let (verdict, _) = interact(input, |_| "1 x".to_owned());
+    assert!(matches!(verdict, Verdict::BadMove { error: MoveError::Malformed(_), .. }));
+    let (verdict, _) = interact(input, |_| "0 1".to_owned());
+    assert!(matches!(verdict, Verdict::BadMove { error: MoveError::Illegal(_), .. }));
+    let mut game = HeroGame::new();
+    let starts = game.starts(input).unwrap();
+    let mut jury = Jury::new(game, starts, 1);
+    let Reply::Send(lines) = jury.open() else { panic!("the jury waits") };
+    assert_eq!(lines[..4], ["2", "10 10 10 10 3 3 3 3 3 3 3 3", "Alice", "Alice"]);
+    assert!(matches!(jury.close(), Reply::End(_, Verdict::ProtocolError { .. })));
+}
+
+const PLAY: &str = env!("CARGO_BIN_EXE_hero-battle");
+
+#[test]
+fn play_over_a_pipe_and_a_pseudo_terminal() {
+    let dir = tests::scratch_dir("hero-battle", "play");
+    let file = dir.join("case.in");
+    std::fs::write(&file, "1\n5 5 30 30 7 2 2 7 1 1 1 1\n").unwrap();
+    let script = "hint\nundo\n9\n1\n1\n1\n1\n1\n1\n1\n1\n1\n";
+    let ran = tests::run_binary(PLAY, &["play", file.to_str().unwrap()], script.as_bytes());
+    let out = String::from_utf8(ran.stdout).unwrap();
+    assert!(ran.status.success(), "{out}");
+    assert!(out.contains("you play Bob") && out.contains("hint: "), "{out}");
+    assert!(out.contains("nothing to undo") && out.contains("Game over: Bob wins; you win."));
+    // The same through a real terminal: script(1) gives the program a pseudo-terminal.
+    let command = format!("{PLAY} play {}", file.display());
+    let ran = tests::run_binary("script", &["-qec", &command, "/dev/null"], script.as_bytes());
+    let out = String::from_utf8_lossy(&ran.stdout);
+    assert!(out.contains("Game over: Bob wins; you win."), "{out}");
+}
+
+#[test]
+fn query_answers_json() {
+    let query = br#"{"input": "1\n10 10 10 10 3 3 3 3 3 3 3 3\n", "game": 1, "moves": ["1 1"]}"#;
+    let ran = tests::run_binary(PLAY, &["query"], query);
+    let answer: serde_json::Value = serde_json::from_slice(&ran.stdout).unwrap();
+    assert_eq!(answer["turn"], "Bob");
+    assert_eq!(answer["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(answer["value"]["kind"], "lose");
+    let ran = tests::run_binary(PLAY, &["query"], br#"{"moves": ["3 3"]}"#);
+    assert_eq!(ran.status.code(), Some(2));
+}
+
+/// The planted bug: with the enemy's heroes both at 3 hit points and its own at 1 and 2, the
+/// player plays its worst move.
+const BUG: &str = r"
+def bug(a):
+    hp = dict(re.findall(r'([AB][12]) +(\d+) HP', a['position']))
+    enemy, own = ('B', 'A') if a['turn'] == 'Alice' else ('A', 'B')
+    mine = sorted([hp[own + '1'], hp[own + '2']])
+    return hp[enemy + '1'] == hp[enemy + '2'] == '3' and mine == ['1', '2']
+";
+
+#[test]
+fn stress_interactive_finds_a_player_that_misplays_one_rare_position_and_shrinks_it() {
+    let dir = tests::scratch_dir("hero-battle", "planted");
+    let server = QueryServer::start(HeroGame::new(), &dir);
+    let planted = stress_planted(PLAY, "hero-battle", &dir, &server, BUG, &["--time", "120s"]);
+    println!("{}", planted.report);
+    assert!(planted.report.contains("wrong answer: game 1, move 1"), "{}", planted.report);
+    // One case, the enemy's heroes at 3.
+    let lines: Vec<&str> = planted.input.lines().collect();
+    assert_eq!(lines[0], "1", "{}", planted.input);
+}
+
+#[test]
+fn interact_passes_a_perfect_player_and_names_each_kind_of_failure() {
+    let dir = tests::scratch_dir("hero-battle", "interact");
+    let server = QueryServer::start(HeroGame::new(), &dir);
+    check_interact(PLAY, "hero-battle", &dir, &server);
+}

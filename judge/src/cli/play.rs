@@ -1,0 +1,136 @@
+//! `PROBLEM play` and `PROBLEM query`: a person's game against perfect play, and one
+//! position's JSON query, for any problem with a [`Game`], through one implementation.
+
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+
+use super::args::EXIT_TROUBLE;
+use super::args::hunt_command;
+use super::{JudgeCommand, ShrinkArgs, StressArgs, interact, read};
+use crate::game::Game;
+use crate::game::query::{Query, answer};
+use crate::game::session::{SessionOptions, play};
+use crate::hunt::Juries;
+use crate::package::Packaged;
+use crate::sandbox::Sandbox;
+
+/// `PROBLEM play`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlayArgs {
+    /// The problem's input; the statement's sample when absent.
+    pub file: Option<PathBuf>,
+    /// Which game of the input (1-based; the statement's "Interactive version" lists them).
+    #[arg(long, short = 'c', default_value_t = 1, value_name = "K")]
+    pub case: usize,
+    /// Chance's seed, for games of chance.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where to write the picture of the play so far (Graphviz DOT), for games that draw
+    /// one (toy-train); `play.dot` by default.
+    #[arg(long, value_name = "FILE")]
+    pub picture: Option<PathBuf>,
+}
+
+/// `PROBLEM query`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct QueryArgs {
+    /// The JSON queries, one after another (one a line, or any JSON layout); standard input
+    /// when absent.
+    pub file: Option<PathBuf>,
+}
+
+impl JudgeCommand {
+    /// [`JudgeCommand::run`] for a problem with a game: `games` makes the games that serve
+    /// `play`, `query`, `interact` and `stress --interactive` (one for each interaction in
+    /// flight).
+    pub fn run_with_game<P: Packaged, G: Game + Send + 'static>(
+        &self,
+        problem: &P,
+        games: impl Fn() -> G + Send + Sync + 'static,
+    ) -> i32 {
+        match self {
+            Self::Play(args) => run_play(games(), args),
+            Self::Query(args) => run_query(games(), args),
+            Self::Interact(args) => {
+                interact::run_interact(&Sandbox::new(), problem, &Juries::new(games), args)
+            }
+            Self::Stress(StressArgs { run, .. }) | Self::Shrink(ShrinkArgs { run, .. })
+                if run.interactive =>
+            {
+                hunt_command(&Sandbox::new(), problem, self, Some(&Juries::new(games)))
+            }
+            _ => self.run(problem),
+        }
+    }
+}
+
+/// What `play` and `query` say for a problem without a game.
+pub(super) fn without_game() -> i32 {
+    eprintln!("error: this problem has no game to play");
+    EXIT_TROUBLE
+}
+
+/// Runs `play` on standard input and output; returns the exit code.
+pub(super) fn run_play<G: Game>(mut game: G, args: &PlayArgs) -> i32 {
+    let result = (|| -> Result<(), String> {
+        let input = match &args.file {
+            Some(path) => read(Some(path))?,
+            None => game.sample().to_vec(),
+        };
+        let starts = game.starts(&input)?;
+        let index = args.case.checked_sub(1).filter(|&i| i < starts.len());
+        let index = index.ok_or_else(|| {
+            format!("--case {} is out of range: the input holds {} games", args.case, starts.len())
+        })?;
+        let picture = args.picture.clone().or_else(|| Some(PathBuf::from("play.dot")));
+        let options = SessionOptions { seed: args.seed, picture };
+        let start = starts[index].clone();
+        play(&mut game, start, &options, &mut io::stdin().lock(), &mut io::stdout().lock())
+            .map_err(|e| format!("cannot play: {e}"))
+    })();
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_TROUBLE
+        }
+    }
+}
+
+/// Runs `query`: answers each JSON query of standard input (or FILE) in turn, as it comes, on
+/// a line of its own (so one process serves a page, or a player, query after query); returns
+/// the exit code: 2 at the first query that is not valid, or when there is none.
+pub(super) fn run_query<G: Game>(mut game: G, args: &QueryArgs) -> i32 {
+    let mut stdout = io::stdout().lock();
+    let result = (|| -> Result<(), String> {
+        let reader: Box<dyn Read> = match &args.file {
+            Some(path) => Box::new(io::BufReader::new(
+                std::fs::File::open(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+            )),
+            None => Box::new(io::stdin().lock()),
+        };
+        let mut answered = 0;
+        for query in serde_json::Deserializer::from_reader(reader).into_iter::<Query>() {
+            let query = query.map_err(|e| format!("the query is not valid: {e}"))?;
+            let answer = answer(&mut game, &query)?;
+            let json = serde_json::to_string(&answer).map_err(|e| e.to_string())?;
+            // A reader that went away wants no more answers.
+            if writeln!(stdout, "{json}").and_then(|()| stdout.flush()).is_err() {
+                return Ok(());
+            }
+            answered += 1;
+        }
+        if answered == 0 {
+            return Err("no query: expected a JSON object".to_owned());
+        }
+        Ok(())
+    })();
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_TROUBLE
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! One position's query and answer as JSON (`PROBLEM query`), shaped for a web page that
+//! lets a person play: the page keeps the input and the moves so far, and asks for the
+//! position they reach.
+//!
+//! A query: `{"input": "<the problem's input>", "game": 1, "moves": ["<move>", ...]}`
+//! (`game` 1-based, default 1; `moves` from the game's start, chance's included, default
+//! none; `input` default the problem's sample). The answer:
+//!
+//! ```json
+//! {"problem": "hero-battle", "game": 1, "games": 2, "side": "Alice",
+//!  "position": "<the position drawn>", "turn": "Alice", "winner": null,
+//!  "value": {"kind": "win", "remoteness": 5, "probability": 1.0},
+//!  "moves": [{"move": "1 1", "value": {"kind": "win", "remoteness": 5, "probability": 1.0}}],
+//!  "chances": []}
+//! ```
+//!
+//! `turn` is the player to move, `"chance"` or `"over"`; `value` is the best move's value
+//! for the player to move (`null` unless a player moves); each value's `remoteness` is
+//! `null` where the game does not compute it.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Game, Turn, Value, best};
+
+/// A query.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Query {
+    /// The problem's input; the sample when absent.
+    #[serde(default)]
+    pub input: Option<String>,
+    /// Which game of the input, 1-based.
+    #[serde(default = "first")]
+    pub game: usize,
+    /// The moves from the game's start.
+    #[serde(default)]
+    pub moves: Vec<String>,
+}
+
+fn first() -> usize {
+    1
+}
+
+/// A value as JSON.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ValueJson {
+    /// `win`, `lose` or `chance`.
+    pub kind: &'static str,
+    /// Moves to the end, where known.
+    pub remoteness: Option<u32>,
+    /// The probability of winning (1 or 0 for a win or a loss).
+    pub probability: f64,
+}
+
+impl From<Value> for ValueJson {
+    fn from(value: Value) -> Self {
+        let remoteness = match value {
+            Value::Win { remoteness } | Value::Lose { remoteness } => remoteness,
+            Value::Chance { .. } => None,
+        };
+        Self { kind: value.kind(), remoteness, probability: value.probability() }
+    }
+}
+
+/// A move and its value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveJson {
+    /// The move's text.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// Its value for the player who makes it.
+    pub value: ValueJson,
+}
+
+/// A chance move and its probability.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChanceJson {
+    /// The move's text.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// Its probability.
+    pub probability: f64,
+}
+
+/// The answer to a query.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Answer {
+    /// The problem.
+    pub problem: &'static str,
+    /// The game, 1-based.
+    pub game: usize,
+    /// Games in the input.
+    pub games: usize,
+    /// The side a person plays from the start (the winner, or the protagonist).
+    pub side: String,
+    /// The position drawn.
+    pub position: String,
+    /// The player to move, `chance` or `over`.
+    pub turn: String,
+    /// The winner once the game is over.
+    pub winner: Option<String>,
+    /// The best move's value for the player to move.
+    pub value: Option<ValueJson>,
+    /// Every legal move with its value.
+    pub moves: Vec<MoveJson>,
+    /// Chance's moves with their probabilities.
+    pub chances: Vec<ChanceJson>,
+}
+
+/// Answers `query` on `game`: the input's games, the moves replayed, the position valued.
+/// `O(moves)` plus one [`Game::moves`].
+///
+/// # Errors
+/// A bad input, a game number out of range, a move that is not legal where it is played.
+pub fn answer<G: Game>(game: &mut G, query: &Query) -> Result<Answer, String> {
+    let input = query.input.as_deref().map_or(game.sample(), str::as_bytes).to_vec();
+    let starts = game.starts(&input)?;
+    let games = starts.len();
+    let index = query.game.checked_sub(1).filter(|&i| i < games);
+    let index = index.ok_or_else(|| format!("game {} out of range 1..={games}", query.game))?;
+    let mut position = starts[index].clone();
+    let side = game.program_side(&position);
+    for (i, text) in query.moves.iter().enumerate() {
+        if let Turn::Over(_) = game.turn(&position) {
+            return Err(format!("move {} ({text:?}): the game is over", i + 1));
+        }
+        let mv = match game.turn(&position) {
+            Turn::Chance => game
+                .chances(&position)
+                .into_iter()
+                .map(|(m, _)| m)
+                .find(|m| game.write_move(&position, m) == text.trim())
+                .ok_or_else(|| format!("move {} ({text:?}): not one of chance's moves", i + 1))?,
+            _ => game.parse_move(&position, text).map_err(|e| format!("move {}: {e}", i + 1))?,
+        };
+        position = game.after(&position, &mv);
+    }
+    let moves = game.moves(&position);
+    let (turn, winner) = match game.turn(&position) {
+        Turn::Player(p) => (p.to_string(), None),
+        Turn::Chance => ("chance".to_owned(), None),
+        Turn::Over(w) => ("over".to_owned(), Some(w.to_string())),
+    };
+    let chances = game.chances(&position);
+    Ok(Answer {
+        problem: game.name(),
+        game: index + 1,
+        games,
+        side: side.to_string(),
+        position: game.draw(&position),
+        turn,
+        winner,
+        value: best(&moves).map(|(_, v)| v.into()),
+        moves: moves
+            .iter()
+            .map(|(m, v)| MoveJson { text: game.write_move(&position, m), value: (*v).into() })
+            .collect(),
+        chances: chances
+            .iter()
+            .map(|(m, p)| ChanceJson { text: game.write_move(&position, m), probability: *p })
+            .collect(),
+    })
+}

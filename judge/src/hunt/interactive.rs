@@ -1,0 +1,331 @@
+//! Interactive trials: a [`Player`] (a program and the [`Juries`] of the problem's game)
+//! plays every game of an input against the jury ([`crate::game::Jury`]) in one run, a
+//! dialogue of the sandbox ([`Sandbox::interact`]).
+//!
+//! **The verdict.** Whoever ends first decides, as DOMjudge and Kattis judge interactive
+//! problems. When a line of the program's ends the interaction with a failure (a wrong,
+//! malformed or illegal move, a line after the last game), the program is ended at once and
+//! the jury's verdict stands, however the run would have ended: a program that then reads
+//! the closed input and crashes did not crash first. Otherwise the run is judged by how it
+//! ended ([`run_verdict`]: a crash, a time or memory limit), and a run that exits normally by
+//! the jury: every game played as it must be, or a protocol error when its output ended
+//! while the jury waited for a move. The jury's verdicts map to the judge's kinds as
+//! interactors written with testlib report them: a move that loses a won game or is not
+//! optimal, and an illegal move (a move the rules forbid is an answer, a wrong one), are a
+//! *wrong answer*; a line that is not a move and a protocol error (the conversation's own
+//! format broken) a *presentation error*. Every message names the game and the move; a
+//! wrong move's gives both values.
+//!
+//! **Games per trial.** A game (`Game`) takes `&mut self` and may hold large tables
+//! (card-duel's tablebases, hero-battle's memo), so the juries keep a pool of games: a trial
+//! takes an idle one (or makes one) and gives it back after, so trials in parallel (the
+//! stress loop's `-j`, the shrinker's batches) never share one, and there are never more
+//! games than trials ever ran at once. A game keeps its tables between trials; what it
+//! shares with the others (card-duel's tablebases, one per O) is the game's own choice.
+//!
+//! **Chance** (card-duel's pings) is drawn from the player's seed, the same in every trial,
+//! so a trial depends only on the input and the program, and reruns and shrinking replay it.
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use super::stress::Schedule;
+use super::trial::{Contestant, Trial, run_verdict};
+use crate::game::jury::Speaker;
+use crate::game::{Game, Jury, MoveError, Reply, Verdict as Played};
+use crate::rules::{Limits, Problem, Verdict, VerdictKind, render};
+use crate::sandbox::{ChildError, ChildOptions, Dialogue, Next, Program, Sandbox};
+
+/// A program that plays the problem's game against the jury: judged by the jury, not by
+/// the problem's rule on an output.
+#[derive(Clone, Debug)]
+pub struct Player {
+    program: Program,
+    juries: Juries,
+    seed: u64,
+}
+
+impl Player {
+    /// `program` playing against `juries`, chance drawn from `seed` in every trial.
+    #[must_use]
+    pub fn new(program: Program, juries: Juries, seed: u64) -> Self {
+        Self { program, juries, seed }
+    }
+
+    /// Chance's seed.
+    #[must_use]
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+}
+
+impl Contestant for Player {
+    fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// Every game of `input` in one run against the jury (the module notes say how it is
+    /// judged); `judge_output` is not used: the jury is the other side of the run.
+    fn trial<P: Problem>(
+        &self,
+        sandbox: &Sandbox,
+        problem: &P,
+        input: &P::Input,
+        options: &ChildOptions,
+        _judge_output: bool,
+    ) -> Result<Trial, ChildError> {
+        let bytes = render(problem, input);
+        self.juries.0.play(sandbox, &self.program, &bytes, self.seed, options)
+    }
+
+    /// The game's small levels ([`Game::stress_levels`]), without the extreme inputs,
+    /// which hold far more games than a loop of interactions affords.
+    fn schedule<P: Problem>(&self, _problem: &P, _limits: Limits) -> Schedule {
+        Schedule {
+            first_level: 0,
+            levels: self.juries.0.levels(),
+            runs_per_level: 50,
+            extremes: 0,
+            extremes_from: 0,
+        }
+    }
+}
+
+/// The juries of one problem's game: a pool of games, one for each trial in flight (the
+/// module notes). Cheap to clone; clones share the pool.
+#[derive(Clone)]
+pub struct Juries(Arc<dyn Pool>);
+
+impl std::fmt::Debug for Juries {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Juries({})", self.0.name())
+    }
+}
+
+impl Juries {
+    /// The input played when none is given ([`Game::sample`]).
+    #[must_use]
+    pub fn sample(&self) -> &'static [u8] {
+        self.0.sample()
+    }
+}
+
+impl Juries {
+    /// Juries whose games `make` makes (one now, more as trials run at once).
+    #[must_use]
+    pub fn new<G: Game + Send + 'static>(make: impl Fn() -> G + Send + Sync + 'static) -> Self {
+        let first = make();
+        Self(Arc::new(Games {
+            name: first.name(),
+            levels: first.stress_levels(),
+            sample: first.sample(),
+            idle: Mutex::new(vec![first]),
+            make: Box::new(make),
+        }))
+    }
+}
+
+/// What a trial needs of the pool, whatever its game.
+trait Pool: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn sample(&self) -> &'static [u8];
+    fn levels(&self) -> u32;
+    fn play(
+        &self,
+        sandbox: &Sandbox,
+        program: &Program,
+        input: &[u8],
+        seed: u64,
+        options: &ChildOptions,
+    ) -> Result<Trial, ChildError>;
+}
+
+/// The pool of one game.
+struct Games<G> {
+    name: &'static str,
+    sample: &'static [u8],
+    levels: u32,
+    idle: Mutex<Vec<G>>,
+    make: Box<dyn Fn() -> G + Send + Sync>,
+}
+
+impl<G: Game + Send> Pool for Games<G> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn sample(&self) -> &'static [u8] {
+        self.sample
+    }
+
+    fn levels(&self) -> u32 {
+        self.levels
+    }
+
+    fn play(
+        &self,
+        sandbox: &Sandbox,
+        program: &Program,
+        input: &[u8],
+        seed: u64,
+        options: &ChildOptions,
+    ) -> Result<Trial, ChildError> {
+        let idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        let mut game = idle.unwrap_or_else(|| (self.make)());
+        let starts = game.starts(input).expect("the game reads every input of its problem");
+        let games = starts.len();
+        let mut conversation = Conversation::new(Jury::new(game, starts, seed));
+        let run = sandbox.interact(program, options, &mut conversation);
+        let Conversation { jury, verdict, replies } = conversation;
+        let lines = jury.transcript().to_vec();
+        self.idle.lock().unwrap_or_else(PoisonError::into_inner).push(jury.into_game());
+        let run = run?;
+        let (played, by_line) =
+            verdict.expect("the jury has a verdict once the program's output has ended");
+        let verdict = match by_line {
+            true if !played.accepted() => judged(&played),
+            _ => run_verdict(program, &run, options).unwrap_or_else(|| judged(&played)),
+        };
+        let transcript = Transcript { lines, games, replies: ReplyTimes::of(replies) };
+        Ok(Trial { verdict, run, transcript: Some(Box::new(transcript)) })
+    }
+}
+
+/// What was said in an interactive trial.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transcript {
+    /// Every line, with who said it.
+    pub lines: Vec<(Speaker, String)>,
+    /// Games in the input.
+    pub games: usize,
+    /// How long the jury took to answer the program's lines.
+    pub replies: ReplyTimes,
+}
+
+impl Transcript {
+    /// The transcript as text: the jury's lines after `> `, the program's after `< `.
+    #[must_use]
+    pub fn text(&self) -> Vec<u8> {
+        let mut text = String::new();
+        for (speaker, line) in &self.lines {
+            text.push_str(if *speaker == Speaker::Jury { "> " } else { "< " });
+            text.push_str(line);
+            text.push('\n');
+        }
+        text.into_bytes()
+    }
+}
+
+/// How long the jury took to answer the program's lines, as the interaction saw it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReplyTimes {
+    /// Lines answered.
+    pub count: usize,
+    /// The median answer.
+    pub median: Duration,
+    /// The slowest.
+    pub worst: Duration,
+    /// All of them together.
+    pub total: Duration,
+}
+
+impl ReplyTimes {
+    fn of(mut times: Vec<Duration>) -> Self {
+        times.sort_unstable();
+        Self {
+            count: times.len(),
+            median: times.get(times.len() / 2).copied().unwrap_or_default(),
+            worst: times.last().copied().unwrap_or_default(),
+            total: times.iter().sum(),
+        }
+    }
+}
+
+/// The jury as the sandbox's other side: its lines as bytes, its end as closing the
+/// program's input (every game played) or stopping the run (a failure).
+struct Conversation<G: Game> {
+    jury: Jury<G>,
+    /// The jury's verdict, and whether a line of the program's gave it; a failure is kept
+    /// over a later verdict, an acceptance gives way to a later failure (a line after the
+    /// last game).
+    verdict: Option<(Played, bool)>,
+    /// How long each of the jury's answers took.
+    replies: Vec<Duration>,
+}
+
+impl<G: Game> Conversation<G> {
+    fn new(jury: Jury<G>) -> Self {
+        Self { jury, verdict: None, replies: Vec::new() }
+    }
+
+    /// What the sandbox does with the jury's `reply`, which a line gave when `by_line`.
+    fn next(&mut self, reply: Reply, by_line: bool) -> Next {
+        let (lines, verdict) = match reply {
+            Reply::Send(lines) => return Next::Send(bytes(&lines)),
+            Reply::End(lines, verdict) => (lines, verdict),
+        };
+        let failed = !verdict.accepted();
+        if self.verdict.as_ref().is_none_or(|(kept, _)| kept.accepted()) {
+            self.verdict = Some((verdict, by_line));
+        }
+        // A failure on a line ends the program; one because its output ended leaves it to
+        // end by itself, so that a crash shows as the crash it is.
+        if failed && by_line { Next::Stop } else { Next::Close(bytes(&lines)) }
+    }
+}
+
+impl<G: Game> Dialogue for Conversation<G> {
+    fn open(&mut self) -> Next {
+        let reply = self.jury.open();
+        self.next(reply, false)
+    }
+
+    fn line(&mut self, line: &[u8]) -> Next {
+        let started = Instant::now();
+        let reply = self.jury.receive(&String::from_utf8_lossy(line));
+        self.replies.push(started.elapsed());
+        self.next(reply, true)
+    }
+
+    fn closed(&mut self) -> Next {
+        let reply = self.jury.close();
+        self.next(reply, false)
+    }
+}
+
+/// Lines as the bytes the program reads, each ended by `\n`.
+fn bytes(lines: &[String]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for line in lines {
+        out.extend_from_slice(line.as_bytes());
+        out.push(b'\n');
+    }
+    out
+}
+
+/// The judge's verdict for the jury's (the module notes say why each kind).
+fn judged(played: &Played) -> Verdict {
+    match played {
+        Played::Accepted { games } => Verdict::ok(format!(
+            "{} played as they must be",
+            crate::text::plural(*games as u64, "game")
+        )),
+        Played::WrongMove { game, turn, line, value, best } => Verdict::new(
+            VerdictKind::WrongAnswer,
+            format!(
+                "game {game}, move {turn}: {line:?} is worth {value}, but {:?} is worth {}",
+                best.0, best.1
+            ),
+        ),
+        Played::BadMove { game, turn, line, error } => {
+            let (kind, what, why) = match error {
+                MoveError::Malformed(why) => (VerdictKind::PresentationError, "malformed", why),
+                MoveError::Illegal(why) => (VerdictKind::WrongAnswer, "illegal", why),
+            };
+            Verdict::new(kind, format!("game {game}, move {turn}: {what} move {line:?}: {why}"))
+        }
+        Played::ProtocolError { message } => {
+            Verdict::new(VerdictKind::PresentationError, format!("protocol error: {message}"))
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Where runs get no cgroup (module `cgroup`), the judge ends the processes that left a run's
+//! process group (by `setsid`, `setpgid` or a double fork) as a child subreaper (Linux):
+//! while such a run is in flight the process adopts every orphaned descendant
+//! (`PR_SET_CHILD_SUBREAPER`), so a process whose parent has exited becomes our child instead
+//! of init's, and a sweep of our children finds the ones that came from a run and ends them.
+//!
+//! **Which adopted children are a run's.** A run's processes carry two marks they cannot shed
+//! by accident: `TMPDIR` names the run's folder (the environment, read while they live), and
+//! their hard `RLIMIT_CPU` is the run's, below the judge's own (an unprivileged process can
+//! lower a hard limit, never raise it; zombies still show it). A sweep ends an adopted child
+//! when its `TMPDIR` names a run folder of ours that is gone (its run has ended), or, when it
+//! has no such `TMPDIR` (a zombie, or it cleared its environment), when its CPU limit marks it
+//! and its session is no running program's. Children of the embedding program carry neither
+//! mark and are left alone, whatever their session. A run's orphan whose run goes on keeps
+//! running until that run ends. The programs every sandbox of the process started are in one
+//! registry (`RUNNING`), so a sweep never takes another sandbox's leader or its running
+//! session's processes for orphans, even as zombies with no environment left.
+//!
+//! The subreaper attribute is the process's, so it is counted process-wide: set when the
+//! first cgroup-less run starts, cleared when the last one has ended and been swept. While
+//! it is set, an orphan of the embedding program's own may be adopted too; the sweep leaves
+//! it, and if it exits before the attribute is cleared it stays a zombie of ours (the one
+//! trace the fallback can leave in an embedding program; a cgroup leaves none).
+//!
+//! A sweep reads `/proc/*/stat` (each process's parent and session), about a millisecond on a
+//! machine with a few hundred processes. It runs when a run ends, so an escaped process dies
+//! at the latest when its run ends. Elsewhere than Linux, only the process group is killed.
+
+use std::io;
+use std::sync::{Mutex, PoisonError};
+
+use super::{Entry, Sandbox, is_leader, is_running_session, running, sys};
+
+/// The cgroup-less runs in flight in this process (the subreaper attribute is the process's).
+static IN_FLIGHT: Mutex<usize> = Mutex::new(0);
+
+/// A cgroup-less run in flight: the process adopts orphans until the last one is dropped.
+pub(super) struct Adopting(());
+
+impl Adopting {
+    /// Makes the process a subreaper if no cgroup-less run is in flight yet.
+    pub(super) fn start() -> io::Result<Self> {
+        let mut in_flight = IN_FLIGHT.lock().unwrap_or_else(PoisonError::into_inner);
+        if *in_flight == 0 {
+            #[cfg(target_os = "linux")]
+            sys::set_subreaper(true)?;
+        }
+        *in_flight += 1;
+        Ok(Self(()))
+    }
+}
+
+impl Drop for Adopting {
+    fn drop(&mut self) {
+        let mut in_flight = IN_FLIGHT.lock().unwrap_or_else(PoisonError::into_inner);
+        *in_flight -= 1;
+        if *in_flight == 0 {
+            #[cfg(target_os = "linux")]
+            let _ = sys::set_subreaper(false);
+        }
+    }
+}
+
+/// Our children that came from a run and are to be ended now (see the module notes); those
+/// of the run whose folder is `ending` too, as that run ends.
+fn adopted(sandbox: &Sandbox, running: &[Entry], ending: &std::path::Path) -> Vec<u32> {
+    let me = std::process::id();
+    let runs_marker = format!("{}/judge-run-{me}-", sandbox.shared.runs.display());
+    let own_cpu = sys::cpu_hard_limit();
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| {
+            let Some((parent, session)) = parent_and_session(pid) else { return false };
+            if parent != me || is_leader(running, pid) {
+                return false;
+            }
+            match run_folder_of(pid, &runs_marker) {
+                Some(folder) => {
+                    let folder = std::path::Path::new(&folder);
+                    folder == ending || !folder.exists()
+                }
+                None => {
+                    cpu_hard_limit_of(pid).is_some_and(|limit| limit < own_cpu)
+                        && !is_running_session(running, session)
+                }
+            }
+        })
+        .collect()
+}
+
+/// The run folder process `pid`'s `TMPDIR` names, when it names one of ours.
+fn run_folder_of(pid: u32, runs_marker: &str) -> Option<String> {
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    let tmpdir = environ.split(|&b| b == 0).find_map(|kv| kv.strip_prefix(b"TMPDIR="))?;
+    let tmpdir = std::str::from_utf8(tmpdir).ok()?;
+    tmpdir.starts_with(runs_marker).then(|| tmpdir.to_owned())
+}
+
+/// The hard `RLIMIT_CPU` of process `pid` in seconds (`u64::MAX` when unlimited), from
+/// `/proc/PID/limits`, which zombies keep.
+fn cpu_hard_limit_of(pid: u32) -> Option<u64> {
+    let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).ok()?;
+    let line = limits.lines().find_map(|l| l.strip_prefix("Max cpu time"))?;
+    match line.split_whitespace().nth(1)? {
+        "unlimited" => Some(u64::MAX),
+        hard => hard.parse().ok(),
+    }
+}
+
+/// The parent and the session of process `pid` (fields 4 and 6 of `/proc/PID/stat`).
+fn parent_and_session(pid: u32) -> Option<(u32, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The name in parentheses may hold spaces; the fields after it are plain numbers.
+    let mut fields = stat.get(stat.rfind(')')? + 2..)?.split(' ').skip(1);
+    let parent = fields.next()?.parse().ok()?;
+    let session = fields.nth(1)?.parse().ok()?;
+    Some((parent, session))
+}
+
+/// Kills and reaps every adopted child that came from a run and is to be ended, and the
+/// orphans their deaths leave, until none is left (at most a few rounds: each round ends a
+/// generation); leaders are their runs' to reap. `ending` is the folder of the run that is
+/// ending. Returns how many it ended.
+pub(super) fn sweep(sandbox: &Sandbox, ending: &std::path::Path) -> usize {
+    let running = running();
+    let mut ended = 0;
+    for _ in 0..16 {
+        let orphans = adopted(sandbox, &running, ending);
+        if orphans.is_empty() {
+            break;
+        }
+        for &pid in &orphans {
+            // Our unreaped child: its pid cannot have been reused.
+            let _ = sys::kill(pid);
+        }
+        for &pid in &orphans {
+            let _ = sys::reap(pid);
+        }
+        ended += orphans.len();
+    }
+    ended
+}
