@@ -215,7 +215,7 @@ impl Tables {
                 // touch them, on every thread, instead of one thread writing zeros now; pages
                 // beyond what the layers of this slot use are never touched. Huge pages, as
                 // plays read the layer below at scattered places.
-                current.values = HugeZeroed::new(most);
+                current.values = HugeZeroed::new(most + sweep::PAST_THE_END);
             }
             debug_assert_eq!(len, LayerLayout::values_len(t, &reach, &slots), "its length");
             assert!(len <= current.values.len(), "no layer is longer than the longest");

@@ -33,10 +33,14 @@ pub(super) struct LayerLayout {
     /// Maximal runs of consecutive reached cells, by pair.
     pub(super) runs: Vec<Run>,
     /// `cells[pair * CELLS + a]`: where cell (`pair`, `a`) would keep diagonal 0 (its first
-    /// value, less the offset of its first diagonal: [`Slots::offset`]), or [`NOT_STORED`].
+    /// value, less the offset of its first diagonal: [`Slots::offset`]), or, in a pair where
+    /// no card was played, its first value; [`NOT_STORED`] when it is not stored.
     cells: Vec<i32>,
     /// The slot geometry of the sweep.
     slots: Option<Slots>,
+    /// `unplayed[pair]`: whether no card was played in `pair` ([`PairInfo::unplayed`]), whose
+    /// cells keep their rows.
+    unplayed: Vec<bool>,
     /// `starts[pair]..starts[pair + 1]`: the pair's values in the layer.
     starts: Vec<usize>,
     /// Each pair's block in the turn-start rows (a row per hand after the draw); only pairs
@@ -144,6 +148,8 @@ impl LayerLayout {
         }
 
         self.slots = Some(*slots);
+        self.unplayed.clear();
+        self.unplayed.extend(PAIR_INFO.iter().map(|info| info.unplayed));
         self.cells.clear();
         self.cells.resize(PAIRS * CELLS, NOT_STORED);
         self.starts.clear();
@@ -152,13 +158,15 @@ impl LayerLayout {
             self.starts.push(next);
             // Won cells are worth 1 whatever the slot: they are not stored.
             let mut word = word & self.open[pair];
+            let unplayed = PAIR_INFO[pair].unplayed;
             while word != 0 {
                 let a = word.trailing_zeros() as u8;
                 word &= word - 1;
-                let base = next as i64 - slots.offset(slots.cell(a).first) as i64;
+                let before = if unplayed { 0 } else { slots.offset(slots.cell(a).first) };
+                let base = next as i64 - before as i64;
                 self.cells[pair * CELLS + usize::from(a)] =
                     i32::try_from(base).expect("a layer has fewer than 2^31 values");
-                next += slots.cell_len(a);
+                next += cell_len(slots, pair, a);
             }
         }
         self.starts.push(next);
@@ -188,7 +196,7 @@ impl LayerLayout {
         for pair in 0..PAIRS {
             let mut word = reached_word(t, pair, reach) & open_word(t, pair);
             while word != 0 {
-                len += slots.cell_len(word.trailing_zeros() as u8);
+                len += cell_len(slots, pair, word.trailing_zeros() as u8);
                 word &= word - 1;
             }
         }
@@ -269,17 +277,33 @@ impl LayerLayout {
     }
 
     /// The first value of cell (`pair`, `a`), which must be stored.
-    #[inline]
+    #[inline(always)]
     pub(super) fn cell_start(&self, pair: usize, a: u8) -> usize {
+        if self.unplayed[pair] {
+            return self.base(pair, a);
+        }
         let slots = self.slots.as_ref().expect("a layout is built before it is used");
         self.base(pair, a).wrapping_add(slots.offset(slots.cell(a).first))
     }
 
+    /// The values cell (`pair`, `a`) keeps, stored or not.
+    #[inline]
+    pub(super) fn cell_len(&self, pair: usize, a: u8) -> usize {
+        let slots = self.slots.as_ref().expect("a layout is built before it is used");
+        if self.unplayed[pair] { slots.unplayed_len(a) } else { slots.cell_len(a) }
+    }
+
     /// The first slot of cell (`pair`, `a`) in `subplane`, within the layer's values. The
-    /// cell must be stored there.
+    /// cell must be stored there: in a pair where no card was played, `subplane` must be the
+    /// effective subplane of one such a turn reaches.
     #[inline]
     pub(super) fn slot(&self, subplane: Subplane, pair: usize, a: u8) -> usize {
         let slots = self.slots.as_ref().expect("a layout is built before it is used");
+        if self.unplayed[pair] {
+            let row = slots.unplayed(a).row_of(subplane);
+            let row = row.expect("a subplane a turn without a play reaches");
+            return self.base(pair, a) + row * OTHER_CLASSES;
+        }
         debug_assert!(
             (slots.cell(a).first..slots.cell(a).stored).contains(&subplane.diagonal()),
             "{subplane:?} of a cell with mover HP {a} is not stored"
@@ -298,6 +322,12 @@ impl LayerLayout {
     pub(super) fn turn_rows_len(&self) -> usize {
         *self.turn_row_starts.last().expect("a layout is built before it is used")
     }
+}
+
+/// The values cell (`pair`, `a`) keeps: its rows where no card was played, else its
+/// diagonals.
+fn cell_len(slots: &Slots, pair: usize, a: u8) -> usize {
+    if PAIR_INFO[pair].unplayed { slots.unplayed_len(a) } else { slots.cell_len(a) }
 }
 
 /// The cells of `pair` in layer `t` that face attacks do not win outright: bit `a` for mover
@@ -389,15 +419,24 @@ mod tests {
                 let mut places = Vec::new();
                 for chunk in &layout.chunks {
                     for run in &layout.runs[chunk.runs.clone()] {
-                        for s in slots.all() {
-                            let (lo, hi) = slots.stored(s.diagonal());
-                            for a in run.a0..run.a0 + run.open {
-                                if (lo..=hi).contains(&i32::from(a)) {
-                                    let at = layout.slot(s, usize::from(run.pair), a);
-                                    assert!(at + OTHER_CLASSES <= chunk.values.end);
-                                    assert!(at >= chunk.values.start);
-                                    places.push(at);
-                                }
+                        let pair = usize::from(run.pair);
+                        for a in run.a0..run.a0 + run.open {
+                            // A pair where no card was played keeps only the rows such a
+                            // turn reaches; any other, every diagonal its cells store.
+                            let stored: Vec<_> = if PAIR_INFO[pair].unplayed {
+                                slots.unplayed(a).rows().collect()
+                            } else {
+                                let stores = |s: &Subplane| {
+                                    let (lo, hi) = slots.stored(s.diagonal());
+                                    (lo..=hi).contains(&i32::from(a))
+                                };
+                                slots.all().filter(stores).collect()
+                            };
+                            for s in stored {
+                                let at = layout.slot(s, pair, a);
+                                assert!(at + OTHER_CLASSES <= chunk.values.end);
+                                assert!(at >= chunk.values.start);
+                                places.push(at);
                             }
                         }
                     }

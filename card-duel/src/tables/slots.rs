@@ -39,9 +39,17 @@
 //!    reaches the slot with O plays left and no card: plays and hero powers use a play, and
 //!    attacks keep the slot. It is the only subplane of the last diagonal, `left - h = O`,
 //!    which is not stored.
+//! 6. **Before the first card.** A card lands as a spent 2-HP minion, and a spent minion
+//!    neither attacks nor trades, so only a later play (whose own card lands spent) can
+//!    damage it: a pair where the mover has no spent 2-HP minion has seen no play this turn,
+//!    only attacks and hero powers. So its cells are reached with `O - k` plays left and
+//!    `min(h + k, 3)` cards only (`k` hero powers after a draw to `h`): `O + 4` subplanes of
+//!    the `4 (O + 1) - 1`, and such a cell keeps only their effective subplanes
+//!    ([`UnplayedRows`], 46% of the cells of every position of O = 5 with 9 rows instead of
+//!    23). No operation leads from a pair where a card was played to one where none was.
 //!
 //! Space per cell: at most `((O + 1) * 4 - 1) * 3` values and, with the deficit, about
-//! `min(O + 1, deficit + 4) * 4 * 3`.
+//! `min(O + 1, deficit + 4) * 4 * 3`; where no card was played, at most `(O + 4) * 3`.
 
 use super::key::HAND_SIZES;
 use crate::rules::{MAX_HAND, MAX_HP, MAX_OPS, PINGS_PER_PLAY};
@@ -77,6 +85,42 @@ pub(super) struct Slots {
     offsets: [u16; MAX_DIAGONALS + 1],
     /// `cells[a]`: the diagonals a cell with mover HP `a` stores.
     cells: [CellDiagonals; MAX_HP as usize + 1],
+    /// `unplayed[a]`: the rows a cell with mover HP `a` keeps where no card was played.
+    unplayed: [UnplayedRows; MAX_HP as usize + 1],
+}
+
+/// Most rows a cell keeps where no card was played this turn: the `O + 4` subplanes such a
+/// turn reaches, for the largest O.
+pub(super) const MAX_UNPLAYED_ROWS: usize = MAX_OPS as usize + HAND_SIZES;
+
+/// The rows a cell keeps where no card was played this turn (module notes, 6): the effective
+/// subplanes (2) of those such a turn reaches within the deficit (3), by diagonal, then hand.
+/// Each row is the [`OTHER_CLASSES`] slots of one subplane.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct UnplayedRows {
+    /// `(left, hand)` of each row.
+    rows: [(u8, u8); MAX_UNPLAYED_ROWS],
+    len: usize,
+}
+
+impl UnplayedRows {
+    /// The rows' subplanes, in order.
+    pub(super) fn rows(&self) -> impl Iterator<Item = Subplane> + '_ {
+        self.rows[..self.len]
+            .iter()
+            .map(|&(left, hand)| Subplane { left: left.into(), hand: hand.into() })
+    }
+
+    /// Number of rows.
+    #[inline]
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The row of `subplane`, if the cell keeps it.
+    pub(super) fn row_of(&self, subplane: Subplane) -> Option<usize> {
+        self.rows().position(|s| s == subplane)
+    }
 }
 
 /// The diagonals a cell stores, `first..stored`, of which `first..computed` are computed and
@@ -121,6 +165,7 @@ impl Slots {
             deficit,
             offsets: [0; MAX_DIAGONALS + 1],
             cells: [CellDiagonals::default(); MAX_HP as usize + 1],
+            unplayed: [UnplayedRows::default(); MAX_HP as usize + 1],
         };
         for d in 0..slots.diagonals() {
             let lanes = slots.width(d) * OTHER_CLASSES;
@@ -142,8 +187,45 @@ impl Slots {
             debug_assert!(diagonals.clone().filter(stores).eq(first..stored), "one piece");
             debug_assert!(diagonals.filter(computes).eq(first..computed), "computed first");
             slots.cells[a as usize] = CellDiagonals { first, computed, stored };
+            slots.unplayed[a as usize] = slots.unplayed_rows(a as u8);
         }
         slots
+    }
+
+    /// The rows a cell with mover HP `a` keeps where no card was played this turn. Without a
+    /// play, `k` operations are `k` hero powers: from a draw to `h` cards, `O - k` plays left
+    /// and `min(h + k, MAX_HAND)` cards.
+    fn unplayed_rows(&self, a: u8) -> UnplayedRows {
+        let cell = self.cell(a);
+        let mut rows: Vec<Subplane> = (0..=self.ops)
+            .flat_map(|k| {
+                (1..=usize::from(MAX_HAND)).map(move |drawn| Subplane {
+                    left: self.ops - k,
+                    hand: (drawn + k).min(usize::from(MAX_HAND)),
+                })
+            })
+            .map(|s| Slots::effective(a, s.left, s.hand))
+            .filter(|s| (cell.first..cell.computed).contains(&s.diagonal()))
+            .collect();
+        rows.sort_by_key(|s| (s.diagonal(), s.hand));
+        rows.dedup();
+        let mut unplayed = UnplayedRows { len: rows.len(), ..UnplayedRows::default() };
+        for (row, s) in unplayed.rows.iter_mut().zip(&rows) {
+            *row = (s.left as u8, s.hand as u8);
+        }
+        unplayed
+    }
+
+    /// The rows a cell with mover HP `a` keeps where no card was played this turn.
+    #[inline]
+    pub(super) fn unplayed(&self, a: u8) -> &UnplayedRows {
+        &self.unplayed[usize::from(a)]
+    }
+
+    /// The values a cell with mover HP `a` keeps where no card was played this turn.
+    #[inline]
+    pub(super) fn unplayed_len(&self, a: u8) -> usize {
+        self.unplayed(a).len() * OTHER_CLASSES
     }
 
     /// The diagonals a cell with mover HP `a` stores.

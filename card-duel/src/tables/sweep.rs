@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::key::{HAND_SIZES, StartKey, hand_slot, start_rank};
 use super::layout::{CELLS, Chunk, LayerLayout, NOT_STORED, Run};
-use super::slots::{DRAWN_HANDS, OTHER_CLASSES, Slots, Subplane, other_class};
+use super::slots::{DRAWN_HANDS, MAX_UNPLAYED_ROWS, OTHER_CLASSES, Slots, Subplane, other_class};
 use super::{MAX_DROP, Starts};
 use crate::pings::{PINGS, SAFE_HP};
 use crate::rules::{Action, FACE_DAMAGE, HERO_POWER_COST, MAX_HAND, MAX_HP, Position};
@@ -67,6 +67,8 @@ pub(super) struct Layer<'a> {
     below: [Option<&'a LayerValues>; MAX_DROP],
     /// Where the operations of a cell read and write.
     plan: CellPlan,
+    /// The same for a cell of a pair where no card was played.
+    unplayed: UnplayedPlan,
 }
 
 /// Where the operations of a cell read and write, diagonal by diagonal, in the lanes of a
@@ -82,6 +84,69 @@ struct CellPlan {
     /// By lane: minus infinity on a diagonal's first row, which cannot play, else 0
     /// ([`play_cell`]); minus infinity for [`CHUNK`] lanes past the last.
     row_starts: Vec<f64>,
+}
+
+/// Where the operations of a cell of a pair where no card was played this turn read, row
+/// by row (its rows: [`Slots::unplayed`]), by mover HP. Such a cell's hero power reads the
+/// cell of the same pair with HERO_POWER_COST HP less, whose rows are its own kind; a face
+/// attack by a 2-HP minion and a play lead to pairs where a card was played, whose cells
+/// keep every diagonal (read from their base, as [`Slots::offset`] counts).
+struct UnplayedPlan {
+    /// The row each row's hero power reads (`None`: no play left, illegal).
+    hero: Vec<[Option<u8>; MAX_UNPLAYED_ROWS]>,
+    /// Each row's slots in a cell where a card was played.
+    played: Vec<[u16; MAX_UNPLAYED_ROWS]>,
+    /// The rows that can play (a play left), and the slots they read in an outcome's cell.
+    plays: Vec<Vec<PlayRow>>,
+    /// Each row's hand.
+    hands: Vec<[u8; MAX_UNPLAYED_ROWS]>,
+}
+
+/// A row of a cell where no card was played that can play: its place in the cell, and the
+/// slots it reads in an outcome's cell (where a card was played: from its base), the row
+/// before in the same diagonal.
+#[derive(Clone, Copy, Debug)]
+struct PlayRow {
+    row: usize,
+    from: usize,
+}
+
+impl UnplayedPlan {
+    fn new(slots: &Slots) -> UnplayedPlan {
+        let mut plan = UnplayedPlan {
+            hero: vec![[None; MAX_UNPLAYED_ROWS]; CELLS],
+            played: vec![[0; MAX_UNPLAYED_ROWS]; CELLS],
+            plays: vec![Vec::new(); CELLS],
+            hands: vec![[0; MAX_UNPLAYED_ROWS]; CELLS],
+        };
+        let played = |s: Subplane| slots.offset(s.diagonal()) + s.row() * G;
+        for a in 1..=MAX_HP {
+            let i = usize::from(a);
+            for (row, s) in slots.unplayed(a).rows().enumerate() {
+                plan.hands[i][row] = s.hand as u8;
+                plan.played[i][row] = u16::try_from(played(s)).expect("a short cell");
+                if s.left == 0 {
+                    continue;
+                }
+                if a > HERO_POWER_COST {
+                    let below = a - HERO_POWER_COST;
+                    let hand = (s.hand + 1).min(usize::from(MAX_HAND));
+                    let source = Slots::effective(below, s.left - 1, hand);
+                    let source = slots.unplayed(below).row_of(source);
+                    let source = source.expect("a hero power keeps to the rows without a play");
+                    plan.hero[i][row] = Some(source as u8);
+                } else {
+                    // No cell below: it kills the mover, worth 0.
+                    plan.hero[i][row] = Some(0);
+                }
+                debug_assert!(s.hand > 0, "a turn without a play keeps its drawn card");
+                let from = Subplane { left: s.left - 1, hand: s.hand - 1 };
+                debug_assert_eq!(from.diagonal(), s.diagonal(), "a play keeps the diagonal");
+                plan.plays[i].push(PlayRow { row, from: played(from) });
+            }
+        }
+        plan
+    }
 }
 
 /// Consecutive rows (1 to 3) of a diagonal whose hero power reads consecutive rows of one
@@ -161,7 +226,8 @@ impl<'a> Layer<'a> {
         layout: &'a LayerLayout,
         below: [Option<&'a LayerValues>; MAX_DROP],
     ) -> Layer<'a> {
-        Layer { slots, layout, below, plan: CellPlan::new(&slots) }
+        let (plan, unplayed) = (CellPlan::new(&slots), UnplayedPlan::new(&slots));
+        Layer { slots, layout, below, plan, unplayed }
     }
 
     /// The finished layer `back + 1` below this one.
@@ -278,7 +344,9 @@ impl<'a> Layer<'a> {
             }
             if pairs == Pairs::Others {
                 self.end_turns(unit, run, rows);
-                self.saturate(unit, run);
+                if !info.unplayed {
+                    self.saturate(unit, run);
+                }
             }
         }
     }
@@ -309,7 +377,10 @@ impl<'a> Layer<'a> {
             return;
         }
         self.attacks(unit, run);
-        if PAIR_INFO[usize::from(run.pair)].can_play {
+        let info = &PAIR_INFO[usize::from(run.pair)];
+        if info.can_play && info.unplayed {
+            self.unplayed_plays(unit, run, scratch, sums);
+        } else if info.can_play {
             self.plays(unit, run, scratch, sums);
         }
     }
@@ -328,10 +399,14 @@ impl<'a> Layer<'a> {
         let info = &PAIR_INFO[pair];
         let last = run.a0 + run.open - 1;
         for a in run.a0..=last {
-            self.hero_powers(unit, pair, a);
+            if info.unplayed {
+                self.unplayed_hero_powers(unit, pair, a);
+            } else {
+                self.hero_powers(unit, pair, a);
+            }
         }
         let at = self.cell_in(unit, pair, run.a0);
-        let len = self.cell_in(unit, pair, last) + self.slots.cell_len(last) - at;
+        let len = self.cell_in(unit, pair, last) + self.layout.cell_len(pair, last) - at;
         // Face: the enemy loses FACE_DAMAGE HP (an open cell's enemy survives it: he has more
         // HP than the ready minions deal); the minion is spent. Trade: both minions die, which
         // lowers the total by their HP; no player's HP changes.
@@ -341,9 +416,17 @@ impl<'a> Layer<'a> {
         });
         let mut sources: [&[f64]; MAX_ATTACKS] = [&[]; MAX_ATTACKS];
         let mut attacks = 0;
+        let mut to_played = None;
         for (drop, next) in faces.chain(trades) {
             let layer = self.below(drop - 1);
             let next = usize::from(next);
+            if PAIR_INFO[next].unplayed != info.unplayed {
+                // A 2-HP minion's face attack where no card was played: it lands where one
+                // was (its minion spent), whose cells keep every diagonal.
+                debug_assert!(info.unplayed && to_played.is_none(), "one such attack");
+                to_played = Some((layer, next));
+                continue;
+            }
             debug_assert!(layer.layout.reaches(next, run.a0, usize::from(run.open)), "closed");
             let from = layer.layout.cell_start(next, run.a0);
             debug_assert_eq!(
@@ -364,6 +447,9 @@ impl<'a> Layer<'a> {
             4 => max_of::<4>(dst, &sources),
             5 => max_of::<5>(dst, &sources),
             _ => max_of::<MAX_ATTACKS>(dst, &sources),
+        }
+        if let Some((layer, next)) = to_played {
+            self.unplayed_to_played(unit, run, layer, next);
         }
     }
 
@@ -402,6 +488,101 @@ impl<'a> Layer<'a> {
                 2 => copy_rows::<{ 2 * G }>(dst, src),
                 _ => copy_rows::<{ 3 * G }>(dst, src),
             }
+        }
+    }
+
+    /// [`Layer::hero_powers`] of the open cell (`pair`, `a`) of a pair where no card was
+    /// played, row by row.
+    #[inline(always)]
+    fn unplayed_hero_powers(&self, unit: &mut Unit<'_>, pair: usize, a: u8) {
+        let rows = self.slots.unplayed(a).len();
+        let at = self.cell_in(unit, pair, a);
+        let values = &mut unit.values[at..at + rows * G];
+        let below = (a > HERO_POWER_COST).then(|| {
+            let below = self.below(usize::from(HERO_POWER_COST) - 1);
+            (&below.values[..], below.layout.cell_start(pair, a - HERO_POWER_COST))
+        });
+        let sources = &self.unplayed.hero[usize::from(a)][..rows];
+        for (dst, &source) in values.chunks_exact_mut(G).zip(sources) {
+            let dst: &mut [f64; G] = dst.try_into().expect("a row");
+            *dst = match (source, below) {
+                (None, _) => [ILLEGAL; G],
+                (Some(_), None) => [0.0; G],
+                (Some(row), Some((values, start))) => {
+                    *values[start + usize::from(row) * G..].first_chunk().expect("a row")
+                }
+            };
+        }
+    }
+
+    /// A 2-HP minion's face attack from the open cells of `run`, a pair where no card was
+    /// played, to `next`, where one was (the minion is spent): each row reads the same
+    /// subplane there.
+    #[inline(always)]
+    fn unplayed_to_played(&self, unit: &mut Unit<'_>, run: &Run, layer: &LayerValues, next: usize) {
+        let pair = usize::from(run.pair);
+        for a in run.a0..run.a0 + run.open {
+            let rows = self.slots.unplayed(a).len();
+            let at = self.cell_in(unit, pair, a);
+            let values = &mut unit.values[at..at + rows * G];
+            let base = layer.layout.base(next, a);
+            let played = &self.unplayed.played[usize::from(a)][..rows];
+            for (dst, &from) in values.chunks_exact_mut(G).zip(played) {
+                let src = &layer.values[base.wrapping_add(usize::from(from))..];
+                max_rows::<G>(dst, src);
+            }
+        }
+    }
+
+    /// [`Layer::plays`] of the open cells of `run`, a pair where no card was played: each row
+    /// that can play reads the row before in the same diagonal of each outcome's cell, where
+    /// a card was played ([`Sums::play_rows`]).
+    #[inline(always)]
+    fn unplayed_plays<S: Sums>(
+        &self,
+        unit: &mut Unit<'_>,
+        run: &Run,
+        scratch: &mut Scratch,
+        sums: S,
+    ) {
+        let pair = usize::from(run.pair);
+        let below = self.below(0);
+        let bases = below.layout.all_bases();
+        let end = usize::from(run.a0) + usize::from(run.open);
+        let pings = PINGS.of_pair(pair);
+        let Scratch { terms } = scratch;
+        let mut a = run.a0;
+        while usize::from(a) < end {
+            let b = run.heroes - a;
+            let m = if a >= SAFE_HP && b >= SAFE_HP {
+                usize::from(b - SAFE_HP + 1).min(end - usize::from(a))
+            } else {
+                1
+            };
+            let (win, outcomes) = pings.get(a, b);
+            terms.clear();
+            terms.extend(outcomes.iter().map(|o| Term {
+                p: o.p,
+                cells: usize::from(o.pair) * CELLS,
+                loss: o.mover_loss,
+                start: 0,
+                won: false,
+            }));
+            for a in a..a + m as u8 {
+                let rows = &self.unplayed.plays[usize::from(a)];
+                if rows.is_empty() {
+                    continue;
+                }
+                for term in terms.iter_mut() {
+                    debug_assert!(!PAIR_INFO[term.cells / CELLS].unplayed, "a card was played");
+                    let base = bases[term.cells + usize::from(a - term.loss)];
+                    term.won = base == NOT_STORED;
+                    term.start = base as usize;
+                }
+                let at = self.cell_in(unit, pair, a);
+                sums.play_rows(&mut unit.values[at..], rows, &below.values, terms, win);
+            }
+            a += m as u8;
         }
     }
 
@@ -577,6 +758,16 @@ impl<'a> Layer<'a> {
                 for other in 0..G {
                     ends[hand * G + other] = 1.0 - starts[other * G + other_class(hand)];
                 }
+            }
+            if PAIR_INFO[pair].unplayed {
+                let rows = self.slots.unplayed(a).len();
+                let at = self.cell_in(unit, pair, a);
+                let values = &mut unit.values[at..at + rows * G];
+                let hands = &self.unplayed.hands[usize::from(a)][..rows];
+                for (dst, &hand) in values.chunks_exact_mut(G).zip(hands) {
+                    max_rows::<G>(dst, &ends[usize::from(hand) * G..]);
+                }
+                continue;
             }
             let cell = self.slots.cell(a);
             let (at, first) = (self.cell_in(unit, pair, a), self.slots.offset(cell.first));
@@ -784,6 +975,11 @@ struct PlayChunk<'r> {
 /// Every implementation does, in every lane, the same IEEE operations in the same order (a
 /// multiplication, then an addition: no fused multiply-add), so the values are the same bits.
 trait Sums: Copy {
+    /// The plays of a cell where no card was played, at the start of `out`: for each of
+    /// `rows`, `max(row, win + sum of p * x)` over `terms` in order, `x` the term's cell's
+    /// slots at `from` or 1 when its cell is won.
+    fn play_rows(self, out: &mut [f64], rows: &[PlayRow], src: &[f64], terms: &[Term], win: f64);
+
     /// `K` lanes (a multiple of 4, at most [`CHUNK`]) at the start of `out`.
     fn play_chunk<const K: usize>(
         self,
@@ -799,6 +995,11 @@ trait Sums: Copy {
 struct Portable;
 
 impl Sums for Portable {
+    #[inline(always)]
+    fn play_rows(self, out: &mut [f64], rows: &[PlayRow], src: &[f64], terms: &[Term], win: f64) {
+        play_rows_portable(out, rows, src, terms, win);
+    }
+
     #[inline(always)]
     fn play_chunk<const K: usize>(
         self,
@@ -859,6 +1060,13 @@ impl Avx2 {
 
 #[cfg(target_arch = "x86_64")]
 impl Sums for Avx2 {
+    #[allow(unsafe_code, reason = "calling AVX2 code once the CPU is known to have AVX2")]
+    #[inline(always)]
+    fn play_rows(self, out: &mut [f64], rows: &[PlayRow], src: &[f64], terms: &[Term], win: f64) {
+        // SAFETY: an `Avx2` is made only where the CPU has AVX2.
+        unsafe { play_rows_avx2(out, rows, src, terms, win) }
+    }
+
     #[allow(unsafe_code, reason = "calling AVX2 code once the CPU is known to have AVX2")]
     #[inline(always)]
     fn play_chunk<const K: usize>(
@@ -923,6 +1131,101 @@ fn play_chunk_avx2<const K: usize>(
             let at = out.as_mut_ptr().add(4 * i);
             // `max_pd(a, b)` is `a > b ? a : b`, as [`max_into`] is.
             _mm256_storeu_pd(at, _mm256_max_pd(_mm256_loadu_pd(at), sum));
+        }
+    }
+}
+
+/// Values a layer keeps past its last, read by [`play_rows_avx2`] past a cell's last row.
+pub(super) const PAST_THE_END: usize = 4 - G;
+
+/// Rows of [`Sums::play_rows`] that one pass over the terms keeps in registers.
+const ROWS_CHUNK: usize = 8;
+
+/// [`Sums::play_rows`] in arrays, for any CPU.
+#[inline(always)]
+fn play_rows_portable(out: &mut [f64], rows: &[PlayRow], src: &[f64], terms: &[Term], win: f64) {
+    for row in rows {
+        let mut sums = [win; G];
+        for term in terms {
+            let x: [f64; G] = if term.won {
+                [1.0; G]
+            } else {
+                *src[term.start.wrapping_add(row.from)..].first_chunk().expect("a stored row")
+            };
+            for (sum, &x) in sums.iter_mut().zip(&x) {
+                *sum += term.p * x;
+            }
+        }
+        max_rows::<G>(&mut out[row.row * G..], &sums);
+    }
+}
+
+/// [`Sums::play_rows`] with AVX2 intrinsics: up to [`ROWS_CHUNK`] rows a pass, each in one
+/// register of 4 lanes whose last lane (the next slot of the outcome's cell, read past the
+/// row) is summed and dropped.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn play_rows_avx2(out: &mut [f64], rows: &[PlayRow], src: &[f64], terms: &[Term], win: f64) {
+    for rows in rows.chunks(ROWS_CHUNK) {
+        match rows.len() {
+            1 => play_rows_chunk_avx2::<1>(out, rows, src, terms, win),
+            2 => play_rows_chunk_avx2::<2>(out, rows, src, terms, win),
+            3 => play_rows_chunk_avx2::<3>(out, rows, src, terms, win),
+            4 => play_rows_chunk_avx2::<4>(out, rows, src, terms, win),
+            5 => play_rows_chunk_avx2::<5>(out, rows, src, terms, win),
+            6 => play_rows_chunk_avx2::<6>(out, rows, src, terms, win),
+            7 => play_rows_chunk_avx2::<7>(out, rows, src, terms, win),
+            _ => play_rows_chunk_avx2::<ROWS_CHUNK>(out, rows, src, terms, win),
+        }
+    }
+}
+
+/// `N` rows of [`play_rows_avx2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+#[allow(unsafe_code, reason = "AVX2 loads and stores of lanes checked to be in bounds")]
+fn play_rows_chunk_avx2<const N: usize>(
+    out: &mut [f64],
+    rows: &[PlayRow],
+    src: &[f64],
+    terms: &[Term],
+    win: f64,
+) {
+    use std::arch::x86_64::{
+        __m256d, _mm256_add_pd, _mm256_loadu_pd, _mm256_maskload_pd, _mm256_maskstore_pd,
+        _mm256_max_pd, _mm256_mul_pd, _mm256_set1_pd, _mm256_setr_epi64x,
+    };
+    let rows: &[PlayRow; N] = rows.try_into().expect("N rows");
+    // The lanes every term reads: from the first row's, up to the last one's 4th.
+    let first = rows.iter().map(|r| r.from).min().expect("a row");
+    let reach = rows.iter().map(|r| r.from).max().expect("a row") + 4 - first;
+    let from: [usize; N] = std::array::from_fn(|i| rows[i].from - first);
+    let mut sums: [__m256d; N] = [_mm256_set1_pd(win); N];
+    for term in terms {
+        let p = _mm256_set1_pd(term.p);
+        if term.won {
+            // p * 1 is p.
+            for sum in &mut sums {
+                *sum = _mm256_add_pd(*sum, p);
+            }
+            continue;
+        }
+        let cell = &src[term.start.wrapping_add(first)..][..reach];
+        for (sum, &from) in sums.iter_mut().zip(&from) {
+            // SAFETY: lanes `from..from + 4` of `cell` are in bounds.
+            let x = unsafe { _mm256_loadu_pd(cell.as_ptr().add(from)) };
+            *sum = _mm256_add_pd(*sum, _mm256_mul_pd(p, x));
+        }
+    }
+    let row_lanes = _mm256_setr_epi64x(-1, -1, -1, 0);
+    for (&sum, row) in sums.iter().zip(rows) {
+        let dst = &mut out[row.row * G..row.row * G + G];
+        // SAFETY: the three unmasked lanes are `dst`'s.
+        unsafe {
+            let current = _mm256_maskload_pd(dst.as_ptr(), row_lanes);
+            _mm256_maskstore_pd(dst.as_mut_ptr(), row_lanes, _mm256_max_pd(current, sum));
         }
     }
 }
