@@ -102,12 +102,6 @@ impl<'a> Alive<'a> {
         let Alive { outcomes, mover_hp, other_hp } = self;
         outcomes.iter().filter(move |o| o.mover_loss < mover_hp && o.other_loss < other_hp)
     }
-
-    /// At most this many outcomes.
-    #[inline]
-    pub(crate) fn bound(self) -> usize {
-        self.outcomes.len()
-    }
 }
 
 /// A path's hero hits in order: `1 << len | bits`, bit `i` set when hit `i` struck the other

@@ -140,6 +140,9 @@ pub(crate) struct PairInfo {
     pub(crate) start: Option<(u8, u8)>,
     /// The pair of the next turn start.
     pub(crate) next_start: u16,
+    /// Whether no card was played this turn: the mover has no spent 2-HP minion (a card
+    /// lands as one, and only a later play can damage it).
+    pub(crate) unplayed: bool,
 }
 
 /// [`PairInfo`] of every board pair, by [`pair_index`].
@@ -181,6 +184,7 @@ fn pair_info(pair: usize) -> PairInfo {
         lethal: FACE_DAMAGE * (m[READY1] + m[READY2]),
         start: mover.all_ready().then_some((board.index() as u8, other.index() as u8)),
         next_start: pair_index(TurnBoard::ready(other), board) as u16,
+        unplayed: m[SPENT2] == 0,
     }
 }
 

@@ -33,9 +33,10 @@
 //! turns) below its own total. A file of a few positions gets the cells reachable from them
 //! marked exactly, which for one typical position is a third or less of its box.
 //!
-//! Cells of one pair that follow each other in mover HP lead, by any operation, to cells that
-//! follow each other in the layer below, so the sweep works on such *runs*: each play outcome
-//! is one multiply-add over contiguous memory rather than one jump a cell. Every slot's value
+//! Cells of one pair that follow each other in mover HP lead, by an attack, to cells that
+//! follow each other in the layer below, so the sweep works on such *runs*: a run's attacks
+//! are one pass over contiguous memory, and each play outcome of a cell one multiply-add over
+//! contiguous memory (a cell keeps all its slots together). Every slot's value
 //! is computed by the same IEEE operations in the same order whatever the layout, the reach or
 //! the thread count, so every table agrees with every other to the last bit.
 //!
@@ -214,7 +215,7 @@ impl Tables {
                 // touch them, on every thread, instead of one thread writing zeros now; pages
                 // beyond what the layers of this slot use are never touched. Huge pages, as
                 // plays read the layer below at scattered places.
-                current.values = HugeZeroed::new(most);
+                current.values = HugeZeroed::new(most + sweep::PAST_THE_END);
             }
             debug_assert_eq!(len, LayerLayout::values_len(t, &reach, &slots), "its length");
             assert!(len <= current.values.len(), "no layer is longer than the longest");

@@ -2,14 +2,16 @@
 //! reaches, their [`Run`]s, and the place of every stored slot.
 //!
 //! The layer's values are one piece per board pair, in pair order, and a pair's piece holds
-//! one block per diagonal (see [`slots`](super::slots)), `[cell][hand row][other's hand
-//! class]` over the cells that diagonal stores. A run of cells is one contiguous piece of a
-//! block, its every row included, so an attack of a run is one pass over one piece of the
-//! target's block; a chunk of pairs is one contiguous piece of the layer. The turn-start rows
-//! (the values a turn start and the end of a turn read, kept apart before the end of the turn
-//! changes them) have the same shape with one block per pair where turns start, a row per
-//! hand after the draw and every open reached cell. Rebuilt for every layer in
-//! `O(pairs * diagonals)`, reusing its vectors.
+//! its stored cells by mover HP, each cell its stored slots `[diagonal][hand row][other's
+//! hand class]` (see [`slots`](super::slots): a cell's computed diagonals first, then its
+//! saturated copies). So a run of cells is one contiguous piece, and an attack of a run,
+//! which keeps every slot and the mover HP, is one pass over one piece of the target pair's;
+//! a play of one cell reads one piece of each outcome's cell; a chunk of pairs is one
+//! contiguous piece of the layer. The turn-start rows (the values a turn start and the end of
+//! a turn read, kept apart before the end of the turn changes them) are laid out by blocks,
+//! `[cell][hand after the draw][other's hand class]`, one block per pair where turns start
+//! over its open reached cells. Rebuilt for every layer in `O(pairs * MAX_HP)`, reusing its
+//! vectors.
 
 use std::ops::Range;
 
@@ -30,11 +32,15 @@ pub(super) struct LayerLayout {
     open: Vec<u32>,
     /// Maximal runs of consecutive reached cells, by pair.
     pub(super) runs: Vec<Run>,
-    /// `blocks[pair * diagonals + diagonal]`: the pair's block of the diagonal (a pair's
-    /// blocks side by side: a play reads one target pair's blocks of several diagonals).
-    blocks: Vec<Block>,
-    /// Diagonals of the sweep.
-    diagonals: usize,
+    /// `cells[pair * CELLS + a]`: where cell (`pair`, `a`) would keep diagonal 0 (its first
+    /// value, less the offset of its first diagonal: [`Slots::offset`]), or, in a pair where
+    /// no card was played, its first value; [`NOT_STORED`] when it is not stored.
+    cells: Vec<i32>,
+    /// The slot geometry of the sweep.
+    slots: Option<Slots>,
+    /// `unplayed[pair]`: whether no card was played in `pair` ([`PairInfo::unplayed`]), whose
+    /// cells keep their rows.
+    unplayed: Vec<bool>,
     /// `starts[pair]..starts[pair + 1]`: the pair's values in the layer.
     starts: Vec<usize>,
     /// Each pair's block in the turn-start rows (a row per hand after the draw); only pairs
@@ -82,12 +88,6 @@ impl Block {
         debug_assert!(place >= 0, "cell {a} of row {row} is not stored in {self:?}");
         place as usize
     }
-
-    /// The values of one cell: its rows side by side, the distance between cells.
-    #[inline]
-    pub(super) fn cell(self) -> usize {
-        self.cell as usize
-    }
 }
 
 /// A range of pairs with the runs of its pairs, and the range of its values in the layer and
@@ -99,17 +99,15 @@ pub(super) struct Chunk {
     pub(super) turn_rows: Range<usize>,
 }
 
+/// Cells a pair has in [`LayerLayout::cell_bases`], one a mover HP (`0` never stored).
+pub(super) const CELLS: usize = MAX_HP as usize + 1;
+
+/// The base of a cell that is not stored (not reached, or won).
+pub(super) const NOT_STORED: i32 = i32::MIN;
+
 /// Bits `0..n` of a word, for any `n`.
 pub(super) fn bits_below(n: i32) -> u32 {
     if n >= 32 { u32::MAX } else { (1u32 << n.max(0)) - 1 }
-}
-
-/// How many of the `n` cells from mover HP `a0` of a pair whose open cells are `open`
-/// ([`LayerLayout::open_word`]) are open: the open cells of a pair come first, the won ones
-/// after.
-#[inline]
-pub(super) fn open_run(open: u32, a0: u8, n: usize) -> usize {
-    ((open >> a0).trailing_ones() as usize).min(n)
 }
 
 /// Bits `lo..=hi` of a word.
@@ -149,25 +147,26 @@ impl LayerLayout {
             }
         }
 
-        let diagonals = slots.diagonals();
-        self.diagonals = diagonals;
-        self.blocks.clear();
-        self.blocks.resize(diagonals * PAIRS, Block::default());
-        let windows = windows(slots);
+        self.slots = Some(*slots);
+        self.unplayed.clear();
+        self.unplayed.extend(PAIR_INFO.iter().map(|info| info.unplayed));
+        self.cells.clear();
+        self.cells.resize(PAIRS * CELLS, NOT_STORED);
         self.starts.clear();
         let mut next = 0;
         for (pair, &word) in self.reached.iter().enumerate() {
             self.starts.push(next);
             // Won cells are worth 1 whatever the slot: they are not stored.
-            let word = word & self.open[pair];
-            if word == 0 {
-                continue;
-            }
-            for (diagonal, &(window, width)) in windows.iter().enumerate() {
-                if let Some((block, len)) = block_of(word & window, width, next) {
-                    self.blocks[pair * diagonals + diagonal] = block;
-                    next += len;
-                }
+            let mut word = word & self.open[pair];
+            let unplayed = PAIR_INFO[pair].unplayed;
+            while word != 0 {
+                let a = word.trailing_zeros() as u8;
+                word &= word - 1;
+                let before = if unplayed { 0 } else { slots.offset(slots.cell(a).first) };
+                let base = next as i64 - before as i64;
+                self.cells[pair * CELLS + usize::from(a)] =
+                    i32::try_from(base).expect("a layer has fewer than 2^31 values");
+                next += cell_len(slots, pair, a);
             }
         }
         self.starts.push(next);
@@ -191,19 +190,17 @@ impl LayerLayout {
     }
 
     /// The number of values layer `t` stores ([`LayerLayout::len`] once built), without
-    /// laying it out. `O(pairs * diagonals)`.
+    /// laying it out. `O(pairs * MAX_HP)`.
     pub(super) fn values_len(t: usize, reach: &Reach, slots: &Slots) -> usize {
-        let windows = windows(slots);
-        (0..PAIRS)
-            .map(|pair| reached_word(t, pair, reach) & open_word(t, pair))
-            .filter(|&word| word != 0)
-            .map(|word| {
-                (windows.iter())
-                    .filter_map(|&(window, width)| block_of(word & window, width, 0))
-                    .map(|(_, len)| len)
-                    .sum::<usize>()
-            })
-            .sum()
+        let mut len = 0;
+        for pair in 0..PAIRS {
+            let mut word = reached_word(t, pair, reach) & open_word(t, pair);
+            while word != 0 {
+                len += cell_len(slots, pair, word.trailing_zeros() as u8);
+                word &= word - 1;
+            }
+        }
+        len
     }
 
     /// Splits the runs into ranges of whole pairs (covering every run, in order) for
@@ -258,29 +255,61 @@ impl LayerLayout {
         self.open[pair] >> a & 1 == 0
     }
 
-    /// The open cells of `pair` (not won): bit `a` for mover HP `a`. See [`open_run`].
-    #[inline]
-    pub(super) fn open_word(&self, pair: usize) -> u32 {
-        self.open[pair]
-    }
-
     /// Values of the whole layer.
     pub(super) fn len(&self) -> usize {
         *self.starts.last().expect("a layout is built before it is used")
     }
 
-    /// The block of `pair` for `diagonal`.
+    /// The bases of every cell ([`LayerLayout::base`]), cell (`pair`, `a`) at
+    /// `pair * CELLS + a`; [`NOT_STORED`] for a cell not stored.
     #[inline]
-    pub(super) fn block(&self, diagonal: usize, pair: usize) -> Block {
-        debug_assert!(diagonal < self.diagonals, "diagonal {diagonal} is not stored");
-        self.blocks[pair * self.diagonals + diagonal]
+    pub(super) fn all_bases(&self) -> &[i32] {
+        &self.cells
+    }
+
+    /// Where cell (`pair`, `a`) would keep diagonal 0: its diagonal `d` starts
+    /// [`Slots::offset`]`(d)` values later. The cell must be stored.
+    #[inline]
+    pub(super) fn base(&self, pair: usize, a: u8) -> usize {
+        let base = self.cells[pair * CELLS + usize::from(a)];
+        debug_assert_ne!(base, NOT_STORED, "cell ({pair}, {a}) is not stored");
+        base as usize
+    }
+
+    /// The first value of cell (`pair`, `a`), which must be stored.
+    #[inline(always)]
+    pub(super) fn cell_start(&self, pair: usize, a: u8) -> usize {
+        if self.unplayed[pair] {
+            return self.base(pair, a);
+        }
+        let slots = self.slots.as_ref().expect("a layout is built before it is used");
+        self.base(pair, a).wrapping_add(slots.offset(slots.cell(a).first))
+    }
+
+    /// The values cell (`pair`, `a`) keeps, stored or not.
+    #[inline]
+    pub(super) fn cell_len(&self, pair: usize, a: u8) -> usize {
+        let slots = self.slots.as_ref().expect("a layout is built before it is used");
+        if self.unplayed[pair] { slots.unplayed_len(a) } else { slots.cell_len(a) }
     }
 
     /// The first slot of cell (`pair`, `a`) in `subplane`, within the layer's values. The
-    /// cell must be stored there.
+    /// cell must be stored there: in a pair where no card was played, `subplane` must be the
+    /// effective subplane of one such a turn reaches.
     #[inline]
     pub(super) fn slot(&self, subplane: Subplane, pair: usize, a: u8) -> usize {
-        self.block(subplane.diagonal(), pair).at(subplane.row(), a)
+        let slots = self.slots.as_ref().expect("a layout is built before it is used");
+        if self.unplayed[pair] {
+            let row = slots.unplayed(a).row_of(subplane);
+            let row = row.expect("a subplane a turn without a play reaches");
+            return self.base(pair, a) + row * OTHER_CLASSES;
+        }
+        debug_assert!(
+            (slots.cell(a).first..slots.cell(a).stored).contains(&subplane.diagonal()),
+            "{subplane:?} of a cell with mover HP {a} is not stored"
+        );
+        (self.base(pair, a))
+            .wrapping_add(slots.offset(subplane.diagonal()) + subplane.row() * OTHER_CLASSES)
     }
 
     /// The block of `pair` in the turn-start rows; only a pair where turns start has one.
@@ -295,14 +324,10 @@ impl LayerLayout {
     }
 }
 
-/// For each diagonal of `slots`, the mover HP it stores (bit `a` for HP `a`) and its rows.
-fn windows(slots: &Slots) -> Vec<(u32, usize)> {
-    (0..slots.diagonals())
-        .map(|diagonal| {
-            let (lo, hi) = slots.stored(diagonal);
-            (bits_between(lo, hi), slots.width(diagonal))
-        })
-        .collect()
+/// The values cell (`pair`, `a`) keeps: its rows where no card was played, else its
+/// diagonals.
+fn cell_len(slots: &Slots, pair: usize, a: u8) -> usize {
+    if PAIR_INFO[pair].unplayed { slots.unplayed_len(a) } else { slots.cell_len(a) }
 }
 
 /// The cells of `pair` in layer `t` that face attacks do not win outright: bit `a` for mover
@@ -367,9 +392,8 @@ mod tests {
                         let open = a < run.a0 + run.open;
                         assert_eq!(open, b > info.lethal);
                         assert_eq!(layout.won(pair, a), !open);
-                        let rest = usize::from(run.a0 + run.len - a);
-                        let open_rest = usize::from((run.a0 + run.open).saturating_sub(a));
-                        assert_eq!(open_run(layout.open_word(pair), a, rest), open_rest);
+                        let base = layout.all_bases()[pair * CELLS + usize::from(a)];
+                        assert_eq!(base == NOT_STORED, !open, "open cells are stored");
                     }
                     in_runs += usize::from(run.len);
                     if info.start.is_some() {
@@ -395,15 +419,24 @@ mod tests {
                 let mut places = Vec::new();
                 for chunk in &layout.chunks {
                     for run in &layout.runs[chunk.runs.clone()] {
-                        for s in slots.all() {
-                            let (lo, hi) = slots.stored(s.diagonal());
-                            for a in run.a0..run.a0 + run.open {
-                                if (lo..=hi).contains(&i32::from(a)) {
-                                    let at = layout.slot(s, usize::from(run.pair), a);
-                                    assert!(at + OTHER_CLASSES <= chunk.values.end);
-                                    assert!(at >= chunk.values.start);
-                                    places.push(at);
-                                }
+                        let pair = usize::from(run.pair);
+                        for a in run.a0..run.a0 + run.open {
+                            // A pair where no card was played keeps only the rows such a
+                            // turn reaches; any other, every diagonal its cells store.
+                            let stored: Vec<_> = if PAIR_INFO[pair].unplayed {
+                                slots.unplayed(a).rows().collect()
+                            } else {
+                                let stores = |s: &Subplane| {
+                                    let (lo, hi) = slots.stored(s.diagonal());
+                                    (lo..=hi).contains(&i32::from(a))
+                                };
+                                slots.all().filter(stores).collect()
+                            };
+                            for s in stored {
+                                let at = layout.slot(s, pair, a);
+                                assert!(at + OTHER_CLASSES <= chunk.values.end);
+                                assert!(at >= chunk.values.start);
+                                places.push(at);
                             }
                         }
                     }

@@ -1,9 +1,9 @@
 //! The kernel: filling one layer from the finished layers below it, in three phases (see
 //! [`tables`](super)). The two heavy phases split the layer into units, one per chunk of
-//! board pairs, and a unit walks its chunk's [`Run`]s of consecutive cells: every operation of
-//! a run reads one contiguous piece of a row per subplane of a layer below, and a play's
-//! outcomes are read one diagonal at a time, a few hundred kilobytes of the layer below that
-//! stay in the core's cache while the unit's pairs use them.
+//! board pairs, and a unit walks its chunk's [`Run`]s of consecutive cells. A cell keeps its
+//! slots in one piece ([`layout`](super::layout)), so the attacks of a run read one piece of
+//! each target pair's cells, all in one pass over the run's values, and the plays of a cell
+//! read one piece of each outcome's cell, summed in registers while the outcomes stream past.
 
 use std::ops::Range;
 use std::sync::Mutex;
@@ -12,11 +12,11 @@ use engine::memory::HugeZeroed;
 use rayon::prelude::*;
 
 use super::key::{HAND_SIZES, StartKey, hand_slot, start_rank};
-use super::layout::{Chunk, LayerLayout, Run, bits_between, open_run};
-use super::slots::{DRAWN_HANDS, OTHER_CLASSES, SATURATED_BELOW, Slots, Subplane, other_class};
+use super::layout::{CELLS, Chunk, LayerLayout, NOT_STORED, Run};
+use super::slots::{DRAWN_HANDS, MAX_UNPLAYED_ROWS, OTHER_CLASSES, Slots, Subplane, other_class};
 use super::{MAX_DROP, Starts};
 use crate::pings::{PINGS, SAFE_HP};
-use crate::rules::{Action, FACE_DAMAGE, HERO_POWER_COST, MAX_HAND, MAX_HP, MAX_OPS, Position};
+use crate::rules::{Action, FACE_DAMAGE, HERO_POWER_COST, MAX_HAND, MAX_HP, Position};
 use crate::shapes::{PAIR_INFO, TurnBoard, pair_index};
 
 /// Values of an illegal action; every real value is in `0..=1`, so it never wins a max.
@@ -24,9 +24,6 @@ const ILLEGAL: f64 = -1.0;
 
 /// Slots of one cell in one subplane: one per class of the other player's hand.
 const G: usize = OTHER_CLASSES;
-
-/// Most diagonals of a sweep.
-const MAX_DIAGONALS: usize = MAX_OPS as usize + HAND_SIZES;
 
 /// A finished (or filling) layer: where its cells sit and their values.
 #[derive(Debug, Default)]
@@ -68,6 +65,140 @@ pub(super) struct Layer<'a> {
     layout: &'a LayerLayout,
     /// Layers `t-1..=t-MAX_DROP`, finished (`None` below layer 0).
     below: [Option<&'a LayerValues>; MAX_DROP],
+    /// Where the operations of a cell read and write.
+    plan: CellPlan,
+    /// The same for a cell of a pair where no card was played.
+    unplayed: UnplayedPlan,
+}
+
+/// Where the operations of a cell read and write, diagonal by diagonal, in the lanes of a
+/// cell that stored every diagonal ([`Slots::offset`]): a cell with mover HP `a` takes the
+/// pieces of its computed diagonals. Built for each layer, in `O(diagonals)`.
+struct CellPlan {
+    /// The hero power's pieces, those of diagonal `d` at `hero_at[d]..hero_at[d + 1]`.
+    hero: Vec<HeroPiece>,
+    hero_at: Vec<usize>,
+    /// By diagonal: its first lane, where its rows' hands start among a cell's end-of-turn
+    /// values (`[hand][other's class]`), and its rows.
+    ends: Vec<(usize, usize, usize)>,
+    /// By lane: minus infinity on a diagonal's first row, which cannot play, else 0
+    /// ([`play_cell`]); minus infinity for [`CHUNK`] lanes past the last.
+    row_starts: Vec<f64>,
+}
+
+/// Where the operations of a cell of a pair where no card was played this turn read, row
+/// by row (its rows: [`Slots::unplayed`]), by mover HP. Such a cell's hero power reads the
+/// cell of the same pair with HERO_POWER_COST HP less, whose rows are its own kind; a face
+/// attack by a 2-HP minion and a play lead to pairs where a card was played, whose cells
+/// keep every diagonal (read from their base, as [`Slots::offset`] counts).
+struct UnplayedPlan {
+    /// The row each row's hero power reads (`None`: no play left, illegal).
+    hero: Vec<[Option<u8>; MAX_UNPLAYED_ROWS]>,
+    /// Each row's slots in a cell where a card was played.
+    played: Vec<[u16; MAX_UNPLAYED_ROWS]>,
+    /// The rows that can play (a play left), and the slots they read in an outcome's cell.
+    plays: Vec<Vec<PlayRow>>,
+    /// Each row's hand.
+    hands: Vec<[u8; MAX_UNPLAYED_ROWS]>,
+}
+
+/// A row of a cell where no card was played that can play: its place in the cell, and the
+/// slots it reads in an outcome's cell (where a card was played: from its base), the row
+/// before in the same diagonal.
+#[derive(Clone, Copy, Debug)]
+struct PlayRow {
+    row: usize,
+    from: usize,
+}
+
+impl UnplayedPlan {
+    fn new(slots: &Slots) -> UnplayedPlan {
+        let mut plan = UnplayedPlan {
+            hero: vec![[None; MAX_UNPLAYED_ROWS]; CELLS],
+            played: vec![[0; MAX_UNPLAYED_ROWS]; CELLS],
+            plays: vec![Vec::new(); CELLS],
+            hands: vec![[0; MAX_UNPLAYED_ROWS]; CELLS],
+        };
+        let played = |s: Subplane| slots.offset(s.diagonal()) + s.row() * G;
+        for a in 1..=MAX_HP {
+            let i = usize::from(a);
+            for (row, s) in slots.unplayed(a).rows().enumerate() {
+                plan.hands[i][row] = s.hand as u8;
+                plan.played[i][row] = u16::try_from(played(s)).expect("a short cell");
+                if s.left == 0 {
+                    continue;
+                }
+                if a > HERO_POWER_COST {
+                    let below = a - HERO_POWER_COST;
+                    let hand = (s.hand + 1).min(usize::from(MAX_HAND));
+                    let source = Slots::effective(below, s.left - 1, hand);
+                    let source = slots.unplayed(below).row_of(source);
+                    let source = source.expect("a hero power keeps to the rows without a play");
+                    plan.hero[i][row] = Some(source as u8);
+                } else {
+                    // No cell below: it kills the mover, worth 0.
+                    plan.hero[i][row] = Some(0);
+                }
+                debug_assert!(s.hand > 0, "a turn without a play keeps its drawn card");
+                let from = Subplane { left: s.left - 1, hand: s.hand - 1 };
+                debug_assert_eq!(from.diagonal(), s.diagonal(), "a play keeps the diagonal");
+                plan.plays[i].push(PlayRow { row, from: played(from) });
+            }
+        }
+        plan
+    }
+}
+
+/// Consecutive rows (1 to 3) of a diagonal whose hero power reads consecutive rows of one
+/// diagonal below (`src`, in the cell with HERO_POWER_COST HP less), or one row where it is
+/// illegal (`None`: no play left).
+#[derive(Clone, Copy, Debug)]
+struct HeroPiece {
+    dst: usize,
+    src: Option<usize>,
+    rows: usize,
+}
+
+impl CellPlan {
+    fn new(slots: &Slots) -> CellPlan {
+        let mut hero = Vec::new();
+        let mut hero_at = vec![0];
+        let mut ends = Vec::new();
+        let mut row_starts = Vec::new();
+        for d in 0..slots.diagonals() {
+            let first_hand = Slots::first_hand(d);
+            let width = slots.width(d);
+            let at = slots.offset(d);
+            // Row 0 has no play left when `left = d + first_hand - 3` is 0; the rows that gain
+            // a card (hand below MAX_HAND) read consecutive rows of the diagonal two below,
+            // the full hand's row the diagonal one below.
+            let playing = usize::from(d + first_hand + 1 == HAND_SIZES);
+            if playing == 1 {
+                hero.push(HeroPiece { dst: at, src: None, rows: 1 });
+            }
+            let gaining = width.min(usize::from(MAX_HAND) - first_hand);
+            if playing < gaining {
+                let hand = first_hand + playing + 1;
+                let src = slots.offset(d - 2) + (hand - Slots::first_hand(d - 2)) * G;
+                let rows = gaining - playing;
+                hero.push(HeroPiece { dst: at + playing * G, src: Some(src), rows });
+            }
+            if gaining < width && playing < width {
+                debug_assert_eq!(first_hand + width - 1, usize::from(MAX_HAND), "a full hand");
+                let hand = usize::from(MAX_HAND);
+                let src = slots.offset(d - 1) + (hand - Slots::first_hand(d - 1)) * G;
+                hero.push(HeroPiece { dst: at + (width - 1) * G, src: Some(src), rows: 1 });
+            }
+            hero_at.push(hero.len());
+            ends.push((at, first_hand * G, width));
+            for row in 0..width {
+                let value = if row == 0 { f64::NEG_INFINITY } else { 0.0 };
+                row_starts.extend([value; G]);
+            }
+        }
+        row_starts.extend([f64::NEG_INFINITY; CHUNK]);
+        CellPlan { hero, hero_at, ends, row_starts }
+    }
 }
 
 /// One unit of a parallel phase: one chunk of pairs and its values.
@@ -89,21 +220,14 @@ enum Pairs {
     Others,
 }
 
-/// The open cells of a run that one diagonal computes (won ones are not stored): mover HP
-/// `a0..a0 + open`, at least one.
-#[derive(Clone, Copy, Debug)]
-struct Cells {
-    a0: u8,
-    open: usize,
-}
-
 impl<'a> Layer<'a> {
     pub(super) fn new(
         slots: Slots,
         layout: &'a LayerLayout,
         below: [Option<&'a LayerValues>; MAX_DROP],
     ) -> Layer<'a> {
-        Layer { slots, layout, below }
+        let (plan, unplayed) = (CellPlan::new(&slots), UnplayedPlan::new(&slots));
+        Layer { slots, layout, below, plan, unplayed }
     }
 
     /// The finished layer `back + 1` below this one.
@@ -120,8 +244,8 @@ impl<'a> Layer<'a> {
         // ready): the turn starts of this layer are read from them. Its chunks share out
         // those cells; phase 3's share out the others, whose best operation it computes.
         let start_chunks = &self.layout.start_chunks;
-        for_each_unit(self.units(values, start_chunks), |unit, terms| {
-            self.run_unit(unit, Pairs::Starts, &[], terms);
+        for_each_unit(self.units(values, start_chunks), |unit, scratch| {
+            self.run_unit(unit, Pairs::Starts, &[], scratch);
         });
         // Phase 2: the turn starts kept (all, or the file's positions) and the turn-start
         // rows of every open cell where turns start, which ending a turn reads (it hands the
@@ -144,8 +268,8 @@ impl<'a> Layer<'a> {
         // Phase 3: the other cells' best operation; in every open cell the better of that
         // and ending the turn; then the saturated copies that plays from above read.
         let rows = &rows[..];
-        for_each_unit(self.units(values, &self.layout.chunks), |unit, terms| {
-            self.run_unit(unit, Pairs::Others, rows, terms);
+        for_each_unit(self.units(values, &self.layout.chunks), |unit, scratch| {
+            self.run_unit(unit, Pairs::Others, rows, scratch);
         });
     }
 
@@ -163,13 +287,13 @@ impl<'a> Layer<'a> {
     }
 
     /// Phase 1 or 3 of `unit`, with the widest vectors the CPU has.
-    fn run_unit(&self, unit: &mut Unit<'_>, pairs: Pairs, rows: &[f64], terms: &mut Vec<Term>) {
+    fn run_unit(&self, unit: &mut Unit<'_>, pairs: Pairs, rows: &[f64], scratch: &mut Scratch) {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            self.run_unit_avx2(unit, pairs, rows, terms);
+        if let Some(avx2) = Avx2::detect() {
+            self.run_unit_avx2(unit, pairs, rows, scratch, avx2);
             return;
         }
-        self.phase(unit, pairs, rows, terms);
+        self.phase(unit, pairs, rows, scratch, Portable);
     }
 
     /// [`Layer::phase`] compiled for AVX2: twice the lanes per instruction in the sums and
@@ -182,7 +306,8 @@ impl<'a> Layer<'a> {
         unit: &mut Unit<'_>,
         pairs: Pairs,
         rows: &[f64],
-        terms: &mut Vec<Term>,
+        scratch: &mut Scratch,
+        avx2: Avx2,
     ) {
         #[target_feature(enable = "avx2")]
         fn phase_avx2(
@@ -190,12 +315,13 @@ impl<'a> Layer<'a> {
             unit: &mut Unit<'_>,
             pairs: Pairs,
             rows: &[f64],
-            terms: &mut Vec<Term>,
+            scratch: &mut Scratch,
+            avx2: Avx2,
         ) {
-            layer.phase(unit, pairs, rows, terms);
+            layer.phase(unit, pairs, rows, scratch, avx2);
         }
-        // SAFETY: the caller checked that the CPU has AVX2, the only feature enabled.
-        unsafe { phase_avx2(self, unit, pairs, rows, terms) }
+        // SAFETY: an `Avx2` is made only where the CPU has AVX2, the only feature enabled.
+        unsafe { phase_avx2(self, unit, pairs, rows, scratch, avx2) }
     }
 
     /// Phase 1 (`Starts`) or 3 (`Others`, with the turn-start rows `rows`) of `unit`.
@@ -203,15 +329,24 @@ impl<'a> Layer<'a> {
     /// its turns and copies its saturated cells: those read and write only the run's cells,
     /// and the best operations of the other runs read only the layers below.
     #[inline(always)]
-    fn phase(&self, unit: &mut Unit<'_>, pairs: Pairs, rows: &[f64], terms: &mut Vec<Term>) {
+    fn phase<S: Sums>(
+        &self,
+        unit: &mut Unit<'_>,
+        pairs: Pairs,
+        rows: &[f64],
+        scratch: &mut Scratch,
+        sums: S,
+    ) {
         for run in self.runs(unit) {
             let info = &PAIR_INFO[usize::from(run.pair)];
             if info.start.is_some() == (pairs == Pairs::Starts) {
-                self.best_operations(unit, run, terms);
+                self.best_operations(unit, run, scratch, sums);
             }
             if pairs == Pairs::Others {
                 self.end_turns(unit, run, rows);
-                self.saturate(unit, run);
+                if !info.unplayed {
+                    self.saturate(unit, run);
+                }
             }
         }
     }
@@ -221,129 +356,251 @@ impl<'a> Layer<'a> {
         &self.layout.runs[unit.runs.clone()]
     }
 
-    /// The open cells of `run` that `diagonal` computes, if any.
+    /// The first value of the open cell (`pair`, `a`) of this layer within `unit`.
     #[inline(always)]
-    fn computed(&self, diagonal: usize, run: &Run) -> Option<Cells> {
-        let (lo, hi) = self.slots.computed(diagonal);
-        let first = i32::from(run.a0).max(lo);
-        let last = (i32::from(run.a0) + i32::from(run.open) - 1).min(hi);
-        (first <= last).then(|| Cells { a0: first as u8, open: (last - first + 1) as usize })
+    fn cell_in(&self, unit: &Unit<'_>, pair: usize, a: u8) -> usize {
+        self.layout.cell_start(pair, a) - unit.first
     }
 
-    /// Writes the best operation's value (end of turn excluded) of every open computed cell
-    /// of `run` (won cells are not stored): the attacks and hero powers, reading each target
-    /// pair's values from one end to the other, then the plays.
+    /// Writes the best operation's value (end of turn excluded) of every open cell of `run`
+    /// in its computed slots (won cells are not stored): the attacks and hero powers, then
+    /// the plays.
     #[inline(always)]
-    fn best_operations(&self, unit: &mut Unit<'_>, run: &Run, terms: &mut Vec<Term>) {
+    fn best_operations<S: Sums>(
+        &self,
+        unit: &mut Unit<'_>,
+        run: &Run,
+        scratch: &mut Scratch,
+        sums: S,
+    ) {
+        if run.open == 0 {
+            return;
+        }
         self.attacks(unit, run);
-        if PAIR_INFO[usize::from(run.pair)].can_play {
-            self.plays(unit, run, terms);
+        let info = &PAIR_INFO[usize::from(run.pair)];
+        if info.can_play && info.unplayed {
+            self.unplayed_plays(unit, run, scratch, sums);
+        } else if info.can_play {
+            self.plays(unit, run, scratch, sums);
         }
     }
 
-    /// The open computed cells of `run`: the best of the hero power, the face attacks and the
-    /// trades (illegal ones count as [`ILLEGAL`]). Their targets are open too, so stored: a
-    /// hero power keeps the pair and the other player's HP; a trade keeps his HP and takes one
-    /// of the ready minions; a face attack takes 3 of his HP and, by spending one ready
-    /// minion, 3 of the damage the others could still deal.
+    /// The open cells of `run`: the best of the hero power, the face attacks and the trades
+    /// (illegal ones count as [`ILLEGAL`]) in their computed slots. Their targets are open
+    /// too, so stored: a hero power keeps the pair and the other player's HP; a trade keeps
+    /// his HP and takes one of the ready minions; a face attack takes 3 of his HP and, by
+    /// spending one ready minion, 3 of the damage the others could still deal. An attack
+    /// keeps the slot and the mover's HP, so the run's cells read the target pair's cells of
+    /// the same HP, which are laid out alike: one pass over one piece (the saturated copies
+    /// included, which phase 3 writes last).
     #[inline(always)]
     fn attacks(&self, unit: &mut Unit<'_>, run: &Run) {
         let pair = usize::from(run.pair);
         let info = &PAIR_INFO[pair];
-        let diagonals = self.slots.diagonals();
-        let mut cells = [None; MAX_DIAGONALS];
-        for (diagonal, cells) in cells.iter_mut().enumerate().take(diagonals) {
-            *cells = self.computed(diagonal, run);
-        }
-        let cells = &cells[..diagonals];
-        // Hero power: HERO_POWER_COST HP, a card, one play used; it kills a mover with no more
-        // HP than that (worth 0). Without a play left it is illegal.
-        for (diagonal, c) in cells.iter().enumerate() {
-            let Some(Cells { a0, open }) = *c else { continue };
-            let block = self.layout.block(diagonal, pair);
-            let at = block.at(0, a0) - unit.first;
-            let width = block.cell();
-            let dst = &mut unit.values[at..at + open * width];
-            let dying =
-                (usize::from(HERO_POWER_COST) + 1).saturating_sub(usize::from(a0)).min(open);
-            // The rows that gain a card (hand below MAX_HAND) read consecutive rows of one
-            // diagonal below, so each cell copies them at once; the full hand's row reads
-            // another diagonal.
-            let mut gaining: Option<(usize, Subplane)> = None;
-            let mut gaining_rows = 0;
-            let mut full = None;
-            for (row, s) in self.slots.of_diagonal(diagonal).enumerate() {
-                if s.left == 0 {
-                    fill_cells::<G>(dst, row * G, width, open, ILLEGAL);
-                    continue;
-                }
-                fill_cells::<G>(dst, row * G, width, dying, 0.0);
-                if s.hand < usize::from(MAX_HAND) {
-                    gaining.get_or_insert((row, s));
-                    gaining_rows += 1;
-                } else {
-                    full = Some((row, s));
-                }
-            }
-            if dying < open {
-                let below = self.below(usize::from(HERO_POWER_COST) - 1);
-                let a = a0 + dying as u8 - HERO_POWER_COST;
-                let dst = &mut dst[dying * width..];
-                let cells = open - dying;
-                if let Some((row, s)) = gaining {
-                    let to = Subplane { left: s.left - 1, hand: s.hand + 1 };
-                    let source = below.layout.block(to.diagonal(), pair);
-                    let src = &below.values[source.at(to.row(), a)..];
-                    let (at, stride) = (row * G, source.cell());
-                    match gaining_rows {
-                        1 => copy_cells::<G>(dst, at, width, src, stride, cells),
-                        2 => copy_cells::<{ 2 * G }>(dst, at, width, src, stride, cells),
-                        _ => copy_cells::<{ 3 * G }>(dst, at, width, src, stride, cells),
-                    }
-                }
-                if let Some((row, s)) = full {
-                    let to = Subplane { left: s.left - 1, hand: s.hand };
-                    let source = below.layout.block(to.diagonal(), pair);
-                    let src = &below.values[source.at(to.row(), a)..];
-                    copy_cells::<G>(dst, row * G, width, src, source.cell(), cells);
-                }
+        let last = run.a0 + run.open - 1;
+        for a in run.a0..=last {
+            if info.unplayed {
+                self.unplayed_hero_powers(unit, pair, a);
+            } else {
+                self.hero_powers(unit, pair, a);
             }
         }
+        let at = self.cell_in(unit, pair, run.a0);
+        let len = self.cell_in(unit, pair, last) + self.layout.cell_len(pair, last) - at;
         // Face: the enemy loses FACE_DAMAGE HP (an open cell's enemy survives it: he has more
         // HP than the ready minions deal); the minion is spent. Trade: both minions die, which
-        // lowers the total by their HP; no player's HP changes. Both keep the slot, so each
-        // is one pass over the run's piece of the target's block.
+        // lowers the total by their HP; no player's HP changes.
         let faces = info.face.iter().flatten().map(|&next| (usize::from(FACE_DAMAGE), next));
         let trades = info.trade.iter().enumerate().flat_map(|(i, row)| {
             row.iter().enumerate().filter_map(move |(j, next)| next.map(|next| (i + j + 2, next)))
         });
+        let mut sources: [&[f64]; MAX_ATTACKS] = [&[]; MAX_ATTACKS];
+        let mut attacks = 0;
+        let mut to_played = None;
         for (drop, next) in faces.chain(trades) {
             let layer = self.below(drop - 1);
-            for (diagonal, c) in cells.iter().enumerate() {
-                let Some(Cells { a0, open }) = *c else { continue };
-                debug_assert!(layer.layout.reaches(usize::from(next), a0, open), "reach is closed");
-                let block = self.layout.block(diagonal, pair);
-                let at = block.at(0, a0) - unit.first;
-                let from = layer.layout.block(diagonal, usize::from(next)).at(0, a0);
-                let lanes = open * block.cell();
-                max_into(&mut unit.values[at..at + lanes], &layer.values[from..from + lanes]);
+            let next = usize::from(next);
+            if PAIR_INFO[next].unplayed != info.unplayed {
+                // A 2-HP minion's face attack where no card was played: it lands where one
+                // was (its minion spent), whose cells keep every diagonal.
+                debug_assert!(info.unplayed && to_played.is_none(), "one such attack");
+                to_played = Some((layer, next));
+                continue;
+            }
+            debug_assert!(layer.layout.reaches(next, run.a0, usize::from(run.open)), "closed");
+            let from = layer.layout.cell_start(next, run.a0);
+            debug_assert_eq!(
+                layer.layout.cell_start(next, last) - from,
+                self.cell_in(unit, pair, last) - at,
+                "the target's cells are stored alike"
+            );
+            sources[attacks] = &layer.values[from..from + len];
+            attacks += 1;
+        }
+        // All the attacks in one pass over the run's values.
+        let dst = &mut unit.values[at..at + len];
+        match attacks {
+            0 => {}
+            1 => max_of::<1>(dst, &sources),
+            2 => max_of::<2>(dst, &sources),
+            3 => max_of::<3>(dst, &sources),
+            4 => max_of::<4>(dst, &sources),
+            5 => max_of::<5>(dst, &sources),
+            _ => max_of::<MAX_ATTACKS>(dst, &sources),
+        }
+        if let Some((layer, next)) = to_played {
+            self.unplayed_to_played(unit, run, layer, next);
+        }
+    }
+
+    /// The hero power of the open cell (`pair`, `a`) in every computed slot: HERO_POWER_COST
+    /// HP, a card, one play used; it kills a mover with no more HP than that (worth 0).
+    /// Without a play left it is illegal. In a diagonal, the rows that gain a card (hand below
+    /// MAX_HAND) read consecutive rows of the diagonal two below, the full hand's row the
+    /// diagonal one below, all in the cell of the same pair with HERO_POWER_COST HP less.
+    #[inline(always)]
+    fn hero_powers(&self, unit: &mut Unit<'_>, pair: usize, a: u8) {
+        let cell = self.slots.cell(a);
+        let (at, first) = (self.cell_in(unit, pair, a), self.slots.offset(cell.first));
+        let below = (a > HERO_POWER_COST).then(|| {
+            let below = self.below(usize::from(HERO_POWER_COST) - 1);
+            (&below.values[..], below.layout.base(pair, a - HERO_POWER_COST))
+        });
+        let plan = &self.plan;
+        let pieces = &plan.hero[plan.hero_at[cell.first]..plan.hero_at[cell.computed]];
+        let values = &mut unit.values[at..at + self.slots.cell_len(a)];
+        let Some((below, base)) = below else {
+            for piece in pieces {
+                let value = if piece.src.is_some() { 0.0 } else { ILLEGAL };
+                values[piece.dst - first..][..piece.rows * G].fill(value);
+            }
+            return;
+        };
+        for piece in pieces {
+            let dst = &mut values[piece.dst - first..];
+            let Some(src) = piece.src else {
+                *dst.first_chunk_mut::<G>().expect("a row") = [ILLEGAL; G];
+                continue;
+            };
+            let src = &below[base.wrapping_add(src)..];
+            match piece.rows {
+                1 => copy_rows::<G>(dst, src),
+                2 => copy_rows::<{ 2 * G }>(dst, src),
+                _ => copy_rows::<{ 3 * G }>(dst, src),
             }
         }
     }
 
-    /// The plays of the open computed cells of `run`: a card leaves the hand, one play is
-    /// used, three pings, then the minion. Slot (left, hand) reads slot (left - 1, hand - 1),
-    /// the row before in the same diagonal, of each outcome's cell in the layer below; a
-    /// diagonal's first row (no card, or no play left) cannot play. So in a cell the rows
-    /// that play are one contiguous piece, and read one contiguous piece of each outcome's
-    /// cell; along a run of cells with the same death thresholds the outcomes' cells follow
-    /// each other. Each outcome list is read once for every diagonal.
+    /// [`Layer::hero_powers`] of the open cell (`pair`, `a`) of a pair where no card was
+    /// played, row by row.
     #[inline(always)]
-    fn plays(&self, unit: &mut Unit<'_>, run: &Run, terms: &mut Vec<Term>) {
+    fn unplayed_hero_powers(&self, unit: &mut Unit<'_>, pair: usize, a: u8) {
+        let rows = self.slots.unplayed(a).len();
+        let at = self.cell_in(unit, pair, a);
+        let values = &mut unit.values[at..at + rows * G];
+        let below = (a > HERO_POWER_COST).then(|| {
+            let below = self.below(usize::from(HERO_POWER_COST) - 1);
+            (&below.values[..], below.layout.cell_start(pair, a - HERO_POWER_COST))
+        });
+        let sources = &self.unplayed.hero[usize::from(a)][..rows];
+        for (dst, &source) in values.chunks_exact_mut(G).zip(sources) {
+            let dst: &mut [f64; G] = dst.try_into().expect("a row");
+            *dst = match (source, below) {
+                (None, _) => [ILLEGAL; G],
+                (Some(_), None) => [0.0; G],
+                (Some(row), Some((values, start))) => {
+                    *values[start + usize::from(row) * G..].first_chunk().expect("a row")
+                }
+            };
+        }
+    }
+
+    /// A 2-HP minion's face attack from the open cells of `run`, a pair where no card was
+    /// played, to `next`, where one was (the minion is spent): each row reads the same
+    /// subplane there.
+    #[inline(always)]
+    fn unplayed_to_played(&self, unit: &mut Unit<'_>, run: &Run, layer: &LayerValues, next: usize) {
+        let pair = usize::from(run.pair);
+        for a in run.a0..run.a0 + run.open {
+            let rows = self.slots.unplayed(a).len();
+            let at = self.cell_in(unit, pair, a);
+            let values = &mut unit.values[at..at + rows * G];
+            let base = layer.layout.base(next, a);
+            let played = &self.unplayed.played[usize::from(a)][..rows];
+            for (dst, &from) in values.chunks_exact_mut(G).zip(played) {
+                let src = &layer.values[base.wrapping_add(usize::from(from))..];
+                max_rows::<G>(dst, src);
+            }
+        }
+    }
+
+    /// [`Layer::plays`] of the open cells of `run`, a pair where no card was played: each row
+    /// that can play reads the row before in the same diagonal of each outcome's cell, where
+    /// a card was played ([`Sums::play_rows`]).
+    #[inline(always)]
+    fn unplayed_plays<S: Sums>(
+        &self,
+        unit: &mut Unit<'_>,
+        run: &Run,
+        scratch: &mut Scratch,
+        sums: S,
+    ) {
         let pair = usize::from(run.pair);
         let below = self.below(0);
+        let bases = below.layout.all_bases();
         let end = usize::from(run.a0) + usize::from(run.open);
         let pings = PINGS.of_pair(pair);
+        let Scratch { terms } = scratch;
+        let mut a = run.a0;
+        while usize::from(a) < end {
+            let b = run.heroes - a;
+            let m = if a >= SAFE_HP && b >= SAFE_HP {
+                usize::from(b - SAFE_HP + 1).min(end - usize::from(a))
+            } else {
+                1
+            };
+            let (win, outcomes) = pings.get(a, b);
+            terms.clear();
+            terms.extend(outcomes.iter().map(|o| Term {
+                p: o.p,
+                cells: usize::from(o.pair) * CELLS,
+                loss: o.mover_loss,
+                start: 0,
+                won: false,
+            }));
+            for a in a..a + m as u8 {
+                let rows = &self.unplayed.plays[usize::from(a)];
+                if rows.is_empty() {
+                    continue;
+                }
+                for term in terms.iter_mut() {
+                    debug_assert!(!PAIR_INFO[term.cells / CELLS].unplayed, "a card was played");
+                    let base = bases[term.cells + usize::from(a - term.loss)];
+                    term.won = base == NOT_STORED;
+                    term.start = base as usize;
+                }
+                let at = self.cell_in(unit, pair, a);
+                sums.play_rows(&mut unit.values[at..], rows, &below.values, terms, win);
+            }
+            a += m as u8;
+        }
+    }
+
+    /// The plays of the open cells of `run`: a card leaves the hand, one play is used, three
+    /// pings, then the minion. Slot (left, hand) reads slot (left - 1, hand - 1), the row
+    /// before in the same diagonal, of each outcome's cell in the layer below; a diagonal's
+    /// first row (no card, or no play left) cannot play. A cell keeps its diagonals' rows one
+    /// after the other, so its computed slots read, for each outcome, one piece of the
+    /// outcome's cell starting one row earlier ([`play_cell`]). Cells with both HP at
+    /// [`SAFE_HP`] or more share one outcome list, set up once for all of them.
+    #[inline(always)]
+    fn plays<S: Sums>(&self, unit: &mut Unit<'_>, run: &Run, scratch: &mut Scratch, sums: S) {
+        let pair = usize::from(run.pair);
+        let below = self.below(0);
+        let bases = below.layout.all_bases();
+        let end = usize::from(run.a0) + usize::from(run.open);
+        let pings = PINGS.of_pair(pair);
+        let Scratch { terms } = scratch;
         let mut a = run.a0;
         while usize::from(a) < end {
             let b = run.heroes - a;
@@ -355,50 +612,34 @@ impl<'a> Layer<'a> {
                 1
             };
             let (win, outcomes) = pings.get(a, b);
-            if terms.len() < outcomes.bound() {
-                terms.resize(outcomes.bound(), Term::default());
-            }
-            // Each outcome's probability, target and open cells in the layer below, once for
-            // every diagonal.
-            let mut alive = 0;
-            for (term, o) in terms.iter_mut().zip(outcomes.iter()) {
-                let target = usize::from(o.pair);
-                *term = Term {
-                    p: o.p,
-                    open: below.layout.open_word(target),
-                    target,
-                    loss: o.mover_loss,
-                    ..Term::default()
-                };
-                alive += 1;
-            }
-            let terms = &mut terms[..alive];
-            for diagonal in 0..self.slots.diagonals() {
-                let width = self.slots.width(diagonal);
-                let (lo, hi) = self.slots.computed(diagonal);
-                let first = i32::from(a).max(lo);
-                let last = (i32::from(a) + m as i32 - 1).min(hi);
-                if width < 2 || first > last {
+            terms.clear();
+            terms.extend(outcomes.iter().map(|o| Term {
+                p: o.p,
+                cells: usize::from(o.pair) * CELLS,
+                loss: o.mover_loss,
+                start: 0,
+                won: false,
+            }));
+            for a in a..a + m as u8 {
+                let cell = self.slots.cell(a);
+                // The cell's slots from the second row of its first diagonal to the end of
+                // its computed ones; the outcome's from one row earlier.
+                let x0 = self.slots.offset(cell.first) + G;
+                let x1 = self.slots.offset(cell.computed);
+                if x1 <= x0 {
                     continue;
                 }
-                let first = first as u8;
-                let cells = (last + 1 - i32::from(first)) as usize;
                 for term in terms.iter_mut() {
-                    let (target, a) = (term.target, first - term.loss);
-                    debug_assert!(below.layout.reaches(target, a, cells), "reach is closed");
-                    term.start = below.layout.block(diagonal, target).at(0, a);
+                    let base = bases[term.cells + usize::from(a - term.loss)];
                     // The pings may leave the other player to the mover's ready minions: the
-                    // outcome's cells from there on are won, worth 1, and not stored.
-                    term.read = open_run(term.open, a, cells);
+                    // outcome's cell is won, worth 1, and not stored.
+                    term.won = base == NOT_STORED;
+                    term.start = (base as usize).wrapping_add(x0 - G);
                 }
-                let block = self.layout.block(diagonal, pair);
-                let out = block.at(1, first) - unit.first;
-                let sums = Sums { out, cells, cell: block.cell() };
-                match width {
-                    2 => play_sums::<G>(unit.values, sums, &below.values, terms, win),
-                    3 => play_sums::<{ 2 * G }>(unit.values, sums, &below.values, terms, win),
-                    _ => play_sums::<{ 3 * G }>(unit.values, sums, &below.values, terms, win),
-                }
+                let out = self.cell_in(unit, pair, a) + G;
+                let piece = Piece { out, lanes: x1 - x0, first_lane: x0 };
+                let row_starts = &self.plan.row_starts;
+                play_cell(sums, unit.values, piece, &below.values, terms, win, row_starts);
             }
             a += m as u8;
         }
@@ -491,23 +732,18 @@ impl<'a> Layer<'a> {
         });
     }
 
-    /// Phase 3, the end of the turn: every open computed cell of `run` takes the better of
-    /// its best operation and ending the turn. Ending the turn hands the swapped position to
-    /// the other player, who starts his turn there, so it is worth 1 - his turn start's value,
-    /// read off the turn-start rows `rows`. Won cells are not stored.
+    /// Phase 3, the end of the turn: every open cell of `run` takes, in its computed slots,
+    /// the better of its best operation and ending the turn. Ending the turn hands the swapped
+    /// position to the other player, who starts his turn there, so it is worth 1 - his turn
+    /// start's value, read off the turn-start rows `rows`; it depends on the mover's hand and
+    /// the other's class only, and a diagonal's rows are consecutive hands, so each diagonal
+    /// of a cell takes one piece of the cell's end-of-turn values. Won cells are not stored.
     #[inline(always)]
     fn end_turns(&self, unit: &mut Unit<'_>, run: &Run, rows: &[f64]) {
         let pair = usize::from(run.pair);
-        // The run's end-of-turn values, `[cell][hand][other's class]`: the cells' rows side
-        // by side, each the classes of the other's hand.
-        let mut ends = [0.0; MAX_HP as usize * HAND_SIZES * G];
-        debug_assert!(
-            usize::from(run.open) <= usize::from(MAX_HP),
-            "a run has at most one cell a mover HP"
-        );
         let next = usize::from(PAIR_INFO[pair].next_start);
         let next_block = self.layout.turn_row_block(next);
-        for (cell, a) in ends.chunks_exact_mut(HAND_SIZES * G).zip(run.a0..run.a0 + run.open) {
+        for a in run.a0..run.a0 + run.open {
             // The swapped position's turn-start rows: the other player, with `other` cards,
             // draws (row `other`) and has O plays left.
             let b = run.heroes - a;
@@ -516,64 +752,61 @@ impl<'a> Layer<'a> {
             } else {
                 rows[next_block.at(0, b)..].first_chunk().expect("a cell's turn-start rows")
             };
+            // `[hand][other's class]`.
+            let mut ends = [0.0; HAND_SIZES * G];
             for hand in 0..HAND_SIZES {
                 for other in 0..G {
-                    cell[hand * G + other] = 1.0 - starts[other * G + other_class(hand)];
+                    ends[hand * G + other] = 1.0 - starts[other * G + other_class(hand)];
                 }
             }
-        }
-        let stride = HAND_SIZES * G;
-        for diagonal in 0..self.slots.diagonals() {
-            let Some(Cells { a0, open }) = self.computed(diagonal, run) else { continue };
-            let block = self.layout.block(diagonal, pair);
-            let width = block.cell();
-            let at = block.at(0, a0) - unit.first;
-            let dst = &mut unit.values[at..at + open * width];
-            // A cell's rows are consecutive hands, and so are its end-of-turn values: with
-            // every hand the cells are one piece, as are their end-of-turn values.
-            let from = usize::from(a0 - run.a0) * stride + Slots::first_hand(diagonal) * G;
-            match width / G {
-                1 => max_cells::<G>(dst, &ends[from..], stride),
-                2 => max_cells::<{ 2 * G }>(dst, &ends[from..], stride),
-                3 => max_cells::<{ 3 * G }>(dst, &ends[from..], stride),
-                _ => {
-                    debug_assert_eq!(width, stride, "every hand: the cells' widths agree");
-                    max_into(dst, &ends[from..from + open * width]);
+            if PAIR_INFO[pair].unplayed {
+                let rows = self.slots.unplayed(a).len();
+                let at = self.cell_in(unit, pair, a);
+                let values = &mut unit.values[at..at + rows * G];
+                let hands = &self.unplayed.hands[usize::from(a)][..rows];
+                for (dst, &hand) in values.chunks_exact_mut(G).zip(hands) {
+                    max_rows::<G>(dst, &ends[usize::from(hand) * G..]);
+                }
+                continue;
+            }
+            let cell = self.slots.cell(a);
+            let (at, first) = (self.cell_in(unit, pair, a), self.slots.offset(cell.first));
+            let values = &mut unit.values[at..at + self.slots.cell_len(a)];
+            for &(lane, hand, rows) in &self.plan.ends[cell.first..cell.computed] {
+                let (dst, src) = (&mut values[lane - first..], &ends[hand..]);
+                match rows {
+                    1 => max_rows::<G>(dst, src),
+                    2 => max_rows::<{ 2 * G }>(dst, src),
+                    3 => max_rows::<{ 3 * G }>(dst, src),
+                    _ => max_rows::<{ 4 * G }>(dst, src),
                 }
             }
         }
     }
 
-    /// Phase 3, last for `run`: in each diagonal, the saturated cells stored below the
-    /// computed ones get the values of their effective subplanes, which have fewer plays left
-    /// and are finished (the same cells, ended above); plays from the lowest computed cells of
-    /// the layers above read them. A saturated cell `a` reads diagonal `a + 2` (plays left
-    /// `a - 1 + hand`), whose rows start at hand 0 and cover the copy's hands, so the copy is
-    /// one contiguous piece.
+    /// Phase 3, last for `run`: the saturated copies of every open cell get the values of
+    /// their effective subplanes, which have fewer plays left and are finished (the same
+    /// cell, ended above); plays from the layers above read them. Every saturated slot of a
+    /// cell `a` reads diagonal `a + 2` (plays left `a - 1 + hand`), whose rows start at hand 0
+    /// and cover the copy's hands, so each saturated diagonal copies one contiguous piece.
     #[inline(always)]
     fn saturate(&self, unit: &mut Unit<'_>, run: &Run) {
         let pair = usize::from(run.pair);
-        // Only open cells are stored, so only they get copies.
-        let run_bits = bits_between(i32::from(run.a0), i32::from(run.a0 + run.open) - 1);
-        for diagonal in 0..self.slots.diagonals() {
-            let (lo, _) = self.slots.computed(diagonal);
-            let mut copies = run_bits & bits_between(lo - SATURATED_BELOW, lo - 1);
-            let block = self.layout.block(diagonal, pair);
-            while copies != 0 {
-                let a = copies.trailing_zeros() as u8;
-                copies &= copies - 1;
-                // Hand 0 with `a - 1` plays left: the first row of diagonal `a + 2`.
-                let from = Subplane { left: usize::from(a) - 1, hand: 0 };
-                debug_assert!(from.diagonal() < diagonal, "a saturated slot has fewer plays left");
-                let src = self.layout.slot(from, pair, a) - unit.first;
-                let dst = block.at(0, a) - unit.first;
-                match block.cell() / G {
-                    1 => copy_cell::<G>(unit.values, src, dst),
-                    2 => copy_cell::<{ 2 * G }>(unit.values, src, dst),
-                    3 => copy_cell::<{ 3 * G }>(unit.values, src, dst),
-                    HAND_SIZES => copy_cell::<{ HAND_SIZES * G }>(unit.values, src, dst),
-                    rows => unreachable!("a cell of {rows} rows"),
-                }
+        for a in run.a0..run.a0 + run.open {
+            let cell = self.slots.cell(a);
+            if cell.stored == cell.computed {
+                continue;
+            }
+            let (at, first) = (self.cell_in(unit, pair, a), self.slots.offset(cell.first));
+            // Hand 0 with `a - 1` plays left: the first row of diagonal `a + 2`.
+            let from = Subplane { left: usize::from(a) - 1, hand: 0 };
+            debug_assert_eq!(from.diagonal() + 1, cell.computed, "the last computed diagonal");
+            let src = at + self.slots.offset(from.diagonal()) - first;
+            for d in cell.computed..cell.stored {
+                debug_assert_eq!(Slots::first_hand(d), 0, "a saturated diagonal starts at hand 0");
+                let dst = at + self.slots.offset(d) - first;
+                let lanes = self.slots.width(d) * G;
+                unit.values.copy_within(src..src + lanes, dst);
             }
         }
     }
@@ -633,142 +866,408 @@ impl<'a> Layer<'a> {
 
 /// Runs `work` on every unit, each taken in order by whichever thread of the pool comes free
 /// (the layout cuts the units shrinking, so the last ones are small); each thread keeps its
-/// scratch of terms.
-fn for_each_unit<'v>(units: Vec<Unit<'v>>, work: impl Fn(&mut Unit<'v>, &mut Vec<Term>) + Sync) {
+/// [`Scratch`].
+fn for_each_unit<'v>(units: Vec<Unit<'v>>, work: impl Fn(&mut Unit<'v>, &mut Scratch) + Sync) {
     let threads = rayon::current_num_threads().min(units.len());
     let queue = Mutex::new(units.into_iter());
     (0..threads).into_par_iter().for_each(|_| {
-        let mut terms = Vec::new();
+        let mut scratch = Scratch { terms: Vec::new() };
         loop {
             let next = queue.lock().expect("no thread panics while taking a unit").next();
             let Some(mut unit) = next else { break };
-            work(&mut unit, &mut terms);
+            work(&mut unit, &mut scratch);
         }
     });
 }
 
-/// One ping outcome of a play, for [`play_sums`]: its probability, where the rows its cells
-/// read start in the layer below (the first row of the first cell), and how many of its cells
-/// are stored there (the others are won, worth 1), found from the outcome pair's open cells.
+/// What a thread of a phase keeps from one play to the next: the play's outcomes.
+pub(super) struct Scratch {
+    terms: Vec<Term>,
+}
+
+/// One ping outcome of a play, for [`play_cell`]: its probability, where its pair's cell
+/// bases are in the layer below, the mover HP the pings take, and for the cell being
+/// computed, where the outcome's piece starts or whether its cell is won.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Term {
     p: f64,
-    start: usize,
-    read: usize,
-    open: u32,
-    /// The outcome's pair.
-    target: usize,
-    /// The mover's HP the pings take.
-    loss: u8,
-}
-
-/// Where the sums of a piece go: the first playing row of the first cell, how many cells,
-/// and the distance between cells (in the output and in every term's cells alike: one
-/// diagonal).
-#[derive(Clone, Copy, Debug)]
-struct Sums {
-    out: usize,
     cells: usize,
-    cell: usize,
+    loss: u8,
+    start: usize,
+    won: bool,
 }
 
-/// For each cell of `sums`, its `T` lanes of playing rows:
-/// `max(out, win + sum of p * src[the term's cell..])` over `terms`, the terms added in
-/// order, so that the sum of each slot is exactly what a plain loop over the outcomes would
-/// compute. Two cells a tile keep their sums in registers while the outcomes stream past.
-/// `O(cells * T * terms)`.
-#[inline(always)]
-fn play_sums<const T: usize>(out: &mut [f64], sums: Sums, src: &[f64], terms: &[Term], win: f64) {
-    let mut cell = 0;
-    while sums.cells - cell >= 2 {
-        play_tile::<T, 2>(out, sums, src, terms, win, cell);
-        cell += 2;
-    }
-    if cell < sums.cells {
-        play_tile::<T, 1>(out, sums, src, terms, win, cell);
-    }
+/// The slots of one cell whose plays [`play_cell`] computes: where the first one is in the
+/// output, how many, and where the first one sits in its cell (counted as
+/// [`Slots::offset`] counts).
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    out: usize,
+    lanes: usize,
+    first_lane: usize,
 }
 
-/// One tile of [`play_sums`]: cells `cell..cell + C`.
+/// Most lanes of a cell's sums that one pass over the terms keeps in registers: 9 vectors
+/// of 4 (AVX2 has 16 registers).
+const CHUNK: usize = 36;
+
+/// For each lane `y` of `piece`: `out[y] = max(out[y], win + sum of p * x[y])` over `terms`
+/// in order, `x` the term's piece of the layer below or 1 when its cell is won, so that each
+/// slot's sum is exactly what a plain loop over the outcomes computes. Lanes on a
+/// diagonal's first row (which cannot play: `row_starts` is minus infinity there, else 0)
+/// are summed too and written back as they were. The piece starts on the second row of the
+/// cell's first diagonal; it is widened to whole vectors of 4 lanes by taking in up to 3
+/// lanes of the first row before it, and cut into equal chunks of at most [`CHUNK`] lanes,
+/// whose sums stay in registers while the terms stream past. `O(lanes * terms)`.
 #[inline(always)]
-fn play_tile<const T: usize, const C: usize>(
+fn play_cell<S: Sums>(
+    sums: S,
     out: &mut [f64],
-    sums: Sums,
+    piece: Piece,
     src: &[f64],
     terms: &[Term],
     win: f64,
-    cell: usize,
+    row_starts: &[f64],
 ) {
-    let mut tile = [[win; T]; C];
-    let offset = cell * sums.cell;
-    for term in terms {
-        for (c, tile) in tile.iter_mut().enumerate() {
-            let x: &[f64; T] = if cell + c < term.read {
-                let from = term.start + offset + c * sums.cell;
-                src[from..].first_chunk().expect("an outcome's open cells are stored")
-            } else {
-                &[1.0; T]
-            };
-            for (sum, &x) in tile.iter_mut().zip(x) {
+    debug_assert!(piece.first_lane >= G && piece.out >= G, "the piece starts on a second row");
+    let widened = (4 - piece.lanes % 4) % 4;
+    let lanes = piece.lanes + widened;
+    let chunks = lanes.div_ceil(CHUNK);
+    let per_chunk = (lanes / 4).div_ceil(chunks) * 4;
+    let out = &mut out[piece.out - widened..];
+    let row_starts = &row_starts[piece.first_lane - widened..];
+    let mut from = 0;
+    while from < lanes {
+        let chunk = per_chunk.min(lanes - from);
+        let play = PlayChunk {
+            win,
+            // Where the terms' pieces are read, from their starts (before them for the
+            // lanes taken in).
+            read: from.wrapping_sub(widened),
+            row_starts: &row_starts[from..],
+        };
+        let out = &mut out[from..];
+        match chunk / 4 {
+            1 => sums.play_chunk::<4>(out, &play, src, terms),
+            2 => sums.play_chunk::<8>(out, &play, src, terms),
+            3 => sums.play_chunk::<12>(out, &play, src, terms),
+            4 => sums.play_chunk::<16>(out, &play, src, terms),
+            5 => sums.play_chunk::<20>(out, &play, src, terms),
+            6 => sums.play_chunk::<24>(out, &play, src, terms),
+            7 => sums.play_chunk::<28>(out, &play, src, terms),
+            8 => sums.play_chunk::<32>(out, &play, src, terms),
+            _ => sums.play_chunk::<CHUNK>(out, &play, src, terms),
+        }
+        from += chunk;
+    }
+}
+
+/// One chunk of [`play_cell`]: the sums' first value, where the terms' pieces are read from
+/// their starts (wrapping below them for lanes taken in before the piece), and the chunk's
+/// lanes of `row_starts`.
+struct PlayChunk<'r> {
+    win: f64,
+    read: usize,
+    row_starts: &'r [f64],
+}
+
+/// The multiply-adds of the plays ([`play_cell`]), with the widest vectors the CPU has.
+/// Every implementation does, in every lane, the same IEEE operations in the same order (a
+/// multiplication, then an addition: no fused multiply-add), so the values are the same bits.
+trait Sums: Copy {
+    /// The plays of a cell where no card was played, at the start of `out`: for each of
+    /// `rows`, `max(row, win + sum of p * x)` over `terms` in order, `x` the term's cell's
+    /// slots at `from` or 1 when its cell is won.
+    fn play_rows(self, out: &mut [f64], rows: &[PlayRow], src: &[f64], terms: &[Term], win: f64);
+
+    /// `K` lanes (a multiple of 4, at most [`CHUNK`]) at the start of `out`.
+    fn play_chunk<const K: usize>(
+        self,
+        out: &mut [f64],
+        play: &PlayChunk<'_>,
+        src: &[f64],
+        terms: &[Term],
+    );
+}
+
+/// Any CPU: arrays, which the compiler vectorizes as it can.
+#[derive(Clone, Copy, Debug)]
+struct Portable;
+
+impl Sums for Portable {
+    #[inline(always)]
+    fn play_rows(self, out: &mut [f64], rows: &[PlayRow], src: &[f64], terms: &[Term], win: f64) {
+        play_rows_portable(out, rows, src, terms, win);
+    }
+
+    #[inline(always)]
+    fn play_chunk<const K: usize>(
+        self,
+        out: &mut [f64],
+        play: &PlayChunk<'_>,
+        src: &[f64],
+        terms: &[Term],
+    ) {
+        let mut sums = [play.win; K];
+        for term in terms {
+            let x = term_lanes::<K>(src, term, play.read);
+            for (sum, &x) in sums.iter_mut().zip(&x) {
                 *sum += term.p * x;
             }
         }
-    }
-    for (c, tile) in tile.iter().enumerate() {
-        let to = sums.out + offset + c * sums.cell;
-        max_into(&mut out[to..to + T], tile);
-    }
-}
-
-/// Fills lanes `at..at + L` of the first `cells` cells of `dst` (cells `width` apart) with
-/// `value`.
-#[inline(always)]
-fn fill_cells<const L: usize>(dst: &mut [f64], at: usize, width: usize, cells: usize, value: f64) {
-    for cell in dst.chunks_exact_mut(width).take(cells) {
-        *cell[at..].first_chunk_mut::<L>().expect("lanes within a cell") = [value; L];
+        let out: &mut [f64; K] = out.first_chunk_mut().expect("whole vectors within the cell");
+        let row_starts: &[f64; K] = play.row_starts.first_chunk().expect("whole vectors");
+        for ((out, &sum), &dropped) in out.iter_mut().zip(&sums).zip(row_starts) {
+            let sum = sum + dropped;
+            *out = if *out > sum { *out } else { sum };
+        }
     }
 }
 
-/// Copies `L` lanes of each of `cells` cells of `src` (`stride` apart, from its start) to lanes
-/// `at..at + L` of the cells of `dst` (`width` apart).
+/// The `K` lanes of `term`'s piece from `read`: 1 for a won cell.
 #[inline(always)]
-fn copy_cells<const L: usize>(
-    dst: &mut [f64],
-    at: usize,
-    width: usize,
+fn term_lanes<const K: usize>(src: &[f64], term: &Term, read: usize) -> [f64; K] {
+    if term.won {
+        return [1.0; K];
+    }
+    match src.get(term.start.wrapping_add(read)..).and_then(<[f64]>::first_chunk) {
+        Some(x) => *x,
+        None => lanes_near_start(src, term.start, read),
+    }
+}
+
+/// The lanes of a chunk that starts before the layer's first value (lanes taken in from an
+/// outcome's cell at the layer's start: they are dropped, so any value does).
+#[cold]
+fn lanes_near_start<const K: usize>(src: &[f64], start: usize, read: usize) -> [f64; K] {
+    std::array::from_fn(|k| src.get(start.wrapping_add(read).wrapping_add(k)).map_or(0.0, |&x| x))
+}
+
+/// AVX2: the sums of a chunk in up to 9 registers of 4 lanes. Only made where the CPU has
+/// AVX2 ([`Avx2::detect`]).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+struct Avx2 {
+    _detected: (),
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    fn detect() -> Option<Avx2> {
+        std::arch::is_x86_feature_detected!("avx2").then_some(Avx2 { _detected: () })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Sums for Avx2 {
+    #[allow(unsafe_code, reason = "calling AVX2 code once the CPU is known to have AVX2")]
+    #[inline(always)]
+    fn play_rows(self, out: &mut [f64], rows: &[PlayRow], src: &[f64], terms: &[Term], win: f64) {
+        // SAFETY: an `Avx2` is made only where the CPU has AVX2.
+        unsafe { play_rows_avx2(out, rows, src, terms, win) }
+    }
+
+    #[allow(unsafe_code, reason = "calling AVX2 code once the CPU is known to have AVX2")]
+    #[inline(always)]
+    fn play_chunk<const K: usize>(
+        self,
+        out: &mut [f64],
+        play: &PlayChunk<'_>,
+        src: &[f64],
+        terms: &[Term],
+    ) {
+        // SAFETY: an `Avx2` is made only where the CPU has AVX2.
+        unsafe { play_chunk_avx2::<K>(out, play, src, terms) }
+    }
+}
+
+/// [`Sums::play_chunk`] with AVX2 intrinsics.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code, reason = "AVX2 loads and stores of lanes checked to be in bounds")]
+fn play_chunk_avx2<const K: usize>(
+    out: &mut [f64],
+    play: &PlayChunk<'_>,
     src: &[f64],
-    stride: usize,
-    cells: usize,
+    terms: &[Term],
 ) {
-    for (cell, from) in dst.chunks_exact_mut(width).take(cells).zip(src.chunks(stride)) {
-        let from: &[f64; L] = from.first_chunk().expect("a stored cell");
-        *cell[at..].first_chunk_mut().expect("lanes within a cell") = *from;
+    use std::arch::x86_64::{
+        __m256d, _mm256_add_pd, _mm256_loadu_pd, _mm256_max_pd, _mm256_mul_pd, _mm256_set1_pd,
+        _mm256_storeu_pd,
+    };
+    const { assert!(K.is_multiple_of(4) && K <= CHUNK, "whole vectors within a chunk") };
+    let out: &mut [f64; K] = out.first_chunk_mut().expect("whole vectors within the cell");
+    let row_starts: &[f64; K] = play.row_starts.first_chunk().expect("whole vectors");
+    let mut sums: [__m256d; CHUNK / 4] = [_mm256_set1_pd(play.win); CHUNK / 4];
+    for term in terms {
+        let p = _mm256_set1_pd(term.p);
+        if term.won {
+            // p * 1 is p.
+            for sum in &mut sums[..K / 4] {
+                *sum = _mm256_add_pd(*sum, p);
+            }
+            continue;
+        }
+        let near_start;
+        let x: &[f64; K] =
+            match src.get(term.start.wrapping_add(play.read)..).and_then(<[f64]>::first_chunk) {
+                Some(x) => x,
+                None => {
+                    near_start = lanes_near_start(src, term.start, play.read);
+                    &near_start
+                }
+            };
+        for (i, sum) in sums[..K / 4].iter_mut().enumerate() {
+            // SAFETY: lanes `4 * i..4 * i + 4` of `x`, `i < K / 4`, are in bounds.
+            let x = unsafe { _mm256_loadu_pd(x.as_ptr().add(4 * i)) };
+            *sum = _mm256_add_pd(*sum, _mm256_mul_pd(p, x));
+        }
+    }
+    for (i, &sum) in sums[..K / 4].iter().enumerate() {
+        // SAFETY: lanes `4 * i..4 * i + 4` of `out` and `row_starts`, `i < K / 4`, are in
+        // bounds.
+        unsafe {
+            let sum = _mm256_add_pd(sum, _mm256_loadu_pd(row_starts.as_ptr().add(4 * i)));
+            let at = out.as_mut_ptr().add(4 * i);
+            // `max_pd(a, b)` is `a > b ? a : b`, as [`max_into`] is.
+            _mm256_storeu_pd(at, _mm256_max_pd(_mm256_loadu_pd(at), sum));
+        }
     }
 }
 
-/// Copies the `L` values at `src` to `dst`, within one slice.
-#[inline(always)]
-fn copy_cell<const L: usize>(values: &mut [f64], src: usize, dst: usize) {
-    let from: [f64; L] = *values[src..].first_chunk().expect("a stored cell");
-    *values[dst..].first_chunk_mut().expect("a stored cell") = from;
-}
+/// Values a layer keeps past its last, read by [`play_rows_avx2`] past a cell's last row.
+pub(super) const PAST_THE_END: usize = 4 - G;
 
-/// [`max_into`] of each cell of `dst` (`L` lanes a cell) from the first `L` lanes of the
-/// cells of `src`, `stride` apart.
+/// Rows of [`Sums::play_rows`] that one pass over the terms keeps in registers.
+const ROWS_CHUNK: usize = 8;
+
+/// [`Sums::play_rows`] in arrays, for any CPU.
 #[inline(always)]
-fn max_cells<const L: usize>(dst: &mut [f64], src: &[f64], stride: usize) {
-    for (cell, from) in dst.chunks_exact_mut(L).zip(src.chunks(stride)) {
-        let from: &[f64; L] = from.first_chunk().expect("a stored cell");
-        max_into(cell, from);
+fn play_rows_portable(out: &mut [f64], rows: &[PlayRow], src: &[f64], terms: &[Term], win: f64) {
+    for row in rows {
+        let mut sums = [win; G];
+        for term in terms {
+            let x: [f64; G] = if term.won {
+                [1.0; G]
+            } else {
+                *src[term.start.wrapping_add(row.from)..].first_chunk().expect("a stored row")
+            };
+            for (sum, &x) in sums.iter_mut().zip(&x) {
+                *sum += term.p * x;
+            }
+        }
+        max_rows::<G>(&mut out[row.row * G..], &sums);
     }
 }
 
-/// `dst[i] = max(dst[i], src[i])`, vectorized: `f64::max` costs a maximum and a NaN check a
-/// vector, where a plain comparison (no value is NaN) compiles to masked stores, which
-/// measured slower.
+/// [`Sums::play_rows`] with AVX2 intrinsics: up to [`ROWS_CHUNK`] rows a pass, each in one
+/// register of 4 lanes whose last lane (the next slot of the outcome's cell, read past the
+/// row) is summed and dropped.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn play_rows_avx2(out: &mut [f64], rows: &[PlayRow], src: &[f64], terms: &[Term], win: f64) {
+    for rows in rows.chunks(ROWS_CHUNK) {
+        match rows.len() {
+            1 => play_rows_chunk_avx2::<1>(out, rows, src, terms, win),
+            2 => play_rows_chunk_avx2::<2>(out, rows, src, terms, win),
+            3 => play_rows_chunk_avx2::<3>(out, rows, src, terms, win),
+            4 => play_rows_chunk_avx2::<4>(out, rows, src, terms, win),
+            5 => play_rows_chunk_avx2::<5>(out, rows, src, terms, win),
+            6 => play_rows_chunk_avx2::<6>(out, rows, src, terms, win),
+            7 => play_rows_chunk_avx2::<7>(out, rows, src, terms, win),
+            _ => play_rows_chunk_avx2::<ROWS_CHUNK>(out, rows, src, terms, win),
+        }
+    }
+}
+
+/// `N` rows of [`play_rows_avx2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+#[allow(unsafe_code, reason = "AVX2 loads and stores of lanes checked to be in bounds")]
+fn play_rows_chunk_avx2<const N: usize>(
+    out: &mut [f64],
+    rows: &[PlayRow],
+    src: &[f64],
+    terms: &[Term],
+    win: f64,
+) {
+    use std::arch::x86_64::{
+        __m256d, _mm256_add_pd, _mm256_loadu_pd, _mm256_maskload_pd, _mm256_maskstore_pd,
+        _mm256_max_pd, _mm256_mul_pd, _mm256_set1_pd, _mm256_setr_epi64x,
+    };
+    let rows: &[PlayRow; N] = rows.try_into().expect("N rows");
+    // The lanes every term reads: from the first row's, up to the last one's 4th.
+    let first = rows.iter().map(|r| r.from).min().expect("a row");
+    let reach = rows.iter().map(|r| r.from).max().expect("a row") + 4 - first;
+    let from: [usize; N] = std::array::from_fn(|i| rows[i].from - first);
+    let mut sums: [__m256d; N] = [_mm256_set1_pd(win); N];
+    for term in terms {
+        let p = _mm256_set1_pd(term.p);
+        if term.won {
+            // p * 1 is p.
+            for sum in &mut sums {
+                *sum = _mm256_add_pd(*sum, p);
+            }
+            continue;
+        }
+        let cell = &src[term.start.wrapping_add(first)..][..reach];
+        for (sum, &from) in sums.iter_mut().zip(&from) {
+            // SAFETY: lanes `from..from + 4` of `cell` are in bounds.
+            let x = unsafe { _mm256_loadu_pd(cell.as_ptr().add(from)) };
+            *sum = _mm256_add_pd(*sum, _mm256_mul_pd(p, x));
+        }
+    }
+    let row_lanes = _mm256_setr_epi64x(-1, -1, -1, 0);
+    for (&sum, row) in sums.iter().zip(rows) {
+        let dst = &mut out[row.row * G..row.row * G + G];
+        // SAFETY: the three unmasked lanes are `dst`'s.
+        unsafe {
+            let current = _mm256_maskload_pd(dst.as_ptr(), row_lanes);
+            _mm256_maskstore_pd(dst.as_mut_ptr(), row_lanes, _mm256_max_pd(current, sum));
+        }
+    }
+}
+
+/// Most attacks a cell has: two face attacks, four trades.
+const MAX_ATTACKS: usize = 6;
+
+/// `dst[i] = max(dst[i], sources[0][i], ..., sources[N - 1][i])`, each lane read and written
+/// once, vectorized as [`max_into`] is.
+#[inline(always)]
+fn max_of<const N: usize>(dst: &mut [f64], sources: &[&[f64]; MAX_ATTACKS]) {
+    let sources: [&[f64]; N] = std::array::from_fn(|i| &sources[i][..dst.len()]);
+    for (i, d) in dst.iter_mut().enumerate() {
+        let mut max = *d;
+        for source in &sources {
+            let x = source[i];
+            max = if max > x { max } else { x };
+        }
+        *d = max;
+    }
+}
+
+/// `max_into` of the first `L` lanes of `dst` and `src` (rows of a diagonal).
+#[inline(always)]
+fn max_rows<const L: usize>(dst: &mut [f64], src: &[f64]) {
+    let dst: &mut [f64; L] = dst.first_chunk_mut().expect("a diagonal's rows");
+    max_into(dst, src.first_chunk::<L>().expect("a diagonal's rows"));
+}
+
+/// Copies the first `L` lanes of `src` to `dst` (rows of a diagonal).
+#[inline(always)]
+fn copy_rows<const L: usize>(dst: &mut [f64], src: &[f64]) {
+    *dst.first_chunk_mut::<L>().expect("a diagonal's rows") =
+        *src.first_chunk().expect("a diagonal's rows");
+}
+
+/// `dst[i] = max(dst[i], src[i])`, vectorized. No value is NaN, and `d > s ? d : s` is what
+/// one vector maximum instruction computes (`f64::max` adds a NaN check a vector; a
+/// conditional store compiles to masked stores).
 #[inline(always)]
 fn max_into(dst: &mut [f64], src: &[f64]) {
     for (d, &s) in dst.iter_mut().zip(src) {
-        *d = d.max(s);
+        *d = if *d > s { *d } else { s };
     }
 }
