@@ -13,7 +13,7 @@
 
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use card_duel::judge::{Judge, TestFile};
@@ -36,7 +36,7 @@ const FOUR: &str =
     "4 3\n1 1\n0\n0\n0 1\n5 14\n1 1\n1 1\n1 0\n1 4\n2 2 2\n0\n0 0\n3 3\n0\n1 1\n0 0\n";
 const FOUR_OUT: &str = "0.500000000\n0.047132701\n0.000000000\n1.000000000\n";
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> tests::TestDir {
     tests::scratch_dir("card-duel-judge", name)
 }
 

@@ -40,7 +40,7 @@ fn the_package_verifies_and_its_validator_is_validate() {
         behind_binary("A table of 100,000 cases.", BINARY, "atol(in.c_str()) > 100000", 0, "");
     let case = PackageCase {
         binary: BINARY.to_owned(),
-        dir: dir.clone(),
+        dir: dir.to_path_buf(),
         short_name: "cardduel",
         submissions: vec![
             ("ours.cpp", "--accepted", accepted, "accepted"),

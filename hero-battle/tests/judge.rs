@@ -10,7 +10,7 @@
 
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use hero_battle::Case;
 use hero_battle::judge::Judge;
@@ -24,7 +24,7 @@ const SAMPLE: &str = "4\n10 10 10 10 3 3 3 3 3 3 3 3\n5 5 30 30 7 2 2 7 1 1 1 1\
                       30 30 5 5 1 1 1 1 7 2 2 7\n12 7 9 15 4 2 3 5 2 6 4 1\n";
 const SAMPLE_OUT: &str = "It depends\nBob wins\nAlice wins\nBob wins\n";
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> tests::TestDir {
     tests::scratch_dir("hero-battle-judge", name)
 }
 

@@ -46,7 +46,7 @@ fn the_package_verifies_and_its_validator_is_validate() {
     let spin = "// Never ends.\nint main() { volatile unsigned long long x = 0; for (;;) ++x; }\n";
     let case = PackageCase {
         binary: BINARY.to_owned(),
-        dir: dir.clone(),
+        dir: dir.to_path_buf(),
         short_name: "herobattle",
         submissions: vec![
             ("ours.cpp", "--accepted", accepted, "accepted"),

@@ -4,16 +4,19 @@
 //! parsers' property tests, programs written on the fly, the check that stopping a judging
 //! command leaves nothing running, a toy problem to test the judge itself, the one
 //! end-to-end conformance run of a problem's binary ([`binary_conformance`]), the
-//! package tests' validator agreement and end-to-end build ([`package`]), and a player of
-//! the interactive games with the server it asks its moves of ([`interactive`]).
+//! package tests' validator agreement and end-to-end build ([`package`]), a player of
+//! the interactive games with the server it asks its moves of ([`interactive`]), and scratch
+//! folders that leave nothing behind ([`TestDir`]).
 
 mod conformance;
 pub mod corrupt;
 pub mod interactive;
 pub mod package;
+mod scratch;
 pub mod toy;
 
 pub use conformance::{BinaryCase, Found, Judged, Sample, WrongProgram, binary_conformance};
+pub use scratch::TestDir;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use engine::{Output, RunError};
+pub use judge::testing::TestDir;
 
 pub mod canonical;
 pub mod examples;
@@ -314,17 +315,15 @@ impl Ran {
     }
 }
 
-/// A fresh, empty folder for one test in the system's temporary folder, named
-/// `PREFIX-PID-NAME` so that concurrent tests and test runs never share one.
+/// A fresh, empty folder for one test in the system's temporary folder, named after the
+/// process and `PREFIX-NAME` so that concurrent tests and test runs never share one, and
+/// removed when the test ends ([`TestDir`]).
 ///
 /// # Panics
 /// When the temporary folder is not writable.
 #[must_use]
-pub fn scratch_dir(prefix: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("{prefix}-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
-    dir
+pub fn scratch_dir(prefix: &str, name: &str) -> TestDir {
+    TestDir::new(&format!("{prefix}-{name}"))
 }
 
 /// Writes `text` to `dir/name` and returns the path as text. The file is written aside and

@@ -21,7 +21,7 @@ const BINARY: &str = env!("CARGO_BIN_EXE_toy-train");
 /// The official example: Arezou wins from both stations.
 const SAMPLE: &str = "2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1\n";
 
-fn scratch(test: &str) -> std::path::PathBuf {
+fn scratch(test: &str) -> tests::TestDir {
     tests::scratch_dir("toy-train-judge", test)
 }
 

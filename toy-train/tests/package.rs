@@ -101,7 +101,7 @@ fn the_package_verifies_and_its_validator_is_validate() {
     let ones = "// Arezou wins everywhere.\n#include <cstdio>\nint main() { int n, m; if (scanf(\"%d %d\", &n, &m) != 2) return 1; for (int s = 0; s < n; ++s) printf(\"1%c\", s + 1 == n ? '\\n' : ' '); }\n";
     let case = PackageCase {
         binary: BINARY.to_owned(),
-        dir: dir.clone(),
+        dir: dir.to_path_buf(),
         short_name: "toytrain",
         submissions: vec![
             ("classic.cpp", "--accepted", reading_stdin("Right, reading stdin."), "accepted"),
@@ -229,7 +229,7 @@ fn white_diff_accepts_what_check_accepts() {
         std::fs::write(&answer_file, &answer).expect("the scratch folder is writable");
         for output in outputs(&mut rng, &Judge.solve(&railway)) {
             let mut child = Command::new(&binary)
-                .args([&input_file, &answer_file, &dir])
+                .args([&input_file, &answer_file, &dir.to_path_buf()])
                 .stdin(Stdio::piped())
                 .spawn()
                 .expect("white-diff runs");

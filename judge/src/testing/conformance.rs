@@ -214,9 +214,8 @@ where
         assert!(case.wrong.iter().any(|w| w.kind == kind), "no wrong program gets a {kind}");
     }
     let name = Path::new(binary).file_name().map_or("binary".into(), |n| n.to_string_lossy());
-    let root = std::env::temp_dir().join(format!("conformance-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    let run = Conformance { problem, binary, case, root };
+    let scratch = super::TestDir::new(&format!("conformance-{name}"));
+    let run = Conformance { problem, binary, case, root: scratch.to_path_buf() };
 
     // The slowest parts first: the hangs (each spins to its limit), the stops, the rest.
     let mut order: Vec<Part> = Vec::new();

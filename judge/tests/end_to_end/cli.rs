@@ -2,12 +2,12 @@
 //! them, exit codes of the protocols, `stress` and `shrink` saving a shrunk counterexample,
 //! and the failure reports themselves as snapshots (`tests/snapshots/`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use clap::Parser;
 use judge::cli::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, Ending, JudgeCommand};
-use judge::testing::sandbox;
 use judge::testing::toy::Sum;
+use judge::testing::{TestDir, sandbox};
 
 /// The subcommands as a problem binary declares them: the judge's flattened into its own.
 #[derive(Debug, clap::Parser)]
@@ -21,10 +21,8 @@ fn parse(args: &[&str]) -> Command {
         .unwrap_or_else(|e| panic!("{args:?}: {e}"))
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("engine-judge-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
-    dir
+fn scratch(name: &str) -> TestDir {
+    TestDir::new(&format!("cli-{name}"))
 }
 
 fn file(dir: &Path, name: &str, text: &str) -> String {

@@ -15,12 +15,8 @@ use judge::{Limits, VerdictKind, package, render};
 
 use engine::rng::SplitMix64;
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("judge-package-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
-    dir
+fn scratch(name: &str) -> judge::testing::TestDir {
+    judge::testing::TestDir::new(&format!("package-{name}"))
 }
 
 /// A C++ submission that prints `answer` (of `a` and `b`) per case.

@@ -2,23 +2,22 @@
 //! programs: a right one and wrong ones of every kind. Each failure is found, named, and
 //! shrunk to an input that the test proves 1-minimal by trying every move itself.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use engine::rng::SplitMix64;
-use judge::testing::sandbox;
 use judge::testing::toy::Sum;
+use judge::testing::{TestDir, sandbox};
 use judge::{
     ChildOptions, Limits, Plan, Problem, Program, Schedule, ShrinkOptions, Standing, StressError,
     StressOptions, Verdict, VerdictKind, check, render, run_seed, shrink, stress, trial,
 };
 
-/// A scratch folder for this test binary's scripts, removed by nobody: it lives in the
-/// system's temporary folder under the process id.
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("engine-judge-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
-    dir
+/// A scratch folder for this test binary's scripts, shared by its tests: never dropped, it is
+/// removed by the first scratch folder of a later test process ([`TestDir`]).
+fn scratch() -> &'static Path {
+    static DIR: std::sync::OnceLock<TestDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| TestDir::new("end-to-end"))
 }
 
 /// A `/bin/sh` program that reads the toy input and prints `$((a + b))` per case, with
