@@ -370,6 +370,14 @@ pub enum Kept {
         /// Reruns alone of the shrunk input.
         runs: u32,
     },
+    /// As found: a time limit met in `failed` of `runs` runs only, the program's CPU time
+    /// about the limit.
+    NearTimeLimit {
+        /// Runs that failed, the first included.
+        failed: u32,
+        /// Runs, the first included.
+        runs: u32,
+    },
     /// As found: the failure came back in `failed` of `runs` runs only.
     Nondeterministic {
         /// Runs that failed, the first included.
@@ -403,6 +411,11 @@ impl fmt::Display for Kept {
                 "a shrink by {} ended on an input that failed {failed} of {runs} reruns alone: \
                  kept as found",
                 plural(moves, "move")
+            ),
+            Self::NearTimeLimit { failed, runs } => write!(
+                f,
+                "near the limit: a time limit in {failed} of {runs} runs, its CPU time about the \
+                 limit; kept as found, not shrunk"
             ),
             Self::Nondeterministic { failed, runs } => {
                 write!(f, "nondeterministic: it failed {failed} of {runs} runs; not shrunk")
@@ -1050,9 +1063,15 @@ fn find_kill<P: Packaged>(
         }
         ShrinkOutcome::KeptTimeLimit => (found.input, Kept::TimeLimit),
         ShrinkOutcome::NotTried => {
+            let time_limit = found.trial.verdict.kind == VerdictKind::TimeLimit;
             let kept = found.reruns.as_ref().map_or(Kept::NotConfirmed, |r| {
                 let first = u32::from(r.first_counts);
-                Kept::Nondeterministic { failed: r.failed + first, runs: r.runs + first }
+                let (failed, runs) = (r.failed + first, r.runs + first);
+                if time_limit {
+                    Kept::NearTimeLimit { failed, runs }
+                } else {
+                    Kept::Nondeterministic { failed, runs }
+                }
             });
             (found.input, kept)
         }

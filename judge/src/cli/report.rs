@@ -177,6 +177,16 @@ fn failure<P: Problem>(
                 plural(u64::from(r.runs), "rerun")
             ));
         }
+        Some(r) if failed.found.trial.verdict.kind == VerdictKind::TimeLimit => {
+            found.about.push(format!(
+                "near the limit: it {} of this input (the reruns alone), its CPU time about \
+                 the limit, where the machine's load decides; not shrunk (`shrink` shrinks it \
+                 under {} times the limit)",
+                r.with_first(),
+                f64::from(super::TIME_LIMIT_MARGIN) / 100.0
+            ));
+            return report(context, input, &failed.found.trial, found, None, false);
+        }
         Some(r) => {
             found.about.push(format!(
                 "nondeterministic: it {} of this input (the reruns alone); not shrunk, since a \

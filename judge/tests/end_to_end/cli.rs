@@ -245,6 +245,30 @@ fn snapshot_reports_fit_a_screen_and_name_their_files() {
 }
 
 #[test]
+fn a_time_limit_that_comes_back_in_some_reruns_is_near_the_limit_not_nondeterministic() {
+    let dir = scratch("near");
+    // Every other run spins: the first one, then half of the reruns alone.
+    let count = dir.join("runs.count").display().to_string();
+    let flaky = file(
+        &dir,
+        "flaky.sh",
+        &format!(
+            "n=$(cat {count} 2>/dev/null || echo 0); echo $((n + 1)) > {count}\n\
+             if [ $((n % 2)) -eq 0 ]; then while :; do :; done; fi\n\
+             read t; while read a b; do echo $((a + b)); done\n"
+        ),
+    );
+    let stressed = ending(&["stress", "--time-limit", "0.2s", "-j", "1", "--", "sh", &flaky]);
+    assert_eq!(stressed.code, EXIT_FOUND, "{}", stressed.stdout);
+    assert!(
+        stressed.stdout.contains("near the limit: it failed 4 of 7 runs"),
+        "{}",
+        stressed.stdout
+    );
+    assert!(!stressed.stdout.contains("nondeterministic"), "{}", stressed.stdout);
+}
+
+#[test]
 fn stress_reports_a_time_limit_as_found_and_shrink_shrinks_it_under_a_margin() {
     let dir = scratch("slow");
     // Busy for each case with a >= 5: slow on every input that has such a case.
