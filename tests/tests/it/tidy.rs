@@ -1,7 +1,7 @@
 //! Tidy checks of what ARCHITECTURE.md promises: the dependency directions (read from cargo's
 //! resolved graph), no unused dependency, a leading `//!` line in every source file, no
 //! test that expects a panic, a snapshot test for every data suite, no link that leaves the
-//! repository, and crates that `cargo package` packages whole (no file included from outside
+//! repository, references within their sizes, and crates that `cargo package` packages whole (no file included from outside
 //! its crate; its README, statement and included files in the package).
 
 use std::collections::BTreeSet;
@@ -235,6 +235,19 @@ fn every_snapshot_test_is_named_for_xtask() {
     assert!(root().join(judge).is_dir() && xtask.contains(&format!("\"{judge}\"")), "{judge}");
     for problem in tests::registry::problems() {
         assert!(problem.dir.join("tests/snapshots").is_dir(), "{}: tests/snapshots", problem.name);
+    }
+}
+
+/// The references keep to their sizes: a reference that grows into a notebook is read by
+/// nobody (history goes to CHANGELOG.md and docs/notes/).
+#[test]
+fn the_references_keep_to_their_sizes() {
+    let mut limits = vec![(root().join("README.md"), 160), (root().join("ARCHITECTURE.md"), 200)];
+    limits.extend(problems().iter().map(|p| (root().join(p).join("README.md"), 300)));
+    for (path, most) in limits {
+        let text = std::fs::read_to_string(&path).expect("the document is readable");
+        let lines = text.lines().count();
+        assert!(lines <= most, "{} has {lines} lines, at most {most}", path.display());
     }
 }
 
