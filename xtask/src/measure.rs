@@ -242,8 +242,8 @@ pub fn medians(samples: &[Sample]) -> Sample {
     }
 }
 
-/// Times every contender on `input`, interleaving their runs so machine noise hits all of
-/// them alike, checks that they print the same bytes, and prints a table of medians with
+/// Times every contender on `input`, interleaving their runs (in a shuffled order each run)
+/// so machine noise hits all of them alike, checks that they print the same bytes, and prints a table of medians with
 /// ratios against the first contender (the baseline).
 pub fn compare(
     title: &str,
@@ -254,8 +254,18 @@ pub fn compare(
     let dir = bench_dir()?;
     let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); contenders.len()];
     let mut outputs: Vec<Vec<u8>> = vec![Vec::new(); contenders.len()];
+    let mut rng = engine::rng::SplitMix64::new(1);
     for run in 0..runs.max(1) {
-        for (i, c) in contenders.iter().enumerate() {
+        // Each run takes the contenders in an order of its own (fixed by the seed): a run
+        // right after a memory-hungry one pays for the pages the system reclaims (a tenth of
+        // a second after a 200 MB peer), and a fixed or turning order would make one
+        // contender always pay.
+        let mut order: Vec<usize> = (0..contenders.len()).collect();
+        for k in (1..order.len()).rev() {
+            order.swap(k, rng.below(k + 1));
+        }
+        for i in order {
+            let c = &contenders[i];
             let out = dir.join(format!("out-{}-{i}.txt", std::process::id()));
             samples[i].push(run_once(&c.command, input, &out)?);
             if run == 0 {
