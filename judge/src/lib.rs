@@ -30,7 +30,7 @@ mod rules;
 mod hunt;
 #[cfg(unix)]
 pub mod package;
-#[cfg(unix)]
+#[cfg(all(unix, feature = "cli"))]
 mod report;
 #[cfg(unix)]
 mod sandbox;

@@ -7,6 +7,7 @@
 
 pub mod canonical;
 pub mod compare;
+#[cfg(feature = "cli")]
 pub(crate) mod lenient;
 pub mod moves;
 mod problem;

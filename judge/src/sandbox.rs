@@ -42,6 +42,7 @@ pub use child::{
     ChildError, ChildOptions, ChildReport, Exit, POLL, PeakMemory, Program, wall_backstop,
 };
 pub use dialogue::{Dialogue, Next};
+#[cfg(feature = "cli")]
 pub(crate) use interrupt::exit_code;
 pub(crate) use sys::signal_name;
 
