@@ -39,10 +39,11 @@ impl Playable for TrainGame {
 
     /// One game a station: game `k` starts at station `k - 1`.
     fn starts(&mut self, input: &[u8]) -> Result<Vec<Position>, String> {
-        let game = crate::parse(input).map_err(|e| e.to_string())?;
-        let starts = game.stations().map(Position::start).collect();
         let railway = judge::Problem::parse(&crate::judge::Judge, input, judge::Limits::Extended)
             .map_err(|e| e.to_string())?;
+        // The judge's parse checked the railway: its graph is built from it, not read again.
+        let game = railway.to_game().map_err(|e| e.to_string())?;
+        let starts = game.stations().map(Position::start).collect();
         self.text = railway.to_text();
         self.game = Some(game);
         Ok(starts)
