@@ -31,7 +31,7 @@
 use judge::game::Value;
 
 use crate::rules::{Attack, AttackList, Case, Player, attacks, decided};
-use crate::threshold::ThresholdSolver;
+use crate::threshold::{self, Rows, Table, ThresholdSolver};
 
 /// A position: the case's damage, both sides' current hit points, and who moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -170,19 +170,20 @@ impl Oracle {
             let case = if side == 0 { first.case } else { first.case.swapped() };
             chain.start(&case, &asked[side]);
         }
-        let mut k = 0;
+        let mut layer = 0;
         while out.iter().any(Option::is_none) {
-            k += 1;
+            layer += 1;
             // Every move removes a hit point, and a side has at most 4 * 99 of them.
-            assert!(k <= 8 * 99, "a position is decided within {} moves", 8 * 99);
+            assert!(layer <= 4 * 99, "a position is decided within {} moves", 8 * 99);
             for (side, chain) in self.chains.iter_mut().enumerate() {
                 if !asked[side].iter().any(|q| out[q.0].is_none()) {
                     continue;
                 }
-                chain.step(k);
+                chain.step();
                 let winner = if side == 0 { Player::Alice } else { Player::Bob };
                 for q in &asked[side] {
                     if out[q.0].is_none() && chain.wins(q) {
+                        let k = if q.3 { 2 * layer - 1 } else { 2 * layer };
                         out[q.0] = Some(value_for(positions[q.0].mover, winner, k));
                     }
                 }
@@ -192,168 +193,56 @@ impl Oracle {
     }
 }
 
-/// Bytes in one vector register: rows are padded to a multiple of this.
-const LANES: usize = 16;
-
-/// The chain of layers "Alice wins within `k` moves" of one case, over a box of Alice pairs
-/// and Bob's first hit points.
+/// The layers "Alice wins within `k` moves" of one case over a grid of Alice pairs (the union
+/// of the asked pairs' reachable ones) and Bob's first hit points, one layer at a time: the
+/// rows of layer `j` are `A_(2j - 1)`, and `B_(2j)` is read from them as the threshold solver
+/// reads Bob's cells.
 #[derive(Debug, Default)]
 struct Chain {
-    /// `alice[slot * stride + b1]`: the latest odd layer, Alice to move.
-    alice: Vec<u8>,
-    /// The latest even layer, Bob to move.
-    bob: Vec<u8>,
-    /// The case (its damage).
+    /// The latest layer's rows.
+    rows: Rows,
+    /// The table of the layer before, kept for the next.
+    spare: Table,
+    /// The case, with Bob's heroes renamed when `mirrored`.
     case: Option<Case>,
-    /// The largest Alice hit points of the box.
-    top: [u8; 2],
-    /// Bob's first hit points, `0..width`.
-    width: usize,
-    /// Row length, `width` rounded up to whole vectors.
-    stride: usize,
-    /// The largest prefix a row holds: one more than the largest `b2` asked.
-    cap: u8,
-    /// Whether the latest layer is Alice's (odd).
-    latest_is_alice: bool,
-}
-
-/// The damage vectors of `mover`'s attacks with attackers alive as `own` says against the
-/// targets alive as `enemy` says (hit points only tested for being positive).
-fn damages(mover: Player, own: [u8; 2], enemy: [u8; 2], damage: &[[u8; 2]; 2]) -> Vec<[u8; 2]> {
-    attacks(mover, own, enemy).into_iter().map(|a| a.damage(damage)).collect()
+    /// Whether the rows' cells are over Bob's second hero (the fewer vectors).
+    mirrored: bool,
 }
 
 impl Chain {
-    /// Layer 0 over the box of `queries` of `case`: won only where Bob has no hero left.
+    /// Layer 0 over the grid of `queries` of `case`: won only where Bob has no hero left.
     /// `O(P * B)`.
     fn start(&mut self, case: &Case, queries: &[Query]) {
-        self.case = Some(*case);
-        self.top = [0, 1].map(|j| queries.iter().map(|q| q.1[j]).max().unwrap_or(0));
-        self.width = usize::from(queries.iter().map(|q| q.2[0]).max().unwrap_or(0)) + 1;
-        self.cap = queries.iter().map(|q| q.2[1]).max().unwrap_or(0).saturating_add(1);
-        self.stride = self.width.next_multiple_of(LANES);
-        let cells = self.pairs() * self.stride;
-        self.alice.clear();
-        self.alice.resize(cells, 0);
-        self.bob.clear();
-        self.bob.resize(cells, 0);
-        for s in 0..self.pairs() {
-            self.bob[s * self.stride] = 1;
+        let mut masks = [0u128; 2];
+        let mut top = [0u8; 2];
+        for q in queries {
+            for j in 0..2 {
+                let damage = [case.bob_damage[0][j], case.bob_damage[1][j]];
+                masks[j] |= threshold::reachable_values(q.1[j], damage);
+                top[j] = top[j].max(q.2[j]);
+            }
         }
+        self.mirrored = top[1] / 16 < top[0] / 16;
+        let case = if self.mirrored { threshold::mirrored(case) } else { *case };
+        let width = usize::from(if self.mirrored { top[1] } else { top[0] }) + 1;
+        self.rows.set_grid(&case, masks, width);
+        self.rows.set_bob_dead_only();
+        self.case = Some(case);
     }
 
-    fn pairs(&self) -> usize {
-        (usize::from(self.top[0]) + 1) * (usize::from(self.top[1]) + 1)
-    }
-
-    fn slot(&self, a: [u8; 2]) -> usize {
-        usize::from(a[0]) * (usize::from(self.top[1]) + 1) + usize::from(a[1])
-    }
-
-    /// Whether the latest layer says the chain's side wins `query` (only a layer of the
-    /// query's mover's parity can).
-    fn wins(&self, query: &Query) -> bool {
-        let rows = if query.3 { &self.alice } else { &self.bob };
-        let alice_layer = self.latest_is_alice;
-        alice_layer == query.3
-            && query.2[1] < rows[self.slot(query.1) * self.stride + usize::from(query.2[0])]
-    }
-
-    /// Layer `k`: `A_k` from `B_(k-1)` when `k` is odd, `B_k` from `A_(k-1)` when even.
-    /// `O(P * B)`; the row loops take a fixed four inputs (moves repeated, which `min` and
-    /// `max` ignore) over whole padded rows, so they compile to vector code.
-    fn step(&mut self, k: u32) {
+    /// The next layer. `O(P * B)`.
+    fn step(&mut self) {
         let case = self.case.expect("a chain is started before it steps");
-        self.latest_is_alice = k % 2 == 1;
-        let stride = self.stride;
-        // Damage of each attacker set against each target set, by alive masks (1, 2, 3).
-        let table = |mover: Player, damage: &[[u8; 2]; 2]| -> [[[[u8; 2]; 4]; 4]; 4] {
-            let mut t = [[[[0u8; 2]; 4]; 4]; 4];
-            for (own, row) in t.iter_mut().enumerate().skip(1) {
-                for (enemy, cell) in row.iter_mut().enumerate().skip(1) {
-                    let bits = |m: usize| [u8::from(m & 1 != 0), u8::from(m & 2 != 0)];
-                    let list = damages(mover, bits(own), bits(enemy), damage);
-                    *cell = std::array::from_fn(|i| list[i % list.len()]);
-                }
-            }
-            t
-        };
-        let mask = |hp: [u8; 2]| usize::from(hp[0] > 0) | usize::from(hp[1] > 0) << 1;
-        let (alice_table, bob_table) =
-            (table(Player::Alice, &case.alice_damage), table(Player::Bob, &case.bob_damage));
-        for a1 in 0..=self.top[0] {
-            for a2 in 0..=self.top[1] {
-                let a = [a1, a2];
-                let own = self.slot(a) * stride..(self.slot(a) + 1) * stride;
-                if a == [0, 0] {
-                    let rows = if k % 2 == 1 { &mut self.alice } else { &mut self.bob };
-                    rows[own.clone()].fill(0);
-                    rows[own.start] = 1;
-                    continue;
-                }
-                if k % 2 == 1 {
-                    self.alice_step(own, &alice_table[mask(a)]);
-                } else {
-                    let child = |moves: &[[u8; 2]; 4]| {
-                        moves.map(|d| {
-                            self.slot([a[0].saturating_sub(d[0]), a[1].saturating_sub(d[1])])
-                        })
-                    };
-                    let both = child(&bob_table[3][mask(a)]);
-                    let b1_only = child(&bob_table[1][mask(a)]);
-                    let b2_only = child(&bob_table[2][mask(a)]);
-                    self.bob_step(own, both, b1_only, b2_only);
-                }
-            }
-        }
+        self.rows.next_layer(&case, &mut self.spare);
     }
 
-    /// `A_k`'s row at `own` from `B_(k-1)`'s at the same pair; `moves[targets]` are Alice's
-    /// damage vectors against the target set (1: B1 only, 2: B2 only, 3: both).
-    fn alice_step(&mut self, own: std::ops::Range<usize>, moves: &[[[u8; 2]; 4]; 4]) {
-        // A row shifted by d reads `from[b1 - d]`, and `from[0]` where b1 - d < 0: a copy of
-        // the row behind a prefix of `from[0]` makes every shift one contiguous slice.
-        const PAD: usize = 128;
-        const MAX_STRIDE: usize = 112;
-        let (stride, cap) = (self.stride, self.cap);
-        let from = &self.bob[own.clone()];
-        let mut padded = [0u8; PAD + MAX_STRIDE];
-        padded[..PAD].fill(from[0]);
-        padded[PAD..PAD + stride].copy_from_slice(from);
-        let shifted = |d: u8| &padded[PAD - usize::from(d).min(PAD)..][..stride];
-        let [m0, m1, m2, m3] = moves[3];
-        let (s0, s1, s2, s3) = (shifted(m0[0]), shifted(m1[0]), shifted(m2[0]), shifted(m3[0]));
-        let on_b1 = shifted(moves[1][0][0]);
-        let gain = |v: u8, d2: u8| if v > 0 { v.saturating_add(d2) } else { 0 };
-        let first = from[0];
-        let to = &mut self.alice[own];
-        for i in 0..stride {
-            let best = gain(s0[i], m0[1]).max(gain(s1[i], m1[1]));
-            let best = best.max(gain(s2[i], m2[1]).max(gain(s3[i], m3[1])));
-            to[i] = best.max(u8::from(on_b1[i] > 0)).min(cap);
-        }
-        to[0] = first.saturating_add(moves[2][0][1]).min(cap);
-    }
-
-    /// `B_k`'s row at `own` from `A_(k-1)`'s at the slots Bob's attacks leave: with both his
-    /// heroes, with B1 only, with B2 only.
-    fn bob_step(
-        &mut self,
-        own: std::ops::Range<usize>,
-        both: [usize; 4],
-        b1_only: [usize; 4],
-        b2_only: [usize; 4],
-    ) {
-        let stride = self.stride;
-        let (from, to) = (&self.alice, &mut self.bob[own]);
-        let row = |s: usize| &from[s * stride..(s + 1) * stride];
-        let [c0, c1, c2, c3] = both.map(row);
-        let [l0, l1, _, _] = b1_only.map(row);
-        for i in 0..stride {
-            let all = c0[i].min(c1[i]).min(c2[i].min(c3[i]));
-            to[i] = all.max(u8::from(l0[i].min(l1[i]) > 0));
-        }
-        to[0] = b2_only.iter().map(|&s| row(s)[0]).min().unwrap_or(1).max(1);
+    /// Whether the latest layer says the chain's side wins `query` with the side that
+    /// `query` says to move: within `2j - 1` moves when the chain's side moves, `2j` when
+    /// the other does. `O(1)`.
+    fn wins(&self, query: &Query) -> bool {
+        let (a, b, mover) = (query.1, query.2, if query.3 { Player::Alice } else { Player::Bob });
+        let b = if self.mirrored { [b[1], b[0]] } else { b };
+        self.rows.boundary(a, b[0], mover) > b[1]
     }
 }
 

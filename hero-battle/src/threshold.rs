@@ -39,6 +39,12 @@
 //! the other side's hero with fewer hit points. Hard cases (hit points 90..99, damage 1..3)
 //! have `R` from 8,000 to 10,000; random cases 16 on average.
 
+mod kernels;
+
+#[cfg(target_arch = "x86_64")]
+use kernels::Avx2;
+use kernels::{Kernels, Portable, bob_cells};
+
 use crate::rules::{Case, MAX_VALUE, Outcome, Player, decided};
 
 /// Hit points take `RANK_BASE` values, `0..=MAX_VALUE`.
@@ -46,7 +52,7 @@ const RANK_BASE: usize = MAX_VALUE as usize + 1;
 
 /// Bytes in one vector register: rows are padded to a multiple of this so the row loops
 /// compile to whole 16-byte vector operations.
-const LANES: usize = 16;
+const LANES: usize = 32;
 
 /// One vector's worth of cells.
 type Lanes = [u8; LANES];
@@ -103,7 +109,7 @@ fn alive_mask(hp: [u8; 2]) -> usize {
 /// The hit points one hero can be brought to, as a bit mask over `0..=MAX_VALUE`: `hp`
 /// minus each sum of the two damages it takes that leaves it alive, and 0. `O(log hp)`
 /// word operations.
-fn reachable_values(hp: u8, damage: [u8; 2]) -> u128 {
+pub(crate) fn reachable_values(hp: u8, damage: [u8; 2]) -> u128 {
     // Losses that leave the hero alive: the semigroup of the damages, below `hp`. Adding
     // shifts of 1, 2, 4, ... times a damage closes a set under adding that damage.
     let alive = (1u128 << hp) - 1;
@@ -217,7 +223,7 @@ impl Orientation {
 }
 
 /// `case` with Bob's heroes renamed (B1 is B2 and B2 is B1).
-fn mirrored(case: &Case) -> Case {
+pub(crate) fn mirrored(case: &Case) -> Case {
     let [[a11, a12], [a21, a22]] = case.alice_damage;
     let [b1, b2] = case.bob_damage;
     Case {
@@ -237,6 +243,182 @@ pub(crate) struct SolveStats {
     pub(crate) cells: usize,
 }
 
+/// The boundaries of one table: for each pair of the grid with Alice to move, how many `b2`
+/// values (from 0 up) Alice wins, by `b1`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Table {
+    /// The cells `b1 >= 1`: lane `i` of a row is `b1 = i + 1`, `vectors` vectors a row, the
+    /// cells beyond the rows' width padding.
+    rows: Vec<Lanes>,
+    /// The cells `b1 = 0`, where only B2 lives, whose formulas differ from the rest: kept
+    /// apart so that every lane of a vector follows one formula.
+    first: Vec<u8>,
+}
+
+/// Rows over a grid of Alice's hit points, each the boundaries of one pair with Alice to
+/// move: the threshold solver's tables, and each layer of [`crate::position`]'s "wins within
+/// `k` moves".
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Rows {
+    /// Alice's reachable hit points, hero by hero.
+    axes: [Axis; 2],
+    /// The boundaries.
+    table: Table,
+    /// Bob's `b1` values, `0..width`.
+    width: usize,
+    /// Vectors a row: `width - 1` cells rounded up to whole vectors.
+    vectors: usize,
+}
+
+impl Rows {
+    /// Sets the grid to `masks` (each hero's [`reachable_values`], or a union of them, which
+    /// is closed under Bob's hits too) with Bob's damage of `case`, and the rows to `width`
+    /// cells. `O(values)`; the boundaries are left as they are.
+    pub(crate) fn set_grid(&mut self, case: &Case, masks: [u128; 2], width: usize) {
+        for (axis, mask) in self.axes.iter_mut().zip(masks) {
+            axis.set(mask);
+        }
+        let n2 = self.axes[1].len;
+        for (j, scale) in [(0, n2), (1, 1)] {
+            self.axes[j].link(hits(&case.bob_damage, j), scale);
+        }
+        assert!((1..=RANK_BASE).contains(&width), "b1 is at most {MAX_VALUE}");
+        self.width = width;
+        self.vectors = (width - 1).div_ceil(LANES).max(1);
+    }
+
+    /// Hit-point pairs of the grid.
+    pub(crate) fn pairs(&self) -> usize {
+        self.axes[0].len * self.axes[1].len
+    }
+
+    /// Sets every boundary to "won only where Bob has no hero" (the cell `b1 = 0`, boundary
+    /// 1). `O(pairs * vectors)`.
+    pub(crate) fn set_bob_dead_only(&mut self) {
+        let (pairs, vectors) = (self.pairs(), self.vectors);
+        let Table { rows, first } = &mut self.table;
+        rows.clear();
+        rows.resize(pairs * vectors, [0; LANES]);
+        first.clear();
+        first.resize(pairs, 1);
+    }
+
+    /// Fills every boundary of the grid for `case` (Bob's hit points below `width` and the
+    /// heroes' damage), from the rows Bob's turns lead to: in `previous` (a table of the same
+    /// grid), or in the table itself (each row filled after every row it reads) when `None`.
+    /// `O(pairs * vectors)`.
+    pub(crate) fn fill(&mut self, case: &Case, previous: Option<&Table>) {
+        let (pairs, cells) = (self.pairs(), self.pairs() * self.vectors);
+        if self.table.rows.len() < cells {
+            self.table.rows.resize(cells, [0; LANES]);
+        }
+        if self.table.first.len() < pairs {
+            self.table.first.resize(pairs, 0);
+        }
+        assert!(
+            previous.is_none_or(|p| p.rows.len() >= cells && p.first.len() >= pairs),
+            "the previous layer is of the same grid"
+        );
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = Avx2::detect() {
+            self.fill_avx2(case, previous, avx2);
+            return;
+        }
+        self.fill_rows(case, previous, Portable);
+    }
+
+    /// [`Rows::fill`] compiled for AVX2 (the kernels, and the loops around them, whose
+    /// copies of rows are then whole vectors too).
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unsafe_code, reason = "calling AVX2 code once the CPU is known to have AVX2")]
+    fn fill_avx2(&mut self, case: &Case, previous: Option<&Table>, avx2: Avx2) {
+        #[target_feature(enable = "avx2")]
+        fn fill_rows_avx2(rows: &mut Rows, case: &Case, previous: Option<&Table>, avx2: Avx2) {
+            rows.fill_rows(case, previous, avx2);
+        }
+        // SAFETY: an `Avx2` is made only where the CPU has AVX2, the only feature enabled.
+        unsafe { fill_rows_avx2(self, case, previous, avx2) }
+    }
+
+    /// One copy of the loops per row length, so that they are unrolled and unchecked.
+    #[inline(always)]
+    fn fill_rows<K: Kernels>(&mut self, case: &Case, previous: Option<&Table>, kernels: K) {
+        match self.vectors {
+            1 => self.fill_grid::<1, K>(case, previous, kernels),
+            2 => self.fill_grid::<2, K>(case, previous, kernels),
+            3 => self.fill_grid::<3, K>(case, previous, kernels),
+            4 => self.fill_grid::<4, K>(case, previous, kernels),
+            n => unreachable!("rows of {n} vectors: b1 is at most {MAX_VALUE}"),
+        }
+    }
+
+    /// Fills every row, `N` vectors each, in increasing order of places: `O(R * N)`.
+    #[inline(always)]
+    fn fill_grid<const N: usize, K: Kernels>(
+        &mut self,
+        case: &Case,
+        previous: Option<&Table>,
+        kernels: K,
+    ) {
+        let pairs = self.pairs();
+        let grid = Grid {
+            alice: self.table.rows[..pairs * N].as_chunks_mut::<N>().0,
+            alice_first: &mut self.table.first[..pairs],
+            previous: previous.map(|p| (p.rows[..pairs * N].as_chunks::<N>().0, &p.first[..pairs])),
+            shifted: [[0; 2 * MAX_STRIDE]; 2],
+            kernels,
+        };
+        grid.fill(&self.axes, case);
+    }
+
+    /// Replaces the boundaries by the next layer's, each filled from this one's for `case`
+    /// (as [`Rows::fill`]); `spare` is a table the call keeps for the next. `O(pairs *
+    /// vectors)`.
+    pub(crate) fn next_layer(&mut self, case: &Case, spare: &mut Table) {
+        std::mem::swap(&mut self.table, spare);
+        self.fill(case, Some(spare));
+    }
+
+    /// The boundary of `(alice, b1)` with `mover` to move: how many `b2` values (from 0 up)
+    /// Alice wins. Bob's rows are not kept: his cell comes from the rows his turns lead to,
+    /// as the fill computes it. `O(1)`.
+    ///
+    /// # Panics
+    /// When `alice` is not on the grid, both her heroes are dead or `b1` is beyond the rows.
+    pub(crate) fn boundary(&self, alice: [u8; 2], b1: u8, mover: Player) -> u8 {
+        let [first, second] = &self.axes;
+        let places = [first.place(alice[0]), second.place(alice[1])];
+        let b1 = usize::from(b1);
+        assert!(b1 < self.width, "b1 = {b1} is beyond the rows");
+        let cell = |slot: usize| -> u8 {
+            if b1 == 0 {
+                self.table.first[slot]
+            } else {
+                self.table.rows[slot * self.vectors + (b1 - 1) / LANES][(b1 - 1) % LANES]
+            }
+        };
+        match mover {
+            Player::Alice => cell(places[0] * second.len + places[1]),
+            Player::Bob => {
+                let alive = usize::from(alice[0] > 0) | usize::from(alice[1] > 0) << 1;
+                let [c0, c1, c2, c3, l0, l1, r0, r1] = bob_turns(alive).map(|[h1, h2]| {
+                    cell(
+                        usize::from(first.child[h1][places[0]])
+                            + usize::from(second.child[h2][places[1]]),
+                    )
+                });
+                if b1 == 0 {
+                    bob_at_b1_zero([r0, r1])
+                } else {
+                    let lanes = |v: u8| [v; LANES];
+                    let both = [c0, c1, c2, c3].map(lanes);
+                    bob_cells(both, [lanes(l0), lanes(l1)])[0]
+                }
+            }
+        }
+    }
+}
+
 /// The boundary solver with its reusable tables (one per thread; each case overwrites what it
 /// reads).
 #[derive(Clone, Debug)]
@@ -245,16 +427,8 @@ pub struct ThresholdSolver {
     exchanged: bool,
     /// Whether they hold it, after that, with Bob's heroes renamed.
     mirrored: bool,
-    /// The row side's reachable hit points, hero by hero.
-    axes: [Axis; 2],
-    /// Row `slot` of `alice_row` holds, for each `b1`, how many `b2` values (from 0 up) Alice
-    /// wins with Alice to move at the pair of place `slot`; `vectors` vectors a row, the cells
-    /// from `width` on padding.
-    alice_row: Vec<Lanes>,
-    /// Bob's `b1` values, `0..width`.
-    width: usize,
-    /// Vectors a row: `width` rounded up to whole 16-byte vectors.
-    vectors: usize,
+    /// The rows of the row side's reachable pairs.
+    rows: Rows,
     start: [u8; 2],
     stats: SolveStats,
 }
@@ -272,11 +446,16 @@ impl ThresholdSolver {
         Self {
             exchanged: false,
             mirrored: false,
-            axes: [Axis::default(), Axis::default()],
-            // Zeroed by the system as pages are first touched: a case touches what it fills.
-            alice_row: vec![[0; LANES]; MAX_ROWS * MAX_STRIDE / LANES],
-            width: 0,
-            vectors: 0,
+            rows: Rows {
+                // Zeroed by the system as pages are first touched: a case touches what it
+                // fills, and every row is written before it is read, so the tables are never
+                // cleared.
+                table: Table {
+                    rows: vec![[0; LANES]; MAX_ROWS * MAX_STRIDE / LANES],
+                    first: vec![0; MAX_ROWS],
+                },
+                ..Rows::default()
+            },
             start: [0, 0],
             stats: SolveStats::default(),
         }
@@ -319,7 +498,7 @@ impl ThresholdSolver {
                 let cost = |axes: [u128; 2], other: [u8; 2]| {
                     axes[0].count_ones()
                         * axes[1].count_ones()
-                        * (u32::from(other[0].min(other[1])) / 16 + 1)
+                        * (usize::from(other[0].min(other[1])) / LANES + 1) as u32
                 };
                 let exchanged = cost(bob, case.alice_hp) < cost(alice, case.bob_hp);
                 let other = if exchanged { case.alice_hp } else { case.bob_hp };
@@ -330,40 +509,15 @@ impl ThresholdSolver {
         self.mirrored = mirrored;
         let (oriented, axes) = if exchanged { (case.swapped(), bob) } else { (*case, alice) };
         let oriented = if mirrored { self::mirrored(&oriented) } else { oriented };
-        self.fill_all(&oriented, axes);
+        let width = usize::from(oriented.bob_hp[0]) + 1;
+        self.rows.set_grid(&oriented, axes, width);
+        self.start = oriented.bob_hp;
+        let pairs = self.rows.pairs();
+        self.stats = SolveStats { alice_pairs: pairs, cells: 2 * pairs * width };
+        self.rows.fill(&oriented, None);
         Outcome {
             alice_first: self.alice_wins(case.alice_hp, case.bob_hp, Player::Alice),
             bob_first: self.alice_wins(case.alice_hp, case.bob_hp, Player::Bob),
-        }
-    }
-
-    /// Fills the rows of every pair of the grid `axes` (the row side's reachable values), in
-    /// increasing order of places.
-    fn fill_all(&mut self, case: &Case, axes: [u128; 2]) {
-        for (axis, mask) in self.axes.iter_mut().zip(axes) {
-            axis.set(mask);
-        }
-        let n2 = self.axes[1].len;
-        for (j, scale) in [(0, n2), (1, 1)] {
-            self.axes[j].link(hits(&case.bob_damage, j), scale);
-        }
-        let pairs = self.axes[0].len * n2;
-        self.start = case.bob_hp;
-        self.width = usize::from(case.bob_hp[0]) + 1;
-        self.vectors = self.width.div_ceil(LANES);
-        // Every row is written before it is read, so the tables are never cleared.
-        debug_assert!(pairs * self.vectors <= self.alice_row.len());
-        self.stats = SolveStats { alice_pairs: pairs, cells: 2 * pairs * self.width };
-        // One copy of the loops per row length, so that they are unrolled and unchecked.
-        match self.vectors {
-            1 => self.fill_grid::<1>(case),
-            2 => self.fill_grid::<2>(case),
-            3 => self.fill_grid::<3>(case),
-            4 => self.fill_grid::<4>(case),
-            5 => self.fill_grid::<5>(case),
-            6 => self.fill_grid::<6>(case),
-            7 => self.fill_grid::<7>(case),
-            n => unreachable!("rows of {n} vectors: b1 is at most {MAX_VALUE}"),
         }
     }
 
@@ -388,42 +542,7 @@ impl ThresholdSolver {
             return winner == Player::Alice;
         }
         assert!(bob[0] <= self.start[0] && bob[1] <= self.start[1], "Bob's hit points only fall");
-        let [first, second] = &self.axes;
-        let places = [first.place(alice[0]), second.place(alice[1])];
-        let row = |slot: usize| &self.alice_row[slot * self.vectors..][..self.vectors];
-        let b1 = usize::from(bob[0]);
-        let boundary = match mover {
-            Player::Alice => row(places[0] * second.len + places[1])[b1 / LANES][b1 % LANES],
-            // Bob's rows are not kept: his cell comes from the rows his turns lead to, as the
-            // fill computes it.
-            Player::Bob => {
-                let alive = usize::from(alice[0] > 0) | usize::from(alice[1] > 0) << 1;
-                let [c0, c1, c2, c3, l0, l1, r0, r1] = bob_turns(alive).map(|[h1, h2]| {
-                    row(usize::from(first.child[h1][places[0]])
-                        + usize::from(second.child[h2][places[1]]))
-                });
-                if b1 == 0 {
-                    bob_at_b1_zero([r0[0][0], r1[0][0]])
-                } else {
-                    let k = b1 / LANES;
-                    bob_cells([c0[k], c1[k], c2[k], c3[k]], [l0[k], l1[k]])[b1 % LANES]
-                }
-            }
-        };
-        boundary > bob[1]
-    }
-
-    /// Fills every row, `N` vectors each, in increasing order of places: `O(R * N)`. Kept
-    /// out of line: one function per row length.
-    #[inline(never)]
-    fn fill_grid<const N: usize>(&mut self, case: &Case) {
-        let Self { axes, alice_row, .. } = self;
-        let pairs = axes[0].len * axes[1].len;
-        let grid = Grid {
-            alice: alice_row[..pairs * N].as_chunks_mut::<N>().0,
-            shifted: [0; 2 * MAX_STRIDE],
-        };
-        grid.fill(axes, case);
+        self.rows.boundary(alice, bob[0], mover) > bob[1]
     }
 }
 
@@ -466,21 +585,31 @@ impl<const N: usize> PairKind<N> {
 const ROW_AT: usize = MAX_STRIDE;
 
 /// The tables of one case as rows of `N` vectors.
-struct Grid<'a, const N: usize> {
+struct Grid<'a, const N: usize, K> {
+    /// The cells `b1 >= 1` of Alice's rows (see [`Table`]).
     alice: &'a mut [[Lanes; N]],
-    /// The row being filled with Bob to move (from `ROW_AT` on), behind `N * LANES` copies of
-    /// its `b1 = 0` cell, so that each shift of Alice's attacks is one contiguous slice; a
-    /// shift of `N * LANES` cells or more reads copies only, since `b1 < N * LANES`.
-    shifted: [u8; 2 * MAX_STRIDE],
+    /// Their cells `b1 = 0`.
+    alice_first: &'a mut [u8],
+    /// The rows Bob's turns lead to, when they are another table's (the layer before);
+    /// `None`: `alice` itself, each row filled after the rows it reads.
+    previous: Option<(&'a [[Lanes; N]], &'a [u8])>,
+    /// Two rows of Bob to move (from `ROW_AT` on, lane `i` the cell `b1 = i + 1`), each
+    /// behind `N * LANES` copies of its `b1 = 0` cell, so that each shift of Alice's attacks
+    /// is one contiguous slice; a shift of `N * LANES` cells or more reads copies only.
+    shifted: [[u8; 2 * MAX_STRIDE]; 2],
+    /// The vector loops.
+    kernels: K,
 }
 
-impl<const N: usize> Grid<'_, N> {
+impl<const N: usize, K: Kernels> Grid<'_, N, K> {
     /// Fills the rows of the grid `axes` of `case` in increasing order of places.
+    #[inline(always)]
     fn fill(mut self, axes: &[Axis; 2], case: &Case) {
         let kinds: [PairKind<N>; 3] = [HERO1, HERO2, BOTH].map(|alive| PairKind::new(case, alive));
         let [a1_only, a2_only, both] = &kinds;
         let [first, second] = axes;
         let n2 = second.len;
+        let mut pending = None;
         for i1 in 0..first.len {
             // The pairs of one place of A1: A2 dead first, then alive, all of one kind.
             let dead_a2 = i1 * n2;
@@ -488,63 +617,95 @@ impl<const N: usize> Grid<'_, N> {
             debug_assert_eq!(a2, 0, "the lowest value is 0");
             if a1 == 0 {
                 // Alice has lost, except in the (unreachable) position where Bob has too.
-                let mut lost = [[0; LANES]; N];
-                lost[0][0] = 1;
-                self.alice[dead_a2] = lost;
+                self.alice[dead_a2] = [[0; LANES]; N];
+                self.alice_first[dead_a2] = 1;
             } else {
                 let kind = a1_only;
                 let children = kind.bob.map(|[h1, h2]| {
                     usize::from(first.child[h1][i1]) + usize::from(second.child[h2][0])
                 });
-                self.fill_pair(dead_a2, children, kind);
+                self.visit(dead_a2, children, kind, &mut pending);
             }
             let kind = if a1 == 0 { a2_only } else { both };
             // Each turn's part of the row number from A1, and its column of parts from A2.
             let from1 = kind.bob.map(|[h1, _]| usize::from(first.child[h1][i1]));
             let from2 = kind.bob.map(|[_, h2]| &second.child[h2][..n2]);
             for (i2, slot) in (1..n2).zip(dead_a2 + 1..) {
-                let children: [usize; 8] =
-                    std::array::from_fn(|t| from1[t] + usize::from(from2[t][i2]));
-                self.fill_pair(slot, children, kind);
+                let mut children = from1;
+                for (child, from2) in children.iter_mut().zip(&from2) {
+                    *child += usize::from(from2[i2]);
+                }
+                self.visit(slot, children, kind, &mut pending);
             }
+        }
+        if let Some((slot, at_b1_zero, kind)) = pending {
+            self.alice_row(slot & 1, slot, at_b1_zero, kind);
         }
     }
 
-    /// Fills both rows of `slot`, whose Bob turns lead to the rows `children` (see
-    /// [`PairKind::bob`]). The loops run over whole vectors with a fixed number of input
-    /// rows, so they compile to 16-byte vector code.
+    /// Fills the rows of `slot`, whose Bob turns lead to the rows `children` (see
+    /// [`PairKind::bob`]): Bob's, then Alice's from it. Filling a layer from the one before,
+    /// no row reads another of the same layer, so Alice's row of a pair waits for the next
+    /// pair's Bob row: her shifted reads then find his cells stored long enough before to be
+    /// read from the cache, not forwarded from the stores (which fails for a read that spans
+    /// two stores, and stalls).
     #[inline(always)]
-    fn fill_pair(&mut self, slot: usize, children: [usize; 8], kind: &PairKind<N>) {
-        // Bob to move: his row is kept only as the biased copy Alice's shifts read.
-        let [c0, c1, c2, c3, l0, l1, r0, r1] = children;
-        let [c0, c1, c2, c3, l0, l1] = [c0, c1, c2, c3, l0, l1].map(|c| &self.alice[c]);
-        let at_b1_zero = bob_at_b1_zero([self.alice[r0][0][0], self.alice[r1][0][0]]);
-        let (pad, row) = self.shifted.split_at_mut(ROW_AT);
-        let row = row[..N * LANES].as_chunks_mut::<LANES>().0;
-        for k in 0..N {
-            row[k] = biased(bob_cells([c0[k], c1[k], c2[k], c3[k]], [l0[k], l1[k]]));
+    fn visit<'k>(
+        &mut self,
+        slot: usize,
+        children: [usize; 8],
+        kind: &'k PairKind<N>,
+        pending: &mut Option<(usize, u8, &'k PairKind<N>)>,
+    ) {
+        let at_b1_zero = self.bob_row(slot & 1, children);
+        if self.previous.is_none() {
+            // The next pair's Bob row may read this row.
+            self.alice_row(slot & 1, slot, at_b1_zero, kind);
+            return;
         }
-        row[0][0] = at_b1_zero | BIAS;
+        if let Some((waiting, at, waiting_kind)) = pending.take() {
+            debug_assert_eq!(waiting + 1, slot, "pairs come one after another");
+            self.alice_row(waiting & 1, waiting, at, waiting_kind);
+        }
+        *pending = Some((slot, at_b1_zero, kind));
+    }
 
-        // Alice to move: she attacks b and Bob moves next at the same a. A shift by d reads
-        // `bob[b1 - d]`, and `bob[0]` where b1 - d < 0 (B1 dies): the padded copy.
+    /// Bob's row (to move) of a pair whose turns lead to the rows `children`, written biased
+    /// into `shifted[buffer]` behind its padding; returns its cell `b1 = 0`. The loops run
+    /// over whole vectors with a fixed number of input rows, so they compile to vector code.
+    #[inline(always)]
+    fn bob_row(&mut self, buffer: usize, children: [usize; 8]) -> u8 {
+        let (from, from_first) = match self.previous {
+            Some(previous) => previous,
+            None => (&*self.alice, &*self.alice_first),
+        };
+        let (c0, c1, c2, c3) =
+            (&from[children[0]], &from[children[1]], &from[children[2]], &from[children[3]]);
+        let (l0, l1) = (&from[children[4]], &from[children[5]]);
+        let at_b1_zero = bob_at_b1_zero([from_first[children[6]], from_first[children[7]]]);
+        let row = self.kernels.bob_row([c0, c1, c2, c3], [l0, l1]);
+        // A shift by d reads `bob[b1 - d]`, and `bob[0]` where b1 - d <= 0 (B1 dies): the
+        // padding, copies of that cell.
+        let (pad, to) = self.shifted[buffer].split_at_mut(ROW_AT);
         pad[ROW_AT - N * LANES..].fill(at_b1_zero | BIAS);
-        let shifted = kind.from.map(|from| &self.shifted[from..][..N * LANES]);
-        let d2 = &kind.to_b2;
-        let out = &mut self.alice[slot];
-        for k in 0..N {
-            let lanes = |t: usize| -> Lanes {
-                shifted[t][k * LANES..][..LANES].try_into().expect("one vector")
-            };
-            // Winning at (b1', b2') with b2' < v means winning at (b1, b2) for b2 < v + d2;
-            // the first turn leaves b2 as it is. On the biased cells (see `biased`) that is a
-            // saturating addition; the bias comes off after the maximum.
-            let best = max(lanes(0), add(lanes(1), d2[0]));
-            let best = max(best, max(add(lanes(2), d2[1]), add(lanes(3), d2[2])));
-            out[k] = unbiased(best);
-        }
+        to[..N * LANES].as_chunks_mut::<LANES>().0.copy_from_slice(&row);
+        at_b1_zero
+    }
+
+    /// Alice's row (to move) of `slot`: she attacks b and Bob moves next at the same a, whose
+    /// row [`Grid::bob_row`] wrote into `shifted[buffer]` with its cell `b1 = 0`.
+    #[inline(always)]
+    fn alice_row(&mut self, buffer: usize, slot: usize, at_b1_zero: u8, kind: &PairKind<N>) {
+        let bob = &self.shifted[buffer];
+        let [f0, f1, f2, f3] = kind.from;
+        let shift = |from: usize| &bob[from.min(ROW_AT)..][..N * LANES];
+        let shifted = [shift(f0), shift(f1), shift(f2), shift(f3)];
+        // Winning at (b1', b2') with b2' < v means winning at (b1, b2) for b2 < v + d2; the
+        // first turn leaves b2 as it is. On the biased cells (see `BIAS`) that is a
+        // saturating addition; the bias comes off after the maximum.
+        self.alice[slot] = self.kernels.alice_row(shifted, &kind.to_b2);
         // b1 = 0: every hero of Alice hits B2.
-        out[0][0] = at_b1_zero.saturating_add(kind.on_b2).min(CAP);
+        self.alice_first[slot] = at_b1_zero.saturating_add(kind.on_b2).min(CAP);
     }
 }
 
@@ -557,43 +718,11 @@ fn bob_turns(alive: usize) -> [[Hit; 2]; 8] {
     [b0, b1, b2, b3, l0, l1, r0, r1].map(|turn| turn.map(|hit| hit & 3))
 }
 
-/// Bob to move, 16 cells `b1 >= 1` (lane 0 of the first vector aside), from the same cells of
-/// the rows of Alice to move his two-hero turns (`both`) and B1's lone turns (`lone_b1`) lead
-/// to. With both his heroes alive (b1, b2 >= 1) every turn must leave her a win; at b2 = 0
-/// only B1 attacks. Monotonicity makes max(cell b2 = 0 wins, min over two-hero turns) exactly
-/// the prefix length.
-#[inline(always)]
-fn bob_cells(both: [Lanes; 4], lone_b1: [Lanes; 2]) -> Lanes {
-    let all_attacks = min(min(both[0], both[1]), min(both[2], both[3]));
-    max(all_attacks, min(min(lone_b1[0], lone_b1[1]), [1; LANES]))
-}
-
 /// Bob to move, the cell `b1 = 0`, where only B2 attacks, from the cells `b1 = 0` of the rows
 /// his lone turns lead to (`b2 = 0` is his loss: a boundary of at least 1).
 #[inline(always)]
 fn bob_at_b1_zero(lone_b2: [u8; 2]) -> u8 {
     lone_b2[0].min(lone_b2[1]).max(1)
-}
-
-// The lane helpers are loops over one vector, which the compiler turns into single vector
-// instructions once they are inlined.
-
-#[inline(always)]
-fn min(a: Lanes, b: Lanes) -> Lanes {
-    let mut out = a;
-    for (out, b) in out.iter_mut().zip(b) {
-        *out = (*out).min(b);
-    }
-    out
-}
-
-#[inline(always)]
-fn max(a: Lanes, b: Lanes) -> Lanes {
-    let mut out = a;
-    for (out, b) in out.iter_mut().zip(b) {
-        *out = (*out).max(b);
-    }
-    out
 }
 
 /// Boundaries are stored capped at `CAP`: no query asks beyond `b2 = MAX_VALUE`, and minimum,
@@ -607,36 +736,6 @@ const _: () = assert!(CAP > MAX_VALUE);
 /// addition does both, as `0 + d2 < BIAS` comes off with the bias, and `v + BIAS + d2` keeps
 /// it (or saturates, which is the cap).
 const BIAS: u8 = 128;
-
-/// `v` with positive cells biased (cells at most `CAP`).
-#[inline(always)]
-fn biased(v: Lanes) -> Lanes {
-    let mut out = v;
-    for out in &mut out {
-        *out = if *out > 0 { *out | BIAS } else { 0 };
-    }
-    out
-}
-
-/// A maximum of biased cells, unbiased: cells below the bias (no win) are 0.
-#[inline(always)]
-fn unbiased(v: Lanes) -> Lanes {
-    let mut out = v;
-    for out in &mut out {
-        *out = out.saturating_sub(BIAS);
-    }
-    out
-}
-
-/// Saturating addition, lane by lane.
-#[inline(always)]
-fn add(v: Lanes, d: Lanes) -> Lanes {
-    let mut out = v;
-    for (out, d) in out.iter_mut().zip(d) {
-        *out = out.saturating_add(d);
-    }
-    out
-}
 
 #[cfg(test)]
 mod tests {
