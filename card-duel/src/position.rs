@@ -8,9 +8,10 @@
 //! found by a memoized expectiminimax over the rest of the current turn only: ending the turn
 //! leads to the start of the other player's, whose value a [`Tablebase`] of the file's O holds
 //! (the probability that the player about to start his turn wins). So a moment costs the
-//! states of one turn reachable from it, each `O(actions + ping targets)`: a few thousand for
-//! a heavy moment at O = 5 (both at 20 HP, full boards and hands), a millisecond or so; the
-//! memo is kept between queries (it holds exact values), up to [`MEMO_LIMIT`] entries. The
+//! states of one turn reachable from it, each `O(actions + ping targets)`: up to about 200,000
+//! for a turn start at O = 5 with many minions and a full hand (tens of milliseconds; `cargo
+//! xtask bench play` measures), memoized by a one-word key; the memo is kept between queries
+//! (it holds exact values), up to [`MEMO_LIMIT`] entries. The
 //! tablebase costs one sweep of every position of O, once (0.1 to 0.25 s with two threads,
 //! see the crate's README), or a read of its file.
 
@@ -353,6 +354,30 @@ impl State {
         (out, len)
     }
 
+    /// The moment packed into one word, field by field (46 bits): equal keys are equal
+    /// moments. `O(1)`.
+    fn key(&self) -> u64 {
+        let board = |b: Board| u64::from(b.ones) | u64::from(b.twos) << 3;
+        let fields: [(u64, u32); 12] = [
+            (u64::from(self.ops), 5),
+            (u64::from(self.mover == Side::Teacher), 1),
+            (u64::from(self.hp[0]), 5),
+            (u64::from(self.hp[1]), 5),
+            (u64::from(self.hand[0]), 2),
+            (u64::from(self.hand[1]), 2),
+            (board(self.ready), 6),
+            (board(self.spent), 6),
+            (board(self.other), 6),
+            (u64::from(self.used), 5),
+            (u64::from(self.acted), 1),
+            (u64::from(self.pings), 2),
+        ];
+        fields.iter().fold(0, |key, &(value, bits)| {
+            debug_assert!(value < 1 << bits, "a field fits its bits");
+            key << bits | value
+        })
+    }
+
     /// The start of the next turn as the tablebase indexes it: the new mover as "E", before
     /// his draw. Only for a moment whose mover just ended his turn.
     fn next_turn_start(&self) -> Position {
@@ -372,7 +397,8 @@ impl State {
 #[derive(Debug)]
 pub struct Oracle {
     tablebase: Arc<Tablebase>,
-    memo: HashMemo<State, f64>,
+    /// Values by [`State::key`]: one word hashes in a fraction of the fields' time.
+    memo: HashMemo<u64, f64>,
 }
 
 impl Oracle {
@@ -429,7 +455,7 @@ impl Oracle {
             }
             _ => {}
         }
-        if let Some(&v) = self.memo.get(state) {
+        if let Some(&v) = self.memo.get(&state.key()) {
             return v;
         }
         let v = match state.turn() {
@@ -453,7 +479,7 @@ impl Oracle {
             }
             Turn::Over(_) => unreachable!("handled above"),
         };
-        self.memo.insert(*state, v);
+        self.memo.insert(state.key(), v);
         v
     }
 

@@ -59,9 +59,21 @@ fn line(name: &str, mut times: Vec<Duration>) -> String {
     )
 }
 
-/// Runs the bench and prints its table.
+/// Runs the bench and prints its table, from an optimized build: the games run inside this
+/// process, and `cargo xtask` builds it without optimizations.
 #[allow(clippy::print_stdout, reason = "the bench's report")]
 pub fn bench(args: &PlayBenchArgs) -> Result<(), String> {
+    if cfg!(debug_assertions) {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let status = std::process::Command::new(cargo)
+            .args(["run", "--quiet", "--locked", "--release", "--package", "xtask", "--"])
+            .args(["bench", "play", "--positions", &args.positions.to_string()])
+            .args(["--seed", &args.seed.to_string()])
+            .current_dir(crate::measure::workspace_root())
+            .status()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        return if status.success() { Ok(()) } else { Err("the optimized bench failed".into()) };
+    }
     let mut rng = SplitMix64::new(args.seed);
     println!("| positions | timed | median | worst | within 50 ms |");
     println!("|---|---|---|---|---|");
