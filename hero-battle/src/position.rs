@@ -15,18 +15,21 @@
 //! Alice to move she wins in an odd number of moves, with Bob to move in an even one, so one
 //! *chain* of layers answers both movers: `A_1, B_2, A_3, B_4, ...`, where `A_k` (Alice to
 //! move) takes the best shifted row of `B_(k-1)` at the same `a`, and `B_k` (Bob to move) the
-//! element-wise minimum of the rows `A_(k-1)` at the pairs his attacks leave (the formulas of
-//! [`crate::threshold`] with the layer one below instead of the same one). Bob's wins are the
-//! same chain on the exchanged case.
+//! element-wise minimum of the rows `A_(k-1)` at the pairs his attacks leave: the formulas of
+//! [`crate::threshold`] with the layer below instead of the same one. So one fill of the
+//! threshold solver's rows, reading Bob's turns from the previous table, makes `A_(2j+1)`
+//! from `A_(2j-1)`, and `B_(2j)` is read from `A_(2j-1)` as the solver reads Bob's cells.
+//! Bob's wins are the same chain on the exchanged case.
 //!
 //! # Cost
 //! One query values a position and all its children (at most 4): the winners from the
 //! threshold solver (`O(R * B)`, see [`crate::threshold`]), then each winner's chain over the
-//! box of Alice pairs below the position's (`P = (a1 + 1)(a2 + 1) <= 10,000`) and `b1` values
-//! below its (`B <= 100`, padded to 112) until every asked position is decided: `O(r * P * B)`
-//! byte operations for the largest remoteness `r` asked (at most about 400, the total hit
-//! points), `O(P * B)` bytes of space. Hard cases (hit points 90..99, damage 1..3) have `r`
-//! near 100 at the start and take tens of milliseconds; `cargo xtask bench play` measures.
+//! grid of Alice pairs reachable from the asked ones (`P <= 10,000`) and the `b1` values
+//! below theirs (`B <= 99`), one fill per two moves until every asked position is decided:
+//! `O(r * P * B)` byte operations for the largest remoteness `r` asked (at most about 400,
+//! the total hit points), in `r / 2` fills of `P * ceil(B / 32)` vector steps, and two tables
+//! of `P * 128` bytes. The longest games (all damage 1, every hero at 99: `r = 295`) take
+//! about 30 ms a query on this project's machine; `cargo xtask bench play` measures.
 
 use judge::game::Value;
 

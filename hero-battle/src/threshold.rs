@@ -28,16 +28,22 @@
 //! order fills every row after the rows it reads.
 //!
 //! # Cost
-//! With `R = |S1| * |S2|` rows (at most 10,000) and `B` = Bob's first hit points plus one
-//! (at most 100), time is `O(R * B)` byte operations: `R * ceil(B / 16)` steps of 16-byte
-//! vectors, each combining six rows for Bob and four shifted ones for Alice (about 30 vector
-//! instructions), plus `O(R)` to find the rows each turn leads to and `O(1)` a case to set up.
-//! Space: one table of `10,000 * 112` bytes, Alice's rows, allocated once and touched as far
-//! as a case fills them; Bob's rows are used as they are made, and a query of one of his
-//! cells recomputes it from hers. The game looks the same with the players exchanged, and with one side's heroes
-//! renamed, so each case runs over the side whose `R * ceil(B / 16)` is smaller, its cells over
-//! the other side's hero with fewer hit points. Hard cases (hit points 90..99, damage 1..3)
-//! have `R` from 8,000 to 10,000; random cases 16 on average.
+//! With `R = |S1| * |S2|` rows (at most 10,000) and `B` = Bob's first hit points (at most
+//! 99), time is `O(R * B)` byte operations: `R * ceil(B / 32)` steps of 32-byte vectors, each
+//! combining six rows for Bob and four shifted ones for Alice (about 20 AVX2 instructions,
+//! twice as many 16-byte ones where the CPU has no AVX2: `threshold/kernels.rs`), plus
+//! `O(R)` to find the rows each turn leads to and `O(1)` a case to set up. The cells `b1 = 0` live
+//! apart, one byte a row, so every lane of a vector follows one formula. Space: one table of
+//! `10,000 * 128` bytes, Alice's rows, allocated once and touched as far as a case fills
+//! them; Bob's rows are used as they are made, and a query of one of his cells recomputes it
+//! from hers. The game looks the same with the players exchanged, and with one side's heroes
+//! renamed, so each case runs over the side whose `R * ceil(B / 32)` is smaller, its cells
+//! over the other side's hero with fewer hit points. Hard cases (hit points 90..99, damage
+//! 1..3) have `R` from 8,000 to 10,000; random cases 16 on average.
+//!
+//! The same fill, reading the rows of Bob's turns from another table instead of its own,
+//! makes one layer of "Alice wins within `k` moves" from the layer two moves below: the
+//! remoteness of [`crate::position`].
 
 mod kernels;
 
@@ -245,7 +251,7 @@ pub(crate) struct SolveStats {
 
 /// The boundaries of one table: for each pair of the grid with Alice to move, how many `b2`
 /// values (from 0 up) Alice wins, by `b1`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Table {
     /// The cells `b1 >= 1`: lane `i` of a row is `b1 = i + 1`, `vectors` vectors a row, the
     /// cells beyond the rows' width padding.
@@ -308,6 +314,17 @@ impl Rows {
     /// grid), or in the table itself (each row filled after every row it reads) when `None`.
     /// `O(pairs * vectors)`.
     pub(crate) fn fill(&mut self, case: &Case, previous: Option<&Table>) {
+        self.make_room(previous);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = Avx2::detect() {
+            self.fill_avx2(case, previous, avx2);
+            return;
+        }
+        self.fill_rows(case, previous, Portable);
+    }
+
+    /// Sizes the table for the grid, and checks that `previous` is of the same grid.
+    fn make_room(&mut self, previous: Option<&Table>) {
         let (pairs, cells) = (self.pairs(), self.pairs() * self.vectors);
         if self.table.rows.len() < cells {
             self.table.rows.resize(cells, [0; LANES]);
@@ -319,12 +336,6 @@ impl Rows {
             previous.is_none_or(|p| p.rows.len() >= cells && p.first.len() >= pairs),
             "the previous layer is of the same grid"
         );
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = Avx2::detect() {
-            self.fill_avx2(case, previous, avx2);
-            return;
-        }
-        self.fill_rows(case, previous, Portable);
     }
 
     /// [`Rows::fill`] compiled for AVX2 (the kernels, and the loops around them, whose
@@ -765,6 +776,39 @@ mod tests {
                     assert_eq!(ours, expected, "attackers {attackers}, targets {targets}");
                 }
             }
+        }
+    }
+
+    /// Filled in one pass or layer by layer, the portable loops and the AVX2 ones give the
+    /// same tables (the rest of the tests run whichever this CPU has).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_portable_fill_is_the_avx2_fill() {
+        let Some(avx2) = Avx2::detect() else { return };
+        let families = [Family::Small, Family::Lopsided, Family::Random, Family::Hard];
+        for case in families.into_iter().flat_map(|family| cases(family, 20, 5)) {
+            let masks: [u128; 2] = [0, 1].map(|j| {
+                reachable_values(case.alice_hp[j], [case.bob_damage[0][j], case.bob_damage[1][j]])
+            });
+            let mut portable = Rows::default();
+            portable.set_grid(&case, masks, usize::from(case.bob_hp[0]) + 1);
+            portable.set_bob_dead_only();
+            let mut vector = portable.clone();
+            let (mut spare_portable, mut spare_vector) = (Table::default(), Table::default());
+            for _ in 0..6 {
+                for (rows, spare) in
+                    [(&mut portable, &mut spare_portable), (&mut vector, &mut spare_vector)]
+                {
+                    std::mem::swap(&mut rows.table, spare);
+                    rows.make_room(Some(spare));
+                }
+                portable.fill_rows(&case, Some(&spare_portable), Portable);
+                vector.fill_rows(&case, Some(&spare_vector), avx2);
+                assert_eq!(portable.table, vector.table, "{case:?}, a layer");
+            }
+            portable.fill_rows(&case, None, Portable);
+            vector.fill_rows(&case, None, avx2);
+            assert_eq!(portable.table, vector.table, "{case:?}, one pass");
         }
     }
 
