@@ -441,7 +441,7 @@ impl<'g> Solver<'g> {
     }
 
     /// Puts `v` into `W` with a fresh rank and queues it for the backward search.
-    #[inline]
+    #[inline(always)]
     fn attract(&mut self, v: u32, witness: u32) {
         if self.next_rank > u64::MAX - GAP {
             self.renumber();
@@ -484,43 +484,49 @@ impl<'g> Solver<'g> {
     fn propagate(&mut self, limit: u64) -> Result<usize, OutOfBudget> {
         let game = self.game;
         let mut head = 0;
-        let (mut level_end, mut large) = (0, false);
         while head < self.queue.len() {
-            if self.stats.work > limit {
-                return Err(OutOfBudget);
-            }
-            if head == level_end {
-                level_end = self.queue.len();
-                large = sort_level(&mut self.queue[head..level_end], &mut self.bits, self.sort_from);
-            }
-            if large {
-                read_ahead(game, &self.queue, head);
-            }
-            let u = self.queue[head];
-            head += 1;
-            self.stats.work += 1 + game.pred(u).len() as u64;
-            for &p in game.pred(u) {
-                let b = self.st[p as usize];
-                if b & STATE != FAILED {
-                    continue;
+            let level_end = self.queue.len();
+            let large = sort_level(&mut self.queue[head..level_end], &mut self.bits, self.sort_from);
+            while head < level_end {
+                if self.stats.work > limit {
+                    return Err(OutOfBudget);
                 }
-                if b & AREZOU != 0 {
-                    self.attract(p, u);
-                } else {
-                    let node = &mut self.node[p as usize];
-                    if node.mark != self.epoch {
-                        node.mark = self.epoch;
-                        node.count = node.ptr;
-                    }
-                    node.count -= 1;
-                    if node.count == 0 {
-                        self.attract(p, u);
-                    }
+                if large {
+                    read_ahead(game, &self.queue, head);
                 }
+                let u = self.queue[head];
+                head += 1;
+                self.visit(u);
             }
         }
         self.queue.clear();
         Ok(head)
+    }
+
+    /// One station of [`Solver::propagate`]'s search: its predecessors that join.
+    #[inline(always)]
+    fn visit(&mut self, u: u32) {
+        let game = self.game;
+        self.stats.work += 1 + game.pred(u).len() as u64;
+        for &p in game.pred(u) {
+            let b = self.st[p as usize];
+            if b & STATE != FAILED {
+                continue;
+            }
+            if b & AREZOU != 0 {
+                self.attract(p, u);
+            } else {
+                let node = &mut self.node[p as usize];
+                if node.mark != self.epoch {
+                    node.mark = self.epoch;
+                    node.count = node.ptr;
+                }
+                node.count -= 1;
+                if node.count == 0 {
+                    self.attract(p, u);
+                }
+            }
+        }
     }
 
     /// The most a from-scratch attractor on the stations not removed can cost: two passes
