@@ -308,24 +308,16 @@ pub(crate) fn solve_sorting(
     s.finish()
 }
 
-/// One station's working data, 24 bytes: a random graph with millions of stations spends
-/// its time on cache misses, so the fields an owner does not need hold what the other does.
+/// A station's rank and the repairs' bookkeeping, 16 bytes (its count and choice are apart:
+/// see [`Solver::count`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     /// The station's place in the order of `W` (0 for charging stations); only compared.
     rank: u64,
-    /// Arezou: tracks into stations not removed. Borzou, while `FAILED`: tracks into
-    /// stations not (re-)attracted yet, if `mark` is the solver's current epoch; otherwise
-    /// all of his tracks (a rebuild thus resets every count without visiting a station).
-    count: u32,
-    /// Arezou in `W`: the witness. Borzou removed: his strategy's successor.
-    choice: u32,
-    /// Arezou in `W`: where in its successor list the repair scan resumes. Borzou: the
-    /// number of his tracks, which a stale `count` stands for.
+    /// Arezou in `W`: where in its successor list the repair scan resumes.
     ptr: u32,
     /// Arezou: the last round in which a lift or bump of the station was tried (once a round
-    /// is enough, and it keeps a round's cost bounded). Borzou: the epoch in which `count`
-    /// was last set.
+    /// is enough, and it keeps a round's cost bounded).
     mark: u32,
 }
 
@@ -334,13 +326,23 @@ struct Solver<'g> {
     game: &'g Game,
     /// State bits and flags, per station.
     st: Vec<u8>,
+    /// Arezou: tracks into stations not removed. Borzou, while `FAILED` in a search: tracks
+    /// into stations not (re-)attracted yet; 0 when left from an earlier search, which stands
+    /// for all his tracks (a count reaches 0 when he is attracted, and is set to 0 when a
+    /// round that failed him is abandoned), so a rebuild needs no pass over the counts:
+    /// every alive Borzou station has all his tracks, since one with a track to a removed
+    /// station is removed too. With
+    /// `choice`, all that the attractors read at the stations they reach: on a random graph
+    /// with millions of stations they spend their time on cache misses, and these arrays
+    /// fit in the cache where whole records would not (the nodes are only written then).
+    count: Vec<u32>,
+    /// Arezou in `W`: the witness. Borzou removed: his strategy's successor.
+    choice: Vec<u32>,
     node: Vec<Node>,
     /// Above every rank in use; new stations of `W` get it, then it grows by `GAP`.
     next_rank: u64,
     /// Where ranks start again at every [`Solver::rebuild`].
     first_rank: u64,
-    /// Advanced by every rebuild, so that Borzou's stale counts read as full (see [`Node`]).
-    epoch: u32,
     /// The charging stations, where every rebuild starts.
     chargers: Vec<u32>,
     queue: Vec<u32>,
@@ -396,18 +398,12 @@ impl<'g> Solver<'g> {
             game,
             st,
             // Arezou's count, the tracks into stations not removed, starts at her out-degree;
-            // Borzou's is stale (mark 0, epoch 1 from the first rebuild on), standing for his degree.
-            node: game
-                .stations()
-                .map(|v| {
-                    let degree = game.succ(v).len() as u32;
-                    let ptr = if game.arezou(v) { 0 } else { degree };
-                    Node { count: degree, ptr, ..Node::default() }
-                })
-                .collect(),
+            // Borzou's is set by every rebuild.
+            count: game.stations().map(|v| game.out_degree(v)).collect(),
+            choice: vec![0; game.n()],
+            node: vec![Node::default(); game.n()],
             next_rank: first_rank.max(GAP),
             first_rank: first_rank.max(GAP),
-            epoch: 0,
             chargers: game.stations().filter(|&v| game.charging(v)).collect(),
             queue: Vec::new(),
             candidates: Vec::new(),
@@ -446,14 +442,12 @@ impl<'g> Solver<'g> {
         if self.next_rank > u64::MAX - GAP {
             self.renumber();
         }
-        let arezou = self.st[v as usize] & AREZOU != 0;
         self.set_state(v, GOOD);
+        self.choice[v as usize] = witness;
+        // Written without being read: on a large graph the node is not in the cache.
         let node = &mut self.node[v as usize];
         node.rank = self.next_rank;
-        node.choice = witness;
-        if arezou {
-            node.ptr = 0;
-        }
+        node.ptr = 0;
         self.next_rank += GAP;
         self.queue.push(v);
     }
@@ -516,13 +510,13 @@ impl<'g> Solver<'g> {
             if b & AREZOU != 0 {
                 self.attract(p, u);
             } else {
-                let node = &mut self.node[p as usize];
-                if node.mark != self.epoch {
-                    node.mark = self.epoch;
-                    node.count = node.ptr;
+                let count = &mut self.count[p as usize];
+                if *count == 0 {
+                    // A count left from an earlier search (see `Solver::count`).
+                    *count = game.out_degree(p);
                 }
-                node.count -= 1;
-                if node.count == 0 {
+                *count -= 1;
+                if *count == 0 {
                     self.attract(p, u);
                 }
             }
@@ -541,16 +535,14 @@ impl<'g> Solver<'g> {
     /// round. Work at most [`Solver::scratch_cost`], so `O(n + m)`.
     ///
     /// The two passes over the stations are over their state bytes only, so they run at
-    /// memory speed: the first is a branch-free byte map, and Borzou's counts are reset by
-    /// advancing the epoch (every alive Borzou station has all its tracks, since one with a
-    /// track to a removed station is removed too; Arezou's counts, the tracks into stations
-    /// not removed, are kept up to date by the removals); the second skips eight bytes at a
-    /// time while none of them is `FAILED`.
+    /// memory speed: the first is a branch-free byte map (the counts are ready: see
+    /// [`Solver::count`]; Arezou's, the tracks into stations not removed, are kept up to date
+    /// by the removals); the second skips eight bytes at a time while none of them is
+    /// `FAILED`.
     fn rebuild(&mut self) {
         let game = self.game;
         self.stats.work += 2 * game.n() as u64;
         self.next_rank = self.first_rank;
-        self.epoch += 1;
         for b in &mut self.st {
             let state = if *b & STATE == DEAD {
                 DEAD
@@ -574,6 +566,12 @@ impl<'g> Solver<'g> {
     /// Drops what an abandoned round left half done; [`Solver::rebuild`] resets the rest.
     fn abandon_round(&mut self) {
         self.candidates.clear();
+        // The counts of the Borzou stations failed this round are left from it.
+        for &v in &self.failed {
+            if self.st[v as usize] & AREZOU == 0 {
+                self.count[v as usize] = 0;
+            }
+        }
         self.failed.clear();
         self.stack.clear();
         self.queue.clear();
@@ -590,7 +588,7 @@ impl<'g> Solver<'g> {
                 self.stats.yardstick += len;
                 let stay = self.game.succ(v).iter().find(|&&w| self.state(w) == FAILED);
                 if let Some(&w) = stay {
-                    self.node[v as usize].choice = w;
+                    self.choice[v as usize] = w;
                 }
             }
         }
@@ -626,17 +624,17 @@ impl<'g> Solver<'g> {
                 if b & STATE == DEAD {
                     continue;
                 }
-                let node = &mut self.node[p as usize];
                 if b & AREZOU == 0 {
-                    node.choice = u;
+                    self.choice[p as usize] = u;
                     self.set_state(p, DEAD);
                     queue.push(p);
                 } else {
-                    node.count -= 1;
-                    if node.count == 0 {
+                    let count = &mut self.count[p as usize];
+                    *count -= 1;
+                    if *count == 0 {
                         self.set_state(p, DEAD);
                         queue.push(p);
-                    } else if node.choice == u && b & CHARGING == 0 {
+                    } else if self.choice[p as usize] == u && b & CHARGING == 0 {
                         self.candidates.push(p);
                     }
                 }
@@ -685,7 +683,8 @@ impl<'g> Solver<'g> {
             if self.state(v) != GOOD {
                 continue;
             }
-            let Node { rank, choice, ptr, .. } = self.node[v as usize];
+            let Node { rank, ptr, .. } = self.node[v as usize];
+            let choice = self.choice[v as usize];
             let valid = |w: u32| self.state(w) == GOOD && self.node[w as usize].rank < rank;
             if valid(choice) {
                 continue; // A stale entry: already repaired.
@@ -696,9 +695,8 @@ impl<'g> Solver<'g> {
             match skip {
                 Some(k) => {
                     self.stats.repaired += 1;
-                    let node = &mut self.node[v as usize];
-                    node.ptr = ptr + k as u32;
-                    node.choice = succ[node.ptr as usize];
+                    self.node[v as usize].ptr = ptr + k as u32;
+                    self.choice[v as usize] = succ[ptr as usize + k];
                 }
                 None => {
                     let round = self.stats.rounds as u32;
@@ -740,9 +738,8 @@ impl<'g> Solver<'g> {
             if b & (STATE | CHARGING) != GOOD {
                 continue;
             }
-            let node = &self.node[p as usize];
-            if b & AREZOU == 0 || node.choice == v {
-                ceiling = ceiling.min(node.rank);
+            if b & AREZOU == 0 || self.choice[p as usize] == v {
+                ceiling = ceiling.min(self.node[p as usize].rank);
             }
         }
         // `v` must rank strictly between its witness and its dependents; `v` itself is still
@@ -775,9 +772,9 @@ impl<'g> Solver<'g> {
             }
             self.next_rank = rank + GAP;
         }
+        self.choice[v as usize] = succ[k];
         let node = &mut self.node[v as usize];
         node.rank = rank;
-        node.choice = succ[k];
         // The scan resumes at the witness: entries before it may have become usable, which
         // only costs a repair chance.
         node.ptr = k as u32;
@@ -801,9 +798,9 @@ impl<'g> Solver<'g> {
             }
             self.next_rank += GAP;
         }
+        self.choice[v as usize] = succ[k];
         let node = &mut self.node[v as usize];
         node.rank = rank;
-        node.choice = succ[k];
         node.ptr = k as u32;
         true
     }
@@ -856,8 +853,8 @@ impl<'g> Solver<'g> {
                 chain.push(w);
                 let Some(base) = self.witness_chain([v, w], w2, &mut chain) else { continue };
                 if self.place_chain(&chain, base, ceiling) {
+                    self.choice[w as usize] = w2;
                     let node = &mut self.node[w as usize];
-                    node.choice = w2;
                     node.ptr = k2 as u32;
                     found = Some((k, node.rank));
                     break 'successors;
@@ -906,7 +903,7 @@ impl<'g> Solver<'g> {
             }
             let succ = game.succ(x);
             let below = if b & AREZOU != 0 {
-                node.choice
+                self.choice[x as usize]
             } else if let [only] = succ {
                 *only
             } else {
@@ -981,10 +978,12 @@ impl<'g> Solver<'g> {
             self.bump_budget -= pred.len();
             for &p in pred {
                 let b = self.st[p as usize];
-                let node = &self.node[p as usize];
-                if b & (STATE | CHARGING) != GOOD || (b & AREZOU != 0 && node.choice != x) {
+                if b & (STATE | CHARGING) != GOOD
+                    || (b & AREZOU != 0 && self.choice[p as usize] != x)
+                {
                     continue; // `p` does not depend on `x`.
                 }
+                let node = &self.node[p as usize];
                 let planned_rank = plan[p as usize];
                 if planned_rank.max(node.rank) > above {
                     continue;
@@ -1021,9 +1020,8 @@ impl<'g> Solver<'g> {
             plan[x as usize] = 0;
         }
         if ok {
-            let node = &mut self.node[v as usize];
-            node.choice = w;
-            node.ptr = 0;
+            self.choice[v as usize] = w;
+            self.node[v as usize].ptr = 0;
             self.stats.moved += planned.len() - 1;
             if top >= self.next_rank {
                 self.next_rank = top.saturating_add(GAP);
@@ -1054,18 +1052,16 @@ impl<'g> Solver<'g> {
             self.stats.work += 1 + game.pred(x).len() as u64;
             for &p in game.pred(x) {
                 let b = self.st[p as usize];
-                let node = &mut self.node[p as usize];
                 match (b & STATE, b & AREZOU != 0) {
                     (GOOD, _) if b & CHARGING != 0 => {}
                     (GOOD, false) => {
-                        node.count = 1;
-                        node.mark = self.epoch;
+                        self.count[p as usize] = 1;
                         self.set_state(p, FAILED);
                         self.failed.push(p);
                         self.stack.push(p);
                     }
-                    (GOOD, true) if node.choice == x => self.candidates.push(p),
-                    (FAILED, false) => node.count += 1,
+                    (GOOD, true) if self.choice[p as usize] == x => self.candidates.push(p),
+                    (FAILED, false) => self.count[p as usize] += 1,
                     _ => {}
                 }
             }
@@ -1122,7 +1118,7 @@ impl<'g> Solver<'g> {
                 let stay = game.succ(v).iter().find(|&&w| self.state(w) != DEAD);
                 stay.copied().unwrap_or(game.succ(v)[0])
             } else {
-                self.node[v as usize].choice
+                self.choice[v as usize]
             });
         }
         (Solution { arezou_wins: wins, strategy }, stats)
