@@ -399,9 +399,17 @@ impl<'g> Solver<'g> {
             st,
             // Arezou's count, the tracks into stations not removed, starts at her out-degree;
             // Borzou's is set by every rebuild.
-            count: game.stations().map(|v| game.out_degree(v)).collect(),
-            choice: vec![0; game.n()],
-            node: vec![Node::default(); game.n()],
+            count: {
+                let mut count = game::huge_capacity(game.n());
+                count.extend(game.stations().map(|v| game.out_degree(v)));
+                count
+            },
+            choice: game::huge_zeroed(game.n()),
+            node: {
+                let mut node = game::huge_capacity(game.n());
+                node.resize(game.n(), Node::default());
+                node
+            },
             next_rank: first_rank.max(GAP),
             first_rank: first_rank.max(GAP),
             chargers: game.stations().filter(|&v| game.charging(v)).collect(),
@@ -950,7 +958,7 @@ impl<'g> Solver<'g> {
             .min_by_key(|&(_, &w)| self.node[w as usize].rank);
         let Some((_, &w)) = lowest else { return Ok(false) };
         if self.plan.is_empty() {
-            self.plan = vec![0; game.n()];
+            self.plan = game::huge_zeroed(game.n());
         }
         let (mut plan, mut planned) =
             (std::mem::take(&mut self.plan), std::mem::take(&mut self.planned));
@@ -1103,8 +1111,8 @@ impl<'g> Solver<'g> {
         let game = self.game;
         let mut stats = self.stats;
         stats.work += game.n() as u64;
-        let mut wins = Vec::with_capacity(game.n());
-        let mut strategy = Vec::with_capacity(game.n());
+        let mut wins = game::huge_capacity(game.n());
+        let mut strategy = game::huge_capacity(game.n());
         for v in game.stations() {
             let b = self.st[v as usize];
             let alive = b & STATE != DEAD;
