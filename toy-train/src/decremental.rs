@@ -104,7 +104,7 @@
 //! all the search's families but `burst`) is lifted and sunk in `O(1)` a round. Worst case,
 //! by the budget: `O(n · m)` time, at most `1 + β` times the classic solver's work plus
 //! `O(n + m)`. Space: `O(n)` besides the game (a state byte and a 24-byte record a station,
-//! 8 more once a bump is tried, plus queues).
+//! 8 more once a bump is tried, a bit for sorting levels, plus queues).
 //!
 //! # Layout
 //!
@@ -309,16 +309,24 @@ pub(crate) fn solve_sorting(
     s.finish()
 }
 
-/// A station's rank and the repairs' bookkeeping, 16 bytes (its count and choice are apart:
-/// see [`Solver::count`]).
+/// One station's working data, 24 bytes: a random graph with millions of stations spends
+/// its time on cache misses, so the fields an owner does not need hold what the other does.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     /// The station's place in the order of `W` (0 for charging stations); only compared.
     rank: u64,
-    /// Arezou in `W`: where in its successor list the repair scan resumes.
+    /// Arezou: tracks into stations not removed. Borzou, while `FAILED`: tracks into
+    /// stations not (re-)attracted yet, if `mark` is the solver's current epoch; otherwise
+    /// all of his tracks (a rebuild thus resets every count without visiting a station).
+    count: u32,
+    /// Arezou in `W`: the witness. Borzou removed: his strategy's successor.
+    choice: u32,
+    /// Arezou in `W`: where in its successor list the repair scan resumes. Borzou: the
+    /// number of his tracks, which a stale `count` stands for.
     ptr: u32,
     /// Arezou: the last round in which a lift or bump of the station was tried (once a round
-    /// is enough, and it keeps a round's cost bounded).
+    /// is enough, and it keeps a round's cost bounded). Borzou: the epoch in which `count`
+    /// was last set.
     mark: u32,
 }
 
@@ -327,23 +335,13 @@ struct Solver<'g> {
     game: &'g Game,
     /// State bits and flags, per station.
     st: Vec<u8>,
-    /// Arezou: tracks into stations not removed. Borzou, while `FAILED` in a search: tracks
-    /// into stations not (re-)attracted yet; 0 when left from an earlier search, which stands
-    /// for all his tracks (a count reaches 0 when he is attracted, and is set to 0 when a
-    /// round that failed him is abandoned), so a rebuild needs no pass over the counts:
-    /// every alive Borzou station has all his tracks, since one with a track to a removed
-    /// station is removed too. With
-    /// `choice`, all that the attractors read at the stations they reach: on a random graph
-    /// with millions of stations they spend their time on cache misses, and these arrays
-    /// fit in the cache where whole records would not (the nodes are only written then).
-    count: Vec<u32>,
-    /// Arezou in `W`: the witness. Borzou removed: his strategy's successor.
-    choice: Vec<u32>,
     node: Vec<Node>,
     /// Above every rank in use; new stations of `W` get it, then it grows by `GAP`.
     next_rank: u64,
     /// Where ranks start again at every [`Solver::rebuild`].
     first_rank: u64,
+    /// Advanced by every rebuild, so that Borzou's stale counts read as full (see [`Node`]).
+    epoch: u32,
     /// The charging stations, where every rebuild starts.
     chargers: Vec<u32>,
     queue: Vec<u32>,
@@ -399,20 +397,19 @@ impl<'g> Solver<'g> {
             game,
             st,
             // Arezou's count, the tracks into stations not removed, starts at her out-degree;
-            // Borzou's is set by every rebuild.
-            count: {
-                let mut count = game::huge_capacity(game.n());
-                count.extend(game.stations().map(|v| game.out_degree(v)));
-                count
-            },
-            choice: game::huge_zeroed(game.n()),
+            // Borzou's is stale (mark 0, epoch 1 from the first rebuild on), standing for his degree.
             node: {
                 let mut node = game::huge_capacity(game.n());
-                node.resize(game.n(), Node::default());
+                node.extend(game.stations().map(|v| {
+                    let degree = game.succ(v).len() as u32;
+                    let ptr = if game.arezou(v) { 0 } else { degree };
+                    Node { count: degree, ptr, ..Node::default() }
+                }));
                 node
             },
             next_rank: first_rank.max(GAP),
             first_rank: first_rank.max(GAP),
+            epoch: 0,
             chargers: game.stations().filter(|&v| game.charging(v)).collect(),
             queue: Vec::new(),
             candidates: Vec::new(),
@@ -451,12 +448,14 @@ impl<'g> Solver<'g> {
         if self.next_rank > u64::MAX - GAP {
             self.renumber();
         }
+        let arezou = self.st[v as usize] & AREZOU != 0;
         self.set_state(v, GOOD);
-        self.choice[v as usize] = witness;
-        // Written without being read: on a large graph the node is not in the cache.
         let node = &mut self.node[v as usize];
         node.rank = self.next_rank;
-        node.ptr = 0;
+        node.choice = witness;
+        if arezou {
+            node.ptr = 0;
+        }
         self.next_rank += GAP;
         self.queue.push(v);
     }
@@ -532,13 +531,13 @@ impl<'g> Solver<'g> {
             if b & AREZOU != 0 {
                 self.attract(p, u);
             } else {
-                let count = &mut self.count[p as usize];
-                if *count == 0 {
-                    // A count left from an earlier search (see `Solver::count`).
-                    *count = game.out_degree(p);
+                let node = &mut self.node[p as usize];
+                if node.mark != self.epoch {
+                    node.mark = self.epoch;
+                    node.count = node.ptr;
                 }
-                *count -= 1;
-                if *count == 0 {
+                node.count -= 1;
+                if node.count == 0 {
                     self.attract(p, u);
                 }
             }
@@ -557,14 +556,16 @@ impl<'g> Solver<'g> {
     /// round. Work at most [`Solver::scratch_cost`], so `O(n + m)`.
     ///
     /// The two passes over the stations are over their state bytes only, so they run at
-    /// memory speed: the first is a branch-free byte map (the counts are ready: see
-    /// [`Solver::count`]; Arezou's, the tracks into stations not removed, are kept up to date
-    /// by the removals); the second skips eight bytes at a time while none of them is
-    /// `FAILED`.
+    /// memory speed: the first is a branch-free byte map, and Borzou's counts are reset by
+    /// advancing the epoch (every alive Borzou station has all its tracks, since one with a
+    /// track to a removed station is removed too; Arezou's counts, the tracks into stations
+    /// not removed, are kept up to date by the removals); the second skips eight bytes at a
+    /// time while none of them is `FAILED`.
     fn rebuild(&mut self) {
         let game = self.game;
         self.stats.work += 2 * game.n() as u64;
         self.next_rank = self.first_rank;
+        self.epoch += 1;
         for b in &mut self.st {
             let state = if *b & STATE == DEAD {
                 DEAD
@@ -588,12 +589,6 @@ impl<'g> Solver<'g> {
     /// Drops what an abandoned round left half done; [`Solver::rebuild`] resets the rest.
     fn abandon_round(&mut self) {
         self.candidates.clear();
-        // The counts of the Borzou stations failed this round are left from it.
-        for &v in &self.failed {
-            if self.st[v as usize] & AREZOU == 0 {
-                self.count[v as usize] = 0;
-            }
-        }
         self.failed.clear();
         self.stack.clear();
         self.queue.clear();
@@ -610,7 +605,7 @@ impl<'g> Solver<'g> {
                 self.stats.yardstick += len;
                 let stay = self.game.succ(v).iter().find(|&&w| self.state(w) == FAILED);
                 if let Some(&w) = stay {
-                    self.choice[v as usize] = w;
+                    self.node[v as usize].choice = w;
                 }
             }
         }
@@ -647,17 +642,17 @@ impl<'g> Solver<'g> {
                 if b & STATE == DEAD {
                     continue;
                 }
+                let node = &mut self.node[p as usize];
                 if b & AREZOU == 0 {
-                    self.choice[p as usize] = u;
+                    node.choice = u;
                     self.set_state(p, DEAD);
                     queue.push(p);
                 } else {
-                    let count = &mut self.count[p as usize];
-                    *count -= 1;
-                    if *count == 0 {
+                    node.count -= 1;
+                    if node.count == 0 {
                         self.set_state(p, DEAD);
                         queue.push(p);
-                    } else if self.choice[p as usize] == u && b & CHARGING == 0 {
+                    } else if node.choice == u && b & CHARGING == 0 {
                         self.candidates.push(p);
                     }
                 }
@@ -706,8 +701,7 @@ impl<'g> Solver<'g> {
             if self.state(v) != GOOD {
                 continue;
             }
-            let Node { rank, ptr, .. } = self.node[v as usize];
-            let choice = self.choice[v as usize];
+            let Node { rank, choice, ptr, .. } = self.node[v as usize];
             let valid = |w: u32| self.state(w) == GOOD && self.node[w as usize].rank < rank;
             if valid(choice) {
                 continue; // A stale entry: already repaired.
@@ -718,8 +712,9 @@ impl<'g> Solver<'g> {
             match skip {
                 Some(k) => {
                     self.stats.repaired += 1;
-                    self.node[v as usize].ptr = ptr + k as u32;
-                    self.choice[v as usize] = succ[ptr as usize + k];
+                    let node = &mut self.node[v as usize];
+                    node.ptr = ptr + k as u32;
+                    node.choice = succ[node.ptr as usize];
                 }
                 None => {
                     let round = self.stats.rounds as u32;
@@ -761,8 +756,9 @@ impl<'g> Solver<'g> {
             if b & (STATE | CHARGING) != GOOD {
                 continue;
             }
-            if b & AREZOU == 0 || self.choice[p as usize] == v {
-                ceiling = ceiling.min(self.node[p as usize].rank);
+            let node = &self.node[p as usize];
+            if b & AREZOU == 0 || node.choice == v {
+                ceiling = ceiling.min(node.rank);
             }
         }
         // `v` must rank strictly between its witness and its dependents; `v` itself is still
@@ -795,9 +791,9 @@ impl<'g> Solver<'g> {
             }
             self.next_rank = rank + GAP;
         }
-        self.choice[v as usize] = succ[k];
         let node = &mut self.node[v as usize];
         node.rank = rank;
+        node.choice = succ[k];
         // The scan resumes at the witness: entries before it may have become usable, which
         // only costs a repair chance.
         node.ptr = k as u32;
@@ -821,9 +817,9 @@ impl<'g> Solver<'g> {
             }
             self.next_rank += GAP;
         }
-        self.choice[v as usize] = succ[k];
         let node = &mut self.node[v as usize];
         node.rank = rank;
+        node.choice = succ[k];
         node.ptr = k as u32;
         true
     }
@@ -876,8 +872,8 @@ impl<'g> Solver<'g> {
                 chain.push(w);
                 let Some(base) = self.witness_chain([v, w], w2, &mut chain) else { continue };
                 if self.place_chain(&chain, base, ceiling) {
-                    self.choice[w as usize] = w2;
                     let node = &mut self.node[w as usize];
+                    node.choice = w2;
                     node.ptr = k2 as u32;
                     found = Some((k, node.rank));
                     break 'successors;
@@ -926,7 +922,7 @@ impl<'g> Solver<'g> {
             }
             let succ = game.succ(x);
             let below = if b & AREZOU != 0 {
-                self.choice[x as usize]
+                node.choice
             } else if let [only] = succ {
                 *only
             } else {
@@ -1001,12 +997,10 @@ impl<'g> Solver<'g> {
             self.bump_budget -= pred.len();
             for &p in pred {
                 let b = self.st[p as usize];
-                if b & (STATE | CHARGING) != GOOD
-                    || (b & AREZOU != 0 && self.choice[p as usize] != x)
-                {
+                let node = &self.node[p as usize];
+                if b & (STATE | CHARGING) != GOOD || (b & AREZOU != 0 && node.choice != x) {
                     continue; // `p` does not depend on `x`.
                 }
-                let node = &self.node[p as usize];
                 let planned_rank = plan[p as usize];
                 if planned_rank.max(node.rank) > above {
                     continue;
@@ -1043,8 +1037,9 @@ impl<'g> Solver<'g> {
             plan[x as usize] = 0;
         }
         if ok {
-            self.choice[v as usize] = w;
-            self.node[v as usize].ptr = 0;
+            let node = &mut self.node[v as usize];
+            node.choice = w;
+            node.ptr = 0;
             self.stats.moved += planned.len() - 1;
             if top >= self.next_rank {
                 self.next_rank = top.saturating_add(GAP);
@@ -1075,16 +1070,18 @@ impl<'g> Solver<'g> {
             self.stats.work += 1 + game.pred(x).len() as u64;
             for &p in game.pred(x) {
                 let b = self.st[p as usize];
+                let node = &mut self.node[p as usize];
                 match (b & STATE, b & AREZOU != 0) {
                     (GOOD, _) if b & CHARGING != 0 => {}
                     (GOOD, false) => {
-                        self.count[p as usize] = 1;
+                        node.count = 1;
+                        node.mark = self.epoch;
                         self.set_state(p, FAILED);
                         self.failed.push(p);
                         self.stack.push(p);
                     }
-                    (GOOD, true) if self.choice[p as usize] == x => self.candidates.push(p),
-                    (FAILED, false) => self.count[p as usize] += 1,
+                    (GOOD, true) if node.choice == x => self.candidates.push(p),
+                    (FAILED, false) => node.count += 1,
                     _ => {}
                 }
             }
@@ -1141,7 +1138,7 @@ impl<'g> Solver<'g> {
                 let stay = game.succ(v).iter().find(|&&w| self.state(w) != DEAD);
                 stay.copied().unwrap_or(game.succ(v)[0])
             } else {
-                self.choice[v as usize]
+                self.node[v as usize].choice
             });
         }
         (Solution { arezou_wins: wins, strategy }, stats)
@@ -1157,11 +1154,11 @@ const SORT_FROM: usize = 1 << 14;
 const CACHE_BYTES: usize = 32 << 20;
 
 /// Whether the searches' working set, read at random, is larger than [`CACHE_BYTES`]: the
-/// state byte, the record, the count and the witness and the offset of each station (29
-/// bytes) and a predecessor a track (4). Only then do sorted levels pay: on a graph in the
-/// cache, a list read in station order costs what one read at random does, and sorting and
-/// splitting the search into levels is pure overhead (`undertow`, which rebuilds every
-/// round, was 15% slower with them).
+/// state byte, the record and the offset of each station (29 bytes) and a predecessor a
+/// track (4). Only then do sorted levels pay: on a graph in the cache, a list read in
+/// station order costs what one read at random does, and deciding each level whether to
+/// sort it is pure overhead where levels hold a station or two (`undertow`, which rebuilds
+/// every round, was 10-15% slower with it).
 fn too_large_for_cache(game: &Game) -> bool {
     29 * game.n() + 4 * game.m() > CACHE_BYTES
 }
@@ -1196,10 +1193,10 @@ fn sort_level(level: &mut [u32], bits: &mut [u64], from: usize) -> bool {
 const AHEAD: usize = 8;
 
 /// Reads the first predecessor of the station [`AHEAD`] places after `head` in `queue`, and
-/// drops it; done in the levels large enough to sort (elsewhere the lists are in the cache,
-/// and the read only costs time: a tenth of `undertow`'s). On a graph too large for the cache, the list (and its offsets before it) then
-/// arrives while the stations before it are searched, instead of being waited for when its
-/// turn comes. (Safe Rust has no prefetch instruction; an ordinary read does the same, at
+/// drops it; done only in sorted levels (elsewhere the lists are in the cache, and the read
+/// only costs time). On a graph too large for the cache, the list (and its offsets before
+/// it) then arrives while the stations before it are searched, instead of being waited for
+/// when its turn comes. (Safe Rust has no prefetch instruction; an ordinary read does the same, at
 /// the cost of some room in the processor's reorder buffer.)
 #[inline(always)]
 fn read_ahead(game: &Game, queue: &[u32], head: usize) {

@@ -185,13 +185,6 @@ impl Game {
         &self.out[self.out_start[v as usize] as usize..self.out_start[v as usize + 1] as usize]
     }
 
-    /// The number of tracks from `v`.
-    #[inline]
-    #[must_use]
-    pub(crate) fn out_degree(&self, v: u32) -> u32 {
-        self.out_start[v as usize + 1] - self.out_start[v as usize]
-    }
-
     /// The stations with a track into `v`, by increasing station (repeats for duplicate tracks).
     #[inline]
     #[must_use]
