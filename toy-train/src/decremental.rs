@@ -113,7 +113,7 @@
 //! per array. A rebuild's passes over the stations read and write only the state bytes.
 //! On a graph too large for the cache, the attractors take each large level in the order of
 //! the stations, so that the predecessor lists are read in the order they lie in memory
-//! ([`sort_level`]), and read a list a few stations ahead of its turn ([`read_ahead`]).
+//! (`sort_level`), and read a list a few stations ahead of its turn (`read_ahead`).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
