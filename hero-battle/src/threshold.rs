@@ -616,7 +616,9 @@ impl<const N: usize, K: Kernels> Grid<'_, N, K> {
     /// Fills the rows of the grid `axes` of `case` in increasing order of places.
     #[inline(always)]
     fn fill(mut self, axes: &[Axis; 2], case: &Case) {
-        let kinds: [PairKind<N>; 3] = [HERO1, HERO2, BOTH].map(|alive| PairKind::new(case, alive));
+        // Made in place (an array's `map` moves each through a copy, a third of a small case).
+        let kinds: [PairKind<N>; 3] =
+            [PairKind::new(case, HERO1), PairKind::new(case, HERO2), PairKind::new(case, BOTH)];
         let [a1_only, a2_only, both] = &kinds;
         let [first, second] = axes;
         let n2 = second.len;
