@@ -97,6 +97,14 @@ pub fn bench(args: &PlayBenchArgs) -> Result<(), String> {
         let starts = game.starts(text.as_bytes())?;
         println!("{}", line(name, walk(&mut game, &starts, args.positions, &mut rng)));
     }
+    // hero-battle's longest games, the slowest start the adversarial searches know: every
+    // hit point 99, every damage 1 (remoteness 295). Its own generator, so that the rows
+    // below time the same positions with it or without it.
+    let mut game = hero_battle::interactive::HeroGame::new();
+    let starts = game.starts(b"1\n99 99 99 99 1 1 1 1 1 1 1 1\n")?;
+    let mut longest = SplitMix64::new(args.seed ^ 0x99);
+    let name = "hero-battle, the longest games (every number 99, damage 1)";
+    println!("{}", line(name, walk(&mut game, &starts, args.positions, &mut longest)));
     // toy-train: random railways of 5,000 stations and 20,000 tracks.
     let params = toy_train::generator::GenParams {
         m: Some(20_000),
