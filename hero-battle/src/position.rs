@@ -29,7 +29,8 @@
 //! `O(r * P * B)` byte operations for the largest remoteness `r` asked (at most about 400,
 //! the total hit points), in `r / 2` fills of `P * ceil(B / 32)` vector steps, and two tables
 //! of `P * 128` bytes. The longest games (all damage 1, every hero at 99: `r = 295`) take
-//! about 30 ms a query on this project's machine; `cargo xtask bench play` measures.
+//! about 30 ms a query on this project's machine, and up to about 45 ms where the moves
+//! have different winners (both chains run); `cargo xtask bench play` measures.
 
 use judge::game::Value;
 
