@@ -28,9 +28,10 @@
 //! below theirs (`B <= 99`), one fill per two moves until every asked position is decided:
 //! `O(r * P * B)` byte operations for the largest remoteness `r` asked (at most about 400,
 //! the total hit points), in `r / 2` fills of `P * ceil(B / 32)` vector steps, and two tables
-//! of `P * 128` bytes. The longest games (all damage 1, every hero at 99: `r = 295`) take
-//! about 30 ms a query on this project's machine, and up to about 45 ms where the moves
-//! have different winners (both chains run); `cargo xtask bench play` measures.
+//! of `P * 128` bytes. Where the moves have different winners, both players' chains run, on
+//! two threads when both are long. The longest games (all damage 1, every hero at 99:
+//! `r = 295`) take about 30 ms a query on this project's machine; `cargo xtask bench play`
+//! measures.
 
 use judge::game::Value;
 
@@ -105,11 +106,24 @@ fn value_for(mover: Player, winner: Player, remoteness: u32) -> Value {
 }
 
 /// Values positions one query at a time, keeping its tables between queries.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Oracle {
     threshold: ThresholdSolver,
     /// Alice's chain on the case, and Bob's (Alice's on the exchanged case).
     chains: [Chain; 2],
+    /// Chains over this many pairs each run on two threads ([`PARALLEL_PAIRS`]; the tests
+    /// set it to run them so on small cases too).
+    parallel_pairs: usize,
+}
+
+impl Default for Oracle {
+    fn default() -> Self {
+        Self {
+            threshold: ThresholdSolver::default(),
+            chains: Default::default(),
+            parallel_pairs: PARALLEL_PAIRS,
+        }
+    }
 }
 
 /// One position asked of a chain: its index among the asked, the chain side's hit points,
@@ -174,6 +188,21 @@ impl Oracle {
             let case = if side == 0 { first.case } else { first.case.swapped() };
             chain.start(&case, &asked[side]);
         }
+        // When the positions' winners are known, each is asked of one chain, and two long
+        // chains run on two threads: the positions of a long game whose moves have
+        // different winners took twice as long as the others.
+        let asked_twice = asked[0].iter().any(|q| asked[1].iter().any(|r| r.0 == q.0));
+        if !asked_twice && self.chains.iter().all(|c| c.rows.pairs() >= self.parallel_pairs) {
+            let [alice, bob] = &mut self.chains;
+            let (alice_wins, bob_wins) = std::thread::scope(|s| {
+                let bob_wins = s.spawn(|| bob.run(&asked[1], Player::Bob, positions));
+                let alice_wins = alice.run(&asked[0], Player::Alice, positions);
+                (alice_wins, bob_wins.join().expect("a chain does not panic"))
+            });
+            for (i, value) in alice_wins.into_iter().chain(bob_wins) {
+                out[i] = Some(value);
+            }
+        }
         let mut layer = 0;
         while out.iter().any(Option::is_none) {
             layer += 1;
@@ -187,14 +216,22 @@ impl Oracle {
                 let winner = if side == 0 { Player::Alice } else { Player::Bob };
                 for q in &asked[side] {
                     if out[q.0].is_none() && chain.wins(q) {
-                        let k = if q.3 { 2 * layer - 1 } else { 2 * layer };
-                        out[q.0] = Some(value_for(positions[q.0].mover, winner, k));
+                        out[q.0] = Some(value_for(positions[q.0].mover, winner, moves(q, layer)));
                     }
                 }
             }
         }
         out.into_iter().map(|v| v.expect("every position is valued")).collect()
     }
+}
+
+/// Chains over at least this many pairs each run on two threads when both are needed (a
+/// thread's start, some 50 microseconds, is then a small part of the work).
+const PARALLEL_PAIRS: usize = 1_000;
+
+/// The moves within which the chain's side wins `query`, decided at layer `layer`.
+fn moves(query: &Query, layer: u32) -> u32 {
+    if query.3 { 2 * layer - 1 } else { 2 * layer }
 }
 
 /// The layers "Alice wins within `k` moves" of one case over a grid of Alice pairs (the union
@@ -238,6 +275,33 @@ impl Chain {
     fn step(&mut self) {
         let case = self.case.expect("a chain is started before it steps");
         self.rows.next_layer(&case, &mut self.spare);
+    }
+
+    /// Steps until every one of `asked` (each won by the chain's side, `winner`) is decided;
+    /// returns their values. `O(r * P * B)`, see the module notes.
+    fn run(
+        &mut self,
+        asked: &[Query],
+        winner: Player,
+        positions: &[Position],
+    ) -> Vec<(usize, Value)> {
+        let mut values = Vec::with_capacity(asked.len());
+        let mut left: Vec<&Query> = asked.iter().collect();
+        let mut layer = 0;
+        while !left.is_empty() {
+            layer += 1;
+            // Every move removes a hit point, and a side has at most 4 * 99 of them.
+            assert!(layer <= 4 * 99, "a position is decided within {} moves", 8 * 99);
+            self.step();
+            left.retain(|q| {
+                let won = self.wins(q);
+                if won {
+                    values.push((q.0, value_for(positions[q.0].mover, winner, moves(q, layer))));
+                }
+                !won
+            });
+        }
+        values
     }
 
     /// Whether the latest layer says the chain's side wins `query` with the side that
@@ -297,10 +361,12 @@ mod tests {
     #[test]
     fn values_agree_with_the_plain_search_on_every_reachable_position() {
         let mut rng = SplitMix64::new(33);
-        let mut oracle = Oracle::new();
         let mut checked = 0;
         let mut remoteness_seen = 0;
         for round in 0..300 {
+            // Every other case with the two chains on two threads whenever both are needed.
+            let parallel_pairs = if round % 2 == 0 { 0 } else { PARALLEL_PAIRS };
+            let mut oracle = Oracle { parallel_pairs, ..Oracle::new() };
             let case = random_case(&mut rng, if round % 3 == 0 { 14 } else { 8 }, 4);
             let mut memo = HashMap::new();
             // A random walk through the game from each first mover, every position checked
