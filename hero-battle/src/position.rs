@@ -263,7 +263,8 @@ impl Chain {
                 top[j] = top[j].max(q.2[j]);
             }
         }
-        self.mirrored = top[1] / 16 < top[0] / 16;
+        let vectors = |b: u8| threshold::row_vectors(usize::from(b) + 1);
+        self.mirrored = vectors(top[1]) < vectors(top[0]);
         let case = if self.mirrored { threshold::mirrored(case) } else { *case };
         let width = usize::from(if self.mirrored { top[1] } else { top[0] }) + 1;
         self.rows.set_grid(&case, masks, width);

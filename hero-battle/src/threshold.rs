@@ -107,9 +107,14 @@ fn hits(damage: &[[u8; 2]; 2], j: usize) -> [u8; 4] {
     [0, damage[0][j] + damage[1][j], damage[0][j], damage[1][j]]
 }
 
-#[cfg(any())]
+/// The heroes of a side alive at `hp`, as a mask (`HERO1`, `HERO2`, `BOTH`).
 fn alive_mask(hp: [u8; 2]) -> usize {
     usize::from(hp[0] > 0) | usize::from(hp[1] > 0) << 1
+}
+
+/// Vectors a row of `width` cells takes (`b1 = 0` apart, at least one).
+pub(crate) fn row_vectors(width: usize) -> usize {
+    (width - 1).div_ceil(LANES).max(1)
 }
 
 /// The hit points one hero can be brought to, as a bit mask over `0..=MAX_VALUE`: `hp`
@@ -290,7 +295,7 @@ impl Rows {
         }
         assert!((1..=RANK_BASE).contains(&width), "b1 is at most {MAX_VALUE}");
         self.width = width;
-        self.vectors = (width - 1).div_ceil(LANES).max(1);
+        self.vectors = row_vectors(width);
     }
 
     /// Hit-point pairs of the grid.
@@ -411,13 +416,13 @@ impl Rows {
         match mover {
             Player::Alice => cell(places[0] * second.len + places[1]),
             Player::Bob => {
-                let alive = usize::from(alice[0] > 0) | usize::from(alice[1] > 0) << 1;
-                let [c0, c1, c2, c3, l0, l1, r0, r1] = bob_turns(alive).map(|[h1, h2]| {
-                    cell(
-                        usize::from(first.child[h1][places[0]])
-                            + usize::from(second.child[h2][places[1]]),
-                    )
-                });
+                let [c0, c1, c2, c3, l0, l1, r0, r1] =
+                    bob_turns(alive_mask(alice)).map(|[h1, h2]| {
+                        cell(
+                            usize::from(first.child[h1][places[0]])
+                                + usize::from(second.child[h2][places[1]]),
+                        )
+                    });
                 if b1 == 0 {
                     bob_at_b1_zero([r0, r1])
                 } else {
@@ -509,7 +514,7 @@ impl ThresholdSolver {
                 let cost = |axes: [u128; 2], other: [u8; 2]| {
                     axes[0].count_ones()
                         * axes[1].count_ones()
-                        * (usize::from(other[0].min(other[1])) / LANES + 1) as u32
+                        * row_vectors(usize::from(other[0].min(other[1])) + 1) as u32
                 };
                 let exchanged = cost(bob, case.alice_hp) < cost(alice, case.bob_hp);
                 let other = if exchanged { case.alice_hp } else { case.bob_hp };

@@ -486,7 +486,7 @@ impl<'g> Solver<'g> {
     fn propagate(&mut self, limit: u64) -> Result<usize, OutOfBudget> {
         let game = self.game;
         let mut head = 0;
-        if self.sort_from > game.n() {
+        if !self.sorts_levels() {
             // No level can be sorted: the plain queue, with nothing a level to decide (on
             // a graph that fits in the cache and rebuilds often, as `undertow`, levels of a
             // station or two make that a tenth more instructions).
@@ -498,24 +498,31 @@ impl<'g> Solver<'g> {
                 head += 1;
                 self.visit(u);
             }
-        }
-        while head < self.queue.len() {
-            let level_end = self.queue.len();
-            let large = sort_level(&mut self.queue[head..level_end], &mut self.bits, self.sort_from);
-            while head < level_end {
-                if self.stats.work > limit {
-                    return Err(OutOfBudget);
+        } else {
+            while head < self.queue.len() {
+                let level_end = self.queue.len();
+                let level = &mut self.queue[head..level_end];
+                let large = sort_level(level, &mut self.bits, self.sort_from);
+                while head < level_end {
+                    if self.stats.work > limit {
+                        return Err(OutOfBudget);
+                    }
+                    if large {
+                        read_ahead(game, &self.queue, head);
+                    }
+                    let u = self.queue[head];
+                    head += 1;
+                    self.visit(u);
                 }
-                if large {
-                    read_ahead(game, &self.queue, head);
-                }
-                let u = self.queue[head];
-                head += 1;
-                self.visit(u);
             }
         }
         self.queue.clear();
         Ok(head)
+    }
+
+    /// Whether a level may be large enough to be sorted (see [`sort_level`]).
+    fn sorts_levels(&self) -> bool {
+        self.sort_from <= self.game.n()
     }
 
     /// One station of [`Solver::propagate`]'s search: its predecessors that join.
@@ -622,7 +629,7 @@ impl<'g> Solver<'g> {
         }
         let mut head = 0;
         let (mut level_end, mut large) = (0, false);
-        let sorting = self.sort_from <= game.n();
+        let sorting = self.sorts_levels();
         while head < queue.len() {
             if sorting && head == level_end {
                 level_end = queue.len();
