@@ -68,6 +68,7 @@ fn wins_at_once(position: &Position, action: Action) -> bool {
 /// # Panics
 /// When `ops` is outside `1..=MAX_OPS`.
 #[must_use]
+#[cfg(feature = "judge")]
 pub fn explain(ops: u8, positions: &[Position]) -> Vec<Explanation> {
     explain_swept(ops, positions).0
 }
@@ -88,6 +89,7 @@ pub(crate) fn explain_swept(ops: u8, positions: &[Position]) -> (Vec<Explanation
 ///   hero power: 0.000000000
 ///   play a card: 0.500000000
 /// ```
+#[cfg(feature = "judge")]
 pub(crate) fn render(explanations: &[Explanation], out: &mut Vec<u8>) {
     for (i, e) in explanations.iter().enumerate() {
         write(i, e, out);

@@ -108,6 +108,7 @@ use judge::compare::{Tokens, absolute_close, decimal, is_decimal, quote};
 use judge::scanf::{Outcome, is_c_space, scan_f64};
 use judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 
+use crate::TestFile;
 use crate::explain;
 use crate::parse::{InputFormat, render_input, write_probability};
 use crate::rules::{Board, MAX_HAND, MAX_HP, MAX_MINIONS, MAX_OPS, Position};
@@ -131,15 +132,6 @@ const WHOLE_TABLE_FILES: u32 = 16;
 
 /// Most cases whose `--explain` text a report shows.
 const EXPLAINED_CASES: usize = 64;
-
-/// One input file: O and the positions.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TestFile {
-    /// Hero powers plus plays allowed a turn, for every case of the file.
-    pub ops: u8,
-    /// The cases.
-    pub positions: Vec<Position>,
-}
 
 /// card-duel for the judge (see the module notes). Its input is a [`TestFile`], its answer
 /// one probability per case as the jury's file holds it (9 decimals, read back).
@@ -383,7 +375,7 @@ impl Judge {
             || (large && (large_files > 0 || input.positions.len() > WHOLE_TABLE_CASES));
         worth.then(|| {
             let built = self.tablebases.get_or_build(input.ops, Policy::Build);
-            built.expect("a cache in memory builds, and building cannot fail")
+            &**built.expect("a cache in memory builds, and building cannot fail")
         })
     }
 }

@@ -37,7 +37,7 @@
 //! ```
 
 pub mod generate;
-pub mod interactive;
+#[cfg(feature = "judge")]
 pub mod judge;
 mod pings;
 pub mod position;
@@ -58,7 +58,7 @@ use parse::{PlacedOps, SolverFormat};
 use reference::Reference;
 use tables::SweepSize;
 
-pub use parse::{InputFormat, MAX_CASES, render_input, write_input, write_probability};
+pub use parse::{InputFormat, MAX_CASES, TestFile, render_input, write_input, write_probability};
 pub use rules::{Action, Board, MAX_HP, MAX_OPS, OFFICIAL_CASES, ORIGINAL_OPS, Position};
 pub use tablebase::{Cache, CacheError, Policy, Store, Tablebase, TablebaseError, TablebaseFile};
 pub use tables::{Reach, StartKey, Tables};

@@ -87,7 +87,7 @@ fn main() {
         // One judge for the whole command: it keeps the value tables it builds; the games
         // share their tablebases.
         Some(Command::Judge(judge)) => {
-            let games = card_duel::interactive::DuelGame::new();
+            let games = card_duel::position::DuelGame::new();
             std::process::exit(judge.run_with_game(&Judge::new(), move || games.sharing()))
         }
         Some(Command::Tablebase(tablebase)) => {

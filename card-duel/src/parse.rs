@@ -7,11 +7,20 @@ use std::ops::RangeInclusive;
 
 use engine::driver::Format;
 use engine::input::{Input, InputError};
-use judge::Limits;
+use engine::input::Limits;
 
 use crate::rules::{
     Board, MAX_HAND, MAX_HP, MAX_MINIONS, MAX_OPS, OFFICIAL_CASES, ORIGINAL_OPS, Position,
 };
+
+/// One input file: O and the positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestFile {
+    /// Hero powers plus plays allowed a turn, for every case of the file.
+    pub ops: u8,
+    /// The cases.
+    pub positions: Vec<Position>,
+}
 
 /// Most cases a file may announce: the 1,440,000 distinct positions of one O, with room to
 /// spare. A larger count is almost surely a typo, and would fail at the end of input anyway.

@@ -35,7 +35,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use engine::fs::{WriteError, write_aside_with};
 use engine::memory::HugeZeroed;
@@ -530,7 +530,7 @@ const FEW_POSITIONS: usize = 1024;
 /// [--build-missing]` reads (or builds and saves) the one of its input's O.
 pub struct Cache {
     store: Store,
-    kept: [OnceLock<Tablebase>; MAX_OPS as usize + 1],
+    kept: [OnceLock<Arc<Tablebase>>; MAX_OPS as usize + 1],
 }
 
 impl fmt::Debug for Cache {
@@ -579,7 +579,7 @@ impl Cache {
 
     /// The tablebase of O = `ops` when it is in memory already.
     #[must_use]
-    pub fn kept(&self, ops: u8) -> Option<&Tablebase> {
+    pub fn kept(&self, ops: u8) -> Option<&Arc<Tablebase>> {
         self.kept.get(usize::from(ops))?.get()
     }
 
@@ -630,7 +630,7 @@ impl Cache {
             return opened.values(positions).map_err(unusable);
         }
         let whole = opened.read_all().map_err(unusable)?;
-        Ok(self.kept[usize::from(ops)].get_or_init(|| whole).values(positions))
+        Ok(self.kept[usize::from(ops)].get_or_init(|| Arc::new(whole)).values(positions))
     }
 
     /// The store's file [`Cache::values`] reads the tablebase of O = `ops` from under
@@ -660,7 +660,7 @@ impl Cache {
     ///
     /// # Panics
     /// When `ops` is outside `1..=MAX_OPS`.
-    pub fn get_or_build(&self, ops: u8, policy: Policy) -> Result<&Tablebase, CacheError> {
+    pub fn get_or_build(&self, ops: u8, policy: Policy) -> Result<&Arc<Tablebase>, CacheError> {
         assert!((1..=MAX_OPS).contains(&ops), "O = {ops} is outside 1..={MAX_OPS}");
         let slot = &self.kept[usize::from(ops)];
         if let Some(kept) = slot.get() {
@@ -680,9 +680,9 @@ impl Cache {
                 return Err(self.missing(ops));
             };
             let tablebase = read_whole(&file, ops)?;
-            return Ok(slot.get_or_init(|| tablebase));
+            return Ok(slot.get_or_init(|| Arc::new(tablebase)));
         }
-        let built = slot.get_or_init(|| Tablebase::build(ops));
+        let built = slot.get_or_init(|| Arc::new(Tablebase::build(ops)));
         if let Some(file) = file {
             built.save(&file)?;
         }

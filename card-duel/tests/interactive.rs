@@ -2,7 +2,7 @@
 //! --interactive` against a player program (judge's `testing::interactive`) that asks its
 //! moves of this process.
 
-use card_duel::interactive::DuelGame;
+use card_duel::position::DuelGame;
 use judge::testing::interactive::{QueryServer, check_interact, stress_planted};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_card-duel");

@@ -16,7 +16,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use card_duel::judge::{Judge, TestFile};
+use card_duel::TestFile;
+use card_duel::judge::Judge;
 use card_duel::{Board, Position};
 use engine::rng::SplitMix64;
 use judge::run_seed;

@@ -19,6 +19,26 @@ pub struct InputError {
     pub message: String,
 }
 
+/// Which constraints an input must respect.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Limits {
+    /// The contest's constraints, as its statement and validator state them.
+    #[default]
+    Original,
+    /// What our solvers accept (larger counts and values).
+    Extended,
+}
+
+impl fmt::Display for Limits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Original => "original",
+            Self::Extended => "extended",
+        })
+    }
+}
+
 /// An unsigned integer type [`Input::uint`] can read.
 pub trait Uint: Copy {
     /// The value, widened.

@@ -78,6 +78,15 @@ fn cases_text(n: usize) -> String {
     if n == 1 { "1 case".to_owned() } else { format!("{n} cases") }
 }
 
+/// The judge's output for a solved batch (one verdict line per case, each followed by its
+/// explanation lines when asked for), and the `--stats` lines meant for stderr.
+fn render(batch: &engine::driver::BatchOf<HeroBattle>) -> engine::Output {
+    let stdout = engine::driver::write_ordered(batch.answers.len(), |i, out| {
+        crate::write_report(&batch.answers[i], out);
+    });
+    engine::Output { stdout, stderr: crate::stats_lines(batch) }
+}
+
 impl Problem for Judge {
     type Input = Vec<Case>;
     type Answer = Vec<WhoWins>;
@@ -260,7 +269,7 @@ impl Problem for Judge {
             .map(|(i, case)| solver.solve(&(), &(), i, case, &mut scratch))
             .collect();
         let batch = Batch { header: (), cases: input.clone(), answers };
-        let output = crate::render(&batch);
+        let output = render(&batch);
         let text = String::from_utf8(output.stdout).expect("answer lines and attacks are ASCII");
         vec![Exhibit { title: "why our answer is right (--explain)", extension: "proof", text }]
     }

@@ -8,9 +8,11 @@
 //! over Alice's hit points whose cells are monotone win/lose boundaries over Bob's
 //! (`O(R * B)` per case), whose [`ThresholdSolver`](threshold::ThresholdSolver) keeps its
 //! tables from one case to the next; [`InputFormat`], the judge's input format and its one
-//! parser; [`generate`], case families with fixed seeds; and [`judge`], the problem as the
-//! judge sees it (limits, checker, generation, shrink moves, exhaustive enumeration), behind
-//! the binary's judging subcommands.
+//! parser; [`generate`], case families with fixed seeds; [`position`], one position at a
+//! time with its exact value and remoteness, and the battle as a [`games::Game`] (the jury,
+//! `play`, `query`); and `judge` (feature `judge`, on by default), the problem as the judge
+//! sees it (limits, checker, generation, shrink moves, exhaustive enumeration), behind the
+//! binary's judging subcommands.
 //!
 //! Inside, not part of the API (the workspace's tests reach them under the hidden `internals`
 //! feature):
@@ -31,7 +33,7 @@
 #![deny(unsafe_code)]
 
 pub mod generate;
-pub mod interactive;
+#[cfg(feature = "judge")]
 pub mod judge;
 mod parse;
 pub mod position;
@@ -173,18 +175,8 @@ pub fn solve(case: &Case) -> Outcome {
     threshold::ThresholdSolver::new().solve(case)
 }
 
-/// The judge's output for a solved batch (one verdict line per case, each followed by its
-/// explanation lines when asked for), and the `--stats` lines meant for stderr.
-#[must_use]
-pub(crate) fn render(batch: &BatchOf<HeroBattle>) -> Output {
-    let stdout = engine::driver::write_ordered(batch.answers.len(), |i, out| {
-        write_report(&batch.answers[i], out);
-    });
-    Output { stdout, stderr: stats_lines(batch) }
-}
-
 /// Appends one case's output: its verdict line, then its explanation lines if any.
-fn write_report(report: &Report, out: &mut Vec<u8>) {
+pub(crate) fn write_report(report: &Report, out: &mut Vec<u8>) {
     out.extend_from_slice(report.outcome.who_wins().as_str().as_bytes());
     out.push(b'\n');
     if let Some(detail) = &report.detail {
@@ -195,7 +187,7 @@ fn write_report(report: &Report, out: &mut Vec<u8>) {
 }
 
 /// The `--stats` line of every case that has figures.
-fn stats_lines(batch: &BatchOf<HeroBattle>) -> String {
+pub(crate) fn stats_lines(batch: &BatchOf<HeroBattle>) -> String {
     let mut log = String::new();
     for (i, report) in batch.answers.iter().enumerate() {
         if let Some(s) = report.detail.as_ref().and_then(|detail| detail.stats) {

@@ -55,7 +55,7 @@ const HELP: JudgeHelp = JudgeHelp {
 fn main() {
     let args = parse_args::<Args, Judge>(&HELP);
     if let Some(Command::Judge(judge)) = &args.command {
-        std::process::exit(judge.run_with_game(&Judge, hero_battle::interactive::HeroGame::new));
+        std::process::exit(judge.run_with_game(&Judge, hero_battle::position::HeroGame::new));
     }
     let input = args.batch.read_input().unwrap_or_else(|e| exit_with_error(&e));
     let options = Options {

@@ -4,8 +4,8 @@
 use std::ops::RangeInclusive;
 
 use engine::driver::Format;
+use engine::input::Limits;
 use engine::input::{Input, InputError};
-use judge::Limits;
 
 use crate::rules::{Case, FIELDS, MAX_VALUE, ORIGINAL_MAX_CASES};
 

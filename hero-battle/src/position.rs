@@ -1,5 +1,7 @@
 //! One position of the battle at a time: its legal attacks, the position after one, and its
-//! exact value (who wins, in how many moves), for the jury, `play`, `query` and `--explain`.
+//! exact value (who wins, in how many moves); and the battle as a [`games::Game`]
+//! ([`HeroGame`]) for the jury of the interactive version, `play` and `query`. The protocol
+//! is in the statement's "Interactive version".
 //!
 //! # Remoteness
 //! The remoteness of a position is the number of moves until the game ends when the winner
@@ -33,8 +35,10 @@
 //! `r = 295`) take about 30 ms a query on this project's machine; `cargo xtask bench play`
 //! measures.
 
-use judge::game::Value;
+use games::{Game, MoveError, Notation, Rules, Turn, Value};
+use serde::Serialize;
 
+use crate::parse::InputFormat;
 use crate::rules::{Attack, AttackList, Case, Player, attacks, decided};
 use crate::threshold::{self, Rows, Table, ThresholdSolver};
 
@@ -315,39 +319,184 @@ impl Chain {
     }
 }
 
-/// The reference for the tests: remoteness by a plain memoized search over every position
-/// reachable, straight from the rules. `O(P)` for `P` reachable positions.
-#[cfg(test)]
-pub(crate) mod naive {
-    use std::collections::HashMap;
+/// The statement's sample.
+const SAMPLE: &[u8] = b"4\n10 10 10 10 3 3 3 3 3 3 3 3\n5 5 30 30 7 2 2 7 1 1 1 1\n30 30 5 5 1 1 1 1 7 2 2 7\n12 7 9 15 4 2 3 5 2 6 4 1\n";
 
-    use super::{Position, Value};
+/// The battle one position at a time, with the oracle's tables.
+#[derive(Debug, Default)]
+pub struct HeroGame {
+    oracle: Oracle,
+}
 
-    /// The value of `position` for its mover.
-    pub(crate) fn value(position: &Position, memo: &mut HashMap<Position, Value>) -> Value {
-        if let Some(winner) = position.winner_if_over() {
-            return super::value_for(position.mover, winner, 0);
+impl HeroGame {
+    /// A game with empty tables.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// A position as data ([`Notation::board`]): each side's heroes and the player to move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Board {
+    /// Alice's heroes A1, A2.
+    pub alice: Heroes,
+    /// Bob's heroes B1, B2.
+    pub bob: Heroes,
+    /// `Alice` or `Bob`.
+    pub mover: String,
+}
+
+/// One side's two heroes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Heroes {
+    /// Hit points of hero 1 and hero 2 (0: dead).
+    pub hp: [u8; 2],
+    /// `damage[i][j]`: what hero `i + 1` deals to the enemy's hero `j + 1`.
+    pub damage: [[u8; 2]; 2],
+}
+
+fn letter(p: Player) -> char {
+    if p == Player::Alice { 'A' } else { 'B' }
+}
+
+impl Rules for HeroGame {
+    type Position = Position;
+    type Move = Attack;
+    type Player = Player;
+
+    fn turn(&self, position: &Position) -> Turn<Player> {
+        match position.winner_if_over() {
+            Some(winner) => Turn::Over(winner),
+            None => Turn::Player(position.mover),
         }
-        if let Some(&v) = memo.get(position) {
-            return v;
+    }
+
+    fn moves(&self, position: &Position) -> Vec<Attack> {
+        position.moves().into_iter().collect()
+    }
+
+    fn after(&self, position: &Position, mv: &Attack) -> Position {
+        position.after(*mv)
+    }
+}
+
+impl Notation for HeroGame {
+    type Board = Board;
+
+    /// Two numbers: the target (1 or 2) of the mover's hero 1 and of hero 2, 0 for a dead
+    /// hero.
+    fn parse_move(&self, position: &Position, line: &str) -> Result<Attack, MoveError> {
+        let numbers: Vec<&str> = line.split_whitespace().collect();
+        let target = |t: &str| t.parse::<u8>().ok().filter(|&t| t <= 2);
+        let targets = match numbers[..] {
+            [a, b] => target(a).zip(target(b)),
+            _ => None,
+        };
+        let Some((t1, t2)) = targets else {
+            return Err(MoveError::Malformed(
+                "expected two targets, each 0 (a dead hero), 1 or 2".to_owned(),
+            ));
+        };
+        position.attack_of([t1, t2]).ok_or_else(|| {
+            let legal: Vec<String> =
+                position.moves().iter().map(|a| self.write_move(position, a)).collect();
+            MoveError::Illegal(format!("the legal moves are {}", legal.join(", ")))
+        })
+    }
+
+    fn write_move(&self, _: &Position, mv: &Attack) -> String {
+        let t = |i: usize| mv.targets[i].map_or(0, |t| t + 1);
+        format!("{} {}", t(0), t(1))
+    }
+
+    fn draw(&self, position: &Position) -> String {
+        let c = &position.case;
+        let hp = |p: Player, hp: [u8; 2]| {
+            format!("{}1 {:>2} HP   {}2 {:>2} HP", letter(p), hp[0], letter(p), hp[1])
+        };
+        let damage = |p: Player, d: [[u8; 2]; 2]| {
+            let (me, them) = (letter(p), letter(p.other()));
+            format!(
+                "damage {me}1->{them}1 {}, {me}1->{them}2 {}, {me}2->{them}1 {}, {me}2->{them}2 {}",
+                d[0][0], d[0][1], d[1][0], d[1][1]
+            )
+        };
+        format!(
+            "Alice: {}   ({})\nBob:   {}   ({})\n{} to move",
+            hp(Player::Alice, c.alice_hp),
+            damage(Player::Alice, c.alice_damage),
+            hp(Player::Bob, c.bob_hp),
+            damage(Player::Bob, c.bob_damage),
+            position.mover
+        )
+    }
+
+    fn board(&self, position: &Position) -> Board {
+        let c = &position.case;
+        Board {
+            alice: Heroes { hp: c.alice_hp, damage: c.alice_damage },
+            bob: Heroes { hp: c.bob_hp, damage: c.bob_damage },
+            mover: position.mover.to_string(),
         }
-        let children: Vec<Value> = position
-            .moves()
-            .into_iter()
-            .map(|m| value(&position.after(m), memo).after_move())
-            .collect();
-        let best =
-            children.into_iter().min_by_key(|v| v.rank()).expect("a live position has a move");
-        memo.insert(*position, best);
-        best
+    }
+}
+
+impl Game for HeroGame {
+    type Input = Vec<Case>;
+
+    fn name(&self) -> &'static str {
+        "hero-battle"
+    }
+
+    fn sample(&self) -> &'static [u8] {
+        SAMPLE
+    }
+
+    fn read(&self, bytes: &[u8]) -> Result<Vec<Case>, String> {
+        engine::driver::parse_all(&InputFormat::SOLVER, bytes)
+            .map(|((), cases)| cases)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Two games a case: Alice moving first, then Bob.
+    fn starts(&mut self, cases: &Vec<Case>) -> Vec<Position> {
+        cases
+            .iter()
+            .flat_map(|&c| [Position::new(c, Player::Alice), Position::new(c, Player::Bob)])
+            .collect()
+    }
+
+    /// Every level: a file holds 40 cases (80 games) at most under the original limits.
+    fn stress_levels(&self) -> u32 {
+        u32::MAX
+    }
+
+    fn program_side(&mut self, start: &Position) -> Player {
+        match self.oracle.value(start) {
+            Value::Win { .. } => start.mover,
+            _ => start.mover.other(),
+        }
+    }
+
+    /// The case's line, then who moves first, then the program's side.
+    fn intro(&self, start: &Position, side: Player) -> Vec<String> {
+        let numbers: Vec<String> = start.case.to_array().iter().map(u8::to_string).collect();
+        vec![numbers.join(" "), start.mover.to_string(), side.to_string()]
+    }
+
+    fn valued_moves(&mut self, position: &Position) -> Vec<(Attack, Value)> {
+        if position.winner_if_over().is_some() {
+            return Vec::new();
+        }
+        self.oracle.moves(position)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
-
     use engine::rng::SplitMix64;
+    use games::exact::Exact;
 
     use super::*;
 
@@ -360,7 +509,7 @@ mod tests {
     }
 
     #[test]
-    fn values_agree_with_the_plain_search_on_every_reachable_position() {
+    fn values_agree_with_the_generic_exact_search_on_every_reachable_position() {
         let mut rng = SplitMix64::new(33);
         let mut checked = 0;
         let mut remoteness_seen = 0;
@@ -369,16 +518,17 @@ mod tests {
             let parallel_pairs = if round % 2 == 0 { 0 } else { PARALLEL_PAIRS };
             let mut oracle = Oracle { parallel_pairs, ..Oracle::new() };
             let case = random_case(&mut rng, if round % 3 == 0 { 14 } else { 8 }, 4);
-            let mut memo = HashMap::new();
+            let exact = Exact::new();
             // A random walk through the game from each first mover, every position checked
             // with its children.
             for first in [Player::Alice, Player::Bob] {
                 let mut p = Position::new(case, first);
                 while p.winner_if_over().is_none() {
-                    assert_eq!(oracle.value(&p), naive::value(&p, &mut memo), "{p:?}");
+                    assert_eq!(oracle.value(&p), exact.value_for(&HeroGame::new(), &p, p.mover));
+                    let expected = exact.moves(&HeroGame::new(), &p);
                     for (m, v) in oracle.moves(&p) {
                         let child = p.after(m);
-                        assert_eq!(v, naive::value(&child, &mut memo).after_move(), "{child:?}");
+                        assert!(expected.contains(&(m, v)), "{child:?}: {v:?}, {expected:?}");
                         if let Value::Win { remoteness: Some(r) }
                         | Value::Lose { remoteness: Some(r) } = v
                         {

@@ -1,9 +1,9 @@
-//! The interactive version end to end in process: the jury (judge::game::Jury) against
+//! The interactive version end to end in process: the jury (judge::jury::Jury) against
 //! scripted players, `play` over a pipe and through a pseudo-terminal, and `query`.
 
-use hero_battle::interactive::HeroGame;
-use hero_battle::position::{Oracle, Position};
-use judge::game::{Game, Jury, MoveError, Reply, Value, Verdict, best};
+use games::{Game, MoveError, Notation, Value, best};
+use hero_battle::position::{HeroGame, Oracle, Position};
+use judge::jury::{Jury, Reply, Verdict};
 use judge::testing::interactive::{QueryServer, check_interact, stress_planted};
 
 /// Random cases of hit points up to `hp` and damage up to 4, as an input file.
@@ -22,7 +22,8 @@ fn input(seed: u64, cases: usize, hp: u64) -> Vec<u8> {
 /// Plays `input`'s games with `player` choosing each line at the position the jury waits on.
 fn interact(input: &[u8], mut player: impl FnMut(&Position) -> String) -> (Verdict, usize) {
     let mut game = HeroGame::new();
-    let starts = game.starts(input).expect("a valid input");
+    let cases = game.read(input).expect("a valid input");
+    let starts = game.starts(&cases);
     let mut jury = Jury::new(game, starts, 1);
     let mut reply = jury.open();
     loop {
@@ -90,7 +91,7 @@ fn malformed_and_illegal_moves_and_early_ends_are_named() {
     let (verdict, _) = interact(input, |_| "0 1".to_owned());
     assert!(matches!(verdict, Verdict::BadMove { error: MoveError::Illegal(_), .. }));
     let mut game = HeroGame::new();
-    let starts = game.starts(input).unwrap();
+    let starts = game.starts(&game.read(input).unwrap());
     let mut jury = Jury::new(game, starts, 1);
     let Reply::Send(lines) = jury.open() else { panic!("the jury waits") };
     assert_eq!(lines[..4], ["2", "10 10 10 10 3 3 3 3 3 3 3 3", "Alice", "Alice"]);

@@ -16,6 +16,7 @@
 
 mod confirm;
 mod interactive;
+pub mod jury;
 mod shrink;
 mod stress;
 mod testset;

@@ -13,7 +13,8 @@
 //!   sees the file system and the network as the user does.
 //! - **hunt**: one judged run ([`trial`]), the stress loop ([`stress`]), confirmation by
 //!   reruns alone, the shrinking driver ([`shrink`]), and [`hunt`], which chains them into
-//!   one typed [`Finding`]; tests on disk ([`find_tests`], [`judge_test`]).
+//!   one typed [`Finding`]; tests on disk ([`find_tests`], [`judge_test`]); a program
+//!   against the [`jury`] of a problem's game ([`Player`], [`Juries`]).
 //! - **products**: [`package`] (a Kattis problem package), `cli` (feature `cli`: the
 //!   subcommands every problem binary flattens into its own), and the words they share
 //!   ([`text`]).
@@ -23,7 +24,6 @@
 //! Only the sandbox's `sys` module holds `unsafe` code; its module notes list the system
 //! calls.
 
-pub mod game;
 mod rules;
 
 #[cfg(unix)]
@@ -48,6 +48,8 @@ pub use rules::{
     UsageError, Verdict, VerdictKind, canonical, check, compare, moves, render, scanf,
 };
 
+#[cfg(unix)]
+pub use hunt::jury;
 #[cfg(unix)]
 pub use hunt::{
     CONFIRM_RERUNS, Contestant, EXAMINE_RUNS, FINAL_RERUNS, Failed, Failure, Finding, Hunt,

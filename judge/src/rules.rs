@@ -15,6 +15,7 @@ mod protocol;
 pub mod scanf;
 mod verdict;
 
-pub use problem::{Exhibit, Invalid, Limits, Problem, RunLimits, check, render};
+pub use engine::input::Limits;
+pub use problem::{Exhibit, Invalid, Problem, RunLimits, check, render};
 pub use protocol::{CheckFiles, EXIT_FAIL, Protocol, Source, UsageError};
 pub use verdict::{Verdict, VerdictKind};

@@ -66,35 +66,21 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use engine::input::{Input, InputError};
+use engine::input::InputError;
 use engine::rng::SplitMix64;
 use judge::Invalid;
 use judge::compare::quote;
 use judge::scanf::is_c_space;
 use judge::{Exhibit, Limits, Problem, RunLimits, Verdict};
 
-use crate::railway::Railway;
+use crate::railway::{Railway, bounds};
 
-use crate::game::{MAX_STATIONS, MAX_TRACKS};
 use crate::{Solution, Solver, dot, output, solve, verify};
-
-/// Most stations under the original limits.
-const ORIGINAL_MAX_STATIONS: u64 = 5_000;
-/// Most tracks under the original limits.
-const ORIGINAL_MAX_TRACKS: u64 = 20_000;
 
 /// toy-train for the judge (see the module notes). Its input is a [`Railway`], its answer
 /// whether Arezou wins from each station.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Judge;
-
-/// `(most stations, most tracks)` under `limits`.
-fn bounds(limits: Limits) -> (u64, u64) {
-    match limits {
-        Limits::Original => (ORIGINAL_MAX_STATIONS, ORIGINAL_MAX_TRACKS),
-        Limits::Extended => (MAX_STATIONS, MAX_TRACKS),
-    }
-}
 
 /// The original subtasks: number and what it asks of the input.
 const SUBTASKS: [(u8, &str); 6] = [
@@ -162,46 +148,6 @@ fn validate(railway: &Railway, limits: Limits) -> Result<(), Invalid> {
         Some(s) => Err(Invalid(format!("station {s} has no outgoing track"))),
         None => Ok(()),
     }
-}
-
-/// The byte offset where the next token starts (past white space) from `offset`.
-fn token_start(bytes: &[u8], offset: usize) -> usize {
-    offset + bytes[offset..].iter().take_while(|b| b.is_ascii_whitespace()).count()
-}
-
-/// The byte offset of the `index`-th token at or after `from`. `O(bytes scanned)`; errors
-/// only.
-fn nth_token(bytes: &[u8], from: usize, index: usize) -> usize {
-    let mut input = Input::new(&bytes[from..]);
-    for _ in 0..index {
-        input.next_token();
-    }
-    from + input.next_token().map_or(input.offset(), |t| t.offset)
-}
-
-/// Reads a 0/1 flag; the error names it as `a[i]` or `r[i]`, as the solver's parser does.
-fn flag(input: &mut Input<'_>, what: &str, i: usize) -> Result<bool, InputError> {
-    match input.uint(what, 0u8..=1) {
-        Ok(x) => Ok(x == 1),
-        Err(e) => Err(rename(e, what, &format!("{what}[{i}]"))),
-    }
-}
-
-/// Reads a station index in `0..=last`; the error names it as `u[i]` or `v[i]`.
-fn station(input: &mut Input<'_>, side: &str, i: usize, last: u64) -> Result<u32, InputError> {
-    match input.uint("station", 0..=last) {
-        Ok(x) => Ok(x as u32),
-        Err(e) => Err(rename(e, "station", &format!("station {side}[{i}] of track {i}"))),
-    }
-}
-
-/// The hot path names numbers generically to avoid formatting; on an error, say exactly
-/// which number was wrong.
-#[cold]
-fn rename(mut err: InputError, generic: &str, exact: &str) -> InputError {
-    err.message =
-        err.message.replacen(&format!("expected {generic} "), &format!("expected {exact} "), 1);
-    err
 }
 
 /// `1` or `0`.
@@ -290,52 +236,7 @@ impl Problem for Judge {
     /// [`parse`](crate::parse()) accepts, with the same messages. `O(input + n + m)`; it
     /// allocates no more than the input's length could describe.
     fn parse(&self, bytes: &[u8], limits: Limits) -> Result<Railway, InputError> {
-        let (max_n, max_m) = bounds(limits);
-        let mut input = Input::new(bytes);
-        let n = input.uint("the number of stations n", 1..=max_n)? as usize;
-        let m = input.uint("the number of tracks m (at least one per station)", n as u64..=max_m)?
-            as usize;
-        let rest = bytes.len() - input.offset();
-        let flags_start = input.offset();
-        let mut arezou = Vec::with_capacity(n.min(rest / 2 + 1));
-        for i in 0..n {
-            arezou.push(flag(&mut input, "owner flag a", i)?);
-        }
-        let chargers_start = token_start(bytes, input.offset());
-        let mut charging = Vec::with_capacity(n);
-        for i in 0..n {
-            charging.push(flag(&mut input, "charger flag r", i)?);
-        }
-        if limits == Limits::Original && !charging.contains(&true) {
-            return Err(input.error_at(
-                chargers_start,
-                "expected at least one charging station (some r[i] = 1), found none",
-            ));
-        }
-        let last = n as u64 - 1;
-        let rest = bytes.len() - input.offset();
-        let mut tracks = Vec::with_capacity(m.min(rest / 4 + 1));
-        let mut has_track = vec![false; n];
-        let mut seen = (limits == Limits::Original).then(|| HashMap::with_capacity(m));
-        for i in 0..m {
-            let start = token_start(bytes, input.offset());
-            let u = station(&mut input, "u", i, last)?;
-            let v = station(&mut input, "v", i, last)?;
-            if let Some(earlier) = seen.as_mut().and_then(|seen| seen.insert((u, v), i)) {
-                return Err(input
-                    .error_at(start, format!("track {i} ({u} -> {v}) repeats track {earlier}")));
-            }
-            has_track[u as usize] = true;
-            tracks.push((u, v));
-        }
-        input.finish("the m tracks")?;
-        if let Some(s) = has_track.iter().position(|&t| !t) {
-            return Err(input.error_at(
-                nth_token(bytes, flags_start, s),
-                format!("expected a track leaving station {s}, found none among the {m} tracks"),
-            ));
-        }
-        Ok(Railway { arezou, charging, tracks })
+        Railway::parse(bytes, limits)
     }
 
     fn validate(&self, input: &Railway, limits: Limits) -> Result<(), Invalid> {

@@ -39,7 +39,7 @@
 mod dot;
 mod game;
 pub mod generator;
-pub mod interactive;
+#[cfg(feature = "judge")]
 pub mod judge;
 mod output;
 mod parse;

@@ -76,7 +76,7 @@ const HELP: JudgeHelp = JudgeHelp {
 fn main() {
     let args = parse_args::<Args, Judge>(&HELP);
     if let Some(Command::Judge(judge)) = &args.command {
-        std::process::exit(judge.run_with_game(&Judge, toy_train::interactive::TrainGame::new));
+        std::process::exit(judge.run_with_game(&Judge, toy_train::position::TrainGame::new));
     }
     let solve = args.solve;
     // Checked here rather than by clap's `conflicts_with`, whose message shows a usage line

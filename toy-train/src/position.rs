@@ -1,6 +1,7 @@
 //! One position of the game as IOI's statement plays it (switches set on first visit) at a
-//! time: its legal moves, the position after one, and its exact value, for the jury, `play`
-//! and `query`.
+//! time: its legal moves, the position after one, and its exact value; and the game as a
+//! [`games::Game`] ([`TrainGame`]) for the jury of the interactive version, `play` and
+//! `query`. The protocol is in the statement's "Interactive version".
 //!
 //! # The game from a position
 //! A position is the train's walk so far, `path = [p_0, ..., p_k]`, distinct stations: every
@@ -46,10 +47,13 @@
 //! stations ahead the value has no remoteness (`None`) and says only who wins.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
-use judge::game::Value;
+use games::{MoveError, Notation, Rules, Turn, Value};
+use serde::Serialize;
 
 use crate::game::{Game, Player};
+use crate::railway::Railway;
 
 /// Most stations ahead of the train for which the remoteness is computed exactly.
 pub const EXACT_STATIONS: usize = 10;
@@ -116,13 +120,7 @@ impl Position {
         if self.closed_at.is_some() {
             return Vec::new();
         }
-        let mut moves: Vec<u32> = Vec::new();
-        for &t in game.succ(self.current()) {
-            if !moves.contains(&t) {
-                moves.push(t);
-            }
-        }
-        moves
+        heads(game, self.current())
     }
 
     /// The position after the train goes to `to`. `O(k)` for a walk of `k` stations.
@@ -161,6 +159,18 @@ impl Position {
     }
 }
 
+/// The distinct heads of the tracks out of `station`, in input order. `O(d²)` for the
+/// out-degree `d` (`O(d)` with few duplicates).
+fn heads(game: &Game, station: u32) -> Vec<u32> {
+    let mut heads: Vec<u32> = Vec::new();
+    for &t in game.succ(station) {
+        if !heads.contains(&t) {
+            heads.push(t);
+        }
+    }
+    heads
+}
+
 /// Who wins `position` and, when at most [`EXACT_STATIONS`] stations are ahead, in how many
 /// moves: `O(n + m)` to build `G'` plus the solver's time, plus the search of the module
 /// notes.
@@ -197,6 +207,210 @@ pub fn moves(game: &Game, position: &Position) -> Vec<(u32, Value)> {
             (to, later.value_for(mover))
         })
         .collect()
+}
+
+/// The first-visit game on the railway of the last input read, whose games these are.
+#[derive(Debug, Default)]
+pub struct TrainGame {
+    game: Option<Game>,
+    /// The railway in the input's format, line by line, for each game's opening.
+    lines: Vec<String>,
+}
+
+impl TrainGame {
+    /// A game with no railway yet.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn railway(&self) -> &Game {
+        self.game.as_ref().expect("a railway is read before its games")
+    }
+}
+
+/// A position as data ([`Notation::board`]): the railway, the walk, and who wins from each
+/// station with the walk's switches set (the graph `G'` of the module notes), so a page draws
+/// both players' winning regions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Board {
+    /// `arezou[s]`: Arezou owns station `s` (else Borzou).
+    pub arezou: Vec<bool>,
+    /// `charging[s]`: station `s` charges.
+    pub charging: Vec<bool>,
+    /// The distinct tracks `[from, to]`, by station and then in input order.
+    pub tracks: Vec<[u32; 2]>,
+    /// The stations passed, the train's last.
+    pub walk: Vec<u32>,
+    /// Once the cycle is closed, the index in `walk` where it starts.
+    pub closed_at: Option<usize>,
+    /// The station whose switch is set next (the train's), `null` once the cycle is closed.
+    pub train: Option<u32>,
+    /// `arezou_wins[s]`: Arezou wins from station `s` in `G'`; Borzou wins from the others.
+    pub arezou_wins: Vec<bool>,
+}
+
+impl Rules for TrainGame {
+    type Position = Position;
+    type Move = u32;
+    type Player = Player;
+
+    fn turn(&self, position: &Position) -> Turn<Player> {
+        match position.winner_if_over(self.railway()) {
+            Some(winner) => Turn::Over(winner),
+            None => Turn::Player(position.mover(self.railway())),
+        }
+    }
+
+    fn moves(&self, position: &Position) -> Vec<u32> {
+        position.moves(self.railway())
+    }
+
+    fn after(&self, position: &Position, mv: &u32) -> Position {
+        position.after(*mv)
+    }
+}
+
+impl Notation for TrainGame {
+    type Board = Board;
+
+    /// The station the train goes to next.
+    fn parse_move(&self, position: &Position, line: &str) -> Result<u32, MoveError> {
+        let to = line
+            .parse::<u32>()
+            .map_err(|_| MoveError::Malformed("expected a station number".to_owned()))?;
+        if position.moves(self.railway()).contains(&to) {
+            Ok(to)
+        } else {
+            Err(MoveError::Illegal(format!("no track from {} to {to}", position.current())))
+        }
+    }
+
+    fn write_move(&self, _: &Position, mv: &u32) -> String {
+        mv.to_string()
+    }
+
+    fn draw(&self, position: &Position) -> String {
+        let game = self.railway();
+        let name = |s: u32| {
+            let owner = if game.arezou(s) { "A" } else { "B" };
+            let charger = if game.charging(s) { "*" } else { "" };
+            format!("{s}{charger}({owner})")
+        };
+        let walk: Vec<String> = position.path.iter().map(|&s| name(s)).collect();
+        let mut out = format!("walk: {}", walk.join(" -> "));
+        if let Some(at) = position.closed_at {
+            let _ = write!(out, " -> {} (the cycle closes)", position.path[at]);
+        } else {
+            let here = position.current();
+            let _ =
+                write!(out, "\ntrain at {}; {} sets the switch", name(here), position.mover(game));
+        }
+        out.push_str("\n(* charging station; A Arezou's, B Borzou's)");
+        out
+    }
+
+    /// `O(n + m)` plus one solve of `G'`.
+    fn board(&self, position: &Position) -> Board {
+        let game = self.railway();
+        let mut tracks = Vec::new();
+        for s in game.stations() {
+            for &t in &heads(game, s) {
+                tracks.push([s, t]);
+            }
+        }
+        let solution = crate::solve(&position.fixed_game(game), crate::Solver::Fast);
+        Board {
+            arezou: game.stations().map(|s| game.arezou(s)).collect(),
+            charging: game.stations().map(|s| game.charging(s)).collect(),
+            tracks,
+            walk: position.path.clone(),
+            closed_at: position.closed_at,
+            train: position.closed_at.is_none().then(|| position.current()),
+            arezou_wins: solution.arezou_wins,
+        }
+    }
+
+    /// The railway with the walk so far in thick numbered arrows.
+    fn picture(&self, position: &Position) -> Option<String> {
+        let game = self.railway();
+        let mut out = String::from(
+            "digraph play {\n  graph [rankdir=LR, label=\"toy-train play: box = Arezou's, ellipse = Borzou's, double border = charging; thick = the walk so far\", labelloc=t, fontsize=11];\n",
+        );
+        for s in game.stations() {
+            let shape = if game.arezou(s) { "box" } else { "ellipse" };
+            let border = if game.charging(s) { 2 } else { 1 };
+            let fill =
+                if s == position.current() { ", style=filled, fillcolor=\"#ffe08a\"" } else { "" };
+            let _ = writeln!(out, "  {s} [shape={shape}, peripheries={border}{fill}];");
+        }
+        let mut walk: Vec<(u32, u32)> = position.path.windows(2).map(|w| (w[0], w[1])).collect();
+        if let Some(at) = position.closed_at {
+            walk.push((position.current(), position.path[at]));
+        }
+        for s in game.stations() {
+            for t in heads(game, s) {
+                match walk.iter().position(|&e| e == (s, t)) {
+                    Some(i) => {
+                        let _ = writeln!(out, "  {s} -> {t} [penwidth=3, label=\"{}\"];", i + 1);
+                    }
+                    None => {
+                        let _ = writeln!(out, "  {s} -> {t} [color=\"#9a9a9a\"];");
+                    }
+                }
+            }
+        }
+        out.push_str("}\n");
+        Some(out)
+    }
+}
+
+impl games::Game for TrainGame {
+    type Input = Railway;
+
+    fn name(&self) -> &'static str {
+        "toy-train"
+    }
+
+    fn sample(&self) -> &'static [u8] {
+        b"2 4\n0 1\n1 0\n0 0\n0 1\n1 0\n1 1\n"
+    }
+
+    fn read(&self, bytes: &[u8]) -> Result<Railway, String> {
+        Railway::parse(bytes, engine::input::Limits::Extended).map_err(|e| e.to_string())
+    }
+
+    /// One game a station: game `k` starts at station `k - 1`.
+    fn starts(&mut self, railway: &Railway) -> Vec<Position> {
+        let game = railway.to_game().expect("a parsed railway has a track out of every station");
+        let starts = game.stations().map(Position::start).collect();
+        self.lines =
+            String::from_utf8_lossy(&railway.to_text()).lines().map(str::to_owned).collect();
+        self.game = Some(game);
+        starts
+    }
+
+    /// Levels 0 to 3, railways of up to 15 stations: every game sends the railway, so a
+    /// railway of `n` stations and `m` tracks costs `n (m + n)` lines of opening alone.
+    fn stress_levels(&self) -> u32 {
+        4
+    }
+
+    fn program_side(&mut self, start: &Position) -> Player {
+        outcome(self.railway(), start).winner
+    }
+
+    /// The railway in the input's format, then the start station, then the program's side.
+    fn intro(&self, start: &Position, side: Player) -> Vec<String> {
+        let mut lines = self.lines.clone();
+        lines.push(start.current().to_string());
+        lines.push(side.to_string());
+        lines
+    }
+
+    fn valued_moves(&mut self, position: &Position) -> Vec<(u32, Value)> {
+        moves(self.railway(), position)
+    }
 }
 
 /// The exact search of the module notes over the stations ahead of the train.
@@ -298,6 +512,7 @@ impl<'a> Search<'a> {
 #[cfg(test)]
 mod tests {
     use engine::rng::SplitMix64;
+    use games::exact::Exact;
 
     use super::*;
     use crate::brute;
@@ -318,29 +533,22 @@ mod tests {
         Game::new(&arezou, &charging, &tracks).unwrap()
     }
 
-    /// The outcome by the rules: every walk played out, no memo.
-    fn literal(game: &Game, position: &Position) -> (Player, u32) {
-        if let Some(winner) = position.winner_if_over(game) {
-            return (winner, 0);
-        }
-        let mover = position.mover(game);
-        let results = position.moves(game).into_iter().map(|t| literal(game, &position.after(t)));
-        results
-            .map(|(w, r)| (w, r + 1))
-            .min_by_key(|&(w, r)| if w == mover { (0, i64::from(r)) } else { (1, -i64::from(r)) })
-            .unwrap()
-    }
-
     #[test]
-    fn positions_agree_with_the_rules_and_the_brute_force() {
+    fn positions_agree_with_the_generic_exact_search_and_the_brute_force() {
         let mut rng = SplitMix64::new(17);
         let mut checked = 0;
         for round in 0..600 {
             let game = railway(&mut rng, 2 + round % 7);
+            // The generic exact search over the rules is the reference.
+            let rules = TrainGame { game: Some(game.clone()), lines: Vec::new() };
+            let exact = Exact::new();
             let mut p = Position::start(rng.below(game.n()) as u32);
             while p.closed_at.is_none() {
-                let (winner, remoteness) = literal(&game, &p);
-                assert_eq!(outcome(&game, &p), Outcome { winner, remoteness: Some(remoteness) });
+                let mover = p.mover(&game);
+                let expected = exact.value_for(&rules, &p, mover);
+                assert_eq!(value(&game, &p), expected, "{p:?}");
+                assert_eq!(moves(&game, &p), exact.moves(&rules, &p), "{p:?}");
+                let winner = outcome(&game, &p).winner;
                 // The claim of the module notes, against the brute force with the walk's
                 // switches set.
                 let mut switches = vec![None; game.n()];

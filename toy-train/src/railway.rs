@@ -7,12 +7,16 @@
 //! The solver itself does not go through a `Railway`: [`parse`](crate::parse()) streams the
 //! input straight into a [`Game`]'s arrays, which is what lets it read 10^8 stations.
 
+use std::collections::HashMap;
+#[cfg(feature = "judge")]
 use std::collections::HashSet;
+#[cfg(feature = "judge")]
 use std::ops::Range;
 
+use engine::input::{Input, InputError, Limits};
 use engine::rng::SplitMix64;
 
-use crate::game::{Game, GameError};
+use crate::game::{Game, GameError, MAX_STATIONS, MAX_TRACKS};
 use crate::output::push_uint;
 
 /// A railway exactly as its input file lists it: the stations' flags and the tracks in file
@@ -59,7 +63,76 @@ pub(crate) fn write_railway(
     }
 }
 
+/// Most stations under the original limits.
+pub(crate) const ORIGINAL_MAX_STATIONS: u64 = 5_000;
+/// Most tracks under the original limits.
+pub(crate) const ORIGINAL_MAX_TRACKS: u64 = 20_000;
+
+/// `(most stations, most tracks)` under `limits`.
+pub(crate) fn bounds(limits: Limits) -> (u64, u64) {
+    match limits {
+        Limits::Original => (ORIGINAL_MAX_STATIONS, ORIGINAL_MAX_TRACKS),
+        Limits::Extended => (MAX_STATIONS, MAX_TRACKS),
+    }
+}
+
 impl Railway {
+    /// Reads the sample grader's format with the solver's tokenizer and messages, checking
+    /// `limits` as it goes (the judge's parser). Under the extended limits it accepts exactly
+    /// what [`parse`](crate::parse()) accepts, with the same messages. `O(input + n + m)`; it
+    /// allocates no more than the input's length could describe.
+    ///
+    /// # Errors
+    /// The first departure from the format or the limits, with its line and column.
+    pub fn parse(bytes: &[u8], limits: Limits) -> Result<Railway, InputError> {
+        let (max_n, max_m) = bounds(limits);
+        let mut input = Input::new(bytes);
+        let n = input.uint("the number of stations n", 1..=max_n)? as usize;
+        let m = input.uint("the number of tracks m (at least one per station)", n as u64..=max_m)?
+            as usize;
+        let rest = bytes.len() - input.offset();
+        let flags_start = input.offset();
+        let mut arezou = Vec::with_capacity(n.min(rest / 2 + 1));
+        for i in 0..n {
+            arezou.push(flag(&mut input, "owner flag a", i)?);
+        }
+        let chargers_start = token_start(bytes, input.offset());
+        let mut charging = Vec::with_capacity(n);
+        for i in 0..n {
+            charging.push(flag(&mut input, "charger flag r", i)?);
+        }
+        if limits == Limits::Original && !charging.contains(&true) {
+            return Err(input.error_at(
+                chargers_start,
+                "expected at least one charging station (some r[i] = 1), found none",
+            ));
+        }
+        let last = n as u64 - 1;
+        let rest = bytes.len() - input.offset();
+        let mut tracks = Vec::with_capacity(m.min(rest / 4 + 1));
+        let mut has_track = vec![false; n];
+        let mut seen = (limits == Limits::Original).then(|| HashMap::with_capacity(m));
+        for i in 0..m {
+            let start = token_start(bytes, input.offset());
+            let u = station(&mut input, "u", i, last)?;
+            let v = station(&mut input, "v", i, last)?;
+            if let Some(earlier) = seen.as_mut().and_then(|seen| seen.insert((u, v), i)) {
+                return Err(input
+                    .error_at(start, format!("track {i} ({u} -> {v}) repeats track {earlier}")));
+            }
+            has_track[u as usize] = true;
+            tracks.push((u, v));
+        }
+        input.finish("the m tracks")?;
+        if let Some(s) = has_track.iter().position(|&t| !t) {
+            return Err(input.error_at(
+                nth_token(bytes, flags_start, s),
+                format!("expected a track leaving station {s}, found none among the {m} tracks"),
+            ));
+        }
+        Ok(Railway { arezou, charging, tracks })
+    }
+
     /// Number of stations.
     #[must_use]
     pub fn n(&self) -> usize {
@@ -118,7 +191,11 @@ impl Railway {
         rng.shuffle(&mut tracks);
         Self { arezou, charging, tracks }
     }
+}
 
+/// The edits the judge's shrink moves are made of.
+#[cfg(feature = "judge")]
+impl Railway {
     /// The railway without the stations marked in `dropped` and the tracks touching them;
     /// the others are renumbered in order. `O(n + m)`.
     #[must_use]
@@ -286,6 +363,46 @@ impl Railway {
         }
         next
     }
+}
+
+/// The byte offset where the next token starts (past white space) from `offset`.
+pub(crate) fn token_start(bytes: &[u8], offset: usize) -> usize {
+    offset + bytes[offset..].iter().take_while(|b| b.is_ascii_whitespace()).count()
+}
+
+/// The byte offset of the `index`-th token at or after `from`. `O(bytes scanned)`; errors
+/// only.
+pub(crate) fn nth_token(bytes: &[u8], from: usize, index: usize) -> usize {
+    let mut input = Input::new(&bytes[from..]);
+    for _ in 0..index {
+        input.next_token();
+    }
+    from + input.next_token().map_or(input.offset(), |t| t.offset)
+}
+
+/// Reads a 0/1 flag; the error names it as `a[i]` or `r[i]`, as the solver's parser does.
+fn flag(input: &mut Input<'_>, what: &str, i: usize) -> Result<bool, InputError> {
+    match input.uint(what, 0u8..=1) {
+        Ok(x) => Ok(x == 1),
+        Err(e) => Err(rename(e, what, &format!("{what}[{i}]"))),
+    }
+}
+
+/// Reads a station index in `0..=last`; the error names it as `u[i]` or `v[i]`.
+fn station(input: &mut Input<'_>, side: &str, i: usize, last: u64) -> Result<u32, InputError> {
+    match input.uint("station", 0..=last) {
+        Ok(x) => Ok(x as u32),
+        Err(e) => Err(rename(e, "station", &format!("station {side}[{i}] of track {i}"))),
+    }
+}
+
+/// The hot path names numbers generically to avoid formatting; on an error, say exactly
+/// which number was wrong.
+#[cold]
+fn rename(mut err: InputError, generic: &str, exact: &str) -> InputError {
+    err.message =
+        err.message.replacen(&format!("expected {generic} "), &format!("expected {exact} "), 1);
+    err
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! moves of this process.
 
 use judge::testing::interactive::{QueryServer, check_interact, stress_planted};
-use toy_train::interactive::TrainGame;
+use toy_train::position::TrainGame;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_toy-train");
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine::rng::SplitMix64;
-use judge::game::Game;
+use games::Game;
 
 /// `cargo xtask bench play` arguments.
 #[derive(Clone, Debug, clap::Args)]
@@ -31,7 +31,7 @@ fn walk<G: Game>(
         let mut position = starts[rng.below(starts.len())].clone();
         loop {
             let started = Instant::now();
-            let moves = game.moves(&position);
+            let moves = game.valued_moves(&position);
             times.push(started.elapsed());
             let chances = game.chances(&position);
             if times.len() >= count || (moves.is_empty() && chances.is_empty()) {
@@ -93,15 +93,15 @@ pub fn bench(args: &PlayBenchArgs) -> Result<(), String> {
                 .collect();
             text.push_str(&(numbers.join(" ") + "\n"));
         }
-        let mut game = hero_battle::interactive::HeroGame::new();
-        let starts = game.starts(text.as_bytes())?;
+        let mut game = hero_battle::position::HeroGame::new();
+        let starts = game.starts(&game.read(text.as_bytes())?);
         println!("{}", line(name, walk(&mut game, &starts, args.positions, &mut rng)));
     }
     // hero-battle's longest games, the slowest start the adversarial searches know: every
     // hit point 99, every damage 1 (remoteness 295). Its own generator, so that the rows
     // below time the same positions with it or without it.
-    let mut game = hero_battle::interactive::HeroGame::new();
-    let starts = game.starts(b"1\n99 99 99 99 1 1 1 1 1 1 1 1\n")?;
+    let mut game = hero_battle::position::HeroGame::new();
+    let starts = game.starts(&game.read(b"1\n99 99 99 99 1 1 1 1 1 1 1 1\n")?);
     let mut longest = SplitMix64::new(args.seed ^ 0x99);
     let name = "hero-battle, the longest games (every number 99, damage 1)";
     println!("{}", line(name, walk(&mut game, &starts, args.positions, &mut longest)));
@@ -115,8 +115,8 @@ pub fn bench(args: &PlayBenchArgs) -> Result<(), String> {
         )
     };
     let railway = toy_train::generator::generate(&params).map_err(|e| e.to_string())?;
-    let mut game = toy_train::interactive::TrainGame::new();
-    let starts = game.starts(&railway.to_text())?;
+    let mut game = toy_train::position::TrainGame::new();
+    let starts = game.starts(&railway);
     let name = "toy-train, random railway (n = 5,000, m = 20,000)";
     println!("{}", line(name, walk(&mut game, &starts, args.positions, &mut rng)));
     // card-duel: O = 5, uniform and heavy positions, each along random games, the memo

@@ -8,7 +8,7 @@ use engine::rng::SplitMix64;
 use judge::Invalid;
 use judge::Limits;
 
-use super::TestFile;
+use crate::TestFile;
 use crate::generate::{Family, distinct_positions};
 use crate::parse::InputFormat;
 use crate::rules::{

@@ -19,7 +19,7 @@
 
 use judge::moves::{drop_chunks, drop_each, lower};
 
-use super::TestFile;
+use crate::TestFile;
 use crate::rules::{Board, Position};
 
 /// Files of at least this many cases try keeping one quarter of their cases before keeping

@@ -1,5 +1,6 @@
 //! `PROBLEM play` and `PROBLEM query`: a person's game against perfect play, and one
-//! position's JSON query, for any problem with a [`Game`], through one implementation.
+//! position's JSON query, for any problem with a [`Game`], through one implementation (the
+//! session and the query are the `games` crate's; this is their command line).
 
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -7,9 +8,10 @@ use std::path::PathBuf;
 use super::args::EXIT_TROUBLE;
 use super::args::hunt_command;
 use super::{JudgeCommand, ShrinkArgs, StressArgs, interact, read};
-use crate::game::Game;
-use crate::game::query::{Query, answer};
-use crate::game::session::{SessionOptions, play};
+use games::Game;
+use games::query::{Query, answer};
+use games::session::{SessionOptions, play};
+
 use crate::hunt::Juries;
 use crate::package::Packaged;
 use crate::sandbox::Sandbox;
@@ -43,21 +45,26 @@ impl JudgeCommand {
     /// [`JudgeCommand::run`] for a problem with a game: `games` makes the games that serve
     /// `play`, `query`, `interact` and `stress --interactive` (one for each interaction in
     /// flight).
-    pub fn run_with_game<P: Packaged, G: Game + Send + 'static>(
+    pub fn run_with_game<P, G>(
         &self,
         problem: &P,
         games: impl Fn() -> G + Send + Sync + 'static,
-    ) -> i32 {
+    ) -> i32
+    where
+        P: Packaged,
+        G: Game<Input = P::Input> + Send + 'static,
+    {
         match self {
             Self::Play(args) => run_play(games(), args),
             Self::Query(args) => run_query(games(), args),
             Self::Interact(args) => {
-                interact::run_interact(&Sandbox::new(), problem, &Juries::new(games), args)
+                let juries = Juries::new(problem, games);
+                interact::run_interact(&Sandbox::new(), problem, &juries, args)
             }
             Self::Stress(StressArgs { run, .. }) | Self::Shrink(ShrinkArgs { run, .. })
                 if run.interactive =>
             {
-                hunt_command(&Sandbox::new(), problem, self, Some(&Juries::new(games)))
+                hunt_command(&Sandbox::new(), problem, self, Some(&Juries::new(problem, games)))
             }
             _ => self.run(problem),
         }
@@ -77,7 +84,8 @@ pub(super) fn run_play<G: Game>(mut game: G, args: &PlayArgs) -> i32 {
             Some(path) => read(Some(path))?,
             None => game.sample().to_vec(),
         };
-        let starts = game.starts(&input)?;
+        let input = game.read(&input)?;
+        let starts = game.starts(&input);
         let index = args.case.checked_sub(1).filter(|&i| i < starts.len());
         let index = index.ok_or_else(|| {
             format!("--case {} is out of range: the input holds {} games", args.case, starts.len())

@@ -1,6 +1,7 @@
 //! Interactive trials: a [`Player`] (a program and the [`Juries`] of the problem's game)
-//! plays every game of an input against the jury ([`crate::game::Jury`]) in one run, a
-//! dialogue of the sandbox ([`Sandbox::interact`]).
+//! plays every game of an input against the jury ([`Jury`]) in one run, a dialogue of the
+//! sandbox ([`Sandbox::interact`]). The jury takes the input as the problem parsed it: a
+//! trial neither writes it out nor reads it again.
 //!
 //! **The verdict.** Whoever ends first decides, as DOMjudge and Kattis judge interactive
 //! problems. When a line of the program's ends the interaction with a failure (a wrong,
@@ -26,14 +27,16 @@
 //! **Chance** (card-duel's pings) is drawn from the player's seed, the same in every trial,
 //! so a trial depends only on the input and the program, and reruns and shrinking replay it.
 
+use std::any::Any;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use games::{Game, MoveError};
+
+use super::jury::{Jury, Reply, Speaker, Verdict as Played};
 use super::stress::Schedule;
 use super::trial::{Contestant, Trial, run_verdict};
-use crate::game::jury::Speaker;
-use crate::game::{Game, Jury, MoveError, Reply, Verdict as Played};
-use crate::rules::{Limits, Problem, Verdict, VerdictKind, render};
+use crate::rules::{Limits, Problem, Verdict, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Dialogue, Next, Program, Sandbox};
 
 /// A program that plays the problem's game against the jury: judged by the jury, not by
@@ -74,8 +77,8 @@ impl Contestant for Player {
         options: &ChildOptions,
         _judge_output: bool,
     ) -> Result<Trial, ChildError> {
-        let bytes = render(problem, input);
-        self.juries.0.play(sandbox, &self.program, &bytes, self.seed, options)
+        assert_eq!(problem.name(), self.juries.0.name(), "the juries are the problem's");
+        self.juries.0.play(sandbox, &self.program, input, self.seed, options)
     }
 
     /// The game's small levels ([`Game::stress_levels`]), without the extreme inputs,
@@ -83,7 +86,7 @@ impl Contestant for Player {
     fn schedule<P: Problem>(&self, _problem: &P, _limits: Limits) -> Schedule {
         Schedule {
             first_level: 0,
-            levels: self.juries.0.levels(),
+            levels: self.juries.0.levels().min(P::LEVELS),
             runs_per_level: 50,
             extremes: 0,
             extremes_from: 0,
@@ -111,9 +114,15 @@ impl Juries {
 }
 
 impl Juries {
-    /// Juries whose games `make` makes (one now, more as trials run at once).
+    /// The juries of `problem`, whose games `make` makes (one now, more as trials run at
+    /// once). The game reads the problem's input type, so a trial hands it the input as
+    /// parsed.
     #[must_use]
-    pub fn new<G: Game + Send + 'static>(make: impl Fn() -> G + Send + Sync + 'static) -> Self {
+    pub fn new<P, G>(_problem: &P, make: impl Fn() -> G + Send + Sync + 'static) -> Self
+    where
+        P: Problem,
+        G: Game<Input = P::Input> + Send + 'static,
+    {
         let first = make();
         Self(Arc::new(Games {
             name: first.name(),
@@ -130,11 +139,12 @@ trait Pool: Send + Sync {
     fn name(&self) -> &'static str;
     fn sample(&self) -> &'static [u8];
     fn levels(&self) -> u32;
+    /// A trial on `input`, the problem's input ([`Juries::new`] ties the two types).
     fn play(
         &self,
         sandbox: &Sandbox,
         program: &Program,
-        input: &[u8],
+        input: &dyn Any,
         seed: u64,
         options: &ChildOptions,
     ) -> Result<Trial, ChildError>;
@@ -149,7 +159,10 @@ struct Games<G> {
     make: Box<dyn Fn() -> G + Send + Sync>,
 }
 
-impl<G: Game + Send> Pool for Games<G> {
+impl<G: Game + Send> Pool for Games<G>
+where
+    G::Input: 'static,
+{
     fn name(&self) -> &'static str {
         self.name
     }
@@ -166,13 +179,15 @@ impl<G: Game + Send> Pool for Games<G> {
         &self,
         sandbox: &Sandbox,
         program: &Program,
-        input: &[u8],
+        input: &dyn Any,
         seed: u64,
         options: &ChildOptions,
     ) -> Result<Trial, ChildError> {
+        let input: &G::Input =
+            input.downcast_ref().expect("Juries::new ties the game's input to the problem's");
         let idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
         let mut game = idle.unwrap_or_else(|| (self.make)());
-        let starts = game.starts(input).expect("the game reads every input of its problem");
+        let starts = game.starts(input);
         let games = starts.len();
         let mut conversation = Conversation::new(Jury::new(game, starts, seed));
         let run = sandbox.interact(program, options, &mut conversation);

@@ -5,8 +5,9 @@
 use engine::input::InputError;
 use engine::rng::SplitMix64;
 
-use super::problem::{Exhibit, Invalid, Limits, Problem, RunLimits};
+use super::problem::{Exhibit, Invalid, Problem, RunLimits};
 use super::verdict::Verdict;
+use engine::input::Limits;
 
 /// `P` with a judge that does all of the real judge's work (our answer, the rule) and then
 /// accepts: `stress --accept-everything` then measures the loop's own cost with a program

@@ -11,28 +11,8 @@ use std::fmt;
 use std::time::Duration;
 
 use super::verdict::Verdict;
-use engine::input::InputError;
+use engine::input::{InputError, Limits};
 use engine::rng::SplitMix64;
-
-/// Which constraints an input must respect.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Limits {
-    /// The contest's constraints, as its statement and validator state them.
-    #[default]
-    Original,
-    /// What our solvers accept (larger counts and values).
-    Extended,
-}
-
-impl fmt::Display for Limits {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Original => "original",
-            Self::Extended => "extended",
-        })
-    }
-}
 
 /// The time and memory a run of the user's program gets by default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +65,7 @@ pub struct Invalid(pub String);
 pub trait Problem: Sync {
     /// The typed input: what generators build, moves change and [`render`](Self::render)
     /// prints.
-    type Input: Clone + fmt::Debug + Send + Sync;
+    type Input: Clone + fmt::Debug + Send + Sync + 'static;
     /// Our answer to a whole input (e.g. one verdict per case), or the jury's, read from an
     /// answer file.
     type Answer: Send + Sync;

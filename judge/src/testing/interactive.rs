@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
-use crate::game::Game;
-use crate::game::query::{Query, answer};
+use games::Game;
+use games::query::{Query, answer};
 
 /// The player (`player.py PROBLEM ORACLE [BUG]`; its notes say how to use it).
 pub const PLAYER: &str = include_str!("player.py");

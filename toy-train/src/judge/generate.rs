@@ -12,9 +12,10 @@ use engine::rng::SplitMix64;
 use judge::Invalid;
 use judge::Limits;
 
-use super::{ORIGINAL_MAX_STATIONS, ORIGINAL_MAX_TRACKS, bounds, validate};
+use super::validate;
 use crate::generator::{self, Family, GenParams};
 use crate::railway::Railway;
+use crate::railway::{ORIGINAL_MAX_STATIONS, ORIGINAL_MAX_TRACKS, bounds};
 
 /// Size levels: 0 to 2 tiny shapes (up to 3, 6, 10 stations), 3 up to 15 stations (the
 /// original's subtask 2), 4 to 6 the families at up to 100, 1,000 and the limit, 7 a mix.

@@ -7,8 +7,9 @@
 //! none; `input` default the problem's sample). The answer:
 //!
 //! ```json
-//! {"problem": "hero-battle", "game": 1, "games": 2, "side": "Alice",
-//!  "position": "<the position drawn>", "turn": "Alice", "winner": null,
+//! {"version": 1, "problem": "hero-battle", "game": 1, "games": 2, "side": "Alice",
+//!  "position": "<the position drawn>", "board": {"<the position as data>": "..."},
+//!  "turn": "Alice", "winner": null,
 //!  "value": {"kind": "win", "remoteness": 5, "probability": 1.0},
 //!  "moves": [{"move": "1 1", "value": {"kind": "win", "remoteness": 5, "probability": 1.0}}],
 //!  "chances": []}
@@ -20,7 +21,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Game, Turn, Value, best};
+use crate::{Game, Turn, Value, best};
 
 /// A query.
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
@@ -82,9 +83,14 @@ pub struct ChanceJson {
     pub probability: f64,
 }
 
+/// The version of the answer's format: it changes when a field changes meaning or goes.
+pub const VERSION: u32 = 1;
+
 /// The answer to a query.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Answer {
+    /// The format's [`VERSION`].
+    pub version: u32,
     /// The problem.
     pub problem: &'static str,
     /// The game, 1-based.
@@ -95,6 +101,8 @@ pub struct Answer {
     pub side: String,
     /// The position drawn.
     pub position: String,
+    /// The position as data ([`crate::Notation::board`]).
+    pub board: serde_json::Value,
     /// The player to move, `chance` or `over`.
     pub turn: String,
     /// The winner once the game is over.
@@ -108,13 +116,14 @@ pub struct Answer {
 }
 
 /// Answers `query` on `game`: the input's games, the moves replayed, the position valued.
-/// `O(moves)` plus one [`Game::moves`].
+/// `O(moves)` plus one [`Game::valued_moves`].
 ///
 /// # Errors
 /// A bad input, a game number out of range, a move that is not legal where it is played.
 pub fn answer<G: Game>(game: &mut G, query: &Query) -> Result<Answer, String> {
-    let input = query.input.as_deref().map_or(game.sample(), str::as_bytes).to_vec();
-    let starts = game.starts(&input)?;
+    let bytes = query.input.as_deref().map_or(game.sample(), str::as_bytes);
+    let input = game.read(bytes)?;
+    let starts = game.starts(&input);
     let games = starts.len();
     let index = query.game.checked_sub(1).filter(|&i| i < games);
     let index = index.ok_or_else(|| format!("game {} out of range 1..={games}", query.game))?;
@@ -135,19 +144,23 @@ pub fn answer<G: Game>(game: &mut G, query: &Query) -> Result<Answer, String> {
         };
         position = game.after(&position, &mv);
     }
-    let moves = game.moves(&position);
+    let moves = game.valued_moves(&position);
     let (turn, winner) = match game.turn(&position) {
         Turn::Player(p) => (p.to_string(), None),
         Turn::Chance => ("chance".to_owned(), None),
         Turn::Over(w) => ("over".to_owned(), Some(w.to_string())),
     };
     let chances = game.chances(&position);
+    let board = serde_json::to_value(game.board(&position))
+        .map_err(|e| format!("the board cannot be written as JSON: {e}"))?;
     Ok(Answer {
+        version: VERSION,
         problem: game.name(),
         game: index + 1,
         games,
         side: side.to_string(),
         position: game.draw(&position),
+        board,
         turn,
         winner,
         value: best(&moves).map(|(_, v)| v.into()),

@@ -19,7 +19,7 @@
 
 use engine::rng::SplitMix64;
 
-use super::{Game, MoveError, Turn, Value, best};
+use games::{Game, MoveError, Turn, Value, best};
 
 /// How far below the best value a move of a game of chance may be.
 pub const TOLERANCE: f64 = 1e-9;
@@ -199,7 +199,7 @@ impl<G: Game> Jury<G> {
                 return self.end(Vec::new(), Verdict::BadMove { game, turn, line, error });
             }
         };
-        let moves = self.game.moves(&position);
+        let moves = self.game.valued_moves(&position);
         let value = moves.iter().find(|(m, _)| *m == mv).map(|(_, v)| *v);
         let value = value.expect("a parsed move is one of the legal moves");
         let (best_move, best_value) = best(&moves).expect("a legal move exists");
@@ -263,12 +263,12 @@ impl<G: Game> Jury<G> {
                     return Reply::Send(lines);
                 }
                 Turn::Player(_) => {
-                    let moves = self.game.moves(&position);
+                    let moves = self.game.valued_moves(&position);
                     best(&moves).expect("the jury has a move").0
                 }
                 Turn::Chance => {
                     let chances = self.game.chances(&position);
-                    draw(&mut self.rng, &chances)
+                    games::draw_chance(&mut self.rng, &chances)
                 }
                 Turn::Over(winner) => {
                     lines.push(if winner == side { "win" } else { "lose" }.to_owned());
@@ -287,18 +287,4 @@ impl<G: Game> Jury<G> {
         self.position = None;
         Reply::End(lines, verdict)
     }
-}
-
-/// One of `chances` drawn by its probability.
-pub(super) fn draw<M: Clone>(rng: &mut SplitMix64, chances: &[(M, f64)]) -> M {
-    // 53 random bits as a number in [0, 1).
-    let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-    let mut total = 0.0;
-    for (mv, p) in chances {
-        total += p;
-        if x < total {
-            return mv.clone();
-        }
-    }
-    chances.last().expect("chance has a move").0.clone()
 }

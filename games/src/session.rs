@@ -13,7 +13,7 @@ use std::path::Path;
 
 use engine::rng::SplitMix64;
 
-use super::{Game, Turn, best};
+use crate::{Game, Turn, best, draw_chance};
 
 /// What a session needs besides the game and the streams.
 #[derive(Clone, Debug, Default)]
@@ -63,12 +63,12 @@ pub fn play<G: Game>(
             }
             Turn::Chance => {
                 let chances = game.chances(&position);
-                let mv = super::jury::draw(&mut rng, &chances);
+                let mv = draw_chance(&mut rng, &chances);
                 writeln!(output, "chance: {}", game.write_move(&position, &mv))?;
                 position = game.after(&position, &mv);
             }
             Turn::Player(p) if p != side => {
-                let moves = game.moves(&position);
+                let moves = game.valued_moves(&position);
                 let (mv, value) = best(&moves).expect("the solver has a move");
                 let text = game.write_move(&position, &mv);
                 writeln!(output, "{p} plays {text} ({value} for {p})")?;
@@ -76,7 +76,7 @@ pub fn play<G: Game>(
             }
             Turn::Player(_) => {
                 writeln!(output, "{}", game.draw(&position))?;
-                let moves = game.moves(&position);
+                let moves = game.valued_moves(&position);
                 for (i, (mv, value)) in moves.iter().enumerate() {
                     writeln!(output, "  {}. {}: {value}", i + 1, game.write_move(&position, mv))?;
                 }

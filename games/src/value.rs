@@ -55,6 +55,19 @@ impl Value {
         }
     }
 
+    /// What a move into a position of value `self` (for the player moving there) is worth to
+    /// the player who makes it when that player moves again there (card-duel's actions within
+    /// a turn): the same value, one move later.
+    #[must_use]
+    pub fn after_own_move(self) -> Self {
+        let later = |r: Option<u32>| r.map(|r| r + 1);
+        match self {
+            Self::Win { remoteness } => Self::Win { remoteness: later(remoteness) },
+            Self::Lose { remoteness } => Self::Lose { remoteness: later(remoteness) },
+            Self::Chance { .. } => self,
+        }
+    }
+
     /// The mover's winning probability: 1 for a win, 0 for a loss.
     #[must_use]
     pub fn probability(self) -> f64 {
@@ -128,6 +141,7 @@ mod tests {
     fn values_flip_across_a_move_and_sort_best_first() {
         assert_eq!(Value::win(3).after_move(), Value::lose(4));
         assert_eq!(Value::lose(0).after_move(), Value::win(1));
+        assert_eq!(Value::lose(2).after_own_move(), Value::lose(3));
         assert_eq!(
             Value::Chance { probability: 0.25 }.after_move(),
             Value::Chance { probability: 0.75 }

@@ -1,0 +1,173 @@
+//! Two-player games against perfect play: the vocabulary the problems' games share, so that
+//! one jury, one play session, one JSON query and one web page serve them all.
+//!
+//! A game is three traits, as GamesmanOne splits a game's solver API from its gameplay API:
+//!
+//! - [`Rules`]: whose turn a position is, the legal moves, chance's moves with their
+//!   probabilities, the position after a move. Nothing else: the generic valuer
+//!   ([`exact::Exact`]) values any game from these alone.
+//! - [`Notation`]: moves as text both ways, a position drawn for a person, and the same
+//!   position as data ([`Notation::Board`], serialized for a page).
+//! - [`Game`]: a problem's game: its input read and the games it holds, the side a program
+//!   plays, the lines that open a game of the interactive version, and every legal move with
+//!   its exact [`Value`] (the problem's fast solver, or [`exact::Exact`] for a small game).
+//!
+//! Built on them: [`session`], a person's game against perfect play over any `BufRead` and
+//! `Write`; [`query`], one position's question and answer as JSON. The jury of the
+//! interactive version lives with the judge, which runs the program it talks to.
+//!
+//! Nothing here runs a process or depends on the judge: solving a position needs only this
+//! crate and the problem's own.
+
+pub mod exact;
+pub mod query;
+pub mod session;
+mod value;
+
+pub use value::{OrderedProbability, Value};
+
+use std::fmt;
+
+use engine::rng::SplitMix64;
+
+/// Whose move a position is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn<P> {
+    /// This player moves.
+    Player(P),
+    /// Chance moves (card-duel's pings).
+    Chance,
+    /// The game is over; this player won.
+    Over(P),
+}
+
+/// Why a player's line is not a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The line does not have the form of a move.
+    Malformed(String),
+    /// It has the form, but the rules do not allow it here.
+    Illegal(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Malformed(why) => write!(f, "malformed move: {why}"),
+            Self::Illegal(why) => write!(f, "illegal move: {why}"),
+        }
+    }
+}
+
+/// A game's rules: what may happen from a position. The implementor holds what positions
+/// share (a railway, a case's damage), so a position stays small.
+pub trait Rules {
+    /// A position, including the start of a game.
+    type Position: Clone + fmt::Debug;
+    /// A move, the players' and chance's.
+    type Move: Clone + PartialEq + fmt::Debug;
+    /// A player.
+    type Player: Copy + PartialEq + fmt::Debug + fmt::Display;
+
+    /// Whose move `position` is.
+    fn turn(&self, position: &Self::Position) -> Turn<Self::Player>;
+
+    /// The legal moves of the player to move, in the game's order; empty at a chance node and
+    /// once the game is over.
+    fn moves(&self, position: &Self::Position) -> Vec<Self::Move>;
+
+    /// Chance's moves with their probabilities (summing to 1); empty unless chance moves.
+    fn chances(&self, _position: &Self::Position) -> Vec<(Self::Move, f64)> {
+        Vec::new()
+    }
+
+    /// The position after `mv`, which is legal at `position`.
+    fn after(&self, position: &Self::Position, mv: &Self::Move) -> Self::Position;
+}
+
+/// A game's notation: its moves as text both ways, and its positions drawn for a person and
+/// given as data for a program (a web page draws the board from it).
+pub trait Notation: Rules {
+    /// A position as data: what the drawn text shows, in fields (serialized as JSON).
+    type Board: serde::Serialize;
+
+    /// The move a player's `line` names at `position`.
+    ///
+    /// # Errors
+    /// A line that is not a move, or a move the rules forbid here.
+    fn parse_move(&self, position: &Self::Position, line: &str) -> Result<Self::Move, MoveError>;
+
+    /// A move as its line (the inverse of [`Notation::parse_move`]).
+    fn write_move(&self, position: &Self::Position, mv: &Self::Move) -> String;
+
+    /// The position drawn for a person, a few lines of text.
+    fn draw(&self, position: &Self::Position) -> String;
+
+    /// The position as data, the twin of [`Notation::draw`].
+    fn board(&self, position: &Self::Position) -> Self::Board;
+
+    /// A picture of the play so far (Graphviz DOT), for games that draw one.
+    fn picture(&self, _position: &Self::Position) -> Option<String> {
+        None
+    }
+}
+
+/// A problem's game: the games an input holds, the interactive version's protocol, and
+/// exact values. The implementor keeps what the solver keeps between queries (tables,
+/// memos, the railway), so valuing takes `&mut self`.
+pub trait Game: Notation {
+    /// The problem's input, as its one parser reads it.
+    type Input;
+
+    /// The problem's name.
+    fn name(&self) -> &'static str;
+
+    /// An input to play when none is given (the statement's sample).
+    fn sample(&self) -> &'static [u8];
+
+    /// Reads an input with the problem's parser, under the extended limits.
+    ///
+    /// # Errors
+    /// The input's error, with its line and column.
+    fn read(&self, bytes: &[u8]) -> Result<Self::Input, String>;
+
+    /// The games `input` holds, in order (the statement's "Interactive version" says which).
+    /// The implementor keeps what the input's games share (a railway, O).
+    fn starts(&mut self, input: &Self::Input) -> Vec<Self::Position>;
+
+    /// How many of the problem's size levels, from level 0, a stress loop of interactions
+    /// plays (`stress --interactive`): those whose inputs an interaction plays through in a
+    /// moment (`u32::MAX`: every level the problem has).
+    fn stress_levels(&self) -> u32;
+
+    /// The side the program (or the person) plays from `start`: the winner where a game has
+    /// one, else the problem's protagonist.
+    fn program_side(&mut self, start: &Self::Position) -> Self::Player;
+
+    /// The lines the jury sends to open the game from `start`, the program playing `side`.
+    fn intro(&self, start: &Self::Position, side: Self::Player) -> Vec<String>;
+
+    /// Every legal move of the player to move with its exact value for that player, in
+    /// [`Rules::moves`] order. Empty at a chance node or once the game is over.
+    fn valued_moves(&mut self, position: &Self::Position) -> Vec<(Self::Move, Value)>;
+}
+
+/// The best of `moves` for the player to move: the first of the greatest [`Value::rank`]
+/// (win fastest, lose slowest, highest probability). `None` when there is none.
+pub fn best<M: Clone>(moves: &[(M, Value)]) -> Option<(M, Value)> {
+    moves.iter().min_by_key(|(_, v)| v.rank()).cloned()
+}
+
+/// One of `chances` drawn by its probability, with 53 bits of `rng`. `O(chances)`.
+pub fn draw_chance<M: Clone>(rng: &mut SplitMix64, chances: &[(M, f64)]) -> M {
+    // 53 random bits as a number in [0, 1).
+    let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    let mut total = 0.0;
+    for (mv, p) in chances {
+        total += p;
+        if x < total {
+            return mv.clone();
+        }
+    }
+    chances.last().expect("chance has a move").0.clone()
+}
