@@ -2,7 +2,8 @@
 //! contracts of [`Problem`] checked on any problem, a judge that accepts everything for
 //! measuring the loop, the proof that a shrunk input is 1-minimal, corrupted inputs for the
 //! parsers' property tests, programs written on the fly, the check that stopping a judging
-//! command leaves nothing running, a toy problem to test the judge itself, the one
+//! command leaves nothing running, a toy problem to test the judge itself with a game on it
+//! ([`subtraction`], a game in one file), the one
 //! end-to-end conformance run of a problem's binary ([`binary_conformance`]), the
 //! package tests' validator agreement and end-to-end build ([`package`]), a player of
 //! the interactive games with the server it asks its moves of ([`interactive`]), and scratch
@@ -13,6 +14,7 @@ pub mod corrupt;
 pub mod interactive;
 pub mod package;
 mod scratch;
+pub mod subtraction;
 pub mod toy;
 
 pub use conformance::{BinaryCase, Found, Judged, Sample, WrongProgram, binary_conformance};
