@@ -130,6 +130,14 @@ fn query_answers_json() {
     assert_eq!(ran.status.code(), Some(2));
 }
 
+/// How a game opens (the player's INTRO, judge's `testing::interactive`): the case's line,
+/// who moves first and our side; the query asks game 1 or 2 of a one-case input.
+const INTRO: &str = r#"
+def intro(read):
+    case, first, side = read(), read(), read()
+    return "1\n" + case + "\n", 1 if first == "Alice" else 2, side
+"#;
+
 /// The planted bug: with the enemy's heroes both at 3 hit points and its own at 1 and 2, the
 /// player plays its worst move.
 const BUG: &str = r"
@@ -144,7 +152,7 @@ def bug(a):
 fn stress_interactive_finds_a_player_that_misplays_one_rare_position_and_shrinks_it() {
     let dir = tests::scratch_dir("hero-battle", "planted");
     let server = QueryServer::start(HeroGame::new(), &dir);
-    let planted = stress_planted(PLAY, "hero-battle", &dir, &server, BUG, &["--time", "120s"]);
+    let planted = stress_planted(PLAY, INTRO, &dir, &server, BUG, &["--time", "120s"]);
     println!("{}", planted.report);
     assert!(planted.report.contains("wrong answer: game 1, move 1"), "{}", planted.report);
     // One case, the enemy's heroes at 3.
@@ -156,5 +164,5 @@ fn stress_interactive_finds_a_player_that_misplays_one_rare_position_and_shrinks
 fn interact_passes_a_perfect_player_and_names_each_kind_of_failure() {
     let dir = tests::scratch_dir("hero-battle", "interact");
     let server = QueryServer::start(HeroGame::new(), &dir);
-    check_interact(PLAY, "hero-battle", &dir, &server);
+    check_interact(PLAY, INTRO, &dir, &server);
 }

@@ -3,8 +3,10 @@
 //! positions), and the benchmark, which ends with its figures as one Markdown table under a
 //! line giving the date, the machine and the thread counts (the crate README's "Figures").
 
+use engine::rng::SplitMix64;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use card_duel::generate::{self, Family, SEED};
@@ -12,6 +14,7 @@ use card_duel::{OFFICIAL_CASES, StartKey};
 
 use crate::TaskResult;
 use crate::measure::{self, BenchArgs, Contender};
+use crate::play::PlayRows;
 
 /// Which file to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -219,4 +222,61 @@ fn tablebase_path(ops: u8) -> Result<PathBuf, String> {
 fn read_off(binary: &Path, ops: u8) -> Result<Contender, String> {
     let tablebase = tablebase_path(ops)?.display().to_string();
     Ok(Contender::new("--tablebase (2 thr)", binary, &["-j", "2", "--tablebase", &tablebase]))
+}
+
+/// `cargo xtask bench play`'s rows for card-duel: uniform and heavy starts of O = 5.
+pub(crate) fn play_rows(positions: usize, seed: u64) -> Result<PlayRows, String> {
+    let mut rng = SplitMix64::new(seed);
+    let mut made = PlayRows::default();
+    // card-duel: O = 5, uniform and heavy positions, each along random games, the memo
+    // cleared before every position.
+    let started = Instant::now();
+    let tablebase = Arc::new(card_duel::Tablebase::build(5));
+    let built = started.elapsed();
+    for heavy in [false, true] {
+        let mut times = Vec::new();
+        while times.len() < positions {
+            let board = |rng: &mut SplitMix64| {
+                if heavy {
+                    card_duel::Board::new(0, 4)
+                } else {
+                    card_duel::Board::all().nth(rng.below(15))
+                }
+            };
+            let position = card_duel::Position {
+                e_hp: if heavy { 20 } else { rng.range(1, 20) as u8 },
+                teacher_hp: if heavy { 20 } else { rng.range(1, 20) as u8 },
+                e_board: board(&mut rng).expect("a board"),
+                teacher_board: board(&mut rng).expect("a board"),
+                e_hand: if heavy { 3 } else { rng.range(0, 3) as u8 },
+                teacher_hand: if heavy { 3 } else { rng.range(0, 3) as u8 },
+            };
+            let mut state = card_duel::position::State::start(5, &position);
+            while times.len() < positions {
+                let mut oracle = card_duel::position::Oracle::new(Arc::clone(&tablebase));
+                let started = Instant::now();
+                let actions = oracle.actions(&state);
+                times.push(started.elapsed());
+                let outcomes = state.outcomes();
+                if !outcomes.is_empty() {
+                    state = outcomes[rng.below(outcomes.len())].2;
+                } else if actions.is_empty() {
+                    break;
+                } else {
+                    state = state.after(actions[rng.below(actions.len())].0);
+                }
+            }
+        }
+        let name = if heavy {
+            "card-duel, O = 5, heavy starts"
+        } else {
+            "card-duel, O = 5, uniform starts"
+        };
+        made.rows.push((name.to_owned(), times));
+    }
+    made.notes.push(format!(
+        "card-duel's tablebase of O = 5, built once: {:.0} ms",
+        built.as_secs_f64() * 1e3
+    ));
+    Ok(made)
 }

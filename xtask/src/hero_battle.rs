@@ -1,5 +1,7 @@
 //! `cargo xtask gen hero-battle` and `cargo xtask bench hero-battle`.
 
+use engine::rng::SplitMix64;
+use games::Game;
 use std::time::Duration;
 
 use hero_battle::generate::{Family, cases, to_input};
@@ -8,6 +10,7 @@ use crate::TaskResult;
 use crate::measure::{
     BenchArgs, Contender, Sample, build_release, compare, peer, print_ratio, write_input,
 };
+use crate::play::{PlayRows, walk};
 
 /// Generator options for hero-battle.
 #[derive(Clone, Debug, clap::Args)]
@@ -128,4 +131,39 @@ struct Row {
 fn duration(time: Duration) -> String {
     let seconds = time.as_secs_f64();
     if seconds < 1.0 { format!("{:.1} ms", seconds * 1e3) } else { format!("{seconds:.2} s") }
+}
+
+/// `cargo xtask bench play`'s rows for hero-battle: random cases, hard cases and the longest games.
+pub(crate) fn play_rows(positions: usize, seed: u64) -> Result<PlayRows, String> {
+    let mut rng = SplitMix64::new(seed);
+    let mut made = PlayRows::default();
+    // hero-battle: random cases (every number in 1..=99) and hard ones (hit points 90..=99,
+    // damage 1..=3), along random games.
+    for (name, hp, damage) in [
+        ("hero-battle, random cases", (1, 99), (1, 99)),
+        ("hero-battle, hard cases", (90, 99), (1, 3)),
+    ] {
+        let mut text = String::from("40\n");
+        for _ in 0..40 {
+            let numbers: Vec<String> = (0..12)
+                .map(|i| {
+                    let (lo, hi) = if i < 4 { hp } else { damage };
+                    rng.range(lo, hi).to_string()
+                })
+                .collect();
+            text.push_str(&(numbers.join(" ") + "\n"));
+        }
+        let mut game = hero_battle::position::HeroGame::new();
+        let starts = game.starts(&game.read(text.as_bytes())?);
+        made.rows.push((name.to_owned(), walk(&mut game, &starts, positions, &mut rng)));
+    }
+    // hero-battle's longest games, the slowest start the adversarial searches know: every
+    // hit point 99, every damage 1 (remoteness 295). Its own generator, so that the rows
+    // below time the same positions with it or without it.
+    let mut game = hero_battle::position::HeroGame::new();
+    let starts = game.starts(&game.read(b"1\n99 99 99 99 1 1 1 1 1 1 1 1\n")?);
+    let mut longest = SplitMix64::new(seed ^ 0x99);
+    let name = "hero-battle, the longest games (every number 99, damage 1)";
+    made.rows.push((name.to_owned(), walk(&mut game, &starts, positions, &mut longest)));
+    Ok(made)
 }

@@ -116,7 +116,10 @@ fn main() -> ExitCode {
             BenchProblem::ToyTrain(args) => toy_train::bench(&args),
             BenchProblem::CardDuel(args) => card_duel::bench(&args),
             BenchProblem::Judge(args) => judge::bench(&args),
-            BenchProblem::Play(args) => play::bench(&args),
+            BenchProblem::Play(args) => play::bench(
+                &args,
+                &[hero_battle::play_rows, toy_train::play_rows, card_duel::play_rows],
+            ),
         },
     };
     match result {

@@ -6,6 +6,8 @@
 
 pub mod adversary;
 
+use engine::rng::SplitMix64;
+use games::Game;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -13,6 +15,7 @@ use toy_train::generator::{Family, GenParams, generate};
 
 use crate::TaskResult;
 use crate::measure::{self, BenchArgs, Contender};
+use crate::play::{PlayRows, walk};
 
 /// Writes a generated toy-train input to stdout. A closed pipe (`| head`) is not an error.
 pub fn gen_to_stdout(params: &GenParams) -> TaskResult {
@@ -198,4 +201,18 @@ fn write_case(file: &str, params: &GenParams) -> Result<(PathBuf, usize), String
 fn same_file_contents(path: &Path, text: &[u8]) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.len() == text.len() as u64)
         && std::fs::read(path).is_ok_and(|old| old == text)
+}
+
+/// `cargo xtask bench play`'s rows for toy-train: a random railway of 5,000 stations.
+pub(crate) fn play_rows(positions: usize, seed: u64) -> Result<PlayRows, String> {
+    let mut rng = SplitMix64::new(seed);
+    let mut made = PlayRows::default();
+    // toy-train: random railways of 5,000 stations and 20,000 tracks.
+    let params = GenParams { m: Some(20_000), ..GenParams::new(Family::Random, 5_000, seed) };
+    let railway = generate(&params).map_err(|e| e.to_string())?;
+    let mut game = toy_train::position::TrainGame::new();
+    let starts = game.starts(&railway);
+    let name = "toy-train, random railway (n = 5,000, m = 20,000)";
+    made.rows.push((name.to_owned(), walk(&mut game, &starts, positions, &mut rng)));
+    Ok(made)
 }

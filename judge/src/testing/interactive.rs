@@ -1,5 +1,6 @@
 //! What the interactive tests share: a player program ([`PLAYER`], Python 3) that plays any
-//! of the three games perfectly but where a planted rule makes it play its worst move, and a
+//! problem's game perfectly (the problem's tests tell it how a game opens) but where a planted
+//! rule makes it play its worst move, and a
 //! server of `PROBLEM query`'s JSON lines ([`QueryServer`]) that answers its queries in the
 //! test's own process, so that a player's run builds no table of its own (card-duel's
 //! tablebase would cost a quarter of a second a run).
@@ -112,7 +113,16 @@ pub struct Planted {
     pub transcript: String,
 }
 
+/// Writes the player's INTRO file (`intro`, Python source defining `intro(read)`: the
+/// problem's game opening, see [`PLAYER`]) into `dir`; returns its path.
+fn intro_file(dir: &Path, intro: &str) -> String {
+    let path = dir.join("intro.py");
+    std::fs::write(&path, intro).expect("the folder is writable");
+    path.display().to_string()
+}
+
 /// Runs `binary stress --interactive` (seed 1, two jobs, `extra` arguments) on [`PLAYER`]
+/// reading each game's opening with `intro` (Python source defining `intro(read)`) and
 /// asking `server`, with `bug` (Python source defining `bug(a)`) planted, in `dir`; checks
 /// that it reports a confirmed failure shrunk to a 1-minimal input, with its transcript.
 ///
@@ -120,7 +130,7 @@ pub struct Planted {
 /// When it does not.
 pub fn stress_planted(
     binary: &str,
-    problem: &str,
+    intro: &str,
     dir: &Path,
     server: &QueryServer,
     bug: &str,
@@ -133,10 +143,10 @@ pub fn stress_planted(
     let save = dir.join("planted.in");
     let (player, rule, save) =
         (player.display().to_string(), rule.display().to_string(), save.display().to_string());
-    let (address, python) = (server.address(), python());
+    let (address, python, intro) = (server.address(), python(), intro_file(dir, intro));
     let mut args = vec!["stress", "--interactive", "--seed", "1", "-j", "2", "--save", &save];
     args.extend(extra);
-    args.extend(["--", &python, "-S", &player, problem, &address, &rule]);
+    args.extend(["--", &python, "-S", &player, &intro, &address, &rule]);
     let ran = std::process::Command::new(binary).args(&args).output().expect("the binary runs");
     let report = String::from_utf8_lossy(&ran.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&ran.stderr);
@@ -168,20 +178,21 @@ fn interact(binary: &str, dir: &Path, flags: &[&str], command: &[&str]) -> (i32,
     (ran.status.code().expect("it exits"), out, saved)
 }
 
-/// What `binary interact` says of the sample's games, for `problem`'s binary: the perfect
-/// [`PLAYER`] (asking `server`) passes; a line that is no move is a presentation error with
+/// What `binary interact` says of the sample's games: the perfect [`PLAYER`] (reading each
+/// game's opening with `intro`, asking `server`) passes; a line that is no move is a presentation error with
 /// the transcript; a program that crashes after its first line a runtime error, one that
 /// exits at once a protocol error, one that never writes a time limit; nothing is left
 /// running.
 ///
 /// # Panics
 /// When it says otherwise.
-pub fn check_interact(binary: &str, problem: &str, dir: &Path, server: &QueryServer) {
+pub fn check_interact(binary: &str, intro: &str, dir: &Path, server: &QueryServer) {
     let player = dir.join("perfect.py");
     std::fs::write(&player, PLAYER).expect("the folder is writable");
     let (player, address, python) = (player.display().to_string(), server.address(), python());
+    let intro = intro_file(dir, intro);
     let (code, out, saved) =
-        interact(binary, dir, &[], &[&python, "-S", &player, problem, &address]);
+        interact(binary, dir, &[], &[&python, "-S", &player, &intro, &address]);
     assert_eq!(code, 0, "{out}");
     assert!(out.starts_with("ok: the sample: ") && out.contains("played as they must be"), "{out}");
     assert!(saved.is_empty(), "a pass saves nothing: {saved}");

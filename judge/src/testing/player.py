@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""A player of the interactive version of hero-battle, toy-train or card-duel (each
-statement's "Interactive version"), for the judge's tests: every move the best of the query's
-answer (`PROBLEM query`), but where a planted rule says otherwise, its worst move.
+"""A player of any problem's interactive version (its statement's "Interactive version"),
+for the judge's tests: every move the best of the query's answer (`PROBLEM query`), but where
+a planted rule says otherwise, its worst move.
 
-Usage: player.py PROBLEM ORACLE [BUG]
+Usage: player.py INTRO ORACLE [BUG]
+  INTRO   a Python file defining intro(read): reads a game's opening lines with read() and
+          returns the input to query, the game's number in it and the player's side (each
+          problem's tests give theirs)
   ORACLE  unix:PATH, a server of PROBLEM query's JSON lines, or a command to start one
           (`hero-battle query`)
   BUG     a Python file defining bug(a), true at the positions (a: the query's answer) where
@@ -16,10 +19,10 @@ import socket
 import subprocess
 import sys
 
-problem, oracle = sys.argv[1], sys.argv[2]
+intro_file, oracle = sys.argv[1], sys.argv[2]
 rules = {"re": re}
-if len(sys.argv) > 3:
-    with open(sys.argv[3]) as source:
+for given in [intro_file] + sys.argv[3:4]:
+    with open(given) as source:
         exec(source.read(), rules)
 bug = rules.get("bug", lambda a: False)
 
@@ -45,22 +48,6 @@ def read():
     return line.strip()
 
 
-def intro():
-    """The game's opening lines: the input to query, the game's number in it, our side."""
-    if problem == "hero-battle":
-        case, first, side = read(), read(), read()
-        return "1\n" + case + "\n", 1 if first == "Alice" else 2, side
-    if problem == "toy-train":
-        head = read()
-        lines = [head, read(), read()] + [read() for _ in range(int(head.split()[1]))]
-        start, side = int(read()), read()
-        return "\n".join(lines) + "\n", start + 1, side
-    if problem == "card-duel":
-        ops, lines, side = read(), [read() for _ in range(4)], read()
-        return "1 " + ops + "\n" + "\n".join(lines) + "\n", 1, side
-    sys.exit("unknown problem " + problem)
-
-
 def rank(value):
     """Best first: wins fastest, then the highest probability, then losses slowest."""
     far = 10**9 if value["remoteness"] is None else value["remoteness"]
@@ -71,8 +58,9 @@ def rank(value):
     return (2, -far)
 
 
+intro = rules["intro"]
 for _ in range(int(read())):
-    given, game, side = intro()
+    given, game, side = intro(read)
     query = {"input": given, "game": game, "moves": []}
     while True:
         answer = ask(query)

@@ -49,13 +49,38 @@ fn dependencies(package: &str) -> BTreeSet<String> {
 }
 
 #[test]
-fn the_engine_knows_no_problem_and_no_judge() {
-    let deps = dependencies("engine");
-    assert!(deps.contains("rayon"), "cargo tree listed the engine's dependencies: {deps:?}");
-    for problem in problems() {
-        assert!(!deps.contains(&problem), "engine depends on {problem}");
+fn the_engine_and_the_games_know_no_problem_and_no_judge() {
+    for (layer, known) in [("engine", "rayon"), ("games", "engine")] {
+        let deps = dependencies(layer);
+        assert!(deps.contains(known), "cargo tree listed {layer}'s dependencies: {deps:?}");
+        for problem in problems() {
+            assert!(!deps.contains(&problem), "{layer} depends on {problem}");
+        }
+        assert!(!deps.contains("judge"), "{layer} depends on the judge");
     }
-    assert!(!deps.contains("judge"), "the engine depends on the judge");
+}
+
+/// The crates `package` builds on with no features, at any depth (`cargo tree -e normal`).
+fn built_without_features(package: &str) -> BTreeSet<String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["tree", "--offline", "--locked", "--package", package, "--edges", "normal"])
+        .args(["--no-default-features", "--prefix", "none", "--format", "{p}"])
+        .current_dir(root())
+        .output()
+        .expect("cargo tree runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.lines().filter_map(|line| line.split_whitespace().next().map(str::to_owned)).collect()
+}
+
+#[test]
+fn a_problem_solves_and_plays_without_the_judge() {
+    for problem in problems() {
+        let deps = built_without_features(&problem);
+        assert!(deps.contains("games"), "{problem} builds on the games: {deps:?}");
+        assert!(!deps.contains("judge"), "{problem} needs the judge to solve: {deps:?}");
+    }
 }
 
 #[test]
@@ -74,6 +99,7 @@ fn problem_crates_never_depend_on_each_other() {
         let deps = dependencies(problem);
         assert!(deps.contains("engine"), "{problem} builds on the engine: {deps:?}");
         assert!(deps.contains("judge"), "{problem} implements the judge's Problem: {deps:?}");
+        assert!(deps.contains("games"), "{problem} implements the games' traits: {deps:?}");
         for other in problems.iter().filter(|&o| o != problem) {
             assert!(!deps.contains(other), "{problem} depends on {other}");
         }
@@ -433,4 +459,134 @@ fn each_published_crate_packages_its_readme_statement_and_includes() {
             wanted.iter().filter(|w| !listed.contains(w.as_str())).collect();
         assert!(missing.is_empty(), "{}: the package lacks {missing:?}", member.name);
     }
+}
+
+/// The judge keeps its shape: at most 3 loose files in `judge/src` (files that are no
+/// folder's root), at most 5 public modules, at most 4 statics outside test support (the
+/// OS's process-wide things; `judge/src/sandbox.rs` says which).
+#[test]
+fn the_judge_keeps_its_shape() {
+    let src = root().join("judge/src");
+    let mut loose = Vec::new();
+    for entry in std::fs::read_dir(&src).expect("judge/src is readable").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if let Some(stem) = name.strip_suffix(".rs")
+            && !src.join(stem).is_dir()
+        {
+            loose.push(name);
+        }
+    }
+    loose.sort();
+    assert!(loose.len() <= 3, "loose files in judge/src: {loose:?}");
+    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs is readable");
+    let public: Vec<&str> =
+        lib.lines().filter(|l| l.trim_start().starts_with("pub mod ")).collect();
+    assert!(public.len() <= 5, "public modules: {public:?}");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut statics = Vec::new();
+    for file in
+        files.iter().filter(|f| !f.strip_prefix(&src).is_ok_and(|r| r.starts_with("testing")))
+    {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        // A file's unit tests come last, after its `#[cfg(test)]` module.
+        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or_default();
+        for line in code.lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let at = words.iter().position(|&w| w == "static");
+            if at.is_some_and(|i| words[..i].iter().all(|w| w.starts_with("pub"))) {
+                statics.push(format!("{}: {}", file.display(), line.trim()));
+            }
+        }
+    }
+    assert!(statics.len() <= 4, "statics: {statics:#?}");
+}
+
+/// The backticked code paths of the documents and the manifests' comments: each file path
+/// (`judge/src/sandbox/sys.rs`, `hunt/confirm.rs`) names a file of the repository, and each
+/// item path of a workspace crate (`judge::jury::Jury`) names an item its crate defines.
+#[test]
+fn the_code_paths_documents_name_exist() {
+    let root = root();
+    let listed = Command::new("git").args(["ls-files"]).current_dir(&root).output();
+    let Some(tracked) = listed.ok().filter(|o| o.status.success()) else { return };
+    let tracked = String::from_utf8_lossy(&tracked.stdout).into_owned();
+    let files: Vec<&str> = tracked.lines().collect();
+    let crates: Vec<(String, PathBuf)> = tests::registry::members()
+        .into_iter()
+        .map(|m| (m.name.replace('-', "_"), m.dir.join("src")))
+        .collect();
+    let mut sources = std::collections::BTreeMap::new();
+    for (name, src) in &crates {
+        let mut rust = Vec::new();
+        rust_files(src, &mut rust);
+        let text: String =
+            rust.iter().map(|f| std::fs::read_to_string(f).unwrap_or_default()).collect();
+        sources.insert(name.clone(), text);
+    }
+    let mut documents: Vec<PathBuf> = files
+        .iter()
+        .filter(|f| f.ends_with(".md") || f.ends_with("Cargo.toml"))
+        .map(|f| root.join(f))
+        .collect();
+    documents.retain(|d| !d.starts_with(root.join("docs/notes")) && !d.ends_with("CHANGELOG.md"));
+    let mut broken = Vec::new();
+    for document in &documents {
+        let text = std::fs::read_to_string(document).unwrap_or_default();
+        let name = document.strip_prefix(&root).unwrap_or(document).display().to_string();
+        // In a document the backticked words; in a manifest every word of the comments.
+        let words: Vec<&str> = if name.ends_with(".toml") {
+            text.lines()
+                .filter_map(|l| l.split_once('#').map(|(_, c)| c))
+                .flat_map(|c| c.split(|ch: char| ch.is_whitespace() || "()`".contains(ch)))
+                .collect()
+        } else {
+            text.split('`').skip(1).step_by(2).collect()
+        };
+        for quoted in words {
+            let word = quoted.trim_end_matches(['.', ',', ':', ')']);
+            if word.contains(' ') || word.contains('*') || word.contains("://") {
+                continue;
+            }
+            if word.ends_with(".rs") && word.contains('/') {
+                let found = files.iter().any(|f| {
+                    f.ends_with(word)
+                        && (f.len() == word.len() || f.as_bytes()[f.len() - word.len() - 1] == b'/')
+                });
+                if !found {
+                    broken.push(format!("{name}: no file {word}"));
+                }
+            } else if let Some((krate, path)) = word.split_once("::")
+                && let Some(source) = sources.get(krate)
+            {
+                let item = path.rsplit("::").next().unwrap_or(path);
+                let item = item.trim_end_matches("()").trim_end_matches('!');
+                let defined = [
+                    "fn ",
+                    "struct ",
+                    "enum ",
+                    "trait ",
+                    "type ",
+                    "mod ",
+                    "const ",
+                    "static ",
+                    "macro_rules! ",
+                    "use ",
+                ]
+                .iter()
+                .any(|kind| source.contains(&format!("{kind}{item}")))
+                    || source.contains(&format!("{item},"))
+                    || source.contains(&format!("{item}}}"))
+                    || source.contains(&format!("{item} {{"))
+                    || source.contains(&format!("{item}("));
+                if !item.is_empty()
+                    && item.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    && !defined
+                {
+                    broken.push(format!("{name}: {word} names nothing in {krate}"));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
 }
