@@ -19,8 +19,9 @@
 //!
 //! The OS makes three things process-wide, and only those are statics: the children of the
 //! process (the one registry of the programs running now, every sandbox's, which a sweep
-//! reads: every sweep sees every child of the process), the child-subreaper attribute
-//! (module `reaper`) and the signal dispositions (module `interrupt`).
+//! reads: every sweep sees every child of the process, and the mark its runs carry, made of
+//! the process's id and limits), the child-subreaper attribute (module `reaper`) and the
+//! signal dispositions (module `interrupt`).
 //!
 //! **Not a sandbox for untrusted code.** A run is limited in time, memory and output and
 //! ended with everything it starts, but it sees the file system and the network as the user

@@ -208,12 +208,24 @@ fn hard_limit(resource: Resource) -> libc::rlim_t {
     }
 }
 
-/// Our own hard `RLIMIT_CPU` in seconds, `u64::MAX` when unlimited: a run's is below it.
-pub(crate) fn cpu_hard_limit() -> u64 {
-    match hard_limit(libc::RLIMIT_CPU) {
-        libc::RLIM_INFINITY => u64::MAX,
-        seconds => seconds,
-    }
+/// The mark every process of a run carries (module `reaper`): its soft and hard
+/// `RLIMIT_LOCKS`, a limit Linux has not enforced since 2.4.25, set before `exec` to our own
+/// hard limit less one less our process id. It is below our own, so the embedding program's
+/// children (which inherit ours) never carry it; only a process that sets the limit sheds it
+/// (an unprivileged one can only lower it); a judge run by another judge marks its runs below
+/// its own mark. `None` when our hard limit is too low to hold it.
+#[cfg(target_os = "linux")]
+pub(crate) fn run_mark() -> Option<u64> {
+    static MARK: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *MARK.get_or_init(|| {
+        hard_limit(libc::RLIMIT_LOCKS).checked_sub(1 + u64::from(std::process::id()))
+    })
+}
+
+/// Elsewhere than Linux no run is swept (module `reaper`), so none is marked.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn run_mark() -> Option<u64> {
+    None
 }
 
 /// A program prepared once and started many times: its resolved path, its arguments and the
@@ -313,6 +325,8 @@ mod linux {
         stack: libc::rlimit,
         cpu: libc::rlimit,
         file: libc::rlimit,
+        /// The run's mark (`RLIMIT_LOCKS`, see [`run_mark`](super::run_mark)), when it has one.
+        mark: Option<libc::rlimit>,
         /// Our process id, to notice a parent that died before the death-signal request.
         parent: libc::pid_t,
         /// The highest signal number (`SIGRTMAX`).
@@ -371,6 +385,11 @@ mod linux {
                 || libc::setrlimit(libc::RLIMIT_STACK, &raw const plan.stack) != 0
                 || libc::setrlimit(libc::RLIMIT_CPU, &raw const plan.cpu) != 0
                 || libc::setrlimit(libc::RLIMIT_FSIZE, &raw const plan.file) != 0
+            {
+                return fail(plan);
+            }
+            if let Some(mark) = &plan.mark
+                && libc::setrlimit(libc::RLIMIT_LOCKS, mark) != 0
             {
                 return fail(plan);
             }
@@ -468,6 +487,7 @@ mod linux {
             stack: limits_for(libc::RLIMIT_STACK, launch.stack_bytes, 0),
             cpu: limits_for(libc::RLIMIT_CPU, Some(launch.cpu_seconds), 1),
             file: limits_for(libc::RLIMIT_FSIZE, launch.file_bytes, 0),
+            mark: super::run_mark().map(|mark| libc::rlimit { rlim_cur: mark, rlim_max: mark }),
             parent: libc::pid_t::try_from(std::process::id()).expect("a process id fits pid_t"),
             max_signal: libc::SIGRTMAX(),
             error: AtomicI32::new(0),
