@@ -7,6 +7,7 @@
 //! - waiting: `waitid(WNOWAIT)` (a child's exit without reaping it), `wait4` (reaping with the
 //!   resource usage);
 //! - signalling: `killpg`, `kill`;
+//! - signal dispositions (`sigaction`), read, set and put back (module `interrupt`);
 //! - `prctl(PR_SET_CHILD_SUBREAPER)`, `getrusage(RUSAGE_SELF)` for our own peak memory,
 //!   `getrlimit` and `sysconf(_SC_CLK_TCK)`.
 //!
@@ -226,6 +227,94 @@ pub(crate) fn run_mark() -> Option<u64> {
 #[cfg(not(target_os = "linux"))]
 pub(crate) fn run_mark() -> Option<u64> {
     None
+}
+
+/// What a signal does when it arrives (`struct sigaction`): its default action, nothing, or a
+/// handler, with the handler's flags and mask.
+#[derive(Clone, Copy)]
+pub(crate) struct Disposition(libc::sigaction);
+
+impl Disposition {
+    /// Whether `other` runs the same handler (or is the same default action or ignoring).
+    pub(crate) fn same_handler(&self, other: &Self) -> bool {
+        self.0.sa_sigaction == other.0.sa_sigaction
+    }
+
+    /// Whether it is the default action.
+    #[cfg(test)]
+    pub(crate) fn is_default(&self) -> bool {
+        self.0.sa_sigaction == libc::SIG_DFL
+    }
+}
+
+impl std::fmt::Debug for Disposition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.sa_sigaction {
+            libc::SIG_DFL => f.write_str("SIG_DFL"),
+            libc::SIG_IGN => f.write_str("SIG_IGN"),
+            handler => write!(f, "handler {handler:#x}"),
+        }
+    }
+}
+
+/// The disposition of `signal` now.
+pub(crate) fn disposition(signal: i32) -> io::Result<Disposition> {
+    // SAFETY: sigaction is a plain C struct for which all-zero bytes are a valid value.
+    let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+    // SAFETY: a null new action only reads the old one into the live local.
+    if unsafe { libc::sigaction(signal, std::ptr::null(), &raw mut old) } == 0 {
+        Ok(Disposition(old))
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Gives `signal` the disposition `to`, read earlier by [`disposition`] or returned here;
+/// returns the one it replaces.
+pub(crate) fn set_disposition(signal: i32, to: &Disposition) -> io::Result<Disposition> {
+    // SAFETY: sigaction is a plain C struct for which all-zero bytes are a valid value.
+    let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+    // SAFETY: a `Disposition` is made only here, from what the system gave us (or, in tests,
+    // a handler that only adds to an atomic), so its handler, if any, may run as one; the old
+    // one is written into the live local.
+    if unsafe { libc::sigaction(signal, &raw const to.0, &raw mut old) } == 0 {
+        Ok(Disposition(old))
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Sends `signal` to our own process, as a user or a terminal would (tests).
+#[cfg(test)]
+pub(crate) fn raise(signal: i32) {
+    // SAFETY: getpid and kill take and return plain integers and touch no memory of ours.
+    let sent = unsafe { libc::kill(libc::getpid(), signal) };
+    assert_eq!(sent, 0, "{}", io::Error::last_os_error());
+}
+
+/// How many signals the handler of [`count_arrivals`] has seen.
+#[cfg(test)]
+static ARRIVALS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Gives `signal` a handler that counts its arrivals ([`arrivals`]), as an embedding program
+/// installs a handler of its own (tests).
+#[cfg(test)]
+pub(crate) fn count_arrivals(signal: i32) -> io::Result<()> {
+    extern "C" fn count(_signal: libc::c_int) {
+        // An atomic add is async-signal-safe.
+        ARRIVALS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+    // SAFETY: sigaction is a plain C struct for which all-zero bytes are a valid value.
+    let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
+    action.sa_sigaction = count as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    action.sa_flags = libc::SA_RESTART;
+    set_disposition(signal, &Disposition(action)).map(drop)
+}
+
+/// How many signals the handler of [`count_arrivals`] has seen (tests).
+#[cfg(test)]
+pub(crate) fn arrivals() -> usize {
+    ARRIVALS.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 /// A program prepared once and started many times: its resolved path, its arguments and the
