@@ -10,7 +10,8 @@
 //! `stress`, `shrink`, `run`, `package` and `interact` follow GNU diff: 0 no failure (within the
 //! budget), 1 a failure (shrunk and saved; a failed test; a submission no test kills), 2
 //! trouble; stopped by SIGINT, SIGTERM or SIGHUP they report what they found so far and exit
-//! with 130, 143 or 129.
+//! with 130, 143 or 129, and a second signal ends them at once with the same code
+//! (`catch_signals`).
 
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "these runners are the binaries' UI")]
 
@@ -36,6 +37,7 @@ pub use run::RunTestsArgs;
 use std::fmt;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use engine::rng::SplitMix64;
@@ -45,7 +47,7 @@ use crate::hunt::{
 };
 use crate::rules::lenient::Lenient;
 use crate::rules::{EXIT_FAIL, Problem, Source, Verdict, check, render};
-use crate::sandbox::{Sandbox, exit_code};
+use crate::sandbox::{Sandbox, exit_code, second_signal};
 use crate::text::{count, plural};
 use report::Context;
 
@@ -63,6 +65,23 @@ fn read(path: Option<&Path>) -> Result<Vec<u8>, String> {
             Ok(bytes)
         }
     }
+}
+
+/// Catches SIGINT, SIGTERM and SIGHUP for `sandbox` ([`Sandbox::catch_signals`]: the first
+/// winds the work down and it reports), and ends the process at once with `128 + signal` on
+/// a second one, caught by any sandbox: a user who signals again will not wait. The library
+/// never exits; a thread of the command line's does, once for the process.
+fn catch_signals(sandbox: &Sandbox) -> io::Result<()> {
+    static WATCHING: Mutex<bool> = Mutex::new(false);
+    sandbox.catch_signals()?;
+    let mut watching = WATCHING.lock().unwrap_or_else(PoisonError::into_inner);
+    if !*watching {
+        std::thread::Builder::new()
+            .name("judge-second-signal".into())
+            .spawn(|| std::process::exit(exit_code(second_signal())))?;
+        *watching = true;
+    }
+    Ok(())
 }
 
 /// Runs `check`: judges, delivers the verdict by the protocol, returns its exit code.
@@ -280,7 +299,7 @@ impl StressArgs {
         problem: &P,
         contestant: &C,
     ) -> Ending {
-        if let Err(e) = sandbox.catch_signals() {
+        if let Err(e) = catch_signals(sandbox) {
             return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
         }
         let limits = self.run.limits_used(P::RUN_LIMITS);
@@ -351,7 +370,7 @@ impl ShrinkArgs {
         problem: &P,
         contestant: &C,
     ) -> Ending {
-        if let Err(e) = sandbox.catch_signals() {
+        if let Err(e) = catch_signals(sandbox) {
             return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
         }
         let limits = self.run.limits_used(P::RUN_LIMITS);
@@ -417,4 +436,34 @@ fn with_spinner<T, U: Copy>(
         bar.finish_and_clear();
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sandbox::alone::{printed, raise, run, soon};
+
+    use super::*;
+
+    #[test]
+    fn a_second_signal_ends_the_command_at_once() {
+        let ended =
+            run(concat!(module_path!(), "::a_second_signal_ends_the_command_at_once"), || {
+                let sandbox = Sandbox::new();
+                catch_signals(&sandbox).expect("the signals can be caught");
+                // The first winds the work down: the process goes on.
+                raise(libc::SIGINT);
+                assert!(soon(|| sandbox.caught() == Some(libc::SIGINT)));
+                std::thread::sleep(Duration::from_millis(100));
+                raise(libc::SIGTERM);
+                std::thread::sleep(Duration::from_secs(5));
+            });
+        if let Some(output) = ended {
+            assert_eq!(
+                output.status.code(),
+                Some(exit_code(libc::SIGTERM)),
+                "{}",
+                printed(&output)
+            );
+        }
+    }
 }

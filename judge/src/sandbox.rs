@@ -13,14 +13,17 @@
 //! - `cgroup` (Linux): a cgroup per run where one can be had.
 //! - `reaper` (Linux): where runs get no cgroup, the process adopts orphaned descendants
 //!   while such a run is in flight, and ends those that come from a run.
-//! - `interrupt`: SIGINT, SIGTERM and SIGHUP stop every running program
-//!   ([`Sandbox::catch_signals`]).
+//! - `interrupt`: SIGINT, SIGTERM and SIGHUP stop every running program while a sandbox
+//!   catches them ([`Sandbox::catch_signals`]); after the last catching sandbox, they do
+//!   again what the embedding program had them do.
 //! - `sys`: the system calls, the judge's only `unsafe` code.
 //!
 //! The OS makes three things process-wide, and only those are statics: the children of the
 //! process (the one registry of the programs running now, every sandbox's, which a sweep
-//! reads: every sweep sees every child of the process), the child-subreaper attribute
-//! (module `reaper`) and the signal dispositions (module `interrupt`).
+//! reads: every sweep sees every child of the process, and the mark its runs carry, made of
+//! the process's id and limits), the child-subreaper attribute (module `reaper`) and the
+//! signal dispositions (module `interrupt`, with the sandboxes that catch them and the
+//! second signal).
 //!
 //! **Not a sandbox for untrusted code.** A run is limited in time, memory and output and
 //! ended with everything it starts, but it sees the file system and the network as the user
@@ -43,8 +46,11 @@ pub use child::{
 };
 pub use dialogue::{Dialogue, Next};
 #[cfg(feature = "cli")]
-pub(crate) use interrupt::exit_code;
+pub(crate) use interrupt::{exit_code, second_signal};
 pub(crate) use sys::signal_name;
+
+#[cfg(test)]
+pub(crate) use interrupt::alone;
 
 /// Where runs happen: the run folders, the cgroups, the programs running now and the
 /// interrupt scope (see the module notes). Cheap to clone; clones share everything.
@@ -64,6 +70,10 @@ struct Shared {
     next: AtomicU64,
     /// The first signal caught, 0 before any.
     caught: AtomicI32,
+    /// The last signal caught after the first, 0 before any.
+    again: AtomicI32,
+    /// Whether this sandbox catches signals (module `interrupt`): dropped with it.
+    catching: Mutex<Option<interrupt::Catching>>,
 }
 
 /// The programs started and not yet reaped, of every sandbox of the process. The process's
@@ -113,6 +123,8 @@ impl Sandbox {
                 cgroups,
                 next: AtomicU64::new(0),
                 caught: AtomicI32::new(0),
+                again: AtomicI32::new(0),
+                catching: Mutex::new(None),
             }),
         }
     }
@@ -161,22 +173,39 @@ impl Sandbox {
         child::run(self, program, child::Stdin::Dialogue(dialogue), options)
     }
 
-    /// From now on, SIGINT, SIGTERM and SIGHUP stop the programs this sandbox runs instead
-    /// of ending the process: the first is remembered ([`caught`](Self::caught)), every
-    /// running program is killed, and programs started later kill themselves at once, so the
-    /// work winds down and reports what it found; a second signal exits at once with
-    /// `128 + signal`. Idempotent.
+    /// From now on, and until this sandbox and its clones are dropped, SIGINT, SIGTERM and
+    /// SIGHUP stop the programs it runs instead of doing what the process had them do: the
+    /// first is remembered ([`caught`](Self::caught)), every running program is killed, and
+    /// programs started later kill themselves at once, so the work winds down and reports
+    /// what it found. A later signal kills the running programs again and is remembered
+    /// ([`caught_again`](Self::caught_again)); nothing here ends the process. When the last
+    /// catching sandbox of the process is dropped, the dispositions it found come back
+    /// (module `interrupt`). Idempotent.
     ///
     /// # Errors
     /// The signal handlers cannot be installed.
     pub fn catch_signals(&self) -> io::Result<()> {
-        interrupt::catch(self)
+        let mut catching = self.shared.catching.lock().unwrap_or_else(PoisonError::into_inner);
+        if catching.is_none() {
+            *catching = Some(interrupt::Catching::start(&self.shared)?);
+        }
+        Ok(())
     }
 
     /// The first signal caught since [`catch_signals`](Self::catch_signals), if any.
     #[must_use]
     pub fn caught(&self) -> Option<i32> {
         match self.shared.caught.load(Ordering::SeqCst) {
+            0 => None,
+            signal => Some(signal),
+        }
+    }
+
+    /// The last signal caught after the first, if any: a user who will not wait for the
+    /// work to wind down (the command line exits at once on it).
+    #[must_use]
+    pub fn caught_again(&self) -> Option<i32> {
+        match self.shared.again.load(Ordering::SeqCst) {
             0 => None,
             signal => Some(signal),
         }
@@ -237,11 +266,14 @@ impl Sandbox {
         }
     }
 
-    /// Records `signal` (the first one only) and kills every running program; whether it was
-    /// the first.
+    /// Records `signal` (as the first, or as caught again) and kills every running program;
+    /// whether it was the first.
     fn interrupt(&self, signal: i32) -> bool {
         let first =
             self.shared.caught.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
+        if first.is_err() {
+            self.shared.again.store(signal, Ordering::SeqCst);
+        }
         let id = self.id();
         for entry in running().iter().filter(|e| e.sandbox == id) {
             kill_run(entry.pid, entry.cgroup_kill.as_deref());

@@ -554,7 +554,7 @@ impl RunArgs {
         sandbox: &Sandbox,
         problem: &P,
     ) -> Result<(Self, Option<crate::package::BuiltProgram>), i32> {
-        if let Err(e) = sandbox.catch_signals() {
+        if let Err(e) = super::catch_signals(sandbox) {
             return Err(Ending::trouble(None, format!("cannot catch signals: {e}")).print());
         }
         let built = program::build(sandbox, problem, &self.command)?;

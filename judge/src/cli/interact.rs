@@ -56,7 +56,7 @@ impl InteractArgs {
     /// played in one run against `juries`, then the report, without printing.
     pub fn ending<P: Problem>(&self, sandbox: &Sandbox, problem: &P, juries: &Juries) -> Ending {
         let started = Instant::now();
-        if let Err(e) = sandbox.catch_signals() {
+        if let Err(e) = super::catch_signals(sandbox) {
             return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
         }
         let limits = LimitsUsed::new(&self.limit, P::RUN_LIMITS);

@@ -159,7 +159,7 @@ fn summary(built: &Built, seed: u64) -> String {
 /// Runs `package`: builds the package, prints its steps and what it built; returns the exit
 /// code.
 pub(super) fn run_package<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &PackageArgs) -> i32 {
-    if let Err(e) = sandbox.catch_signals() {
+    if let Err(e) = super::catch_signals(sandbox) {
         eprintln!("error: cannot catch signals: {e}");
         return EXIT_TROUBLE;
     }

@@ -74,7 +74,7 @@ pub(super) fn run_tests<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &RunT
             return EXIT_TROUBLE;
         }
     };
-    if let Err(e) = sandbox.catch_signals() {
+    if let Err(e) = super::catch_signals(sandbox) {
         eprintln!("error: cannot catch signals: {e}");
         return EXIT_TROUBLE;
     }

@@ -1121,6 +1121,29 @@ mod tests {
     }
 
     #[test]
+    fn without_a_cgroup_the_sweep_takes_escapees_with_no_environment_and_zombies() {
+        // Neither shows a `TMPDIR`: the run mark tells them from the test process's children.
+        let options = ChildOptions { cgroup: false, ..ChildOptions::default() };
+        let escaped = |script| {
+            let report = run_child(&sh(script), b"", &options).unwrap();
+            assert_eq!(report.exit, Exit::Code(0), "{script}: {report:?}");
+            String::from_utf8(report.stdout).unwrap().trim().parse::<u32>().unwrap()
+        };
+        // It left the session and cleared its environment.
+        let cleared = escaped("setsid env -i /bin/sh -c 'echo $$; exec /bin/sleep 30' & sleep 0.2");
+        let gone = (0..200).any(|_| {
+            thread::sleep(Duration::from_millis(5));
+            !alive(cleared)
+        });
+        assert!(gone, "process {cleared}, with no environment, survived");
+        // It exits once adopted: a zombie of ours, which the sweep reaps as its run ends.
+        let exited = escaped("(sh -c 'echo $$' &) ; sleep 0.2");
+        let stat = std::fs::read_to_string(format!("/proc/{exited}/stat")).unwrap_or_default();
+        let parent = stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().nth(1));
+        assert_ne!(parent, Some(std::process::id().to_string().as_str()), "{stat}");
+    }
+
+    #[test]
     fn without_a_cgroup_a_detached_worker_lives_as_long_as_its_run() {
         // The worker's parent exits at once, so the judge adopts it while the run goes on;
         // the sweeps of other runs ending meanwhile must spare it (it is in the run's session).

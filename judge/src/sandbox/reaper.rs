@@ -6,15 +6,20 @@
 //!
 //! **Which adopted children are a run's.** A run's processes carry two marks they cannot shed
 //! by accident: `TMPDIR` names the run's folder (the environment, read while they live), and
-//! their hard `RLIMIT_CPU` is the run's, below the judge's own (an unprivileged process can
-//! lower a hard limit, never raise it; zombies still show it). A sweep ends an adopted child
-//! when its `TMPDIR` names a run folder of ours that is gone (its run has ended), or, when it
-//! has no such `TMPDIR` (a zombie, or it cleared its environment), when its CPU limit marks it
-//! and its session is no running program's. Children of the embedding program carry neither
-//! mark and are left alone, whatever their session. A run's orphan whose run goes on keeps
-//! running until that run ends. The programs every sandbox of the process started are in one
-//! registry (`RUNNING`), so a sweep never takes another sandbox's leader or its running
-//! session's processes for orphans, even as zombies with no environment left.
+//! their `RLIMIT_LOCKS` is the run mark (`sys::run_mark`): our own hard limit less one less
+//! our process id, below our own, so the embedding program's children, which inherit our
+//! limit, never carry it. Linux has not enforced that limit since 2.4.25, so the mark changes
+//! nothing for the program; every process a run starts inherits it, only a process that sets
+//! that limit itself sheds it, and `/proc/PID/limits` shows it for zombies too. A sweep ends
+//! an adopted child when its `TMPDIR` names a run folder of ours that is gone (its run has
+//! ended), or, when it has no such `TMPDIR` (a zombie, or it cleared its environment), when
+//! it carries the run mark and its session is no running program's. Children of the
+//! embedding program carry neither mark and are left alone, whatever their session and their
+//! other limits (a judging service's workers under a CPU limit of their own too). A run's
+//! orphan whose run goes on keeps running until that run ends. The programs every sandbox of
+//! the process started are in one registry (`RUNNING`), so a sweep never takes another
+//! sandbox's leader or its running session's processes for orphans, even as zombies with no
+//! environment left.
 //!
 //! The subreaper attribute is the process's, so it is counted process-wide: set when the
 //! first cgroup-less run starts, cleared when the last one has ended and been swept. While
@@ -66,7 +71,7 @@ impl Drop for Adopting {
 fn adopted(sandbox: &Sandbox, running: &[Entry], ending: &std::path::Path) -> Vec<u32> {
     let me = std::process::id();
     let runs_marker = format!("{}/judge-run-{me}-", sandbox.shared.runs.display());
-    let own_cpu = sys::cpu_hard_limit();
+    let mark = sys::run_mark();
     let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
     entries
         .flatten()
@@ -82,7 +87,7 @@ fn adopted(sandbox: &Sandbox, running: &[Entry], ending: &std::path::Path) -> Ve
                     folder == ending || !folder.exists()
                 }
                 None => {
-                    cpu_hard_limit_of(pid).is_some_and(|limit| limit < own_cpu)
+                    mark.is_some_and(|mark| locks_hard_limit_of(pid) == Some(mark))
                         && !is_running_session(running, session)
                 }
             }
@@ -98,15 +103,12 @@ fn run_folder_of(pid: u32, runs_marker: &str) -> Option<String> {
     tmpdir.starts_with(runs_marker).then(|| tmpdir.to_owned())
 }
 
-/// The hard `RLIMIT_CPU` of process `pid` in seconds (`u64::MAX` when unlimited), from
+/// The hard `RLIMIT_LOCKS` of process `pid` (`None` when unlimited or unreadable), from
 /// `/proc/PID/limits`, which zombies keep.
-fn cpu_hard_limit_of(pid: u32) -> Option<u64> {
+fn locks_hard_limit_of(pid: u32) -> Option<u64> {
     let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).ok()?;
-    let line = limits.lines().find_map(|l| l.strip_prefix("Max cpu time"))?;
-    match line.split_whitespace().nth(1)? {
-        "unlimited" => Some(u64::MAX),
-        hard => hard.parse().ok(),
-    }
+    let line = limits.lines().find_map(|l| l.strip_prefix("Max file locks"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// The parent and the session of process `pid` (fields 4 and 6 of `/proc/PID/stat`).

@@ -1,12 +1,14 @@
 //! The system calls std does not offer, behind safe functions. This is the judge's only
 //! `unsafe` code, and the one place that lists it:
 //!
-//! - starting a program (`spawn`): `pipe2`, `clone(CLONE_VM | CLONE_VFORK)`, and in the
-//!   child `write` (joining a cgroup), `dup2`/`fcntl`, `setsid`, `prctl(PR_SET_PDEATHSIG)`,
-//!   `getppid`, `chdir`, `setrlimit`, `rt_sigaction`, `pthread_sigmask` and `execve`;
+//! - starting a program (`spawn`): `pipe2`, `rt_sigprocmask` and `clone(CLONE_VM |
+//!   CLONE_VFORK)`, and in the child `write` (joining a cgroup), `dup2`/`fcntl`, `setsid`,
+//!   `prctl(PR_SET_PDEATHSIG)`, `getppid`, `chdir`, `setrlimit`, `rt_sigaction`,
+//!   `rt_sigprocmask` and `execve`;
 //! - waiting: `waitid(WNOWAIT)` (a child's exit without reaping it), `wait4` (reaping with the
 //!   resource usage);
 //! - signalling: `killpg`, `kill`;
+//! - signal dispositions (`sigaction`), read, set and put back (module `interrupt`);
 //! - `prctl(PR_SET_CHILD_SUBREAPER)`, `getrusage(RUSAGE_SELF)` for our own peak memory,
 //!   `getrlimit` and `sysconf(_SC_CLK_TCK)`.
 //!
@@ -26,9 +28,10 @@
 //! would cost one more `exec` a run and a binary to find and ship beside every library user's
 //! program. So on Linux the child is started as glibc's and musl's `posix_spawn` start one:
 //! `clone(CLONE_VM | CLONE_VFORK)` on a stack of its own, every signal blocked around the
-//! clone, the child sharing our memory until its `execve` and making only system calls that
-//! touch no lock and no allocation ([`child`]). Elsewhere std's `Command` starts it with a
-//! `pre_exec` (there is no page-table cost to avoid on those systems' `fork` either way).
+//! clone (glibc's two internal ones too, by the raw system call), the child sharing our
+//! memory until its `execve` and making only system calls that touch no lock and no
+//! allocation ([`child`]). Elsewhere std's `Command` starts it with a `pre_exec` (there is no
+//! page-table cost to avoid on those systems' `fork` either way).
 
 #![allow(
     unsafe_code,
@@ -208,12 +211,112 @@ fn hard_limit(resource: Resource) -> libc::rlim_t {
     }
 }
 
-/// Our own hard `RLIMIT_CPU` in seconds, `u64::MAX` when unlimited: a run's is below it.
-pub(crate) fn cpu_hard_limit() -> u64 {
-    match hard_limit(libc::RLIMIT_CPU) {
-        libc::RLIM_INFINITY => u64::MAX,
-        seconds => seconds,
+/// The mark every process of a run carries (module `reaper`): its soft and hard
+/// `RLIMIT_LOCKS`, a limit Linux has not enforced since 2.4.25, set before `exec` to our own
+/// hard limit less one less our process id. It is below our own, so the embedding program's
+/// children (which inherit ours) never carry it; only a process that sets the limit sheds it
+/// (an unprivileged one can only lower it); a judge run by another judge marks its runs below
+/// its own mark. `None` when our hard limit is too low to hold it.
+#[cfg(target_os = "linux")]
+pub(crate) fn run_mark() -> Option<u64> {
+    static MARK: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *MARK.get_or_init(|| {
+        hard_limit(libc::RLIMIT_LOCKS).checked_sub(1 + u64::from(std::process::id()))
+    })
+}
+
+/// Elsewhere than Linux no run is swept (module `reaper`), so none is marked.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn run_mark() -> Option<u64> {
+    None
+}
+
+/// What a signal does when it arrives (`struct sigaction`): its default action, nothing, or a
+/// handler, with the handler's flags and mask.
+#[derive(Clone, Copy)]
+pub(crate) struct Disposition(libc::sigaction);
+
+impl Disposition {
+    /// Whether `other` runs the same handler (or is the same default action or ignoring).
+    pub(crate) fn same_handler(&self, other: &Self) -> bool {
+        self.0.sa_sigaction == other.0.sa_sigaction
     }
+
+    /// Whether it is the default action.
+    #[cfg(test)]
+    pub(crate) fn is_default(&self) -> bool {
+        self.0.sa_sigaction == libc::SIG_DFL
+    }
+}
+
+impl std::fmt::Debug for Disposition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.sa_sigaction {
+            libc::SIG_DFL => f.write_str("SIG_DFL"),
+            libc::SIG_IGN => f.write_str("SIG_IGN"),
+            handler => write!(f, "handler {handler:#x}"),
+        }
+    }
+}
+
+/// The disposition of `signal` now.
+pub(crate) fn disposition(signal: i32) -> io::Result<Disposition> {
+    // SAFETY: sigaction is a plain C struct for which all-zero bytes are a valid value.
+    let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+    // SAFETY: a null new action only reads the old one into the live local.
+    if unsafe { libc::sigaction(signal, std::ptr::null(), &raw mut old) } == 0 {
+        Ok(Disposition(old))
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Gives `signal` the disposition `to`, read earlier by [`disposition`] or returned here;
+/// returns the one it replaces.
+pub(crate) fn set_disposition(signal: i32, to: &Disposition) -> io::Result<Disposition> {
+    // SAFETY: sigaction is a plain C struct for which all-zero bytes are a valid value.
+    let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+    // SAFETY: a `Disposition` is made only here, from what the system gave us (or, in tests,
+    // a handler that only adds to an atomic), so its handler, if any, may run as one; the old
+    // one is written into the live local.
+    if unsafe { libc::sigaction(signal, &raw const to.0, &raw mut old) } == 0 {
+        Ok(Disposition(old))
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Sends `signal` to our own process, as a user or a terminal would (tests).
+#[cfg(test)]
+pub(crate) fn raise(signal: i32) {
+    // SAFETY: getpid and kill take and return plain integers and touch no memory of ours.
+    let sent = unsafe { libc::kill(libc::getpid(), signal) };
+    assert_eq!(sent, 0, "{}", io::Error::last_os_error());
+}
+
+/// How many signals the handler of [`count_arrivals`] has seen.
+#[cfg(test)]
+static ARRIVALS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Gives `signal` a handler that counts its arrivals ([`arrivals`]), as an embedding program
+/// installs a handler of its own (tests).
+#[cfg(test)]
+pub(crate) fn count_arrivals(signal: i32) -> io::Result<()> {
+    extern "C" fn count(_signal: libc::c_int) {
+        // An atomic add is async-signal-safe.
+        ARRIVALS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+    // SAFETY: sigaction is a plain C struct for which all-zero bytes are a valid value.
+    let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
+    action.sa_sigaction = count as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    action.sa_flags = libc::SA_RESTART;
+    set_disposition(signal, &Disposition(action)).map(drop)
+}
+
+/// How many signals the handler of [`count_arrivals`] has seen (tests).
+#[cfg(test)]
+pub(crate) fn arrivals() -> usize {
+    ARRIVALS.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 /// A program prepared once and started many times: its resolved path, its arguments and the
@@ -313,10 +416,14 @@ mod linux {
         stack: libc::rlimit,
         cpu: libc::rlimit,
         file: libc::rlimit,
+        /// The run's mark (`RLIMIT_LOCKS`, see [`run_mark`](super::run_mark)), when it has one.
+        mark: Option<libc::rlimit>,
         /// Our process id, to notice a parent that died before the death-signal request.
         parent: libc::pid_t,
         /// The highest signal number (`SIGRTMAX`).
         max_signal: c_int,
+        /// The size of the kernel's signal set in bytes, which its signal calls check.
+        sigset_bytes: usize,
         /// The child's `errno` when it could not start the program, else 0.
         error: AtomicI32,
     }
@@ -336,10 +443,11 @@ mod linux {
         let plan = unsafe { &*(plan as *const Plan) };
         // SAFETY: system calls on integers and on memory the parent prepared; see the contract.
         unsafe {
-            let fail = |plan: &Plan| -> c_int {
-                plan.error.store(*libc::__errno_location(), Ordering::SeqCst);
+            let fail_with = |plan: &Plan, errno: c_int| -> c_int {
+                plan.error.store(errno, Ordering::SeqCst);
                 libc::_exit(127)
             };
+            let fail = |plan: &Plan| -> c_int { fail_with(plan, *libc::__errno_location()) };
             // Join the run's cgroup first, so that everything the program does counts there.
             if plan.cgroup_procs >= 0
                 && libc::write(plan.cgroup_procs, c"0".as_ptr().cast(), 1) != 1
@@ -374,25 +482,36 @@ mod linux {
             {
                 return fail(plan);
             }
+            if let Some(mark) = &plan.mark
+                && libc::setrlimit(libc::RLIMIT_LOCKS, mark) != 0
+            {
+                return fail(plan);
+            }
             // Every signal back to its default disposition, with the raw system call: glibc's
             // wrapper refuses its two internal signals, which may be ignored and would stay so.
             // An all-zero kernel `sigaction` is SIG_DFL with no flags and an empty mask on
             // every architecture's layout.
             let default = [0u64; 4];
             for signal in 1..=plan.max_signal {
-                if signal != libc::SIGKILL && signal != libc::SIGSTOP {
-                    libc::syscall(
+                if signal != libc::SIGKILL
+                    && signal != libc::SIGSTOP
+                    && libc::syscall(
                         libc::SYS_rt_sigaction,
                         signal,
                         &raw const default,
                         0usize,
-                        8usize,
-                    );
+                        plan.sigset_bytes,
+                    ) != 0
+                {
+                    return fail(plan);
                 }
             }
-            let mut none: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&raw mut none);
-            libc::pthread_sigmask(libc::SIG_SETMASK, &raw const none, std::ptr::null_mut());
+            // Nothing blocked, glibc's internal signals neither (its wrapper would keep them
+            // as they are).
+            let error = set_mask(&KernelSigset::EMPTY, None, plan.sigset_bytes);
+            if error != 0 {
+                return fail_with(plan, error);
+            }
             libc::execve(plan.path, plan.argv, plan.envp);
             fail(plan)
         }
@@ -414,33 +533,65 @@ mod linux {
         Ok([(out_write, out_read), (err_write, err_read)])
     }
 
-    /// Clones the child on a stack of its own, sharing our memory, with every signal that can
-    /// be blocked blocked around the clone, so that no handler of ours runs in it (glibc keeps
-    /// its two internal signals unblockable, but it sends them only to threads of our
-    /// process); returns when the child has called `execve` or `_exit`.
+    /// A signal set as the kernel reads it: 128 bytes, as large as glibc's `sigset_t`, of
+    /// which the calls read the first `sigset_bytes`.
+    #[repr(C)]
+    struct KernelSigset([u64; 16]);
+
+    impl KernelSigset {
+        const EMPTY: Self = Self([0; 16]);
+        const FULL: Self = Self([u64::MAX; 16]);
+    }
+
+    /// Sets our thread's signal mask to `mask` with the raw system call (glibc's wrappers keep
+    /// its two internal signals as they are), the one it replaces into `old`; 0, or the error
+    /// number. The kernel never blocks SIGKILL and SIGSTOP, whatever the mask says.
+    fn set_mask(mask: &KernelSigset, old: Option<&mut KernelSigset>, sigset_bytes: usize) -> c_int {
+        let old = old.map_or(std::ptr::null_mut(), std::ptr::from_mut);
+        // SAFETY: both sets are live and 128 bytes, more than the `sigset_bytes` the kernel
+        // reads or writes; a null old set is not written.
+        let got = unsafe {
+            libc::syscall(
+                libc::SYS_rt_sigprocmask,
+                libc::SIG_SETMASK,
+                &raw const *mask,
+                old,
+                sigset_bytes,
+            )
+        };
+        // SAFETY: errno is our thread's (in the child, the suspended parent thread's, which
+        // the child alone runs on meanwhile).
+        if got == 0 { 0 } else { unsafe { *libc::__errno_location() } }
+    }
+
+    /// Clones the child on a stack of its own, sharing our memory, with every signal blocked
+    /// around the clone (glibc's two internal ones too, as its `posix_spawn` blocks them), so
+    /// that no handler of ours runs in it; returns when the child has called `execve` or
+    /// `_exit`.
     fn clone_vfork(plan: &Plan) -> io::Result<libc::pid_t> {
         // 64 KiB is far more than the child's few calls need; u128 keeps its top 16-byte
         // aligned, as the x86-64 and AArch64 ABIs want.
         let mut stack = vec![0u128; 4096];
         // SAFETY: one past the end of the stack's allocation, which the child grows down from.
         let top = unsafe { stack.as_mut_ptr().add(stack.len()) }.cast::<c_void>();
-        // SAFETY: sigset_t is a plain C struct; the calls fill or read the live locals; the
-        // child's contract is on `child`, and `plan` outlives it (CLONE_VFORK).
-        unsafe {
-            let mut all: libc::sigset_t = std::mem::zeroed();
-            let mut old: libc::sigset_t = std::mem::zeroed();
-            libc::sigfillset(&raw mut all);
-            libc::pthread_sigmask(libc::SIG_SETMASK, &raw const all, &raw mut old);
-            let pid = libc::clone(
+        let mut old = KernelSigset::EMPTY;
+        let error = set_mask(&KernelSigset::FULL, Some(&mut old), plan.sigset_bytes);
+        if error != 0 {
+            return Err(io::Error::from_raw_os_error(error));
+        }
+        // SAFETY: the child's contract is on `child`, and `plan` outlives it (CLONE_VFORK).
+        let pid = unsafe {
+            libc::clone(
                 child,
                 top,
                 libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
                 std::ptr::from_ref(plan).cast_mut().cast(),
-            );
-            let clone_error = io::Error::last_os_error();
-            libc::pthread_sigmask(libc::SIG_SETMASK, &raw const old, std::ptr::null_mut());
-            if pid < 0 { Err(clone_error) } else { Ok(pid) }
-        }
+            )
+        };
+        let clone_error = io::Error::last_os_error();
+        // The mask that was ours comes back whatever happened: the kernel accepted it before.
+        set_mask(&old, None, plan.sigset_bytes);
+        if pid < 0 { Err(clone_error) } else { Ok(pid) }
     }
 
     /// Starts `program` as `launch` says: in a session and process group of its own, in
@@ -458,6 +609,11 @@ mod linux {
         let envp =
             pointers(&program.env.iter().chain(std::iter::once(&tmpdir)).collect::<Vec<_>>());
         let [stdout, stderr] = pipes()?;
+        let max_signal = libc::SIGRTMAX();
+        // The kernel's set holds a bit for every signal in whole words, as glibc sizes it.
+        let word = size_of::<libc::c_ulong>();
+        let sigset_bytes =
+            usize::try_from(max_signal).expect("SIGRTMAX is positive").div_ceil(word * 8) * word;
         let plan = Plan {
             path: program.path.as_ptr(),
             argv: argv.as_ptr(),
@@ -468,8 +624,10 @@ mod linux {
             stack: limits_for(libc::RLIMIT_STACK, launch.stack_bytes, 0),
             cpu: limits_for(libc::RLIMIT_CPU, Some(launch.cpu_seconds), 1),
             file: limits_for(libc::RLIMIT_FSIZE, launch.file_bytes, 0),
+            mark: super::run_mark().map(|mark| libc::rlimit { rlim_cur: mark, rlim_max: mark }),
             parent: libc::pid_t::try_from(std::process::id()).expect("a process id fits pid_t"),
-            max_signal: libc::SIGRTMAX(),
+            max_signal,
+            sigset_bytes,
             error: AtomicI32::new(0),
         };
         let pid = clone_vfork(&plan)?;

@@ -396,6 +396,40 @@ fn an_exhaustive_run_takes_every_input_in_order_whatever_the_jobs() {
     );
 }
 
+/// A program each of whose runs leaves a daemon behind in a session of its own, and waits
+/// until the daemon has noted its pid in a file in `pids` named after the run's shell.
+fn daemon_leaver(name: &str, pids: &Path) -> Program {
+    let _ = std::fs::remove_dir_all(pids);
+    std::fs::create_dir_all(pids).expect("the scratch folder is writable");
+    program(
+        name,
+        &format!(
+            "if [ -z \"$left\" ]; then left=1; noted={}/$$; \
+             setsid sh -c \"echo \\$\\$ > $noted.part; mv $noted.part $noted; exec sleep 30\" & \
+             while [ ! -e $noted ]; do :; done; fi",
+            pids.display()
+        ),
+    )
+}
+
+/// Asserts that `runs` daemons noted their pids in `pids` and that all of them are gone
+/// (the sweep or the cgroup ended them with their runs), then empties `pids`.
+fn assert_the_daemons_are_gone(pids: &Path, runs: usize, what: &str) {
+    let daemons: Vec<u32> = std::fs::read_dir(pids)
+        .expect("the daemons noted their pids")
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok()?.trim().parse().ok())
+        .collect();
+    assert_eq!(daemons.len(), runs, "{what}: {daemons:?}");
+    let gone = (0..200).any(|_| {
+        std::thread::sleep(Duration::from_millis(10));
+        daemons.iter().all(|&pid| !alive(pid))
+    });
+    assert!(gone, "{what}: a run's daemon survived its run");
+    std::fs::remove_dir_all(pids).expect("the daemons noted their pids");
+    std::fs::create_dir_all(pids).expect("the scratch folder is writable");
+}
+
 #[test]
 fn an_embedding_program_keeps_its_own_children_and_loses_the_runs_daemons() {
     // This test process embeds the judge: it has children of its own, one in its session
@@ -404,19 +438,7 @@ fn an_embedding_program_keeps_its_own_children_and_loses_the_runs_daemons() {
     let mut detached =
         std::process::Command::new("setsid").args(["sleep", "30"]).spawn().expect("setsid starts");
     let pids = scratch().join("daemons");
-    let _ = std::fs::remove_dir_all(&pids);
-    std::fs::create_dir_all(&pids).expect("the scratch folder is writable");
-    // Each run leaves a daemon behind in a session of its own, and waits until it has noted
-    // its pid in a file named after the run's shell.
-    let daemon = program(
-        "daemon",
-        &format!(
-            "if [ -z \"$left\" ]; then left=1; noted={}/$$; \
-             setsid sh -c \"echo \\$\\$ > $noted.part; mv $noted.part $noted; exec sleep 30\" & \
-             while [ ! -e $noted ]; do :; done; fi",
-            pids.display()
-        ),
-    );
+    let daemon = daemon_leaver("daemon", &pids);
     for cgroup in [true, false] {
         let options = StressOptions {
             runs: Some(20),
@@ -427,23 +449,71 @@ fn an_embedding_program_keeps_its_own_children_and_loses_the_runs_daemons() {
         let sandbox = judge::Sandbox::new();
         let report = stress(&sandbox, &Sum, &daemon, &options, None).expect("the program runs");
         assert!(report.failure.is_none() && report.runs == 20, "cgroup {cgroup}: {report:?}");
-        let daemons: Vec<u32> = std::fs::read_dir(&pids)
-            .expect("the daemons noted their pids")
-            .flatten()
-            .filter_map(|e| std::fs::read_to_string(e.path()).ok()?.trim().parse().ok())
-            .collect();
-        assert_eq!(daemons.len(), 20, "cgroup {cgroup}: {daemons:?}");
-        let gone = (0..200).any(|_| {
-            std::thread::sleep(Duration::from_millis(10));
-            daemons.iter().all(|&pid| !alive(pid))
-        });
-        assert!(gone, "cgroup {cgroup}: a run's daemon survived its run");
+        assert_the_daemons_are_gone(&pids, 20, &format!("cgroup {cgroup}"));
         for child in [&mut own, &mut detached] {
             assert!(child.try_wait().expect("our child").is_none(), "cgroup {cgroup}: lost one");
         }
-        std::fs::remove_dir_all(&pids).expect("the daemons noted their pids");
-        std::fs::create_dir_all(&pids).expect("the scratch folder is writable");
     }
+    for child in [&mut own, &mut detached] {
+        child.kill().expect("our child is ours to kill");
+        child.wait().expect("our child is ours to reap");
+    }
+}
+
+/// The state letter of process `pid` (`R`, `S`, `Z`, ...) and its parent, from
+/// `/proc/PID/stat`.
+fn state_and_parent(pid: u32) -> Option<(char, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let mut fields = stat.rsplit_once(')')?.1.split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    Some((state, fields.next()?.parse().ok()?))
+}
+
+#[test]
+fn an_embedders_children_under_a_cpu_limit_outlive_the_sweeps_of_runs_without_a_cgroup() {
+    // A judging service starts workers of its own under a hard CPU limit, as the judge starts
+    // its runs: one in our session, one in a session of its own, and one that has exited and
+    // waits, a zombie with no environment, for us to reap it. Without a cgroup, the sweep at
+    // the end of each run must tell them from a run's orphans.
+    let limited = |script: &str| {
+        std::process::Command::new("sh")
+            .args(["-c", &format!("ulimit -t 100 && {script}")])
+            .spawn()
+            .expect("sh starts")
+    };
+    let mut own = limited("exec sleep 30");
+    let mut detached = limited("exec setsid sleep 30");
+    let mut exited = limited("exit 7");
+    let me = std::process::id();
+    let zombie = (0..500).any(|_| {
+        std::thread::sleep(Duration::from_millis(10));
+        state_and_parent(exited.id()) == Some(('Z', me))
+    });
+    assert!(zombie, "the worker that exits is a zombie of ours");
+    let cpu_limit = (0..500).find_map(|_| {
+        std::thread::sleep(Duration::from_millis(10));
+        let limits = std::fs::read_to_string(format!("/proc/{}/limits", own.id())).ok()?;
+        let line = limits.lines().find_map(|l| l.strip_prefix("Max cpu time"))?;
+        (line.split_whitespace().nth(1)? == "100").then_some(())
+    });
+    assert!(cpu_limit.is_some(), "the worker runs under a hard CPU limit of 100 s");
+
+    let pids = scratch().join("daemons-of-limited-runs");
+    let daemon = daemon_leaver("daemon-of-limited-runs", &pids);
+    let options = StressOptions {
+        runs: Some(10),
+        run: ChildOptions { cgroup: false, ..ChildOptions::new(Duration::from_secs(5), None) },
+        ..options(1, 2)
+    };
+    let sandbox = judge::Sandbox::new();
+    let report = stress(&sandbox, &Sum, &daemon, &options, None).expect("the program runs");
+    assert!(report.failure.is_none() && report.runs == 10, "{report:?}");
+    assert_the_daemons_are_gone(&pids, 10, "without a cgroup");
+    for child in [&mut own, &mut detached] {
+        assert!(child.try_wait().expect("our child").is_none(), "a live worker was ended");
+    }
+    assert_eq!(state_and_parent(exited.id()), Some(('Z', me)), "the zombie was reaped");
+    assert_eq!(exited.wait().expect("our zombie is ours to reap").code(), Some(7));
     for child in [&mut own, &mut detached] {
         child.kill().expect("our child is ours to kill");
         child.wait().expect("our child is ours to reap");
