@@ -47,9 +47,24 @@ use super::{Sandbox, Shared};
 /// The signals a sandbox catches.
 const SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
 
-/// The process's catching: the sandboxes that catch now and what catching changed.
-static SCOPE: Mutex<Scope> =
-    Mutex::new(Scope { sandboxes: Vec::new(), thread: None, before: None, hook: None });
+/// The process's catching: the sandboxes that catch now, what catching changed, and the
+/// signal caught after a first one, with the condition that wakes those who wait for it.
+static SCOPE: Process = Process {
+    scope: Mutex::new(Scope { sandboxes: Vec::new(), thread: None, before: None, hook: None }),
+    again: Mutex::new(None),
+    wake: Condvar::new(),
+};
+
+/// The process-wide state of this module, in one static.
+struct Process {
+    /// The catching sandboxes and what catching changed.
+    scope: Mutex<Scope>,
+    /// The last signal caught after a first one by any sandbox of the process, if any: the
+    /// command line waits for it.
+    again: Mutex<Option<i32>>,
+    /// Wakes those waiting for `again`.
+    wake: Condvar,
+}
 
 /// What catching changed in the process (see the module notes).
 struct Scope {
@@ -77,7 +92,7 @@ impl Catching {
     /// # Errors
     /// The dispositions cannot be read or set, or the thread cannot start.
     pub(super) fn start(shared: &Arc<Shared>) -> io::Result<Self> {
-        let mut scope = SCOPE.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut scope = SCOPE.scope.lock().unwrap_or_else(PoisonError::into_inner);
         scope.sandboxes.retain(|s| s.strong_count() > 0);
         if scope.thread.is_none() {
             scope.start()?;
@@ -90,7 +105,7 @@ impl Catching {
 impl Drop for Catching {
     fn drop(&mut self) {
         // Dropped with its sandbox's shared part, whose entry no longer upgrades.
-        let mut scope = SCOPE.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut scope = SCOPE.scope.lock().unwrap_or_else(PoisonError::into_inner);
         scope.sandboxes.retain(|s| s.strong_count() > 0);
         if scope.sandboxes.is_empty() {
             scope.stop();
@@ -155,7 +170,7 @@ fn listen(mut signals: Signals) {
     let handle = signals.handle();
     for signal in signals.forever() {
         let sandboxes: Vec<Sandbox> = {
-            let scope = SCOPE.lock().unwrap_or_else(PoisonError::into_inner);
+            let scope = SCOPE.scope.lock().unwrap_or_else(PoisonError::into_inner);
             // Stopped under the lock: a signal handed to a stopped scope's thread may belong
             // to the next scope's, which takes it too.
             if handle.is_closed() {
@@ -181,28 +196,22 @@ fn listen(mut signals: Signals) {
     }
 }
 
-/// The last signal caught after a first one by any sandbox of the process, if any: the
-/// command line waits for it.
-static AGAIN: Mutex<Option<i32>> = Mutex::new(None);
-/// Wakes those waiting for [`AGAIN`].
-static WAKE: Condvar = Condvar::new();
-
 /// Remembers `signal`, caught after a first one.
 fn note_again(signal: i32) {
-    *AGAIN.lock().unwrap_or_else(PoisonError::into_inner) = Some(signal);
-    WAKE.notify_all();
+    *SCOPE.again.lock().unwrap_or_else(PoisonError::into_inner) = Some(signal);
+    SCOPE.wake.notify_all();
 }
 
 /// Blocks until a signal has been caught after a first one (by any sandbox of the process:
 /// the signals are the process's), and returns it: the command line's cue to exit at once.
 #[cfg(feature = "cli")]
 pub(crate) fn second_signal() -> i32 {
-    let mut again = AGAIN.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut again = SCOPE.again.lock().unwrap_or_else(PoisonError::into_inner);
     loop {
         if let Some(signal) = *again {
             return signal;
         }
-        again = WAKE.wait(again).unwrap_or_else(PoisonError::into_inner);
+        again = SCOPE.wake.wait(again).unwrap_or_else(PoisonError::into_inner);
     }
 }
 

@@ -216,13 +216,12 @@ fn hard_limit(resource: Resource) -> libc::rlim_t {
 /// hard limit less one less our process id. It is below our own, so the embedding program's
 /// children (which inherit ours) never carry it; only a process that sets the limit sheds it
 /// (an unprivileged one can only lower it); a judge run by another judge marks its runs below
-/// its own mark. `None` when our hard limit is too low to hold it.
+/// its own mark. `None` when our hard limit is too low to hold it. Read anew at each call (a
+/// system call and a cached process id), so an embedding program that lowers its own limit
+/// later marks its later runs by the new one.
 #[cfg(target_os = "linux")]
 pub(crate) fn run_mark() -> Option<u64> {
-    static MARK: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
-    *MARK.get_or_init(|| {
-        hard_limit(libc::RLIMIT_LOCKS).checked_sub(1 + u64::from(std::process::id()))
-    })
+    hard_limit(libc::RLIMIT_LOCKS).checked_sub(1 + u64::from(std::process::id()))
 }
 
 /// Elsewhere than Linux no run is swept (module `reaper`), so none is marked.
