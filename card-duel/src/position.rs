@@ -702,6 +702,10 @@ impl Notation for DuelGame {
         )
     }
 
+    fn board_script(&self) -> &'static str {
+        include_str!("board.js")
+    }
+
     fn board(&self, state: &State) -> DuelBoard {
         let player = |side: Side| {
             let i = side.index();
@@ -760,6 +764,15 @@ impl games::Game for DuelGame {
     /// Levels 0 to 5, 40 cases a file (the larger levels hold 1,000 to 351,493 games).
     fn stress_levels(&self) -> u32 {
         6
+    }
+
+    fn players(&self) -> [Side; 2] {
+        [Side::E, Side::Teacher]
+    }
+
+    /// The tablebase's and the memo's value, at chance nodes too.
+    fn value_for(&mut self, state: &State, player: Side) -> Value {
+        Value::Chance { probability: self.oracle().wins(state, player) }
     }
 
     /// E, whose winning probability the problem asks.

@@ -36,15 +36,6 @@ impl<P, Q> Default for Exact<P, Q> {
     }
 }
 
-/// `value`, seen by the other player at the same moment.
-fn flipped(value: Value) -> Value {
-    match value {
-        Value::Win { remoteness } => Value::Lose { remoteness },
-        Value::Lose { remoteness } => Value::Win { remoteness },
-        Value::Chance { probability } => Value::Chance { probability: 1.0 - probability },
-    }
-}
-
 impl<P: Clone + Eq + Hash, Q: Copy + PartialEq> Exact<P, Q> {
     /// An empty memo.
     #[must_use]
@@ -78,7 +69,7 @@ impl<P: Clone + Eq + Hash, Q: Copy + PartialEq> Exact<P, Q> {
         R: Rules<Position = P, Player = Q>,
     {
         let (owner, value) = self.solve(rules, position);
-        if owner == player { value } else { flipped(value) }
+        if owner == player { value } else { value.flipped() }
     }
 
     /// Every legal move of `position` with its value for the mover, in [`Rules::moves`]
@@ -137,7 +128,7 @@ impl<P: Clone + Eq + Hash, Q: Copy + PartialEq> Exact<P, Q> {
                 for (mv, p) in rules.chances(position) {
                     let (q, value) = self.solve(rules, &rules.after(position, &mv));
                     let first = *owner.get_or_insert(q);
-                    let value = if q == first { value } else { flipped(value) };
+                    let value = if q == first { value } else { value.flipped() };
                     probability += p * value.probability();
                 }
                 (owner.expect("chance has a move"), Value::Chance { probability })
@@ -211,7 +202,7 @@ mod tests {
             } else {
                 assert_eq!(value, Value::win(remoteness), "{left}");
             }
-            assert_eq!(exact.value_for(&rules, &start, 1).kind(), flipped(value).kind());
+            assert_eq!(exact.value_for(&rules, &start, 1).kind(), value.flipped().kind());
         }
         let moves = exact.moves(&rules, &At { left: 4, mover: 0, flipped: false });
         assert_eq!(moves, vec![(1, Value::win(3)), (2, Value::lose(2))]);

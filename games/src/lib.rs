@@ -13,13 +13,15 @@
 //!   its exact [`Value`] (the problem's fast solver, or [`exact::Exact`] for a small game).
 //!
 //! Built on them: [`session`], a person's game against perfect play over any `BufRead` and
-//! `Write`; [`query`], one position's question and answer as JSON. The jury of the
+//! `Write`; [`query`], one position's question and answer as JSON; [`page`], the web page
+//! that plays a game through those queries. The jury of the
 //! interactive version lives with the judge, which runs the program it talks to.
 //!
 //! Nothing here runs a process or depends on the judge: solving a position needs only this
 //! crate and the problem's own.
 
 pub mod exact;
+pub mod page;
 pub mod query;
 pub mod session;
 mod value;
@@ -110,6 +112,13 @@ pub trait Notation: Rules {
     fn picture(&self, _position: &Self::Position) -> Option<String> {
         None
     }
+
+    /// The script that draws [`Notation::board`] in the web page (`PROBLEM serve`): it sets
+    /// `window.drawBoard(answer, page)` (the page module says what it gets); empty for a page
+    /// that shows the drawn text.
+    fn board_script(&self) -> &'static str {
+        ""
+    }
 }
 
 /// A problem's game: the games an input holds, the interactive version's protocol, and
@@ -140,6 +149,9 @@ pub trait Game: Notation {
     /// moment (`u32::MAX`: every level the problem has).
     fn stress_levels(&self) -> u32;
 
+    /// The two players, the first to move in a game's start first.
+    fn players(&self) -> [Self::Player; 2];
+
     /// The side the program (or the person) plays from `start`: the winner where a game has
     /// one, else the problem's protagonist.
     fn program_side(&mut self, start: &Self::Position) -> Self::Player;
@@ -150,6 +162,32 @@ pub trait Game: Notation {
     /// Every legal move of the player to move with its exact value for that player, in
     /// [`Rules::moves`] order. Empty at a chance node or once the game is over.
     fn valued_moves(&mut self, position: &Self::Position) -> Vec<(Self::Move, Value)>;
+
+    /// The value of `position` for `player`, at any position: the best move's where a player
+    /// moves, the expectation of chance's moves at a chance node (by default one
+    /// [`Game::valued_moves`] a position reached through chance), a win or a loss in 0 moves
+    /// once the game is over.
+    fn value_for(&mut self, position: &Self::Position, player: Self::Player) -> Value {
+        match self.turn(position) {
+            Turn::Over(winner) if winner == player => Value::win(0),
+            Turn::Over(_) => Value::lose(0),
+            Turn::Player(mover) => {
+                let moves = self.valued_moves(position);
+                let (_, value) = best(&moves).expect("a player to move has a legal move");
+                if mover == player { value } else { value.flipped() }
+            }
+            Turn::Chance => {
+                let probability = self
+                    .chances(position)
+                    .iter()
+                    .map(|(mv, p)| {
+                        p * self.value_for(&self.after(position, mv), player).probability()
+                    })
+                    .sum();
+                Value::Chance { probability }
+            }
+        }
+    }
 }
 
 /// The best of `moves` for the player to move: the first of the greatest [`Value::rank`]

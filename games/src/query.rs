@@ -1,23 +1,27 @@
-//! One position's query and answer as JSON (`PROBLEM query`), shaped for a web page that
-//! lets a person play: the page keeps the input and the moves so far, and asks for the
-//! position they reach.
+//! One position's query and answer as JSON (`PROBLEM query`, and `POST /api/query` of
+//! `PROBLEM serve`, through [`respond`]), shaped for a web page that lets a person play: the
+//! page keeps the input and the moves so far, and asks for the position they reach. The
+//! format, field by field, is in `docs/query.md`.
 //!
 //! A query: `{"input": "<the problem's input>", "game": 1, "moves": ["<move>", ...]}`
 //! (`game` 1-based, default 1; `moves` from the game's start, chance's included, default
 //! none; `input` default the problem's sample). The answer:
 //!
 //! ```json
-//! {"version": 1, "problem": "hero-battle", "game": 1, "games": 2, "side": "Alice",
+//! {"version": 1, "problem": "hero-battle", "game": 1, "games": 2,
+//!  "players": ["Alice", "Bob"], "side": "Alice",
 //!  "position": "<the position drawn>", "board": {"<the position as data>": "..."},
 //!  "turn": "Alice", "winner": null,
 //!  "value": {"kind": "win", "remoteness": 5, "probability": 1.0},
+//!  "side_value": {"kind": "win", "remoteness": 5, "probability": 1.0},
 //!  "moves": [{"move": "1 1", "value": {"kind": "win", "remoteness": 5, "probability": 1.0}}],
 //!  "chances": []}
 //! ```
 //!
 //! `turn` is the player to move, `"chance"` or `"over"`; `value` is the best move's value
-//! for the player to move (`null` unless a player moves); each value's `remoteness` is
-//! `null` where the game does not compute it.
+//! for the player to move (`null` unless a player moves); `side_value` the position's value
+//! for `side` at every position (at a chance node the expectation of chance's moves); each
+//! value's `remoteness` is `null` where the game does not compute it.
 
 use serde::{Deserialize, Serialize};
 
@@ -97,6 +101,8 @@ pub struct Answer {
     pub game: usize,
     /// Games in the input.
     pub games: usize,
+    /// The two players, the first to move first.
+    pub players: [String; 2],
     /// The side a person plays from the start (the winner, or the protagonist).
     pub side: String,
     /// The position drawn.
@@ -109,6 +115,8 @@ pub struct Answer {
     pub winner: Option<String>,
     /// The best move's value for the player to move.
     pub value: Option<ValueJson>,
+    /// The position's value for `side`.
+    pub side_value: ValueJson,
     /// Every legal move with its value.
     pub moves: Vec<MoveJson>,
     /// Chance's moves with their probabilities.
@@ -151,6 +159,7 @@ pub fn answer<G: Game>(game: &mut G, query: &Query) -> Result<Answer, String> {
         Turn::Over(w) => ("over".to_owned(), Some(w.to_string())),
     };
     let chances = game.chances(&position);
+    let side_value = game.value_for(&position, side).into();
     let board = serde_json::to_value(game.board(&position))
         .map_err(|e| format!("the board cannot be written as JSON: {e}"))?;
     Ok(Answer {
@@ -158,12 +167,14 @@ pub fn answer<G: Game>(game: &mut G, query: &Query) -> Result<Answer, String> {
         problem: game.name(),
         game: index + 1,
         games,
+        players: game.players().map(|p| p.to_string()),
         side: side.to_string(),
         position: game.draw(&position),
         board,
         turn,
         winner,
         value: best(&moves).map(|(_, v)| v.into()),
+        side_value,
         moves: moves
             .iter()
             .map(|(m, v)| MoveJson { text: game.write_move(&position, m), value: (*v).into() })
@@ -173,4 +184,24 @@ pub fn answer<G: Game>(game: &mut G, query: &Query) -> Result<Answer, String> {
             .map(|(m, p)| ChanceJson { text: game.write_move(&position, m), probability: *p })
             .collect(),
     })
+}
+
+/// Answers one query given as JSON text: the answer as one line of JSON, or why the query
+/// cannot be answered (not JSON, an unknown field, a bad input, a game out of range, a move
+/// that is not legal). `PROBLEM query` writes the error as `{"error": "..."}`, and `serve`
+/// answers it with status 400.
+///
+/// # Errors
+/// The query's fault, as a sentence.
+pub fn respond<G: Game>(game: &mut G, text: &str) -> Result<String, String> {
+    let query: Query =
+        serde_json::from_str(text).map_err(|e| format!("the query is not valid: {e}"))?;
+    let answer = answer(game, &query)?;
+    Ok(serde_json::to_string(&answer).expect("an answer is JSON"))
+}
+
+/// `{"error": "<message>"}`, one line.
+#[must_use]
+pub fn error_line(message: &str) -> String {
+    serde_json::json!({ "error": message }).to_string()
 }

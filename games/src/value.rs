@@ -68,6 +68,17 @@ impl Value {
         }
     }
 
+    /// The same position's value seen by the other player at the same moment: a win for one is
+    /// a loss for the other in the same number of moves; a probability is its complement.
+    #[must_use]
+    pub fn flipped(self) -> Self {
+        match self {
+            Self::Win { remoteness } => Self::Lose { remoteness },
+            Self::Lose { remoteness } => Self::Win { remoteness },
+            Self::Chance { probability } => Self::Chance { probability: 1.0 - probability },
+        }
+    }
+
     /// The mover's winning probability: 1 for a win, 0 for a loss.
     #[must_use]
     pub fn probability(self) -> f64 {

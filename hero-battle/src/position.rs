@@ -432,6 +432,10 @@ impl Notation for HeroGame {
         )
     }
 
+    fn board_script(&self) -> &'static str {
+        include_str!("board.js")
+    }
+
     fn board(&self, position: &Position) -> Board {
         let c = &position.case;
         Board {
@@ -470,6 +474,10 @@ impl Game for HeroGame {
     /// Every level: a file holds 40 cases (80 games) at most under the original limits.
     fn stress_levels(&self) -> u32 {
         u32::MAX
+    }
+
+    fn players(&self) -> [Player; 2] {
+        [Player::Alice, Player::Bob]
     }
 
     fn program_side(&mut self, start: &Position) -> Player {

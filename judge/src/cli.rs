@@ -22,6 +22,7 @@ mod play;
 mod program;
 mod report;
 mod run;
+mod serve;
 
 pub use args::{
     CheckArgs, EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, GenerateArgs, JudgeCommand, JudgeHelp,
@@ -33,6 +34,7 @@ pub use package::PackageArgs;
 pub use play::{PlayArgs, QueryArgs};
 pub use program::InterfaceArgs;
 pub use run::RunTestsArgs;
+pub use serve::ServeArgs;
 
 use std::fmt;
 use std::io::{self, IsTerminal, Read, Write};

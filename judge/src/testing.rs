@@ -6,13 +6,15 @@
 //! ([`subtraction`], a game in one file), the one
 //! end-to-end conformance run of a problem's binary ([`binary_conformance`]), the
 //! package tests' validator agreement and end-to-end build ([`package`]), a player of
-//! the interactive games with the server it asks its moves of ([`interactive`]), and scratch
+//! the interactive games with the server it asks its moves of ([`interactive`]), the web
+//! page and its server checked over a socket and in a real browser ([`page`]), and scratch
 //! folders that leave nothing behind ([`TestDir`]).
 
 mod conformance;
 pub mod corrupt;
 pub mod interactive;
 pub mod package;
+pub mod page;
 mod scratch;
 pub mod subtraction;
 pub mod toy;

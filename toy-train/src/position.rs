@@ -331,6 +331,10 @@ impl Notation for TrainGame {
         }
     }
 
+    fn board_script(&self) -> &'static str {
+        include_str!("board.js")
+    }
+
     /// The railway with the walk so far in thick numbered arrows.
     fn picture(&self, position: &Position) -> Option<String> {
         let game = self.railway();
@@ -394,6 +398,10 @@ impl games::Game for TrainGame {
     /// railway of `n` stations and `m` tracks costs `n (m + n)` lines of opening alone.
     fn stress_levels(&self) -> u32 {
         4
+    }
+
+    fn players(&self) -> [Player; 2] {
+        [Player::Arezou, Player::Borzou]
     }
 
     fn program_side(&mut self, start: &Position) -> Player {

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::{
     Ending, interact, package, play, program, run, run_check, run_generate, run_shrink, run_stress,
-    run_validate,
+    run_validate, serve,
 };
 use crate::hunt::{Juries, Schedule, ShrinkOptions, StressOptions};
 use crate::package::{InGroup, Packaged};
@@ -202,6 +202,13 @@ pub enum JudgeCommand {
     /// protocol error, crash or limit, with the game so far. Exit 0 passed, 1 failed, 2
     /// trouble.
     Interact(interact::InteractArgs),
+    /// Serve the game as a web page against perfect play.
+    ///
+    /// Serves a page on this machine (127.0.0.1, a port the system picks unless --port):
+    /// the position drawn, every legal move with its value in colour, play either side
+    /// against perfect play or watch, undo, hint, the value so far; and POST /api/query,
+    /// which answers `query`'s JSON. Prints the address; runs until Ctrl-C.
+    Serve(serve::ServeArgs),
 }
 
 /// `PROBLEM generate`: a generated input on stdout.
@@ -244,7 +251,9 @@ impl JudgeCommand {
             Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
             Self::Package(args) => package::run_package(&Sandbox::new(), problem, args),
             Self::Interface(args) => program::run_interface(problem, args),
-            Self::Play(_) | Self::Query(_) | Self::Interact(_) => play::without_game(),
+            Self::Play(_) | Self::Query(_) | Self::Interact(_) | Self::Serve(_) => {
+                play::without_game()
+            }
         }
     }
 }

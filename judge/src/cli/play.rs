@@ -2,14 +2,13 @@
 //! position's JSON query, for any problem with a [`Game`], through one implementation (the
 //! session and the query are the `games` crate's; this is their command line).
 
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead as _, Write};
 use std::path::PathBuf;
 
 use super::args::EXIT_TROUBLE;
 use super::args::hunt_command;
 use super::{JudgeCommand, ShrinkArgs, StressArgs, interact, read};
 use games::Game;
-use games::query::{Query, answer};
 use games::session::{SessionOptions, play};
 
 use crate::hunt::Juries;
@@ -43,7 +42,7 @@ pub struct QueryArgs {
 
 impl JudgeCommand {
     /// [`JudgeCommand::run`] for a problem with a game: `games` makes the games that serve
-    /// `play`, `query`, `interact` and `stress --interactive` (one for each interaction in
+    /// `play`, `query`, `serve`, `interact` and `stress --interactive` (one for each interaction in
     /// flight).
     pub fn run_with_game<P, G>(
         &self,
@@ -57,6 +56,7 @@ impl JudgeCommand {
         match self {
             Self::Play(args) => run_play(games(), args),
             Self::Query(args) => run_query(games(), args),
+            Self::Serve(args) => super::serve::run_serve(games(), args),
             Self::Interact(args) => {
                 let juries = Juries::new(problem, games);
                 interact::run_interact(&Sandbox::new(), problem, &juries, args)
@@ -106,28 +106,54 @@ pub(super) fn run_play<G: Game>(mut game: G, args: &PlayArgs) -> i32 {
 }
 
 /// Runs `query`: answers each JSON query of standard input (or FILE) in turn, as it comes, on
-/// a line of its own (so one process serves a page, or a player, query after query); returns
-/// the exit code: 2 at the first query that is not valid, or when there is none.
+/// a line of its own (so one process serves a page, or a player, query after query); a query
+/// that cannot be answered gets an `{"error": ...}` line and the next one is read. A query is
+/// one line, or one JSON object over several. Returns the exit code: 0, or 2 when the input
+/// cannot be read or holds no query.
 pub(super) fn run_query<G: Game>(mut game: G, args: &QueryArgs) -> i32 {
     let mut stdout = io::stdout().lock();
     let result = (|| -> Result<(), String> {
-        let reader: Box<dyn Read> = match &args.file {
+        let reader: Box<dyn io::BufRead> = match &args.file {
             Some(path) => Box::new(io::BufReader::new(
                 std::fs::File::open(path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
             )),
             None => Box::new(io::stdin().lock()),
         };
+        let mut pending = String::new();
         let mut answered = 0;
-        for query in serde_json::Deserializer::from_reader(reader).into_iter::<Query>() {
-            let query = query.map_err(|e| format!("the query is not valid: {e}"))?;
-            let answer = answer(&mut game, &query)?;
-            let json = serde_json::to_string(&answer).map_err(|e| e.to_string())?;
+        let mut lines = reader.lines();
+        loop {
+            let line = lines.next().transpose().map_err(|e| format!("cannot read: {e}"))?;
+            let ended = line.is_none();
+            if let Some(line) = line {
+                pending.push_str(&line);
+                pending.push('\n');
+            }
+            if pending.trim().is_empty() {
+                if ended {
+                    break;
+                }
+                pending.clear();
+                continue;
+            }
+            // An object that goes on past this line waits for the next one.
+            let partial = serde_json::from_str::<serde_json::Value>(&pending)
+                .is_err_and(|e| e.is_eof());
+            if partial && !ended {
+                continue;
+            }
+            let reply = games::query::respond(&mut game, &pending)
+                .unwrap_or_else(|e| games::query::error_line(&e));
+            pending.clear();
             // A reader that went away wants no more answers.
-            if writeln!(stdout, "{json}").and_then(|()| stdout.flush()).is_err() {
+            if writeln!(stdout, "{reply}").and_then(|()| stdout.flush()).is_err() {
                 return Ok(());
             }
             answered += 1;
+            if ended {
+                break;
+            }
         }
         if answered == 0 {
             return Err("no query: expected a JSON object".to_owned());

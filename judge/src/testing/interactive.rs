@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use games::Game;
-use games::query::{Query, answer};
+use games::query::{error_line, respond};
 
 /// The player (`player.py PROBLEM ORACLE [BUG]`; its notes say how to use it).
 pub const PLAYER: &str = include_str!("player.py");
@@ -63,12 +63,9 @@ fn serve<G: Game>(stream: &UnixStream, game: &Mutex<G>) {
     let mut out = stream;
     for line in BufReader::new(stream).lines() {
         let Ok(line) = line else { return };
-        let query: Query = serde_json::from_str(&line).expect("the player's query is JSON");
-        let answered = answer(&mut *game.lock().unwrap_or_else(PoisonError::into_inner), &query);
-        let json = match answered {
-            Ok(answer) => serde_json::to_string(&answer).expect("an answer is JSON"),
-            Err(e) => format!("{{\"error\": {e:?}}}"),
-        };
+        let mut game = game.lock().unwrap_or_else(PoisonError::into_inner);
+        let json = respond(&mut *game, &line).unwrap_or_else(|e| error_line(&e));
+        drop(game);
         if writeln!(out, "{json}").is_err() {
             return;
         }

@@ -131,6 +131,10 @@ impl Game for Subtraction {
         u32::MAX
     }
 
+    fn players(&self) -> [Side; 2] {
+        [Side::First, Side::Second]
+    }
+
     fn program_side(&mut self, start: &Pile) -> Side {
         match self.exact.value_for(&*self, start, start.mover) {
             Value::Win { .. } => start.mover,
