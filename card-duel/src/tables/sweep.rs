@@ -9,6 +9,8 @@ use std::ops::Range;
 use std::sync::Mutex;
 
 use engine::memory::HugeZeroed;
+#[cfg(target_arch = "x86_64")]
+use engine::simd::Avx2;
 use rayon::prelude::*;
 
 use super::key::{HAND_SIZES, StartKey, hand_slot, start_rank};
@@ -1060,21 +1062,8 @@ fn lanes_near_start<const K: usize>(src: &[f64], start: usize, read: usize) -> [
     std::array::from_fn(|k| src.get(start.wrapping_add(read).wrapping_add(k)).map_or(0.0, |&x| x))
 }
 
-/// AVX2: the sums of a chunk in up to 9 registers of 4 lanes. Only made where the CPU has
-/// AVX2 ([`Avx2::detect`]).
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, Debug)]
-struct Avx2 {
-    _detected: (),
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Avx2 {
-    fn detect() -> Option<Avx2> {
-        std::arch::is_x86_feature_detected!("avx2").then_some(Avx2 { _detected: () })
-    }
-}
-
+/// AVX2: the sums of a chunk in up to 9 registers of 4 lanes, for a CPU that has AVX2: an
+/// [`Avx2`] is made only there.
 #[cfg(target_arch = "x86_64")]
 impl Sums for Avx2 {
     #[allow(unsafe_code, reason = "calling AVX2 code once the CPU is known to have AVX2")]
@@ -1291,35 +1280,17 @@ fn max_into(dst: &mut [f64], src: &[f64]) {
 
 /// The two kernels against each other. Every other test runs whichever sums this CPU has, so
 /// on an AVX2 machine the portable ones would run nowhere; these run both on the same values
-/// and compare every value's bits, as the notes of [`Sums`] claim they are the same. On a CPU
-/// other than x86-64 there is no second kernel to compare.
+/// and compare every value's bits, as the notes of [`Sums`] claim they are the same. Without
+/// AVX2 they say they are skipped ([`judge::testing::avx2`]); on a CPU other than x86-64
+/// there is no second kernel to compare.
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
-    use std::io::Write;
-
     use engine::rng::SplitMix64;
+    use judge::testing::avx2;
 
     use super::super::{Reach, Tables};
     use super::*;
     use crate::rules::{Board, MAX_MINIONS, MAX_OPS};
-
-    /// The AVX2 sums, where this CPU has them. Without them nothing can be compared: the test
-    /// says so on stderr (written to the stream itself, which the test harness does not
-    /// capture, so that a passing run shows it too) and fails on CI (`CI` set, as `.ci/run`
-    /// sets it), whose machine is to run the kernel that users' machines run.
-    fn avx2_or_skip(test: &str) -> Option<Avx2> {
-        let avx2 = Avx2::detect();
-        if avx2.is_none() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "{test}: CI must compare the AVX2 sums with the portable ones, and this CPU has \
-                 no AVX2"
-            );
-            let skipped = format!("skipped: {test}: this CPU has no AVX2, nothing to compare");
-            writeln!(std::io::stderr(), "{skipped}").expect("stderr takes a line");
-        }
-        avx2
-    }
 
     /// Values that stress the sums' rounding and their maxima: zeros of both signs, the
     /// extremes of `0..=1`, the largest value below 1, and values whose products are
@@ -1413,7 +1384,7 @@ mod tests {
     /// and O is larger (the HP decide how many plays left a cell keeps).
     #[test]
     fn the_portable_phases_are_the_avx2_phases() {
-        let Some(avx2) = avx2_or_skip("the_portable_phases_are_the_avx2_phases") else {
+        let Some(avx2) = avx2("the_portable_phases_are_the_avx2_phases") else {
             return;
         };
         let mut rng = SplitMix64::new(38);
@@ -1467,7 +1438,7 @@ mod tests {
     /// both signs, which only the order of a maximum's operands tells apart.
     #[test]
     fn the_portable_sums_are_the_avx2_sums() {
-        let Some(avx2) = avx2_or_skip("the_portable_sums_are_the_avx2_sums") else {
+        let Some(avx2) = avx2("the_portable_sums_are_the_avx2_sums") else {
             return;
         };
         let mut rng = SplitMix64::new(6);
@@ -1529,7 +1500,7 @@ mod tests {
     /// CPU has (AVX2), give every turn start the same bits.
     #[test]
     fn the_portable_sweep_is_the_avx2_sweep() {
-        if avx2_or_skip("the_portable_sweep_is_the_avx2_sweep").is_none() {
+        if avx2("the_portable_sweep_is_the_avx2_sweep").is_none() {
             return;
         }
         for ops in [1, 4, MAX_OPS] {
