@@ -72,7 +72,7 @@ use crate::shapes::PAIR_INFO;
 use layout::LayerLayout;
 use rayon::prelude::*;
 use slots::Slots;
-use sweep::{Layer, LayerValues};
+use sweep::{Kernel, Layer, LayerValues};
 
 /// Turn-start values for every position within a [`Reach`], for one O.
 #[derive(Debug)]
@@ -160,7 +160,7 @@ impl Tables {
     /// When `ops` is outside `1..=MAX_OPS`.
     #[must_use]
     pub fn build(ops: u8, reach: Reach) -> Tables {
-        Tables::sweep(ops, reach, &[]).0
+        Tables::sweep(ops, reach, &[], Kernel::Widest).0
     }
 
     /// [`Tables::build`] over the reach of `probes`, also valuing every legal first action of
@@ -171,12 +171,17 @@ impl Tables {
     /// When `ops` is outside `1..=MAX_OPS`.
     #[must_use]
     pub(crate) fn build_probed(ops: u8, probes: &[Position]) -> (Tables, Vec<Vec<(Action, f64)>>) {
-        Tables::sweep(ops, Reach::of_probes(probes), probes)
+        Tables::sweep(ops, Reach::of_probes(probes), probes, Kernel::Widest)
     }
 
     /// The sweep over every layer of `reach`, bottom-up, valuing the first actions of
-    /// `probes` (all within `reach`) as their layer is filled.
-    fn sweep(ops: u8, reach: Reach, probes: &[Position]) -> (Tables, Vec<Vec<(Action, f64)>>) {
+    /// `probes` (all within `reach`) as their layer is filled; its phases use `kernel`'s sums.
+    fn sweep(
+        ops: u8,
+        reach: Reach,
+        probes: &[Position],
+        kernel: Kernel,
+    ) -> (Tables, Vec<Vec<(Action, f64)>>) {
         assert!((1..=MAX_OPS).contains(&ops), "O = {ops} is outside 1..={MAX_OPS}");
         debug_assert!(probes.iter().all(|p| reach.contains(p)), "a probe outside the reach");
         // Built here, before any layer, so that no pool thread waits on another's lazy build.
@@ -223,7 +228,7 @@ impl Tables {
             {
                 let below: [Option<&LayerValues>; MAX_DROP] =
                     std::array::from_fn(|k| (t > k).then(|| &ring[(t - k - 1) % RING]));
-                let layer = Layer::new(slots, &current.layout, below);
+                let layer = Layer::new(slots, &current.layout, below, kernel);
                 for (probe, out) in probes.iter().zip(&mut explained) {
                     if let Some(actions) = layer.first_actions(probe) {
                         *out = actions;

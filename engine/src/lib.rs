@@ -19,6 +19,8 @@
 //! - [`memory`]: zeroed `f64` tables on transparent huge pages, for tables read at random.
 //! - [`InlineVec`]: a small vector kept inline, for move lists and minion rows.
 //! - [`rng`]: a tiny, version-stable generator for reproducible generated inputs.
+//! - [`simd`]: the proof that the CPU has AVX2, which the problems' vector kernels take
+//!   before they enter code compiled for it.
 //! - `cli` (feature `cli`): what the thin binaries share: clap arguments, reading the input
 //!   file or stdin, printing an [`Output`] and exiting with a [`RunError`]'s code.
 //!
@@ -79,6 +81,7 @@ pub mod key;
 pub mod memory;
 pub mod rng;
 mod run;
+pub mod simd;
 pub mod store;
 
 pub use inline_vec::InlineVec;

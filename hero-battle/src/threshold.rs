@@ -48,7 +48,7 @@
 mod kernels;
 
 #[cfg(target_arch = "x86_64")]
-use kernels::Avx2;
+use engine::simd::Avx2;
 use kernels::{Kernels, Portable, bob_cells};
 
 use crate::rules::{Case, MAX_VALUE, Outcome, Player, decided};
@@ -791,7 +791,9 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_portable_fill_is_the_avx2_fill() {
-        let Some(avx2) = Avx2::detect() else { return };
+        let Some(avx2) = judge::testing::avx2("the_portable_fill_is_the_avx2_fill") else {
+            return;
+        };
         let families = [Family::Small, Family::Lopsided, Family::Random, Family::Hard];
         for case in families.into_iter().flat_map(|family| cases(family, 20, 5)) {
             let masks: [u128; 2] = [0, 1].map(|j| {

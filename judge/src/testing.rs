@@ -7,8 +7,9 @@
 //! end-to-end conformance run of a problem's binary ([`binary_conformance`]), the
 //! package tests' validator agreement and end-to-end build ([`package`]), a player of
 //! the interactive games with the server it asks its moves of ([`interactive`]), the web
-//! page and its server checked over a socket and in a real browser ([`page`]), and scratch
-//! folders that leave nothing behind ([`TestDir`]).
+//! page and its server checked over a socket and in a real browser ([`page`]), scratch
+//! folders that leave nothing behind ([`TestDir`]), and the AVX2 token for the tests that
+//! compare a vector kernel with its portable twin (`avx2`).
 
 mod conformance;
 pub mod corrupt;
@@ -29,6 +30,31 @@ use crate::hunt::trial;
 use crate::rules::{Limits, Problem, VerdictKind, render};
 use crate::sandbox::{ChildOptions, Program, Sandbox};
 use engine::rng::SplitMix64;
+
+/// The AVX2 token for `test`, which compares a vector kernel with its portable twin. Where
+/// the CPU has no AVX2 there is nothing to compare: `None`, saying on stderr that `test` is
+/// skipped (written to the stream itself, which the test harness does not capture, so that a
+/// passing run shows it too); but on CI (`CI` set, as `.ci/run` sets it), whose machine is to
+/// run the kernels that users' machines run, that is a failure.
+///
+/// # Panics
+/// On CI, when the CPU has no AVX2.
+#[cfg(target_arch = "x86_64")]
+#[must_use]
+pub fn avx2(test: &str) -> Option<engine::simd::Avx2> {
+    use std::io::Write;
+    let avx2 = engine::simd::Avx2::detect();
+    if avx2.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{test}: CI must compare the AVX2 kernels with the portable ones, and this CPU has \
+             no AVX2"
+        );
+        let skipped = format!("skipped: {test}: this CPU has no AVX2, nothing to compare");
+        writeln!(std::io::stderr(), "{skipped}").expect("stderr takes a line");
+    }
+    avx2
+}
 
 /// The sandbox the tests share: one per test process, as a binary has one.
 pub fn sandbox() -> &'static Sandbox {

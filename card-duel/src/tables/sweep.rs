@@ -9,6 +9,8 @@ use std::ops::Range;
 use std::sync::Mutex;
 
 use engine::memory::HugeZeroed;
+#[cfg(target_arch = "x86_64")]
+use engine::simd::Avx2;
 use rayon::prelude::*;
 
 use super::key::{HAND_SIZES, StartKey, hand_slot, start_rank};
@@ -69,6 +71,18 @@ pub(super) struct Layer<'a> {
     plan: CellPlan,
     /// The same for a cell of a pair where no card was played.
     unplayed: UnplayedPlan,
+    /// The sums its phases use.
+    kernel: Kernel,
+}
+
+/// Which [`Sums`] a layer's phases use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kernel {
+    /// The widest vectors the CPU has (AVX2 where it has it): what every sweep uses.
+    Widest,
+    /// The portable arrays on any CPU, so that a test can compare whole sweeps of each.
+    #[cfg(test)]
+    Portable,
 }
 
 /// Where the operations of a cell read and write, diagonal by diagonal, in the lanes of a
@@ -225,9 +239,10 @@ impl<'a> Layer<'a> {
         slots: Slots,
         layout: &'a LayerLayout,
         below: [Option<&'a LayerValues>; MAX_DROP],
+        kernel: Kernel,
     ) -> Layer<'a> {
         let (plan, unplayed) = (CellPlan::new(&slots), UnplayedPlan::new(&slots));
-        Layer { slots, layout, below, plan, unplayed }
+        Layer { slots, layout, below, plan, unplayed, kernel }
     }
 
     /// The finished layer `back + 1` below this one.
@@ -286,12 +301,15 @@ impl<'a> Layer<'a> {
         units
     }
 
-    /// Phase 1 or 3 of `unit`, with the widest vectors the CPU has.
+    /// Phase 1 or 3 of `unit`, with the layer's kernel: the widest vectors the CPU has,
+    /// unless a test asked for the portable arrays.
     fn run_unit(&self, unit: &mut Unit<'_>, pairs: Pairs, rows: &[f64], scratch: &mut Scratch) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = Avx2::detect() {
-            self.run_unit_avx2(unit, pairs, rows, scratch, avx2);
-            return;
+        if self.kernel == Kernel::Widest {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(avx2) = Avx2::detect() {
+                self.run_unit_avx2(unit, pairs, rows, scratch, avx2);
+                return;
+            }
         }
         self.phase(unit, pairs, rows, scratch, Portable);
     }
@@ -973,7 +991,8 @@ struct PlayChunk<'r> {
 
 /// The multiply-adds of the plays ([`play_cell`]), with the widest vectors the CPU has.
 /// Every implementation does, in every lane, the same IEEE operations in the same order (a
-/// multiplication, then an addition: no fused multiply-add), so the values are the same bits.
+/// multiplication, then an addition: no fused multiply-add), so the values are the same bits;
+/// this file's tests compare them bit for bit, alone, in a layer's phases and in whole sweeps.
 trait Sums: Copy {
     /// The plays of a cell where no card was played, at the start of `out`: for each of
     /// `rows`, `max(row, win + sum of p * x)` over `terms` in order, `x` the term's cell's
@@ -1043,21 +1062,8 @@ fn lanes_near_start<const K: usize>(src: &[f64], start: usize, read: usize) -> [
     std::array::from_fn(|k| src.get(start.wrapping_add(read).wrapping_add(k)).map_or(0.0, |&x| x))
 }
 
-/// AVX2: the sums of a chunk in up to 9 registers of 4 lanes. Only made where the CPU has
-/// AVX2 ([`Avx2::detect`]).
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, Debug)]
-struct Avx2 {
-    _detected: (),
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Avx2 {
-    fn detect() -> Option<Avx2> {
-        std::arch::is_x86_feature_detected!("avx2").then_some(Avx2 { _detected: () })
-    }
-}
-
+/// AVX2: the sums of a chunk in up to 9 registers of 4 lanes, for a CPU that has AVX2: an
+/// [`Avx2`] is made only there.
 #[cfg(target_arch = "x86_64")]
 impl Sums for Avx2 {
     #[allow(unsafe_code, reason = "calling AVX2 code once the CPU is known to have AVX2")]
@@ -1269,5 +1275,239 @@ fn copy_rows<const L: usize>(dst: &mut [f64], src: &[f64]) {
 fn max_into(dst: &mut [f64], src: &[f64]) {
     for (d, &s) in dst.iter_mut().zip(src) {
         *d = if *d > s { *d } else { s };
+    }
+}
+
+/// The two kernels against each other. Every other test runs whichever sums this CPU has, so
+/// on an AVX2 machine the portable ones would run nowhere; these run both on the same values
+/// and compare every value's bits, as the notes of [`Sums`] claim they are the same. Without
+/// AVX2 they say they are skipped ([`judge::testing::avx2`]); on a CPU other than x86-64
+/// there is no second kernel to compare.
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use engine::rng::SplitMix64;
+    use judge::testing::avx2;
+
+    use super::super::{Reach, Tables};
+    use super::*;
+    use crate::rules::{Board, MAX_MINIONS, MAX_OPS};
+
+    /// Values that stress the sums' rounding and their maxima: zeros of both signs, the
+    /// extremes of `0..=1`, the largest value below 1, and values whose products are
+    /// subnormal or vanish.
+    const EDGES: [f64; 8] =
+        [0.0, -0.0, 1.0, 0.5, 1.0 - f64::EPSILON / 2.0, f64::MIN_POSITIVE, 5e-324, 1e-300];
+
+    /// A value for a layer or a probability: an edge case one time in eight, else uniform in
+    /// `0..1` with all 53 bits random, so that every rounding of a sum is met.
+    fn value(rng: &mut SplitMix64) -> f64 {
+        let bits = rng.next_u64();
+        if bits.is_multiple_of(8) {
+            EDGES[(bits >> 3) as usize % EDGES.len()]
+        } else {
+            (bits >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// `len` values, each [`value`].
+    fn values(len: usize, rng: &mut SplitMix64) -> Vec<f64> {
+        (0..len).map(|_| value(rng)).collect()
+    }
+
+    /// Layer `t` of `reach` for `slots`, laid out for two threads, its values (and the values
+    /// the sweep keeps past the last, which AVX2 reads and drops) random.
+    fn random_layer(t: usize, reach: &Reach, slots: &Slots, rng: &mut SplitMix64) -> LayerValues {
+        let mut layout = LayerLayout::default();
+        layout.build(t, reach, slots, 2);
+        let mut values = HugeZeroed::new(layout.len() + PAST_THE_END);
+        values.iter_mut().for_each(|v| *v = value(rng));
+        LayerValues { layout, values }
+    }
+
+    /// Phase 1 (`Starts`) or 3 (`Others`) of `layer` into `values`, unit by unit in order,
+    /// with the AVX2 sums as the sweep enters them, or the portable ones.
+    fn run_phase(
+        layer: &Layer<'_>,
+        values: &mut [f64],
+        pairs: Pairs,
+        rows: &[f64],
+        avx2: Option<Avx2>,
+    ) {
+        let chunks = match pairs {
+            Pairs::Starts => &layer.layout.start_chunks,
+            Pairs::Others => &layer.layout.chunks,
+        };
+        let mut scratch = Scratch { terms: Vec::new() };
+        for mut unit in layer.units(values, chunks) {
+            match avx2 {
+                Some(avx2) => layer.run_unit_avx2(&mut unit, pairs, rows, &mut scratch, avx2),
+                None => layer.phase(&mut unit, pairs, rows, &mut scratch, Portable),
+            }
+        }
+    }
+
+    /// Asserts that `portable` and `avx2` hold the same bits, naming the first value that
+    /// differs.
+    fn assert_same_bits(portable: &[f64], avx2: &[f64], what: &str) {
+        assert_eq!(portable.len(), avx2.len(), "{what}");
+        let differ = |(p, a): (&f64, &f64)| p.to_bits() != a.to_bits();
+        let count = portable.iter().zip(avx2).filter(|&pair| differ(pair)).count();
+        if let Some(i) = portable.iter().zip(avx2).position(differ) {
+            let (p, a) = (portable[i], avx2[i]);
+            panic!("{what}: {count} values differ, the first at {i}: {p:e} portable, {a:e} AVX2");
+        }
+    }
+
+    /// The reach of every position with at most `hp` HP each (a box: more positions than an
+    /// exact reach marks).
+    fn reach_up_to(hp: u8) -> Reach {
+        let board = Board { ones: 0, twos: MAX_MINIONS };
+        let positions: Vec<Position> = (1..=hp)
+            .flat_map(|e_hp| (1..=hp).map(move |teacher_hp| (e_hp, teacher_hp)))
+            .map(|(e_hp, teacher_hp)| Position {
+                e_hp,
+                teacher_hp,
+                e_board: board,
+                teacher_board: board,
+                e_hand: 0,
+                teacher_hand: 0,
+            })
+            .collect();
+        Reach::of(&positions)
+    }
+
+    /// Phases 1 and 3 of a layer, given the same random values (below it, and in it before
+    /// they run), write the same bits with the portable sums as with AVX2, for every O. The
+    /// layers are chosen so that every count of [`play_rows_avx2`]'s rows and the lanes read
+    /// near a layer's start occur, and every width of [`play_cell`]'s chunks that a sweep
+    /// meets: 16 to 36 lanes where players have up to 20 HP, 12 where they have at most 10
+    /// and O is larger (the HP decide how many plays left a cell keeps).
+    #[test]
+    fn the_portable_phases_are_the_avx2_phases() {
+        let Some(avx2) = avx2("the_portable_phases_are_the_avx2_phases") else {
+            return;
+        };
+        let mut rng = SplitMix64::new(38);
+        let reaches = [(Reach::all(), [3, 8, 17, 28]), (reach_up_to(10), [6, 13, 21, 30])];
+        for ops in 1..=MAX_OPS {
+            for (reach, layers) in &reaches {
+                let slots = Slots::new(ops, reach.max_hp());
+                for &t in layers {
+                    let below: Vec<LayerValues> = (1..=MAX_DROP.min(t))
+                        .map(|k| random_layer(t - k, reach, &slots, &mut rng))
+                        .collect();
+                    let below: [Option<&LayerValues>; MAX_DROP] =
+                        std::array::from_fn(|k| below.get(k));
+                    let current = random_layer(t, reach, &slots, &mut rng);
+                    let layer = Layer::new(slots, &current.layout, below, Kernel::Widest);
+                    let what = format!("O = {ops}, up to {} HP, layer {t}", reach.max_hp());
+                    let mut portable = current.values[..current.layout.len()].to_vec();
+                    let mut vector = portable.clone();
+                    run_phase(&layer, &mut portable, Pairs::Starts, &[], None);
+                    run_phase(&layer, &mut vector, Pairs::Starts, &[], Some(avx2));
+                    assert_same_bits(&portable, &vector, &format!("{what}, phase 1"));
+                    let mut rows = vec![0.0; current.layout.turn_rows_len()];
+                    layer.turn_rows(&portable, &mut rows);
+                    run_phase(&layer, &mut portable, Pairs::Others, &rows, None);
+                    run_phase(&layer, &mut vector, Pairs::Others, &rows, Some(avx2));
+                    assert_same_bits(&portable, &vector, &format!("{what}, phase 3"));
+                }
+            }
+        }
+    }
+
+    /// `count` random terms whose pieces start in `0..starts`, one in eight of them won, and
+    /// one in four starting within 3 values of the layer's start (whose lanes before it a
+    /// widened piece takes in).
+    fn random_terms(count: usize, starts: usize, rng: &mut SplitMix64) -> Vec<Term> {
+        (0..count)
+            .map(|_| Term {
+                p: value(rng),
+                cells: 0,
+                loss: 0,
+                start: if rng.chance(1, 4) { rng.below(4) } else { rng.below(starts) },
+                won: rng.chance(1, 8),
+            })
+            .collect()
+    }
+
+    /// The sums alone, on random values: [`play_cell`] on pieces of 1 to 120 lanes (every
+    /// widening to whole vectors, every width of a chunk from 4 to 36 lanes, one to four
+    /// chunks, even those no sweep meets) and [`Sums::play_rows`] on 1 to 20 rows (every
+    /// count of a pass, one to three passes); then both where their maxima meet zeros of
+    /// both signs, which only the order of a maximum's operands tells apart.
+    #[test]
+    fn the_portable_sums_are_the_avx2_sums() {
+        let Some(avx2) = avx2("the_portable_sums_are_the_avx2_sums") else {
+            return;
+        };
+        let mut rng = SplitMix64::new(6);
+        let src = values(4_000, &mut rng);
+        for lanes in 1..=120 {
+            for _ in 0..10 {
+                let terms = random_terms(rng.below(40), src.len() - lanes - 4, &mut rng);
+                let (win, first_lane, at) = (value(&mut rng), G + rng.below(8), G + rng.below(8));
+                let piece = Piece { out: at, lanes, first_lane };
+                // Minus infinity on a diagonal's first row, which cannot play, else 0.
+                let row_starts: Vec<f64> = (0..first_lane + lanes)
+                    .map(|_| if rng.chance(1, 4) { f64::NEG_INFINITY } else { 0.0 })
+                    .collect();
+                let mut portable = values(at + lanes, &mut rng);
+                let mut vector = portable.clone();
+                play_cell(Portable, &mut portable, piece, &src, &terms, win, &row_starts);
+                play_cell(avx2, &mut vector, piece, &src, &terms, win, &row_starts);
+                assert_same_bits(&portable, &vector, &format!("a piece of {lanes} lanes"));
+            }
+        }
+        for count in 1..=20 {
+            for _ in 0..20 {
+                let mut rows: Vec<PlayRow> =
+                    (0..count).map(|row| PlayRow { row, from: rng.below(60) }).collect();
+                rng.shuffle(&mut rows);
+                let terms = random_terms(rng.below(40), src.len() - 64, &mut rng);
+                let win = value(&mut rng);
+                let mut portable = values(count * G, &mut rng);
+                let mut vector = portable.clone();
+                Portable.play_rows(&mut portable, &rows, &src, &terms, win);
+                avx2.play_rows(&mut vector, &rows, &src, &terms, win);
+                assert_same_bits(&portable, &vector, &format!("{count} rows"));
+            }
+        }
+        // Zeros of both signs in one maximum, where only the order of its operands decides
+        // which stays: without terms every sum is `win` (plus 0 on a row that can play).
+        let no_starts = vec![0.0; 2 * G + 40];
+        for (win, old) in [(0.0, -0.0), (-0.0, 0.0)] {
+            for lanes in 1..=40 {
+                let piece = Piece { out: G, lanes, first_lane: G };
+                let mut portable = vec![old; G + lanes];
+                let mut vector = portable.clone();
+                play_cell(Portable, &mut portable, piece, &src, &[], win, &no_starts);
+                play_cell(avx2, &mut vector, piece, &src, &[], win, &no_starts);
+                assert_same_bits(&portable, &vector, &format!("zeros, {lanes} lanes"));
+            }
+            for count in 1..=10 {
+                let rows: Vec<PlayRow> = (0..count).map(|row| PlayRow { row, from: 0 }).collect();
+                let mut portable = vec![old; count * G];
+                let mut vector = portable.clone();
+                Portable.play_rows(&mut portable, &rows, &src, &[], win);
+                avx2.play_rows(&mut vector, &rows, &src, &[], win);
+                assert_same_bits(&portable, &vector, &format!("zeros, {count} rows"));
+            }
+        }
+    }
+
+    /// Whole sweeps of every position, one with the portable sums and one with the widest the
+    /// CPU has (AVX2), give every turn start the same bits.
+    #[test]
+    fn the_portable_sweep_is_the_avx2_sweep() {
+        if avx2("the_portable_sweep_is_the_avx2_sweep").is_none() {
+            return;
+        }
+        for ops in [1, 4, MAX_OPS] {
+            let [portable, widest] = [Kernel::Portable, Kernel::Widest]
+                .map(|kernel| Tables::sweep(ops, Reach::all(), &[], kernel).0);
+            let every = |tables: &Tables| tables.every_start().expect("every position").to_vec();
+            assert_same_bits(&every(&portable), &every(&widest), &format!("O = {ops}"));
+        }
     }
 }

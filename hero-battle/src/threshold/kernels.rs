@@ -4,6 +4,9 @@
 //! instruction a vector, used where the CPU has AVX2 ([`Avx2::detect`]). The tests compare
 //! the two on random rows.
 
+#[cfg(target_arch = "x86_64")]
+use engine::simd::Avx2;
+
 use super::{BIAS, LANES, Lanes};
 
 /// The row kernels of a fill.
@@ -94,21 +97,7 @@ fn add(v: Lanes, d: Lanes) -> Lanes {
     std::array::from_fn(|i| v[i].saturating_add(d[i]))
 }
 
-/// The kernels in AVX2 intrinsics. Only made where the CPU has AVX2 ([`Avx2::detect`]).
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Avx2 {
-    _detected: (),
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Avx2 {
-    /// The kernels, where the CPU has AVX2.
-    pub(super) fn detect() -> Option<Avx2> {
-        std::arch::is_x86_feature_detected!("avx2").then_some(Avx2 { _detected: () })
-    }
-}
-
+/// The kernels in AVX2 intrinsics, for a CPU that has AVX2: an [`Avx2`] is made only there.
 #[cfg(target_arch = "x86_64")]
 impl Kernels for Avx2 {
     #[allow(unsafe_code, reason = "calling AVX2 code once the CPU is known to have AVX2")]
@@ -220,7 +209,9 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx2_kernels_agree_with_the_portable_ones() {
-        let Some(avx2) = Avx2::detect() else { return };
+        let Some(avx2) = judge::testing::avx2("avx2_kernels_agree_with_the_portable_ones") else {
+            return;
+        };
         let mut rng = engine::rng::SplitMix64::new(7);
         let mut lanes = |top: u64| -> Lanes { std::array::from_fn(|_| rng.range(0, top) as u8) };
         for _ in 0..2_000 {
