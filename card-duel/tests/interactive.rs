@@ -37,3 +37,40 @@ fn interact_passes_a_perfect_player_and_names_each_kind_of_failure() {
     let server = QueryServer::start(DuelGame::new(), &dir);
     check_interact(BINARY, INTRO, &dir, &server);
 }
+
+/// The queries `serve` must answer as `query` does.
+const QUERIES: [&str; 2] = ["{}", r#"{"moves": ["play"]}"#];
+
+/// The page's own checks in the browser: both players drawn, chance's moves offered.
+const PAGE: &str = r##"
+def check(page):
+    page.open(side="both")
+    answer = page.answer()
+    for player, drawn in zip(answer["board"]["players"], ["E", "the teacher"]):
+        text = page.page.text_content(f"[data-player='{drawn}']")
+        expect(f"{player['hp']} HP" in text, f"{drawn}: {text!r}")
+    if any(m["move"] == "play" for m in answer["moves"]):
+        page.click("play")
+        page.settle(moves=1)
+        chances = page.page.eval_on_selector_all("button.chance", "els => els.map(e => e.dataset.move)")
+        expect(chances, "chance's moves are listed after a card is played")
+        expect(page.page.is_visible("#roll"), "the roll button is offered")
+        page.page.click("#roll")
+        page.settle(moves=2)
+        print(f"card-duel: {len(chances)} ping targets listed and rolled")
+    print("card-duel: both players drawn with their hit points")
+    page.open()
+    page.my_turn()
+    page.page.screenshot(path=SCREENSHOT)
+"##;
+
+#[test]
+fn serve_answers_as_query_does_and_refuses_misuse() {
+    judge::testing::page::check_serve(BINARY, &QUERIES);
+}
+
+#[test]
+fn the_page_plays_in_a_real_browser() {
+    let dir = tests::scratch_dir("card-duel", "page");
+    judge::testing::page::check_page(BINARY, "card-duel", PAGE, &dir);
+}

@@ -195,7 +195,7 @@ pub fn answer<G: Game>(game: &mut G, query: &Query) -> Result<Answer, String> {
 /// The query's fault, as a sentence.
 pub fn respond<G: Game>(game: &mut G, text: &str) -> Result<String, String> {
     let query: Query =
-        serde_json::from_str(text).map_err(|e| format!("the query is not valid: {e}"))?;
+        serde_json::from_str(text.trim()).map_err(|e| format!("the query is not valid: {e}"))?;
     let answer = answer(game, &query)?;
     Ok(serde_json::to_string(&answer).expect("an answer is JSON"))
 }

@@ -166,3 +166,37 @@ fn interact_passes_a_perfect_player_and_names_each_kind_of_failure() {
     let server = QueryServer::start(HeroGame::new(), &dir);
     check_interact(PLAY, INTRO, &dir, &server);
 }
+
+/// The queries `serve` must answer as `query` does.
+const QUERIES: [&str; 3] = [
+    "{}",
+    r#"{"game": 2, "moves": ["1 1"]}"#,
+    r#"{"input": "1\n10 10 10 10 3 3 3 3 3 3 3 3\n", "moves": ["1 1", "1 2"]}"#,
+];
+
+/// The page's own checks in the browser: the four heroes drawn from the board.
+const PAGE: &str = r##"
+def check(page):
+    page.open(side="both", moves=["1 1"])
+    heroes = page.page.eval_on_selector_all("[data-hero]", "els => els.map(e => e.textContent)")
+    expect(len(heroes) == 4, f"four heroes: {heroes}")
+    board = page.answer(["1 1"])["board"]
+    for text, hp in zip(heroes, board["alice"]["hp"] + board["bob"]["hp"]):
+        expect(f" {hp} HP" in text, f"{text!r} shows {hp} HP")
+    expect(page.page.is_visible("[data-side='Bob'].mover"), "Bob is marked to move")
+    print("hero-battle: the four heroes with their hit points, the mover marked")
+    page.open(game=4, moves=["1 1"])
+    page.my_turn()
+    page.page.screenshot(path=SCREENSHOT)
+"##;
+
+#[test]
+fn serve_answers_as_query_does_and_refuses_misuse() {
+    judge::testing::page::check_serve(PLAY, &QUERIES);
+}
+
+#[test]
+fn the_page_plays_in_a_real_browser() {
+    let dir = tests::scratch_dir("hero-battle", "page");
+    judge::testing::page::check_page(PLAY, "hero-battle", PAGE, &dir);
+}

@@ -198,7 +198,7 @@ async function render() {
   drawChart(token);
   const next = autoMove(answer);
   if (next !== null) {
-    const wait = mode() === "watch" ? 700 : 350;
+    const wait = mode() === "watch" ? 700 : 150;
     autoTimer = setTimeout(() => play(next, mode() === "watch"), wait);
   }
 }

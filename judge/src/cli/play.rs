@@ -122,38 +122,39 @@ pub(super) fn run_query<G: Game>(mut game: G, args: &QueryArgs) -> i32 {
         };
         let mut pending = String::new();
         let mut answered = 0;
-        let mut lines = reader.lines();
-        loop {
-            let line = lines.next().transpose().map_err(|e| format!("cannot read: {e}"))?;
-            let ended = line.is_none();
-            if let Some(line) = line {
-                pending.push_str(&line);
-                pending.push('\n');
+        let mut reply = |query: &str| -> bool {
+            let line = games::query::respond(&mut game, query)
+                .unwrap_or_else(|e| games::query::error_line(&e));
+            answered += 1;
+            // A reader that went away wants no more answers.
+            writeln!(stdout, "{line}").and_then(|()| stdout.flush()).is_ok()
+        };
+        let complete = |text: &str| serde_json::from_str::<serde_json::Value>(text).is_ok();
+        let partial =
+            |text: &str| serde_json::from_str::<serde_json::Value>(text).is_err_and(|e| e.is_eof());
+        for line in reader.lines() {
+            let line = line.map_err(|e| format!("cannot read: {e}"))?;
+            if line.trim().is_empty() && pending.trim().is_empty() {
+                continue;
             }
-            if pending.trim().is_empty() {
-                if ended {
-                    break;
+            // A whole query on a line after an unfinished one: the unfinished one was cut.
+            if !pending.is_empty() && complete(&line) {
+                if !reply(pending.trim_end()) {
+                    return Ok(());
                 }
                 pending.clear();
-                continue;
             }
-            // An object that goes on past this line waits for the next one.
-            let partial = serde_json::from_str::<serde_json::Value>(&pending)
-                .is_err_and(|e| e.is_eof());
-            if partial && !ended {
-                continue;
+            pending.push_str(&line);
+            pending.push('\n');
+            if !partial(&pending) {
+                if !reply(pending.trim_end()) {
+                    return Ok(());
+                }
+                pending.clear();
             }
-            let reply = games::query::respond(&mut game, &pending)
-                .unwrap_or_else(|e| games::query::error_line(&e));
-            pending.clear();
-            // A reader that went away wants no more answers.
-            if writeln!(stdout, "{reply}").and_then(|()| stdout.flush()).is_err() {
-                return Ok(());
-            }
-            answered += 1;
-            if ended {
-                break;
-            }
+        }
+        if !pending.trim().is_empty() {
+            reply(pending.trim_end());
         }
         if answered == 0 {
             return Err("no query: expected a JSON object".to_owned());

@@ -3,7 +3,8 @@
 
 Usage: page_check.py URL CHROMIUM CHECKS SCREENSHOT
   CHECKS      a Python file defining check(page): the problem's own checks, given this
-              file's Page (open a state, read the moves, click, wait)
+              file's Page (open a state, read the moves, click, wait), expect(condition,
+              message) and SCREENSHOT (the checks may take a better one)
   SCREENSHOT  where the page of a game in progress is saved (PNG)
 
 The framework's checks, on any problem: the URL fragment opens a position; every move is
@@ -40,9 +41,11 @@ class Page:
     def __init__(self, page):
         self.page = page
 
-    def open(self, moves=(), side=None, game=1, seed=None):
+    def open(self, moves=(), side=None, game=1, seed=None, input=None):
         """Opens the state the fragment names, without a click, and waits for it drawn."""
         params = {"game": str(game), "moves": json.dumps(list(moves))}
+        if input is not None:
+            params["input"] = input
         if side:
             params["side"] = side
         if seed:
@@ -68,13 +71,14 @@ class Page:
         self.page.wait_for_function("""() => {
             const s = document.getElementById('status').textContent;
             return s.includes('(you)') || s.startsWith('game over');
-        }""", timeout=20000)
+        }""", timeout=90000)
         self.settle()
 
     def state(self):
         return self.page.evaluate("""() => {
             const p = new URLSearchParams(location.hash.slice(1));
-            return {moves: JSON.parse(p.get('moves') || '[]'), side: p.get('side'), game: p.get('game')};
+            return {moves: JSON.parse(p.get('moves') || '[]'), side: p.get('side'), game: p.get('game'),
+                    input: p.get('input')};
         }""")
 
     def moves(self):
@@ -85,13 +89,13 @@ class Page:
                     rgb: c.slice(0, 3), enabled: !b.disabled};
         })""")
 
-    def answer(self, moves=(), game=1):
+    def answer(self, moves=(), game=1, input=None):
         """The server's answer for a position, asked from the page."""
-        return self.page.evaluate("""async ([moves, game]) => {
-            const input = (await (await fetch('api/input')).json()).input;
+        return self.page.evaluate("""async ([moves, game, input]) => {
+            if (input === null) input = (await (await fetch('api/input')).json()).input;
             const r = await fetch('api/query', {method: 'POST', body: JSON.stringify({input, game, moves})});
             return await r.json();
-        }""", [list(moves), game])
+        }""", [list(moves), game, input])
 
     def click(self, move):
         self.page.click(f'#moves button.move[data-move="{move}"]')
@@ -110,7 +114,8 @@ def rank(worth, kind):
 
 def check_moves_listed(page):
     listed = page.moves()
-    answer = page.answer(page.state()["moves"], int(page.state()["game"]))
+    state = page.state()
+    answer = page.answer(state["moves"], int(state["game"]), state["input"])
     expect(answer["turn"] in ("over", "chance") or listed, "the moves are listed")
     served = {m["move"]: m["value"] for m in answer["moves"]}
     expect(sorted(m["move"] for m in listed) == sorted(served), f"the listed moves are the server's: {listed} {served}")
@@ -174,7 +179,7 @@ def main():
                 const s = document.getElementById('status').textContent;
                 const n = JSON.parse(new URLSearchParams(location.hash.slice(1)).get('moves')).length;
                 return n > {before} && (s.includes('(you)') || s.startsWith('game over'));
-            }}""", timeout=20000)
+            }}""", timeout=90000)
             page.settle()
             played += 1
             check_moves_listed(page)
@@ -191,7 +196,8 @@ def main():
         tab.set_viewport_size({"width": 1200, "height": 900})
         print("a 380-pixel window needs no sideways scroll")
 
-        rules = {"Page": Page, "expect": expect, "check_moves_listed": check_moves_listed}
+        rules = {"Page": Page, "expect": expect, "check_moves_listed": check_moves_listed,
+                 "SCREENSHOT": SCREENSHOT}
         with open(CHECKS) as source:
             exec(source.read(), rules)
         rules["check"](page)
