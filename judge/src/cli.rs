@@ -3,8 +3,9 @@
 //! `interact` as one clap [`JudgeCommand`] that every problem binary flattens into its own
 //! (the arguments in module `args`), and the runners behind them, here (`run`'s in module
 //! `run`, `package`'s in `package`, the user's program and `interface` in `program`, `play`'s
-//! and `query`'s in `play`, `interact`'s in `interact`). Each runner
-//! prints its report and returns the process's exit code.
+//! and `query`'s in `play`, `interact`'s in `interact`; a failure's report in `report`, laid
+//! out to fit a screen by `layout`). Each runner prints its report and returns the process's
+//! exit code.
 //!
 //! Exit codes: `check` and `validate` follow the chosen [`Protocol`](crate::Protocol);
 //! `stress`, `shrink`, `run`, `package` and `interact` follow GNU diff: 0 no failure (within the
@@ -16,6 +17,7 @@
 
 mod args;
 mod interact;
+pub(crate) mod layout;
 mod package;
 mod play;
 mod program;

@@ -14,9 +14,11 @@
 //! - **hunt**: one judged run ([`trial`]), the stress loop ([`stress`]), confirmation by
 //!   reruns alone, the shrinking driver ([`shrink`]), and [`hunt`], which chains them into
 //!   one typed [`Finding`]; tests on disk ([`find_tests`], [`judge_test`]).
-//! - **products**: [`package`] (a Kattis problem package), `cli` (feature `cli`: the
-//!   subcommands every problem binary flattens into its own), and the words they share
-//!   ([`text`]).
+//! - **products**: [`package`] (a Kattis problem package) and `cli` (feature `cli`: the
+//!   subcommands every problem binary flattens into its own).
+//!
+//! Every layer may use [`text`], the judge's words (counts, durations, sizes, commands),
+//! which imports nothing of the crate.
 //!
 //! `testing` (feature `testing`, hidden) is what the problem crates' tests share: the
 //! contracts of [`Problem`] checked on any problem, a toy problem, the binaries' conformance.
@@ -30,15 +32,15 @@ mod rules;
 mod hunt;
 #[cfg(unix)]
 pub mod package;
-#[cfg(all(unix, feature = "cli"))]
-mod report;
 #[cfg(unix)]
 mod sandbox;
-#[cfg(unix)]
 pub mod text;
 
 #[cfg(all(unix, feature = "cli"))]
 pub mod cli;
+// cli/interact.rs names the report's layout by this path.
+#[cfg(all(unix, feature = "cli"))]
+use cli::layout as report;
 #[cfg(all(unix, any(test, feature = "testing")))]
 #[doc(hidden)]
 pub mod testing;

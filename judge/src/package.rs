@@ -68,7 +68,7 @@ use crate::hunt::{
 };
 use crate::rules::{Limits, Problem, Verdict, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Sandbox};
-use crate::text::{self, bytes, plural, seconds};
+use crate::text::{bytes, plural, seconds};
 use contents::{Test, Tests, add_generated, add_own, add_samples, check_tests};
 use place::Place;
 
@@ -722,7 +722,7 @@ pub enum PackageError {
         source: StressError,
     },
     /// A signal stopped the build.
-    #[error("stopped by {}", text::signal(*.0))]
+    #[error("stopped by {}", crate::sandbox::signal(*.0))]
     Interrupted(i32),
 }
 

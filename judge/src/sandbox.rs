@@ -38,13 +38,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+pub(crate) use child::signal;
 pub use child::{
     ChildError, ChildOptions, ChildReport, Exit, POLL, PeakMemory, Program, wall_backstop,
 };
 pub use dialogue::{Dialogue, Next};
 #[cfg(feature = "cli")]
 pub(crate) use interrupt::exit_code;
-pub(crate) use sys::signal_name;
 
 /// Where runs happen: the run folders, the cgroups, the programs running now and the
 /// interrupt scope (see the module notes). Cheap to clone; clones share everything.

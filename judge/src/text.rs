@@ -1,9 +1,9 @@
-//! The judge's words: how counts, durations, sizes, exits, signals and commands read in
-//! every report, line and message, in one place so that they read the same everywhere.
+//! The judge's words: how counts, durations, sizes and commands read in every report, line
+//! and message, in one place so that they read the same everywhere. It imports nothing of the
+//! crate, so that every layer may use it; the words of a type (an exit, a signal) are beside
+//! their type.
 
 use std::time::Duration;
-
-use crate::sandbox::{Exit, signal_name};
 
 /// `n` with thousands separators: `34,871`.
 #[must_use]
@@ -66,31 +66,6 @@ pub fn megabytes(kib: u64) -> String {
     if kib.is_multiple_of(1024) { format!("{mb:.0} MB") } else { format!("{mb:.2} MB") }
 }
 
-/// A signal's usual name (`SIGINT`), or `signal N`.
-#[must_use]
-pub fn signal(signal: i32) -> String {
-    signal_name(signal).map_or_else(|| format!("signal {signal}"), str::to_owned)
-}
-
-/// How `exit` reads in a message: `exit code 3`, `signal 11 (SIGSEGV)`, `CPU time limit
-/// exceeded`, `killed at the wall-clock backstop`, `killed: output limit exceeded`, `memory
-/// limit exceeded`.
-#[must_use]
-pub fn describe_exit(exit: Exit) -> String {
-    match exit {
-        Exit::Code(code) => format!("exit code {code}"),
-        Exit::Signal(signal) => match signal_name(signal) {
-            Some(name) => format!("signal {signal} ({name})"),
-            None => format!("signal {signal}"),
-        },
-        Exit::TimeLimit => "CPU time limit exceeded".to_owned(),
-        Exit::WallTimeLimit => "killed at the wall-clock backstop".to_owned(),
-        Exit::OutputLimit => "killed: output limit exceeded".to_owned(),
-        Exit::MemoryLimit => "memory limit exceeded".to_owned(),
-        Exit::Stopped => "ended by the judge when the dialogue ended".to_owned(),
-    }
-}
-
 /// `word` as a POSIX shell would need it: bare when made of safe characters, else in single
 /// quotes.
 #[must_use]
@@ -131,10 +106,7 @@ mod tests {
     }
 
     #[test]
-    fn exits_and_commands_read_as_a_shell_shows_them() {
-        assert_eq!(describe_exit(Exit::Code(3)), "exit code 3");
-        assert_eq!(describe_exit(Exit::Signal(11)), "signal 11 (SIGSEGV)");
-        assert_eq!(signal(2), "SIGINT");
+    fn commands_read_as_a_shell_shows_them() {
         assert_eq!(shell_quote("./sol"), "./sol");
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), r"'it'\''s'");

@@ -18,7 +18,7 @@ use crate::package::{
     Built, PackageError, PackageOptions, Packaged, SUPPORTED, TIME_MULTIPLIER, build, time_limit,
 };
 use crate::sandbox::{Sandbox, exit_code};
-use crate::text::{self, bytes, plural, seconds};
+use crate::text::{bytes, plural, seconds};
 
 /// `PROBLEM package`: a problem package.
 #[derive(Clone, Debug, clap::Args)]
@@ -194,7 +194,7 @@ pub(super) fn run_package<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &Pa
             if built.not_killed.is_empty() { EXIT_PASSED } else { EXIT_FOUND }
         }
         Err(PackageError::Interrupted(signal)) => {
-            eprintln!("interrupted by {}: no package written", text::signal(signal));
+            eprintln!("interrupted by {}: no package written", crate::sandbox::signal(signal));
             exit_code(signal)
         }
         Err(e) => {

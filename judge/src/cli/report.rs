@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::args::{EXIT_FOUND, EXIT_PASSED, LimitsUsed, StressArgs};
+use super::layout::{FailureReport, Role, Text, beside, unused_save_path};
 use crate::hunt::{
     Failed, Finding, Hunt, Reruns, ShrinkEnd, ShrinkOutcome, Shrunk, Standing, Transcript, Trial,
 };
-use crate::report::{FailureReport, Role, Text, beside, unused_save_path};
 use crate::rules::{Limits, Problem, VerdictKind, render};
 use crate::sandbox::{ChildReport, Program};
 use crate::text::{self, megabytes, plural, seconds};
@@ -71,7 +71,10 @@ pub(super) fn stress<P: Problem>(
         Finding::Failed(failed) => failed,
         Finding::Passed(_) | Finding::Interrupted(_) | Finding::Unconfirmed(_) => {
             let headline = if let Finding::Interrupted(signal) = hunt.finding {
-                format!("interrupted by {} after {counts}: no failure so far", text::signal(signal))
+                format!(
+                    "interrupted by {} after {counts}: no failure so far",
+                    crate::sandbox::signal(signal)
+                )
             } else if total.is_some_and(|t| args.from == 0 && hunt.runs == t) {
                 format!("ok: right on every input: {counts}")
             } else {
@@ -135,7 +138,10 @@ pub(super) fn shrink<P: Problem>(
             (text, EXIT_PASSED)
         }
         Finding::Interrupted(signal) => {
-            let text = format!("interrupted by {}\n{limits_line}\n{time}\n", text::signal(*signal));
+            let text = format!(
+                "interrupted by {}\n{limits_line}\n{time}\n",
+                crate::sandbox::signal(*signal)
+            );
             (text, EXIT_PASSED)
         }
         Finding::Failed(failed) => {
@@ -163,7 +169,7 @@ fn failure<P: Problem>(
     match reruns {
         None => found.about.push(format!(
             "not confirmed: stopped by {} before a rerun alone",
-            caught.map_or_else(|| "a signal".to_owned(), text::signal)
+            caught.map_or_else(|| "a signal".to_owned(), crate::sandbox::signal)
         )),
         Some(r) if r.standing() == Standing::Confirmed => {
             if !r.first_counts {
@@ -436,7 +442,7 @@ fn shrink_line<I>(shrunk: &Shrunk<I>, shrink_time: Duration) -> String {
         ShrinkEnd::Runs => format!("shrunk by {moves}, then stopped by the run budget"),
         ShrinkEnd::Interrupted(signal) => format!(
             "shrunk by {moves}, then stopped by {}: not known to be 1-minimal",
-            text::signal(signal)
+            crate::sandbox::signal(signal)
         ),
     }
 }

@@ -22,7 +22,7 @@ use crate::hunt::{Trial, find_tests, judge_test};
 use crate::package::{Packaged, Score, groups_on_disk};
 use crate::rules::{RunLimits, Verdict, VerdictKind};
 use crate::sandbox::{ChildError, Program, Sandbox, exit_code};
-use crate::text::{self, megabytes, plural, seconds};
+use crate::text::{megabytes, plural, seconds};
 
 /// `PROBLEM run`: a program judged on a folder of tests.
 #[derive(Clone, Debug, clap::Args)]
@@ -201,7 +201,7 @@ pub(super) fn run_tests<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &RunT
     }
     let _ = writeln!(stdout, "limits: {}", limits.describe());
     if let Some(signal) = sandbox.caught() {
-        let _ = writeln!(stdout, "interrupted by {}", text::signal(signal));
+        let _ = writeln!(stdout, "interrupted by {}", crate::sandbox::signal(signal));
         return exit_code(signal);
     }
     if trouble {

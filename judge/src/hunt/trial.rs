@@ -6,7 +6,7 @@ use super::interactive::Transcript;
 use super::stress::Schedule;
 use crate::rules::{Limits, Problem, Verdict, VerdictKind, render};
 use crate::sandbox::{ChildError, ChildOptions, ChildReport, Exit, Program, Sandbox};
-use crate::text::{describe_exit, megabytes, seconds};
+use crate::text::{megabytes, seconds};
 
 /// A judged run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,7 +75,7 @@ pub fn run_verdict(
         }
         Exit::Code(_) | Exit::Signal(_) | Exit::OutputLimit => VerdictKind::RuntimeError,
     };
-    let mut message = describe_exit(report.exit);
+    let mut message = report.exit.to_string();
     if report.exit == Exit::OutputLimit {
         message += &format!(" ({} bytes)", options.output_limit);
     }

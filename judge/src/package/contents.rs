@@ -339,7 +339,7 @@ pub(super) fn check_tests<P: Packaged>(
                     } else {
                         format!(" with {group_flags}")
                     },
-                    crate::text::describe_exit(ran.exit),
+                    ran.exit,
                     ran.stderr_excerpt(200)
                 );
                 return Err(our_test(test, message));
@@ -355,10 +355,7 @@ pub(super) fn check_tests<P: Packaged>(
             let command = [custom.clone(), paths[0].clone(), paths[1].clone(), feedback.clone()];
             let ran = run(&Program::new(&command), test, &test.answer)?;
             if ran.exit != Exit::Code(42) {
-                let message = format!(
-                    "the output validator rejects our answer ({})",
-                    crate::text::describe_exit(ran.exit)
-                );
+                let message = format!("the output validator rejects our answer ({})", ran.exit);
                 return Err(our_test(test, message));
             }
         }

@@ -54,6 +54,7 @@
 //! dialogue).
 
 use std::ffi::{OsStr, OsString};
+use std::fmt;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::OwnedFd;
@@ -263,6 +264,32 @@ pub enum Exit {
     Stopped,
 }
 
+/// How an exit reads in a message: `exit code 3`, `signal 11 (SIGSEGV)`, `CPU time limit
+/// exceeded`, `killed at the wall-clock backstop`, `killed: output limit exceeded`, `memory
+/// limit exceeded`.
+impl fmt::Display for Exit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Code(code) => write!(f, "exit code {code}"),
+            Self::Signal(signal) => match sys::signal_name(signal) {
+                Some(name) => write!(f, "signal {signal} ({name})"),
+                None => write!(f, "signal {signal}"),
+            },
+            Self::TimeLimit => f.write_str("CPU time limit exceeded"),
+            Self::WallTimeLimit => f.write_str("killed at the wall-clock backstop"),
+            Self::OutputLimit => f.write_str("killed: output limit exceeded"),
+            Self::MemoryLimit => f.write_str("memory limit exceeded"),
+            Self::Stopped => f.write_str("ended by the judge when the dialogue ended"),
+        }
+    }
+}
+
+/// A signal's usual name (`SIGINT`), or `signal N`: how a caught signal reads in a message.
+#[must_use]
+pub(crate) fn signal(signal: i32) -> String {
+    sys::signal_name(signal).map_or_else(|| format!("signal {signal}"), str::to_owned)
+}
+
 impl Exit {
     /// Whether the program exited with code 0 by itself.
     #[must_use]
@@ -417,7 +444,7 @@ pub enum ChildError {
         program: String,
     },
     /// A signal stopped the run ([`Sandbox::catch_signals`]): not a verdict.
-    #[error("stopped by {}", crate::text::signal(*.0))]
+    #[error("stopped by {}", signal(*.0))]
     Interrupted(i32),
 }
 
@@ -897,7 +924,6 @@ fn classify(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::describe_exit;
 
     fn sandbox() -> &'static Sandbox {
         static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
@@ -926,7 +952,7 @@ mod tests {
         assert_eq!(report.stderr_tail, b"9abcdef\n");
         assert_eq!(report.stderr_len, 17);
         assert_eq!(report.stderr_excerpt(100), "...9abcdef");
-        assert_eq!(describe_exit(report.exit), "exit code 3");
+        assert_eq!(report.exit.to_string(), "exit code 3");
     }
 
     #[test]
@@ -954,7 +980,8 @@ mod tests {
     fn signals_and_output_limits_are_reported() {
         let report = run_child(&sh("kill -SEGV $$"), b"", &ChildOptions::default()).unwrap();
         assert_eq!(report.exit, Exit::Signal(11));
-        assert_eq!(describe_exit(report.exit), "signal 11 (SIGSEGV)");
+        assert_eq!(report.exit.to_string(), "signal 11 (SIGSEGV)");
+        assert_eq!(signal(2), "SIGINT");
         let options = ChildOptions { output_limit: 1000, ..ChildOptions::default() };
         let report = run_child(&sh("yes"), b"", &options).unwrap();
         assert_eq!((report.exit, report.stdout.len()), (Exit::OutputLimit, 1000));
@@ -984,7 +1011,7 @@ mod tests {
         assert_eq!(report.exit, Exit::MemoryLimit);
         assert!(report.wall < Duration::from_secs(2), "{:?}", report.wall);
         assert!(matches!(report.memory, PeakMemory::Measured(kib) if kib > 10 * 1024));
-        assert_eq!(describe_exit(report.exit), "memory limit exceeded");
+        assert_eq!(report.exit.to_string(), "memory limit exceeded");
         // A pause after the peak, so that a read sees all of it before the shell exits.
         let quick = "x=$(head -c 24000000 /dev/zero | tr '\\0' a); sleep 0.1; echo ${#x}";
         let report = run_child(&sh(quick), b"", &limited(1 << 20)).unwrap();
