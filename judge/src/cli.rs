@@ -16,6 +16,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "these runners are the binaries' UI")]
 
 mod args;
+mod command;
 mod interact;
 pub(crate) mod layout;
 mod package;
@@ -25,10 +26,11 @@ mod report;
 mod run;
 
 pub use args::{
-    CheckArgs, EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, GenerateArgs, JudgeCommand, JudgeHelp,
-    LimitArgs, LimitsUsed, MemoryLimit, RunArgs, ShrinkArgs, StressArgs, ValidateArgs, parse_args,
+    CheckArgs, EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, GenerateArgs, JudgeHelp, LimitArgs,
+    LimitsUsed, MemoryLimit, RunArgs, ShrinkArgs, StressArgs, ValidateArgs, parse_args,
     parse_duration, parse_megabytes, parse_memory_limit,
 };
+pub use command::JudgeCommand;
 pub use interact::InteractArgs;
 pub use package::PackageArgs;
 pub use play::{PlayArgs, QueryArgs};

@@ -7,7 +7,8 @@
 //! have followed chance ([`ShrinkOutcome::FollowedChance`]).
 //!
 //! - `trial`: one input through the program and the problem's judge; [`Contestant`], the
-//!   one place a batch program and a player of the problem's game differ.
+//!   one place a batch program and a player of the problem's game differ, and the
+//!   [`Schedule`] of inputs a contestant's stress loop tries.
 //! - `interactive`: a [`Player`]'s trial, every game of the input against the jury.
 //! - `confirm`: a failure run again alone before it is reported.
 //! - `stress`: the stress loop, deterministic for any number of jobs.
@@ -26,11 +27,9 @@ use std::time::{Duration, Instant};
 pub use confirm::{CONFIRM_RERUNS, FINAL_RERUNS, MORE_RERUNS, Reruns, Standing};
 pub use interactive::{Juries, Player, ReplyTimes, Transcript};
 pub use shrink::{ShrinkEnd, ShrinkOptions, ShrinkProgress, Shrunk, shrink};
-pub use stress::{
-    Failure, Plan, Progress, Schedule, StressError, StressOptions, StressReport, run_seed, stress,
-};
+pub use stress::{Failure, Progress, StressError, StressOptions, StressReport, run_seed, stress};
 pub use testset::{TestFile, TestSetError, find_tests, judge_test};
-pub use trial::{Contestant, Trial, run_verdict, trial};
+pub use trial::{Contestant, Plan, Schedule, Trial, run_verdict, trial};
 
 use crate::rules::{Problem, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Sandbox, wall_backstop};

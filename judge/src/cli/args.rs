@@ -1,20 +1,21 @@
-//! The command line's arguments (clap): [`JudgeCommand`] and each subcommand's arguments,
-//! the exit codes, the parsers of durations and memory sizes, and [`parse_args`], which gives
-//! a problem's binary its help texts. The runners are in the parent module.
+//! The command line's arguments (clap): each subcommand's arguments, the exit codes, the
+//! parsers of durations and memory sizes, and [`parse_args`], which gives a problem's binary
+//! its help texts. The subcommands' enum is in module `command`, the runners in the parent
+//! module.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{
-    Ending, interact, package, play, program, run, run_check, run_generate, run_shrink, run_stress,
-    run_validate,
-};
-use crate::hunt::{Juries, Schedule, ShrinkOptions, StressOptions};
-use crate::package::{InGroup, Packaged};
+use super::{Ending, program};
+use crate::hunt::{Schedule, ShrinkOptions, StressOptions};
+use crate::package::Packaged;
 use crate::rules::{EXIT_FAIL, Limits, Problem, Protocol, RunLimits};
 use crate::sandbox::{ChildOptions, Program, Sandbox, wall_backstop};
 use crate::text::{megabytes, seconds_given as seconds};
+
+// cli/play.rs names `hunt_command` by this path.
+pub(super) use super::command::hunt_command;
 
 /// `stress`'s and `shrink`'s exit code when no failure was found.
 pub const EXIT_PASSED: i32 = 0;
@@ -138,72 +139,6 @@ pub fn parse_megabytes(text: &str) -> Result<u64, String> {
         })
 }
 
-/// The judge's subcommands, for a problem binary to flatten into its own
-/// (`#[command(flatten)] Judge(JudgeCommand)`) and hand to [`JudgeCommand::run`].
-#[derive(Clone, Debug, clap::Subcommand)]
-pub enum JudgeCommand {
-    /// Judge a contestant's OUTPUT for INPUT as the original judge does.
-    Check(CheckArgs),
-    /// Is FILE a valid input?
-    Validate(ValidateArgs),
-    /// Run COMMAND on generated inputs until it fails, then shrink the failure.
-    ///
-    /// Runs COMMAND on generated inputs (or every input up to a bound) until it fails, then
-    /// shrinks the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble;
-    /// stopped by SIGINT, SIGTERM or SIGHUP, it reports what it found and exits 130, 143, 129.
-    Stress(StressArgs),
-    /// Shrink INPUT, on which COMMAND fails, to a 1-minimal input.
-    ///
-    /// Shrinks INPUT (a failure saved by `stress`, or any input) to a 1-minimal input that
-    /// fails the same way. Exit 0 it does not fail, 1 shrunk, 2 trouble; stopped by a signal,
-    /// it reports how far it got and exits 130, 143, 129.
-    Shrink(ShrinkArgs),
-    /// Print an input as `stress` generates them.
-    ///
-    /// Prints size level LEVEL, or extreme input K, from SEED; the same arguments give the
-    /// same bytes.
-    Generate(GenerateArgs),
-    /// Judge COMMAND on a folder of tests.
-    ///
-    /// Judges COMMAND on a folder of tests (NAME.in with NAME.ans, else NAME.out, else our
-    /// answer; a package's data/): each test's verdict, CPU time and peak memory, then a
-    /// summary, and a scoring package's score. Exit 0 all passed, 1 some failed, 2 trouble.
-    Run(run::RunTestsArgs),
-    /// Write a problem package in the Kattis format.
-    ///
-    /// Writes a problem package in the Kattis format (legacy), which DOMjudge imports: the
-    /// samples, the extremes and generated tests with our answers, a test that kills each
-    /// --wrong and --slow submission (found by stress and shrunk), the validators, the
-    /// submissions filed by verdict. Exit 0 all filed, 1 some submission killed by no test
-    /// (not filed), 2 trouble.
-    Package(package::PackageArgs),
-    /// Write the problem's function interface (header and grader) into DIR.
-    ///
-    /// Writes the problem's function interface into DIR, when its contest had contestants
-    /// write a function (IOI's tasks): the header and a grader.cpp that reads the input and
-    /// prints the answer, so that `g++ -O2 grader.cpp SOURCE` gives a program stress and run
-    /// take. Exit 0 written, 2 trouble (a problem whose programs read stdin has none).
-    Interface(program::InterfaceArgs),
-    /// Play a game of FILE against perfect play.
-    ///
-    /// Plays a game of FILE (the sample when absent) against perfect play: the position
-    /// drawn, every legal move with its value, hint, undo. Works over a pipe too.
-    Play(play::PlayArgs),
-    /// Answer positions' queries in JSON.
-    ///
-    /// Answers each position's query, a JSON object on standard input (or FILE), as it
-    /// comes, with the position's moves and their values as one line of JSON: one process
-    /// serves query after query.
-    Query(play::QueryArgs),
-    /// Play COMMAND against the jury on every game of FILE.
-    ///
-    /// Runs COMMAND against the jury on every game of FILE (the sample when absent), as the
-    /// statement's "Interactive version" says, and reports the first game lost, bad move,
-    /// protocol error, crash or limit, with the game so far. Exit 0 passed, 1 failed, 2
-    /// trouble.
-    Interact(interact::InteractArgs),
-}
-
 /// `PROBLEM generate`: a generated input on stdout.
 #[derive(Clone, Debug, clap::Args)]
 pub struct GenerateArgs {
@@ -223,85 +158,6 @@ pub struct GenerateArgs {
     /// has them), at LEVEL's size where the subtask allows it; under the original limits.
     #[arg(long, value_name = "K", conflicts_with = "extreme")]
     pub subtask: Option<usize>,
-}
-
-impl JudgeCommand {
-    /// Runs the subcommand on `problem` and returns the process's exit code. The
-    /// subcommands that run programs make the process's [`Sandbox`] here, build a source
-    /// file given for COMMAND, and hold the problem to a subtask when asked.
-    pub fn run<P: Packaged>(&self, problem: &P) -> i32 {
-        match self {
-            Self::Check(args) => run_check(problem, args),
-            Self::Validate(args) => run_validate(problem, args),
-            Self::Stress(_) | Self::Shrink(_) => hunt_command(&Sandbox::new(), problem, self, None),
-            Self::Generate(args) => match args.subtask {
-                None => run_generate(problem, args),
-                Some(k) => match held(problem, k, args.limits) {
-                    Ok(held) => run_generate(&held, args),
-                    Err(code) => code,
-                },
-            },
-            Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
-            Self::Package(args) => package::run_package(&Sandbox::new(), problem, args),
-            Self::Interface(args) => program::run_interface(problem, args),
-            Self::Play(_) | Self::Query(_) | Self::Interact(_) => play::without_game(),
-        }
-    }
-}
-
-/// `problem` held to its subtask `subtask` (`--subtask`), whose inputs are the original
-/// limits'; the error is the exit code, the trouble said on stderr.
-fn held<P: Packaged>(problem: &P, subtask: usize, limits: Limits) -> Result<InGroup<'_, P>, i32> {
-    if limits != Limits::Original {
-        let message = "--subtask is a subtask of the original limits: leave out --limits extended";
-        return Err(Ending::trouble(None, message).print());
-    }
-    InGroup::new(problem, subtask).map_err(|e| Ending::trouble(None, e).print())
-}
-
-/// `stress` or `shrink` (`command`), against `juries` when they play: a source COMMAND built
-/// first, the problem held to `--subtask` when one is given.
-pub(super) fn hunt_command<P: Packaged>(
-    sandbox: &Sandbox,
-    problem: &P,
-    command: &JudgeCommand,
-    juries: Option<&Juries>,
-) -> i32 {
-    let run = match command {
-        JudgeCommand::Stress(args) => &args.run,
-        JudgeCommand::Shrink(args) => &args.run,
-        _ => unreachable!("only stress and shrink hunt"),
-    };
-    let (run, _built) = match run.built(sandbox, problem) {
-        Ok(built) => built,
-        Err(code) => return code,
-    };
-    match run.subtask {
-        None => hunt_on(sandbox, problem, command, run, juries),
-        Some(k) => match held(problem, k, run.limits) {
-            Ok(held) => hunt_on(sandbox, &held, command, run, juries),
-            Err(code) => code,
-        },
-    }
-}
-
-/// [`hunt_command`] once its program is built and its problem chosen.
-fn hunt_on<P: Problem>(
-    sandbox: &Sandbox,
-    problem: &P,
-    command: &JudgeCommand,
-    run: RunArgs,
-    juries: Option<&Juries>,
-) -> i32 {
-    match command {
-        JudgeCommand::Stress(args) => {
-            run_stress(sandbox, problem, &StressArgs { run, ..args.clone() }, juries)
-        }
-        JudgeCommand::Shrink(args) => {
-            run_shrink(sandbox, problem, &ShrinkArgs { run, ..args.clone() }, juries)
-        }
-        _ => unreachable!("only stress and shrink hunt"),
-    }
 }
 
 /// `PROBLEM check`: judge a contestant's output.
@@ -549,7 +405,7 @@ impl RunArgs {
     /// These arguments with COMMAND built when it is a source file
     /// ([`build_command`](crate::package::build_command)), and what holds its binary (kept
     /// while it runs); the error is the exit code, the trouble said on stderr.
-    fn built<P: Packaged>(
+    pub(super) fn built<P: Packaged>(
         &self,
         sandbox: &Sandbox,
         problem: &P,
