@@ -102,12 +102,29 @@ pub struct Failed<I> {
     pub shrink: ShrinkOutcome<I>,
 }
 
-/// What shrinking a failure did.
+/// What shrinking a failure did, or why it was not shrunk.
 #[derive(Clone, Debug)]
 pub enum ShrinkOutcome<I> {
-    /// Not tried: not asked for, or the failure is not confirmed (nondeterministic, or a
-    /// signal stopped its reruns).
-    NotTried,
+    /// Confirmed, and not shrunk: no shrink was asked for.
+    NotAsked,
+    /// Not shrunk: a time limit met in only `failed` of `runs` runs alone, the program's CPU
+    /// time about the limit, where the machine's load decides.
+    NearTimeLimit {
+        /// Runs that failed the same way, the first included when it did.
+        failed: u32,
+        /// Runs, the first included when it failed the same way.
+        runs: u32,
+    },
+    /// Not shrunk: the failure came back in only `failed` of `runs` runs alone, and a shrink
+    /// would follow chance rather than the bug.
+    Nondeterministic {
+        /// Runs that failed the same way, the first included when it did.
+        failed: u32,
+        /// Runs, the first included when it failed the same way.
+        runs: u32,
+    },
+    /// Not shrunk: a signal stopped the reruns alone before they confirmed the failure.
+    Stopped,
     /// A time limit, kept as found ([`HuntOptions::time_limit_margin`]): none is asked, or
     /// the input as found does not meet the margin's limit.
     KeptTimeLimit,
@@ -229,7 +246,8 @@ pub fn examine<P: Problem, C: Contestant + ?Sized>(
     Ok(hunt(Finding::Failed(Box::new(failed))))
 }
 
-/// Shrinks a failure as `options` ask, once its reruns say where it stands.
+/// Shrinks a failure as `options` ask, once its reruns say where it stands; one they did not
+/// confirm is not shrunk, and its [`ShrinkOutcome`] says why.
 fn settle<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
@@ -244,8 +262,23 @@ fn settle<P: Problem, C: Contestant + ?Sized>(
         Some(Reruns { trial: Some(alone), first_counts: false, .. }) if confirmed => alone.clone(),
         _ => found.trial.clone(),
     };
-    let shrink_options = options.shrink.as_ref().filter(|_| confirmed);
-    let (shrink_options, failing_there) = match shrink_options {
+    // A failure the reruns alone did not confirm is reported as found, with why.
+    let unconfirmed = match &found.reruns {
+        None => Some(ShrinkOutcome::Stopped),
+        Some(_) if confirmed => None,
+        Some(reruns) => {
+            let (failed, runs) = reruns.with_first();
+            Some(if found.trial.verdict.kind == VerdictKind::TimeLimit {
+                ShrinkOutcome::NearTimeLimit { failed, runs }
+            } else {
+                ShrinkOutcome::Nondeterministic { failed, runs }
+            })
+        }
+    };
+    if let Some(shrink) = unconfirmed {
+        return Ok(Failed { found, failing, shrink });
+    }
+    let (shrink_options, failing_there) = match options.shrink.as_ref() {
         Some(shrink) if failing.verdict.kind == VerdictKind::TimeLimit => {
             match margined(sandbox, problem, contestant, &found.input, shrink, options)? {
                 Some((shrink, failing)) => (Some(shrink), failing),
@@ -255,7 +288,7 @@ fn settle<P: Problem, C: Contestant + ?Sized>(
         shrink => (shrink.cloned(), failing.clone()),
     };
     let shrink = match shrink_options {
-        None => ShrinkOutcome::NotTried,
+        None => ShrinkOutcome::NotAsked,
         Some(shrink_options) => {
             let shrink_progress = |p| progress.map_or((), |report| report(HuntProgress::Shrink(p)));
             let shrunk = shrink::shrink_with_progress(

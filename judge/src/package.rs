@@ -1062,19 +1062,14 @@ fn find_kill<P: Packaged>(
             (found.input, Kept::FollowedChance { moves: moves(&shrunk), failed, runs })
         }
         ShrinkOutcome::KeptTimeLimit => (found.input, Kept::TimeLimit),
-        ShrinkOutcome::NotTried => {
-            let time_limit = found.trial.verdict.kind == VerdictKind::TimeLimit;
-            let kept = found.reruns.as_ref().map_or(Kept::NotConfirmed, |r| {
-                let first = u32::from(r.first_counts);
-                let (failed, runs) = (r.failed + first, r.runs + first);
-                if time_limit {
-                    Kept::NearTimeLimit { failed, runs }
-                } else {
-                    Kept::Nondeterministic { failed, runs }
-                }
-            });
-            (found.input, kept)
+        ShrinkOutcome::NearTimeLimit { failed, runs } => {
+            (found.input, Kept::NearTimeLimit { failed, runs })
         }
+        ShrinkOutcome::Nondeterministic { failed, runs } => {
+            (found.input, Kept::Nondeterministic { failed, runs })
+        }
+        ShrinkOutcome::Stopped => (found.input, Kept::NotConfirmed),
+        ShrinkOutcome::NotAsked => unreachable!("a kill test's hunt always asks for a shrink"),
     };
     let name = format!("kills-{}", submission.stem);
     let test = tests.add_secret(name, &input, true)?.expect("a kill test is never left out");

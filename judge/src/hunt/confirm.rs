@@ -72,11 +72,12 @@ impl Reruns {
         }
     }
 
-    /// `failed 2 of 6 runs`, counting the first (failing) run when it failed the same way.
+    /// The runs that failed with `kind` and the runs made, the first (failing) run counted
+    /// when it failed the same way: `(2, 6)`.
     #[must_use]
-    pub fn with_first(&self) -> String {
+    pub fn with_first(&self) -> (u32, u32) {
         let first = u32::from(self.first_counts);
-        format!("failed {} of {} runs", self.failed + first, self.runs + first)
+        (self.failed + first, self.runs + first)
     }
 }
 
