@@ -14,8 +14,11 @@
 //! - `stress`: the stress loop, deterministic for any number of jobs.
 //! - `shrink`: the shrinking driver, greedy to a 1-minimal failing input.
 //! - `testset`: a folder of tests on disk, and one test judged from its files.
+//! - `grade`: a program graded on a set of tests (`PROBLEM run`'s and a package's), and the
+//!   groups' rule ([`Score`]).
 
 mod confirm;
+mod grade;
 mod interactive;
 mod shrink;
 mod stress;
@@ -25,6 +28,10 @@ mod trial;
 use std::time::{Duration, Instant};
 
 pub use confirm::{CONFIRM_RERUNS, FINAL_RERUNS, MORE_RERUNS, Reruns, Standing};
+pub(crate) use grade::{Coverage, Files, GradedTest, Grading, GroupTests, grade};
+pub use grade::{GroupScore, Score};
+#[cfg(feature = "cli")]
+pub(crate) use grade::{Outcome, groups_on_disk};
 pub use interactive::{Juries, Player, ReplyTimes, Transcript};
 pub use shrink::{ShrinkEnd, ShrinkOptions, ShrinkProgress, Shrunk, shrink};
 pub use stress::{Failure, Progress, StressError, StressOptions, StressReport, run_seed, stress};

@@ -37,10 +37,10 @@ pub struct JudgeHelp {
 }
 
 /// Parses a problem binary's command line, `A` being its clap arguments with a
-/// [`JudgeCommand`] flattened into its subcommands, `P` its problem. `help` and `P`'s
-/// [`RUN_LIMITS`](Problem::RUN_LIMITS) fill in the judge's help texts; a usage error of
-/// `check` exits 3, a judge failure, where clap's own usage errors exit 2, which testlib reads
-/// as a presentation error of the contestant.
+/// [`JudgeCommand`](super::JudgeCommand) flattened into its subcommands, `P` its problem.
+/// `help` and `P`'s [`RUN_LIMITS`](Problem::RUN_LIMITS) fill in the judge's help texts; a
+/// usage error of `check` exits 3, a judge failure, where clap's own usage errors exit 2,
+/// which testlib reads as a presentation error of the contestant.
 #[must_use]
 pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
     let limits = P::RUN_LIMITS;

@@ -5,6 +5,7 @@
 //! our own checks of every test against `validate` and the package's validators before it
 //! is written.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -14,7 +15,7 @@ use super::{
     About, OutputValidator, PackageError, Packaged, Scoring, TestBudget, TestSize, compile_cpp,
     input_validator_source,
 };
-use crate::hunt::run_seed;
+use crate::hunt::{Files, GradedTest, run_seed};
 use crate::rules::canonical::{Strictness, validate_file};
 use crate::rules::{Limits, render};
 use crate::sandbox::{ChildOptions, Exit, Program, Sandbox};
@@ -53,6 +54,13 @@ impl Test {
     /// `secret/group2/kills-greedy`.
     pub(super) fn path(&self) -> String {
         format!("{}/{}", self.folders()[0], self.name)
+    }
+}
+
+/// A package's test is in memory, with our answer.
+impl GradedTest for Test {
+    fn files(&self) -> Result<Files<'_>, String> {
+        Ok(Files { input: Cow::Borrowed(&self.input), answer: Some(Cow::Borrowed(&self.answer)) })
     }
 }
 
