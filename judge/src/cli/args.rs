@@ -7,11 +7,9 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{Ending, program};
 use crate::hunt::{Schedule, ShrinkOptions, StressOptions};
-use crate::package::Packaged;
 use crate::rules::{EXIT_FAIL, Limits, Problem, Protocol, RunLimits};
-use crate::sandbox::{ChildOptions, Program, Sandbox, wall_backstop};
+use crate::sandbox::{ChildOptions, wall_backstop};
 use crate::text::{megabytes, seconds_given as seconds};
 
 // cli/play.rs names `hunt_command` by this path.
@@ -253,9 +251,6 @@ pub struct RunArgs {
     /// grader when it has no main; .py: python3) is built as `package` builds a submission.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
-    /// The program built from a source file given for COMMAND, which it runs instead.
-    #[arg(skip)]
-    pub built: Option<Box<Program>>,
 }
 
 /// `PROBLEM stress`: run a program on generated inputs until it fails, then shrink.
@@ -301,6 +296,26 @@ pub struct ShrinkArgs {
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
     pub run: RunArgs,
+}
+
+/// The arguments of a command that hunts for a failure: `stress` or `shrink`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum HuntArgs<'a> {
+    /// `stress`.
+    Stress(&'a StressArgs),
+    /// `shrink`.
+    Shrink(&'a ShrinkArgs),
+}
+
+impl<'a> HuntArgs<'a> {
+    /// The arguments both take: the program, its limits, shrinking and saving.
+    #[must_use]
+    pub(crate) fn run(self) -> &'a RunArgs {
+        match self {
+            Self::Stress(args) => &args.run,
+            Self::Shrink(args) => &args.run,
+        }
+    }
 }
 
 /// The limits a run gets: the arguments given, else the problem's defaults.
@@ -393,29 +408,9 @@ impl RunArgs {
         }
     }
 
-    pub(super) fn program(&self) -> Program {
-        self.built.as_deref().cloned().unwrap_or_else(|| Program::new(&self.command))
-    }
-
     /// The limits runs get under these arguments, over `defaults`.
     pub(super) fn limits_used(&self, defaults: RunLimits) -> LimitsUsed {
         LimitsUsed { subtask: self.subtask, ..LimitsUsed::new(&self.limit, defaults) }
-    }
-
-    /// These arguments with COMMAND built when it is a source file
-    /// ([`build_command`](crate::package::build_command)), and what holds its binary (kept
-    /// while it runs); the error is the exit code, the trouble said on stderr.
-    pub(super) fn built<P: Packaged>(
-        &self,
-        sandbox: &Sandbox,
-        problem: &P,
-    ) -> Result<(Self, Option<crate::package::BuiltProgram>), i32> {
-        if let Err(e) = sandbox.catch_signals() {
-            return Err(Ending::trouble(None, format!("cannot catch signals: {e}")).print());
-        }
-        let built = program::build(sandbox, problem, &self.command)?;
-        let program = built.as_ref().map(|b| Box::new(b.program.clone()));
-        Ok((Self { built: program, ..self.clone() }, built))
     }
 }
 

@@ -2,14 +2,13 @@
 //! subcommand to its runner, with the process's [`Sandbox`] made here for those that run
 //! programs, a source COMMAND built and the problem held to `--subtask` when asked.
 
-use super::args::{RunArgs, ShrinkArgs, StressArgs};
+use super::args::{HuntArgs, ShrinkArgs, StressArgs};
 use super::{
-    CheckArgs, Ending, GenerateArgs, ValidateArgs, interact, package, play, program, run,
-    run_check, run_generate, run_shrink, run_stress, run_validate,
+    CheckArgs, GenerateArgs, ValidateArgs, held, hunt_ending, interact, package, play, program,
+    run, run_check, run_generate, run_validate,
 };
 use crate::hunt::Juries;
-use crate::package::{InGroup, Packaged};
-use crate::rules::{Limits, Problem};
+use crate::package::Packaged;
 use crate::sandbox::Sandbox;
 
 /// The judge's subcommands, for a problem binary to flatten into its own
@@ -91,7 +90,7 @@ impl JudgeCommand {
                 None => run_generate(problem, args),
                 Some(k) => match held(problem, k, args.limits) {
                     Ok(held) => run_generate(&held, args),
-                    Err(code) => code,
+                    Err(ending) => ending.print(),
                 },
             },
             Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
@@ -102,57 +101,28 @@ impl JudgeCommand {
     }
 }
 
-/// `problem` held to its subtask `subtask` (`--subtask`), whose inputs are the original
-/// limits'; the error is the exit code, the trouble said on stderr.
-fn held<P: Packaged>(problem: &P, subtask: usize, limits: Limits) -> Result<InGroup<'_, P>, i32> {
-    if limits != Limits::Original {
-        let message = "--subtask is a subtask of the original limits: leave out --limits extended";
-        return Err(Ending::trouble(None, message).print());
+impl JudgeCommand {
+    /// `stress`'s or `shrink`'s arguments; `None` for the other subcommands.
+    #[must_use]
+    pub(crate) fn hunt_args(&self) -> Option<HuntArgs<'_>> {
+        match self {
+            Self::Stress(args) => Some(HuntArgs::Stress(args)),
+            Self::Shrink(args) => Some(HuntArgs::Shrink(args)),
+            _ => None,
+        }
     }
-    InGroup::new(problem, subtask).map_err(|e| Ending::trouble(None, e).print())
 }
 
-/// `stress` or `shrink` (`command`), against `juries` when they play: a source COMMAND built
-/// first, the problem held to `--subtask` when one is given.
+/// `stress` or `shrink` (`command`), against `juries` when they play, its report printed
+/// ([`hunt_ending`]); any other command runs as [`JudgeCommand::run`] runs it.
 pub(super) fn hunt_command<P: Packaged>(
     sandbox: &Sandbox,
     problem: &P,
     command: &JudgeCommand,
     juries: Option<&Juries>,
 ) -> i32 {
-    let run = match command {
-        JudgeCommand::Stress(args) => &args.run,
-        JudgeCommand::Shrink(args) => &args.run,
-        _ => unreachable!("only stress and shrink hunt"),
-    };
-    let (run, _built) = match run.built(sandbox, problem) {
-        Ok(built) => built,
-        Err(code) => return code,
-    };
-    match run.subtask {
-        None => hunt_on(sandbox, problem, command, run, juries),
-        Some(k) => match held(problem, k, run.limits) {
-            Ok(held) => hunt_on(sandbox, &held, command, run, juries),
-            Err(code) => code,
-        },
-    }
-}
-
-/// [`hunt_command`] once its program is built and its problem chosen.
-fn hunt_on<P: Problem>(
-    sandbox: &Sandbox,
-    problem: &P,
-    command: &JudgeCommand,
-    run: RunArgs,
-    juries: Option<&Juries>,
-) -> i32 {
-    match command {
-        JudgeCommand::Stress(args) => {
-            run_stress(sandbox, problem, &StressArgs { run, ..args.clone() }, juries)
-        }
-        JudgeCommand::Shrink(args) => {
-            run_shrink(sandbox, problem, &ShrinkArgs { run, ..args.clone() }, juries)
-        }
-        _ => unreachable!("only stress and shrink hunt"),
+    match command.hunt_args() {
+        Some(args) => hunt_ending(sandbox, problem, args, juries).print(),
+        None => command.run(problem),
     }
 }
