@@ -27,9 +27,9 @@ mod run;
 
 pub use args::{
     CheckArgs, EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, GenerateArgs, JudgeHelp, LimitArgs,
-    LimitsUsed, MemoryLimit, RunArgs, ShrinkArgs, StressArgs, ValidateArgs, parse_args,
-    parse_duration, parse_megabytes, parse_memory_limit,
+    ShrinkArgs, StressArgs, ValidateArgs, parse_args,
 };
+pub(crate) use args::{LimitsUsed, RunArgs, parse_duration};
 pub use command::JudgeCommand;
 pub use interact::InteractArgs;
 pub use package::PackageArgs;
@@ -72,7 +72,7 @@ fn read(path: Option<&Path>) -> Result<Vec<u8>, String> {
 }
 
 /// Runs `check`: judges, delivers the verdict by the protocol, returns its exit code.
-pub fn run_check<P: Problem>(problem: &P, args: &CheckArgs) -> i32 {
+pub(crate) fn run_check<P: Problem>(problem: &P, args: &CheckArgs) -> i32 {
     let files = match args.protocol.check_files(&args.files) {
         Ok(files) => files,
         Err(e) => {
@@ -104,7 +104,7 @@ pub fn run_check<P: Problem>(problem: &P, args: &CheckArgs) -> i32 {
 /// Runs `validate`: reads the file in the canonical format (or leniently) with
 /// [`validate_file`](crate::canonical::validate_file), prints `ok: ...` on stdout or
 /// `invalid: line L, column C: ...` on stderr, returns the protocol's exit code.
-pub fn run_validate<P: Problem>(problem: &P, args: &ValidateArgs) -> i32 {
+pub(crate) fn run_validate<P: Problem>(problem: &P, args: &ValidateArgs) -> i32 {
     use crate::rules::canonical::{Strictness, validate_file};
     let bytes = match read(args.file.as_deref()) {
         Ok(bytes) => bytes,
@@ -171,7 +171,7 @@ impl Ending {
 
 /// Runs `generate`: the input on stdout, exit 0; a level or extreme the problem does not have
 /// is trouble (exit 2).
-pub fn run_generate<P: Problem>(problem: &P, args: &GenerateArgs) -> i32 {
+pub(crate) fn run_generate<P: Problem>(problem: &P, args: &GenerateArgs) -> i32 {
     let mut rng = SplitMix64::new(args.seed);
     let input = match args.extreme {
         Some(k) if k < problem.extremes(args.limits) => problem.extreme(k, &mut rng, args.limits),

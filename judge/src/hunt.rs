@@ -25,25 +25,27 @@ mod stress;
 mod testset;
 mod trial;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-pub use confirm::{CONFIRM_RERUNS, FINAL_RERUNS, MORE_RERUNS, Reruns, Standing};
+pub use confirm::{Reruns, Standing};
 pub(crate) use grade::{Coverage, Files, GradedTest, Grading, GroupTests, grade};
 pub use grade::{GroupScore, Score};
 #[cfg(feature = "cli")]
 pub(crate) use grade::{Outcome, groups_on_disk};
 pub use interactive::{Juries, Player, ReplyTimes, Transcript};
-pub use shrink::{ShrinkEnd, ShrinkOptions, ShrinkProgress, Shrunk, shrink};
+pub(crate) use shrink::ShrinkProgress;
+pub use shrink::{ShrinkEnd, ShrinkOptions, Shrunk, shrink};
 pub use stress::{Failure, Progress, StressError, StressOptions, StressReport, run_seed, stress};
-pub use testset::{TestFile, TestSetError, find_tests, judge_test};
-pub use trial::{Contestant, Plan, Schedule, Trial, run_verdict, trial};
+pub(crate) use testset::judge_test;
+pub use testset::{TestFile, TestSetError, find_tests};
+pub use trial::{Contestant, Plan, Schedule, Trial, trial};
 
 use crate::rules::{Problem, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Sandbox, wall_backstop};
 
 /// What to do with a failure once found: confirm it, then shrink it or not.
 #[derive(Clone, Debug, Default)]
-pub struct HuntOptions {
+pub(crate) struct HuntOptions {
     /// The stress loop's options ([`hunt`]); their `run` limits every run of the hunt.
     pub stress: StressOptions,
     /// How to shrink a confirmed failure; `None` reports it as found.
@@ -57,7 +59,7 @@ pub struct HuntOptions {
 
 /// Where a hunt has got, for a progress line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HuntProgress {
+pub(crate) enum HuntProgress {
     /// The stress loop: runs and cases finished.
     Stress(Progress),
     /// Shrinking a failure.
@@ -66,7 +68,11 @@ pub enum HuntProgress {
 
 /// What a hunt did and found.
 #[derive(Clone, Debug)]
-pub struct Hunt<I> {
+#[cfg_attr(
+    not(feature = "cli"),
+    expect(dead_code, reason = "the command line alone reads the whole hunt")
+)]
+pub(crate) struct Hunt<I> {
     /// Runs counted: the stress loop's up to and including the failure, else all that ran
     /// ([`examine`]: the runs of the given input before it failed or passed).
     pub runs: u64,
@@ -83,7 +89,11 @@ pub struct Hunt<I> {
 
 /// What a hunt found.
 #[derive(Clone, Debug)]
-pub enum Finding<I> {
+#[cfg_attr(
+    not(feature = "cli"),
+    expect(dead_code, reason = "the command line alone reads the whole hunt")
+)]
+pub(crate) enum Finding<I> {
     /// No failure in the runs made; the last run's trial ([`examine`]), if one is kept.
     Passed(Option<Box<Trial>>),
     /// A signal stopped the hunt before any failure.
@@ -98,7 +108,11 @@ pub enum Finding<I> {
 /// A failure: the input as found, where it stands after reruns alone, and how far
 /// shrinking got.
 #[derive(Clone, Debug)]
-pub struct Failed<I> {
+#[cfg_attr(
+    not(feature = "cli"),
+    expect(dead_code, reason = "the command line alone reads the whole hunt")
+)]
+pub(crate) struct Failed<I> {
     /// The run that found it (its index and seed in a stress loop), and its input.
     pub found: Failure<I>,
     /// The run to report for the input as found: the first rerun alone when the reruns
@@ -111,7 +125,7 @@ pub struct Failed<I> {
 
 /// What shrinking a failure did, or why it was not shrunk.
 #[derive(Clone, Debug)]
-pub enum ShrinkOutcome<I> {
+pub(crate) enum ShrinkOutcome<I> {
     /// Confirmed, and not shrunk: no shrink was asked for.
     NotAsked,
     /// Not shrunk: a time limit met in only `failed` of `runs` runs alone, the program's CPU
@@ -149,14 +163,6 @@ pub enum ShrinkOutcome<I> {
     },
 }
 
-impl<I> Failed<I> {
-    /// Whether reruns alone confirmed the failure (every one failed the same way).
-    #[must_use]
-    pub fn confirmed(&self) -> bool {
-        self.found.reruns.as_ref().is_some_and(|r| r.standing() == Standing::Confirmed)
-    }
-}
-
 /// Runs the stress loop of `problem` against `contestant`, confirms its failure by reruns alone,
 /// and shrinks it as `options` ask, calling `progress` as it goes.
 ///
@@ -165,7 +171,7 @@ impl<I> Failed<I> {
 /// # Errors
 /// The lowest-index run that could not be carried out; a shrink candidate that could not be
 /// run. Failures of the user's program are not errors but the [`Finding`].
-pub fn hunt<P: Problem, C: Contestant + ?Sized>(
+pub(crate) fn hunt<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
     contestant: &C,
@@ -195,7 +201,8 @@ pub fn hunt<P: Problem, C: Contestant + ?Sized>(
 
 /// How many times [`examine`] runs an input that passes before it says so: a program that
 /// fails only sometimes may pass the first run.
-pub const EXAMINE_RUNS: u32 = 1 + FINAL_RERUNS;
+#[cfg(feature = "cli")]
+pub(crate) const EXAMINE_RUNS: u32 = 1 + confirm::FINAL_RERUNS;
 
 /// [`hunt`] from `input`, which the user says `contestant` fails on: it is run until it fails
 /// (at most [`EXAMINE_RUNS`] times), confirmed by reruns alone when it failed at once (a
@@ -204,7 +211,8 @@ pub const EXAMINE_RUNS: u32 = 1 + FINAL_RERUNS;
 ///
 /// # Errors
 /// A run that could not be carried out.
-pub fn examine<P: Problem, C: Contestant + ?Sized>(
+#[cfg(feature = "cli")]
+pub(crate) fn examine<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
     contestant: &C,
@@ -212,7 +220,7 @@ pub fn examine<P: Problem, C: Contestant + ?Sized>(
     options: &HuntOptions,
     progress: Option<&(dyn Fn(HuntProgress) + Sync)>,
 ) -> Result<Hunt<P::Input>, ChildError> {
-    let started = Instant::now();
+    let started = std::time::Instant::now();
     let run = &options.stress.run;
     let cases = problem.cases(&input) as u64;
     let mut first = trial(sandbox, problem, contestant, &input, run)?;

@@ -26,7 +26,7 @@
 //!    them all; the limit is Kattis's rule on the slowest run ([`time_limit`]), its three
 //!    slowest tests timed by the quickest of three runs, since load inflates CPU time. A
 //!    limit the setter gives ([`PackageOptions::time_limit`]) replaces both.
-//! 4. **Kill tests**: for each `--wrong` and `--slow` submission, a [`hunt`] from the seed
+//! 4. **Kill tests**: for each `--wrong` and `--slow` submission, a hunt from the seed
 //!    under [`TIME_SAFETY_MARGIN`] times the package's time limit (so that a time limit it
 //!    finds is one at the limit whatever the noise, as problemtools wants) and the original
 //!    memory limit, shrinking what it finds but a time limit, which shrinking would bring to
@@ -37,8 +37,7 @@
 //!    output validator accepts our answers.
 //! 6. **Verdicts**: every `--wrong` and `--slow` submission runs on every test in the order
 //!    problemtools runs them, under the package's limits, and is filed under the verdict the
-//!    package's grading gives it ([`crate::judge_test`] judges
-//!    each run, as `PROBLEM run` does). One that passes every test is not filed but reported
+//!    package's grading gives it (each run judged as `PROBLEM run` judges it). One that passes every test is not filed but reported
 //!    ([`Built::not_killed`]).
 //! 7. The package is written beside `DIR` and renamed into place (module `place`).
 //!
@@ -72,13 +71,12 @@ use contents::{Test, Tests, add_generated, add_own, add_samples, check_tests};
 use place::Place;
 
 pub use crate::hunt::{GroupScore, Score};
-pub use kattis::{
-    TIME_MULTIPLIER, TIME_SAFETY_MARGIN, file_name_ok, short_name_ok, time_limit, uuid,
-};
-use submission::compile;
-pub use submission::{
-    BuiltProgram, Language, Role, SUPPORTED, Submission, build_command, compile_cpp,
-};
+pub use kattis::{TIME_MULTIPLIER, TIME_SAFETY_MARGIN, time_limit};
+use kattis::{file_name_ok, short_name_ok};
+#[cfg(feature = "cli")]
+pub(crate) use submission::{BuiltProgram, build_command};
+pub use submission::{Role, compile_cpp};
+pub(crate) use submission::{SUPPORTED, Submission, compile};
 pub use subtask::{GroupError, InGroup};
 
 /// What a package says of a problem beyond its [`Problem`]: its title and origin, its

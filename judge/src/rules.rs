@@ -16,5 +16,7 @@ pub mod scanf;
 mod verdict;
 
 pub use problem::{Exhibit, Invalid, Limits, Problem, RunLimits, check, render};
-pub use protocol::{CheckFiles, EXIT_FAIL, Protocol, Source, UsageError};
+pub use protocol::Protocol;
+#[cfg(feature = "cli")]
+pub(crate) use protocol::{EXIT_FAIL, Source};
 pub use verdict::{Verdict, VerdictKind};

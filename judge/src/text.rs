@@ -21,13 +21,13 @@ pub fn count(n: u64) -> String {
 
 /// `1 run`, `2 runs`, `34,871 runs`.
 #[must_use]
-pub fn plural(n: u64, noun: &str) -> String {
+pub(crate) fn plural(n: u64, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{} {noun}s", count(n)) }
 }
 
 /// A size in bytes for people: `812 bytes`, `61.2 KB`, `3.4 MB`.
 #[must_use]
-pub fn bytes(n: u64) -> String {
+pub(crate) fn bytes(n: u64) -> String {
     match n {
         1 => "1 byte".to_owned(),
         _ if n < 1000 => format!("{n} bytes"),
@@ -39,7 +39,7 @@ pub fn bytes(n: u64) -> String {
 /// A measured duration: whole milliseconds below a second (`7 ms`), else seconds to the
 /// millisecond (`1.004 s`), so that a time just over a limit reads as over it.
 #[must_use]
-pub fn seconds(time: Duration) -> String {
+pub(crate) fn seconds(time: Duration) -> String {
     if time.as_secs() == 0 {
         format!("{} ms", time.as_millis())
     } else {
@@ -48,20 +48,22 @@ pub fn seconds(time: Duration) -> String {
 }
 
 /// A short measured duration to the hundredth of a millisecond: `0.04 ms`, `12.31 ms`.
+#[cfg(feature = "cli")]
 #[must_use]
-pub fn milliseconds(time: Duration) -> String {
+pub(crate) fn milliseconds(time: Duration) -> String {
     format!("{:.2} ms", time.as_secs_f64() * 1e3)
 }
 
 /// A duration as given (a limit, a budget): `1.5 s`, `20 s`.
+#[cfg(feature = "cli")]
 #[must_use]
-pub fn seconds_given(time: Duration) -> String {
+pub(crate) fn seconds_given(time: Duration) -> String {
     format!("{} s", time.as_secs_f64())
 }
 
 /// `kib` in megabytes (MiB), as judges state memory limits: `256 MB`, `31.25 MB`.
 #[must_use]
-pub fn megabytes(kib: u64) -> String {
+pub(crate) fn megabytes(kib: u64) -> String {
     let mb = kib as f64 / 1024.0;
     if kib.is_multiple_of(1024) { format!("{mb:.0} MB") } else { format!("{mb:.2} MB") }
 }
@@ -69,7 +71,7 @@ pub fn megabytes(kib: u64) -> String {
 /// `word` as a POSIX shell would need it: bare when made of safe characters, else in single
 /// quotes.
 #[must_use]
-pub fn shell_quote(word: &str) -> String {
+pub(crate) fn shell_quote(word: &str) -> String {
     let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
     if !word.is_empty() && word.chars().all(safe) {
         word.to_owned()

@@ -83,7 +83,7 @@ pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
 ///
 /// # Errors
 /// Not a non-negative number with an optional unit `ms`, `s` or `m`.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     scaled(text, &[("ms", 1e-3), ("s", 1.0), ("m", 60.0)], 1.0)
         .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
         .ok_or_else(|| {
@@ -104,7 +104,7 @@ fn scaled(text: &str, units: &[(&str, f64)], bare: f64) -> Option<f64> {
 
 /// A memory limit as given: a size, or none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MemoryLimit {
+pub(crate) enum MemoryLimit {
     /// At most this many KiB.
     Kib(u64),
     /// No limit (the peak is still measured).
@@ -115,7 +115,7 @@ pub enum MemoryLimit {
 ///
 /// # Errors
 /// Neither.
-pub fn parse_memory_limit(text: &str) -> Result<MemoryLimit, String> {
+pub(crate) fn parse_memory_limit(text: &str) -> Result<MemoryLimit, String> {
     if text.trim().eq_ignore_ascii_case("none") {
         return Ok(MemoryLimit::Unlimited);
     }
@@ -127,7 +127,7 @@ pub fn parse_memory_limit(text: &str) -> Result<MemoryLimit, String> {
 ///
 /// # Errors
 /// A size that is not a positive number with one of those units.
-pub fn parse_megabytes(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_megabytes(text: &str) -> Result<u64, String> {
     let upper = text.trim().to_ascii_uppercase();
     scaled(upper.trim_end_matches('B'), &[("G", 1024.0 * 1024.0), ("M", 1024.0)], 1024.0)
         .filter(|&kib| kib >= 1.0)
@@ -142,20 +142,20 @@ pub fn parse_megabytes(text: &str) -> Result<u64, String> {
 pub struct GenerateArgs {
     /// The size level, 0 (the smallest) up to the problem's largest.
     #[arg(long, default_value_t = 0)]
-    pub level: u32,
+    pub(crate) level: u32,
     /// Extreme input K instead (the largest sizes and values the limits allow).
     #[arg(long, value_name = "K", conflicts_with = "level")]
-    pub extreme: Option<u32>,
+    pub(crate) extreme: Option<u32>,
     /// The seed.
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Limits the input respects.
     #[arg(long, value_enum, default_value_t)]
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// An input of the problem's original subtask K only (an IOI subtask, for a problem that
     /// has them), at LEVEL's size where the subtask allows it; under the original limits.
     #[arg(long, value_name = "K", conflicts_with = "extreme")]
-    pub subtask: Option<usize>,
+    pub(crate) subtask: Option<usize>,
 }
 
 /// `PROBLEM check`: judge a contestant's output.
@@ -168,38 +168,38 @@ pub struct CheckArgs {
     // clap's usage errors exit 2, a presentation error to testlib. `parse_args` likewise turns
     // clap's other errors for `check` into exit 3.
     #[arg(value_name = "FILES")]
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// Checker protocol: exit codes and where the message goes.
     #[arg(long, value_enum, default_value_t)]
-    pub protocol: Protocol,
+    pub(crate) protocol: Protocol,
     /// Limits the input is read under.
     #[arg(long, value_enum, default_value_t = Limits::Extended)]
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// Take a given ANSWER as it is, without checking it against our own answer.
     #[arg(long)]
-    pub trust_answer: bool,
+    pub(crate) trust_answer: bool,
     /// Reject what the official checker overlooks (the problem's README says what, e.g. text
     /// after the last answer): a presentation error instead of ok.
     #[arg(long)]
-    pub strict: bool,
+    pub(crate) strict: bool,
 }
 
 /// `PROBLEM validate`: is a file a valid input?
 #[derive(Clone, Debug, clap::Args)]
 pub struct ValidateArgs {
     /// Input file; standard input when absent.
-    pub file: Option<PathBuf>,
+    pub(crate) file: Option<PathBuf>,
     /// Which constraints to enforce.
     #[arg(long, value_enum, default_value_t)]
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// Validator protocol: testlib exits 0/3, kattis 42/43.
     #[arg(long, value_enum, default_value_t)]
-    pub protocol: Protocol,
+    pub(crate) protocol: Protocol,
     /// Accept any white space between numbers and leading zeros, as the solver reads,
     /// instead of the canonical format (one space between numbers, `\n` line ends, a final
     /// newline, numbers in plain decimal).
     #[arg(long)]
-    pub lenient: bool,
+    pub(crate) lenient: bool,
 }
 
 /// The time and memory every run of the user's program gets: the arguments `stress`,
@@ -208,49 +208,49 @@ pub struct ValidateArgs {
 pub struct LimitArgs {
     /// Each run's CPU-time limit (the problem's help gives its default).
     #[arg(long, short = 't', value_parser = parse_duration)]
-    pub time_limit: Option<Duration>,
+    pub(crate) time_limit: Option<Duration>,
     /// Each run's memory limit (the problem's help gives its default).
     #[arg(long, short = 'm', value_parser = parse_memory_limit, value_name = "MB")]
-    pub memory_limit: Option<MemoryLimit>,
+    pub(crate) memory_limit: Option<MemoryLimit>,
 }
 
 /// What every run of the user's program gets, and how failures are shrunk and saved: the
 /// arguments `stress` and `shrink` share.
 #[derive(Clone, Debug, clap::Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
-    pub limit: LimitArgs,
+    pub(crate) limit: LimitArgs,
     /// Limits of the inputs (generated ones and every shrink candidate).
     #[arg(long, value_enum, default_value_t)]
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// Runs at once [default: the number of cores].
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
+    pub(crate) jobs: Option<u16>,
     /// Where the failing input is saved; our answer, the program's output and our proofs go
     /// beside it (`.ans`, `.out`, ...).
     #[arg(long, default_value = "counterexample.in")]
-    pub save: PathBuf,
+    pub(crate) save: PathBuf,
     /// Time budget for shrinking.
     #[arg(long, value_parser = parse_duration, default_value = "60s")]
-    pub shrink_time: Duration,
+    pub(crate) shrink_time: Duration,
     /// Inputs of the problem's original subtask K only (an IOI subtask, for a problem that
     /// has them; under the original limits): every generated input and every shrink
     /// candidate meets its constraints, for a solution meant for that subtask.
     #[arg(long, value_name = "K")]
-    pub subtask: Option<usize>,
+    pub(crate) subtask: Option<usize>,
     /// COMMAND plays the problem's game against the jury (the statement's "Interactive
     /// version"), every game of an input in one run, instead of reading the input.
     #[arg(long)]
-    pub interactive: bool,
+    pub(crate) interactive: bool,
     /// With --interactive: chance's seed in every game (card-duel's pings).
     #[arg(long, default_value_t = 1, value_name = "SEED", requires = "interactive")]
-    pub jury_seed: u64,
+    pub(crate) jury_seed: u64,
     /// The program and its arguments (after --); it reads the input on stdin (or plays, with
     /// --interactive). A source file (.cpp, .cc: g++ -O2 -std=gnu++17, with the problem's
     /// grader when it has no main; .py: python3) is built as `package` builds a submission.
     #[arg(last = true, required = true, value_name = "COMMAND")]
-    pub command: Vec<OsString>,
+    pub(crate) command: Vec<OsString>,
 }
 
 /// `PROBLEM stress`: run a program on generated inputs until it fails, then shrink.
@@ -258,44 +258,44 @@ pub struct RunArgs {
 pub struct StressArgs {
     /// Master seed: the same seed gives the same inputs in the same order, whatever -j.
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Time budget, e.g. 30, 30s, 2m [default: 10s unless --runs or --exhaustive is given].
     #[arg(long, value_parser = parse_duration)]
-    pub time: Option<Duration>,
+    pub(crate) time: Option<Duration>,
     /// Run budget.
     #[arg(long)]
-    pub runs: Option<u64>,
+    pub(crate) runs: Option<u64>,
     /// First run index (with --runs 1, replays one run of a seed).
     #[arg(long, default_value_t = 0)]
-    pub from: u64,
+    pub(crate) from: u64,
     /// Report the failing input as found, unshrunk.
     #[arg(long)]
-    pub no_shrink: bool,
+    pub(crate) no_shrink: bool,
     /// Instead of generated inputs, every input up to BOUND in the problem's exhaustive
     /// order (the problem's help says what BOUND bounds).
     #[arg(long, value_name = "BOUND", conflicts_with = "subtask")]
-    pub exhaustive: Option<u64>,
+    pub(crate) exhaustive: Option<u64>,
     /// Every run at size level LEVEL (0, the smallest, up to the problem's largest), without
     /// the extreme inputs.
     #[arg(long, value_name = "LEVEL", conflicts_with = "exhaustive")]
-    pub level: Option<u32>,
+    pub(crate) level: Option<u32>,
     /// Judge every output and then accept it: the loop's own cost, for `cargo xtask bench
     /// judge`.
     #[arg(long, hide = true)]
-    pub accept_everything: bool,
+    pub(crate) accept_everything: bool,
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
-    pub run: RunArgs,
+    pub(crate) run: RunArgs,
 }
 
 /// `PROBLEM shrink`: shrink a failing input.
 #[derive(Clone, Debug, clap::Args)]
 pub struct ShrinkArgs {
     /// The input COMMAND fails on.
-    pub input: PathBuf,
+    pub(crate) input: PathBuf,
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
-    pub run: RunArgs,
+    pub(crate) run: RunArgs,
 }
 
 /// The arguments of a command that hunts for a failure: `stress` or `shrink`.
@@ -320,7 +320,7 @@ impl<'a> HuntArgs<'a> {
 
 /// The limits a run gets: the arguments given, else the problem's defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LimitsUsed {
+pub(crate) struct LimitsUsed {
     /// Each run's time limit.
     pub time: Duration,
     /// Each run's memory limit in KiB, if any.
@@ -335,7 +335,7 @@ pub struct LimitsUsed {
 impl LimitsUsed {
     /// The limits `args` ask for over `defaults`.
     #[must_use]
-    pub fn new(args: &LimitArgs, defaults: RunLimits) -> Self {
+    pub(crate) fn new(args: &LimitArgs, defaults: RunLimits) -> Self {
         let time = args.time_limit.unwrap_or(defaults.time);
         let memory_kib = match args.memory_limit {
             None => Some(defaults.memory_mib * 1024),
@@ -353,7 +353,7 @@ impl LimitsUsed {
     /// `1 s of CPU time (3 s of wall time) and 256 MB of memory, the stack's too, a run (the
     /// original judge's)`.
     #[must_use]
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let memory = self.memory_kib.map_or_else(
             || "no memory limit (the stack unlimited)".to_owned(),
             |kib| format!("{} of memory, the stack's too", megabytes(kib)),
@@ -385,7 +385,7 @@ impl LimitsUsed {
 
     /// Each run's options under these limits.
     #[must_use]
-    pub fn child_options(&self) -> ChildOptions {
+    pub(crate) fn child_options(&self) -> ChildOptions {
         ChildOptions::new(self.time, self.memory_kib)
     }
 }
@@ -417,7 +417,7 @@ impl RunArgs {
 impl StressArgs {
     /// The loop's options under `limits`.
     #[must_use]
-    pub fn stress_options(&self, limits: &LimitsUsed) -> StressOptions {
+    pub(crate) fn stress_options(&self, limits: &LimitsUsed) -> StressOptions {
         let unbounded = self.runs.is_none() && self.exhaustive.is_none();
         StressOptions {
             seed: self.seed,

@@ -41,7 +41,7 @@ pub(super) fn build<P: Packaged>(
 pub struct InterfaceArgs {
     /// The folder to write them into (made if absent); a file there of the same name and
     /// other contents is refused, never overwritten.
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
 }
 
 /// Runs `interface`: writes the problem's header and grader into the folder and says how to

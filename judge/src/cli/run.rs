@@ -30,14 +30,14 @@ pub struct RunTestsArgs {
     /// The tests: a folder of NAME.in files, searched below too (a package's data/, or the
     /// package itself), run in the order Kattis's tools run them; each judged against
     /// NAME.ans beside it, else NAME.out, else our own answer.
-    pub tests: PathBuf,
+    pub(crate) tests: PathBuf,
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
-    pub limit: LimitArgs,
+    pub(crate) limit: LimitArgs,
     /// The program and its arguments (after --); it reads each input on stdin. A source
     /// file (.cpp, .cc, .py) is built as `package` builds a submission.
     #[arg(last = true, required = true, value_name = "COMMAND")]
-    pub command: Vec<OsString>,
+    pub(crate) command: Vec<OsString>,
 }
 
 /// The folder of tests and the default limits: a package's `data/` and its `.timelimit`

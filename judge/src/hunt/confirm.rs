@@ -23,13 +23,13 @@ use crate::rules::{Problem, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Sandbox};
 
 /// Reruns that must all fail the same way to confirm a failure.
-pub const CONFIRM_RERUNS: u32 = 2;
+pub(crate) const CONFIRM_RERUNS: u32 = 2;
 
 /// Reruns after confirming ones that did not all fail the same way.
-pub const MORE_RERUNS: u32 = 4;
+pub(crate) const MORE_RERUNS: u32 = 4;
 
 /// Reruns of a shrunk input, to say in the report how often it fails alone.
-pub const FINAL_RERUNS: u32 = 2;
+pub(crate) const FINAL_RERUNS: u32 = 2;
 
 /// What reruns alone said of a failure.
 #[derive(Clone, Debug, PartialEq, Eq)]

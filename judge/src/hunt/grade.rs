@@ -114,14 +114,14 @@ impl Score {
 
     /// The points of every group.
     #[must_use]
-    pub fn out_of(&self) -> u32 {
+    pub(crate) fn out_of(&self) -> u32 {
         self.groups.iter().map(|g| g.points).sum()
     }
 
     /// The first failure of the first group that failed: what problemtools reports
     /// (`first_error`) when no group passed.
     #[must_use]
-    pub fn first_failure(&self) -> Option<&(Verdict, String)> {
+    pub(crate) fn first_failure(&self) -> Option<&(Verdict, String)> {
         self.groups.iter().find_map(|g| g.failure.as_ref())
     }
 }

@@ -27,7 +27,7 @@ const STDERR_IN_MESSAGE: usize = 300;
 /// rule judges. A runtime error quotes stderr, a sanitizer's headline first; a memory limit
 /// of an AddressSanitizer build says how to give it room.
 #[must_use]
-pub fn run_verdict(
+pub(crate) fn run_verdict(
     program: &Program,
     report: &ChildReport,
     options: &ChildOptions,
@@ -119,7 +119,7 @@ impl Contestant for Program {
         self
     }
 
-    /// The input rendered, the program run on it, its run judged ([`run_verdict`]), then its
+    /// The input rendered, the program run on it, its run judged by how it ended, then its
     /// output by the problem's rule against our answer. Time: our solver on `input`, plus
     /// the run, plus the judge's pass over the output.
     fn trial<P: Problem>(

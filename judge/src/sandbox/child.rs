@@ -134,7 +134,7 @@ impl Program {
     /// point, `__asan_init`, or links its library), whose quarantine alone may hold 256 MB:
     /// a memory limit for such a build is no limit for the program. Read once.
     #[must_use]
-    pub fn address_sanitized(&self) -> bool {
+    pub(crate) fn address_sanitized(&self) -> bool {
         *self.address_sanitized.get_or_init(|| {
             let Ok(prepared) = &self.prepared else { return false };
             let Ok(bytes) = std::fs::read(prepared.path()) else { return false };
@@ -196,7 +196,7 @@ fn absolute_if_file(arg: &OsStr) -> OsString {
 /// second, as CMS sets it. It ends a program that sleeps or waits, and leaves a CPU-bound one
 /// on a busy machine the time to reach its CPU limit first.
 #[must_use]
-pub fn wall_backstop(cpu: Duration) -> Duration {
+pub(crate) fn wall_backstop(cpu: Duration) -> Duration {
     cpu.saturating_mul(2).saturating_add(Duration::from_secs(1))
 }
 
@@ -206,7 +206,8 @@ pub struct ChildOptions {
     /// CPU time (user plus system) of the program and everything it starts, above which the
     /// run is a time limit (the module notes say how it is measured).
     pub time_limit: Duration,
-    /// Wall time after which the run is killed whatever its CPU time ([`wall_backstop`]).
+    /// Wall time after which the run is killed whatever its CPU time (by default twice the
+    /// time limit plus a second, see the module notes).
     pub wall_limit: Duration,
     /// Bytes of stdout kept; a program that writes more is killed.
     pub output_limit: usize,
@@ -259,8 +260,8 @@ pub enum Exit {
     OutputLimit,
     /// Its peak resident memory passed the memory limit: we killed it, or it ended above it.
     MemoryLimit,
-    /// We ended it because its dialogue stopped the run with a verdict of its own
-    /// ([`Next::Stop`](super::Next::Stop)); how it would have ended is not known.
+    /// We ended it because its dialogue stopped the run with a verdict of its own; how it
+    /// would have ended is not known.
     Stopped,
 }
 
@@ -314,13 +315,13 @@ pub enum PeakMemory {
 impl PeakMemory {
     /// What `wait4` reported (`child_kib`) means, given our own peak after reaping.
     #[must_use]
-    pub fn from_kib(child_kib: u64, own_kib: u64) -> Self {
+    pub(crate) fn from_kib(child_kib: u64, own_kib: u64) -> Self {
         if child_kib > own_kib { Self::Measured(child_kib) } else { Self::AtMost(own_kib) }
     }
 
     /// The figure in KiB: the child's peak, or the bound on it.
     #[must_use]
-    pub fn kib(self) -> u64 {
+    pub(crate) fn kib(self) -> u64 {
         match self {
             Self::Measured(kib) | Self::AtMost(kib) => kib,
         }
@@ -355,7 +356,7 @@ impl ChildReport {
     /// (`==7==ERROR: AddressSanitizer: heap-buffer-overflow on ...`, UBSan's `runtime error:`)
     /// wherever it stands, else the end of stderr, trimmed.
     #[must_use]
-    pub fn stderr_excerpt(&self, chars: usize) -> String {
+    pub(crate) fn stderr_excerpt(&self, chars: usize) -> String {
         if let Some(line) = self.sanitizer_headline() {
             let count = line.chars().count();
             return if count > chars {
@@ -377,7 +378,7 @@ impl ChildReport {
     /// The first line of stderr in which a sanitizer reports (AddressSanitizer, LeakSanitizer,
     /// ThreadSanitizer, MemorySanitizer, UndefinedBehaviorSanitizer), trimmed.
     #[must_use]
-    pub fn sanitizer_headline(&self) -> Option<String> {
+    pub(crate) fn sanitizer_headline(&self) -> Option<String> {
         const MARKS: [&str; 6] = [
             "ERROR: AddressSanitizer",
             "ERROR: LeakSanitizer",
@@ -453,7 +454,7 @@ const DRAIN_GRACE: Duration = Duration::from_secs(2);
 /// How often a running program's CPU time and peak memory are read. Faulting memory in runs
 /// at a few GB a second at most, so a program overshoots the memory limit by at most a few
 /// tens of megabytes, and the time limit by a few milliseconds, before it is killed.
-pub const POLL: Duration = Duration::from_millis(5);
+pub(crate) const POLL: Duration = Duration::from_millis(5);
 
 /// What the helper threads of one run report.
 enum Event {
