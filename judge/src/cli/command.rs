@@ -1,6 +1,6 @@
 //! The judge's subcommands as one clap enum, [`JudgeCommand`], and their dispatch: each
 //! subcommand to its runner, with the process's [`Sandbox`] made here for those that run
-//! programs, a source COMMAND built and the problem held to `--subtask` when asked.
+//! programs.
 
 use super::args::{HuntArgs, ShrinkArgs, StressArgs};
 use super::{
@@ -99,9 +99,7 @@ impl JudgeCommand {
             Self::Play(_) | Self::Query(_) | Self::Interact(_) => play::without_game(),
         }
     }
-}
 
-impl JudgeCommand {
     /// `stress`'s or `shrink`'s arguments; `None` for the other subcommands.
     #[must_use]
     pub(crate) fn hunt_args(&self) -> Option<HuntArgs<'_>> {
