@@ -3,8 +3,9 @@
 //! `interact` as one clap [`JudgeCommand`] that every problem binary flattens into its own
 //! (the arguments in module `args`), and the runners behind them, here (`run`'s in module
 //! `run`, `package`'s in `package`, the user's program and `interface` in `program`, `play`'s
-//! and `query`'s in `play`, `interact`'s in `interact`). Each runner
-//! prints its report and returns the process's exit code.
+//! and `query`'s in `play`, `interact`'s in `interact`; a failure's report in `report`, laid
+//! out to fit a screen by `layout`). Each runner prints its report and returns the process's
+//! exit code.
 //!
 //! Exit codes: `check` and `validate` follow the chosen [`Protocol`](crate::Protocol);
 //! `stress`, `shrink`, `run`, `package` and `interact` follow GNU diff: 0 no failure (within the
@@ -16,7 +17,9 @@
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "these runners are the binaries' UI")]
 
 mod args;
+mod command;
 mod interact;
+pub(crate) mod layout;
 mod package;
 mod play;
 mod program;
@@ -25,10 +28,11 @@ mod run;
 mod serve;
 
 pub use args::{
-    CheckArgs, EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, GenerateArgs, JudgeCommand, JudgeHelp,
-    LimitArgs, LimitsUsed, MemoryLimit, RunArgs, ShrinkArgs, StressArgs, ValidateArgs, parse_args,
-    parse_duration, parse_megabytes, parse_memory_limit,
+    CheckArgs, EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, GenerateArgs, JudgeHelp, LimitArgs,
+    ShrinkArgs, StressArgs, ValidateArgs, parse_args,
 };
+pub(crate) use args::{LimitsUsed, RunArgs, parse_duration};
+pub use command::JudgeCommand;
 pub use interact::InteractArgs;
 pub use package::PackageArgs;
 pub use play::{PlayArgs, QueryArgs};
@@ -47,10 +51,12 @@ use engine::rng::SplitMix64;
 use crate::hunt::{
     Contestant, HuntOptions, HuntProgress, Juries, Player, StressOptions, examine, hunt,
 };
+use crate::package::{BuiltProgram, InGroup, Packaged};
 use crate::rules::lenient::Lenient;
-use crate::rules::{EXIT_FAIL, Problem, Source, Verdict, check, render};
-use crate::sandbox::{Sandbox, exit_code, second_signal};
+use crate::rules::{EXIT_FAIL, Limits, Problem, Source, Verdict, check, render};
+use crate::sandbox::{Program, Sandbox, exit_code, second_signal};
 use crate::text::{count, plural};
+use args::HuntArgs;
 use report::Context;
 
 fn read(path: Option<&Path>) -> Result<Vec<u8>, String> {
@@ -87,7 +93,7 @@ fn catch_signals(sandbox: &Sandbox) -> io::Result<()> {
 }
 
 /// Runs `check`: judges, delivers the verdict by the protocol, returns its exit code.
-pub fn run_check<P: Problem>(problem: &P, args: &CheckArgs) -> i32 {
+pub(crate) fn run_check<P: Problem>(problem: &P, args: &CheckArgs) -> i32 {
     let files = match args.protocol.check_files(&args.files) {
         Ok(files) => files,
         Err(e) => {
@@ -119,7 +125,7 @@ pub fn run_check<P: Problem>(problem: &P, args: &CheckArgs) -> i32 {
 /// Runs `validate`: reads the file in the canonical format (or leniently) with
 /// [`validate_file`](crate::canonical::validate_file), prints `ok: ...` on stdout or
 /// `invalid: line L, column C: ...` on stderr, returns the protocol's exit code.
-pub fn run_validate<P: Problem>(problem: &P, args: &ValidateArgs) -> i32 {
+pub(crate) fn run_validate<P: Problem>(problem: &P, args: &ValidateArgs) -> i32 {
     use crate::rules::canonical::{Strictness, validate_file};
     let bytes = match read(args.file.as_deref()) {
         Ok(bytes) => bytes,
@@ -163,6 +169,12 @@ impl Ending {
         Self { stdout, stderr: String::new(), code }
     }
 
+    /// Trouble already said on stderr (a source COMMAND that cannot be built), and its exit
+    /// code.
+    fn said(code: i32) -> Self {
+        Self { stdout: String::new(), stderr: String::new(), code }
+    }
+
     /// Trouble: `error: {message}` and exit code 2 (or `128 + signal`).
     fn trouble(caught: Option<i32>, message: impl fmt::Display) -> Self {
         let code = caught.map_or(EXIT_TROUBLE, exit_code);
@@ -178,22 +190,9 @@ impl Ending {
     }
 }
 
-/// Runs `stress` and prints its report: see [`StressArgs::ending`].
-pub fn run_stress<P: Problem>(
-    sandbox: &Sandbox,
-    problem: &P,
-    args: &StressArgs,
-    juries: Option<&Juries>,
-) -> i32 {
-    if args.accept_everything {
-        return args.ending(sandbox, &Lenient(problem), juries).print();
-    }
-    args.ending(sandbox, problem, juries).print()
-}
-
 /// Runs `generate`: the input on stdout, exit 0; a level or extreme the problem does not have
 /// is trouble (exit 2).
-pub fn run_generate<P: Problem>(problem: &P, args: &GenerateArgs) -> i32 {
+pub(crate) fn run_generate<P: Problem>(problem: &P, args: &GenerateArgs) -> i32 {
     let mut rng = SplitMix64::new(args.seed);
     let input = match args.extreme {
         Some(k) if k < problem.extremes(args.limits) => problem.extreme(k, &mut rng, args.limits),
@@ -234,22 +233,18 @@ pub fn run_generate<P: Problem>(problem: &P, args: &GenerateArgs) -> i32 {
     }
 }
 
-/// Runs `shrink` and prints its report: see [`ShrinkArgs::ending`].
-pub fn run_shrink<P: Problem>(
-    sandbox: &Sandbox,
-    problem: &P,
-    args: &ShrinkArgs,
+/// The contestant `run` asks for: `None` for `program` itself, `program` playing against
+/// `juries` with `--interactive`; trouble when the problem has no game.
+fn player(
+    run: &RunArgs,
+    program: &Program,
     juries: Option<&Juries>,
-) -> i32 {
-    args.ending(sandbox, problem, juries).print()
-}
-
-/// The contestant `run` asks for: `None` for the program itself, a player against `juries`
-/// with `--interactive`; trouble when the problem has no game.
-fn player(run: &RunArgs, juries: Option<&Juries>) -> Result<Option<Player>, String> {
+) -> Result<Option<Player>, String> {
     match (run.interactive, juries) {
         (false, _) => Ok(None),
-        (true, Some(juries)) => Ok(Some(Player::new(run.program(), juries.clone(), run.jury_seed))),
+        (true, Some(juries)) => {
+            Ok(Some(Player::new(program.clone(), juries.clone(), run.jury_seed)))
+        }
         (true, None) => Err("--interactive: this problem has no game to play".to_owned()),
     }
 }
@@ -274,146 +269,186 @@ fn hunt_progress(progress: HuntProgress, total: Option<u64>) -> String {
     }
 }
 
-impl StressArgs {
-    /// `stress`: the loop, then shrinking, then the report, without printing.
-    ///
-    /// The report depends only on the seed (or the exhaustive bound), the options and the
-    /// user's program, not on `-j`, except its measured figures (CPU and wall times, memory)
-    /// and its last line, `time: ...`, which holds the wall times, the shrinker's run count
-    /// (candidates run beside an accepted one vary with `-j`) and `-j`. With
-    /// `--interactive`, the program plays against `juries`.
-    pub fn ending<P: Problem>(
-        &self,
-        sandbox: &Sandbox,
-        problem: &P,
-        juries: Option<&Juries>,
-    ) -> Ending {
-        match player(&self.run, juries) {
-            Ok(Some(player)) => self.ending_for(sandbox, problem, &player),
-            Ok(None) => self.ending_for(sandbox, problem, &self.run.program()),
-            Err(e) => Ending::trouble(sandbox.caught(), e),
-        }
+/// `problem` held to its subtask `subtask` (`--subtask`), whose inputs are the original
+/// limits'; the error is the ending that says why.
+fn held<P: Packaged>(
+    problem: &P,
+    subtask: usize,
+    limits: Limits,
+) -> Result<InGroup<'_, P>, Ending> {
+    if limits != Limits::Original {
+        let message = "--subtask is a subtask of the original limits: leave out --limits extended";
+        return Err(Ending::trouble(None, message));
     }
+    InGroup::new(problem, subtask).map_err(|e| Ending::trouble(None, e))
+}
 
-    fn ending_for<P: Problem, C: Contestant>(
-        &self,
-        sandbox: &Sandbox,
-        problem: &P,
-        contestant: &C,
-    ) -> Ending {
-        if let Err(e) = catch_signals(sandbox) {
-            return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
-        }
-        let limits = self.run.limits_used(P::RUN_LIMITS);
-        if let Some(level) = self.level.filter(|&level| level >= P::LEVELS) {
-            return Ending::trouble(
-                sandbox.caught(),
-                format!("no level {level}: {}'s levels are 0 to {}", problem.name(), P::LEVELS - 1),
-            );
-        }
-        // An exhaustive run's length, checked before any run so a bad bound is trouble at once.
-        let total =
-            match self.exhaustive.map(|b| problem.exhaustive_len(b, self.run.limits)).transpose() {
-                Ok(total) => total,
-                Err(e) => {
-                    return Ending::trouble(sandbox.caught(), format!("no exhaustive run: {e}"));
-                }
-            };
-        let options = HuntOptions {
-            stress: self.stress_options(&limits),
-            shrink: (!self.no_shrink).then(|| self.run.shrink_options(&limits)),
-            // A time limit is reported as found: `shrink` shrinks it, under a margin.
-            time_limit_margin: None,
-        };
-        let hunt = with_spinner(
-            |show| hunt(sandbox, problem, contestant, &options, Some(show)),
-            |p| hunt_progress(p, total),
-        );
-        let hunt = match hunt {
-            Ok(hunt) => hunt,
-            Err(e) => return Ending::trouble(sandbox.caught(), e),
-        };
-        let context = Context {
-            problem,
-            program: contestant.program(),
-            jury_seed: self.run.interactive.then_some(self.run.jury_seed),
-            limits: &limits,
-            inputs: self.run.limits,
-            save: &self.run.save,
-            shrink_time: self.run.shrink_time,
-            jobs: self.run.jobs(),
-            time_limit_margin: options.time_limit_margin,
-        };
-        let (text, code) = report::stress(&context, self, &hunt, total, sandbox.caught());
-        Ending::report(sandbox.caught(), text, code)
+/// How `stress` or `shrink` (`args`) ends, without printing but for a source COMMAND's build
+/// on stderr: the arguments resolved once ([`Hunting`]), the problem held to `--subtask`
+/// when one is given, the program playing against `juries` with `--interactive`; then the
+/// hunt and its report.
+///
+/// `stress`'s report depends only on the seed (or the exhaustive bound), the options and the
+/// user's program, not on `-j`, except its measured figures (CPU and wall times, memory) and
+/// its last line, `time: ...`, which holds the wall times, the shrinker's run count
+/// (candidates run beside an accepted one vary with `-j`) and `-j`. `shrink` runs the given
+/// input (confirmed alone, or rerun when it passes), then shrinks it.
+pub(crate) fn hunt_ending<P: Packaged>(
+    sandbox: &Sandbox,
+    problem: &P,
+    args: HuntArgs<'_>,
+    juries: Option<&Juries>,
+) -> Ending {
+    let hunting = match Hunting::resolve(sandbox, problem, args) {
+        Ok(hunting) => hunting,
+        Err(ending) => return ending,
+    };
+    let run = args.run();
+    match run.subtask {
+        None => hunting.ending(problem, juries),
+        Some(k) => match held(problem, k, run.limits) {
+            Ok(held) => hunting.ending(&held, juries),
+            Err(ending) => ending,
+        },
     }
 }
 
-impl ShrinkArgs {
-    /// `shrink`: the given input's run (confirmed alone, or rerun when it passes), then
-    /// shrinking, then the report, without printing. With `--interactive`, the program
-    /// plays against `juries`.
-    pub fn ending<P: Problem>(
-        &self,
-        sandbox: &Sandbox,
+/// A `stress` or `shrink` command resolved once from its arguments, as ripgrep resolves its
+/// low arguments into high ones: signals caught, a source COMMAND built, the limits chosen.
+/// What depends on the problem's type (held to a subtask, accepting everything) and on the
+/// contestant (the program, or a player) is chosen after, by [`Hunting::ending`].
+struct Hunting<'a> {
+    sandbox: &'a Sandbox,
+    args: HuntArgs<'a>,
+    /// The program: COMMAND, or what its source file was built into.
+    program: Program,
+    /// What holds a built program's binary, kept while it runs.
+    _built: Option<BuiltProgram>,
+    /// The limits each run gets.
+    limits: LimitsUsed,
+}
+
+impl<'a> Hunting<'a> {
+    /// Catches signals, once for the command (a build may be stopped too), then builds a
+    /// source COMMAND (saying how on stderr) and chooses the limits; the error is the ending.
+    fn resolve<P: Packaged>(
+        sandbox: &'a Sandbox,
         problem: &P,
-        juries: Option<&Juries>,
-    ) -> Ending {
-        match player(&self.run, juries) {
-            Ok(Some(player)) => self.ending_for(sandbox, problem, &player),
-            Ok(None) => self.ending_for(sandbox, problem, &self.run.program()),
-            Err(e) => Ending::trouble(sandbox.caught(), e),
+        args: HuntArgs<'a>,
+    ) -> Result<Self, Ending> {
+        if let Err(e) = catch_signals(sandbox) {
+            return Err(Ending::trouble(None, format!("cannot catch signals: {e}")));
+        }
+        let run = args.run();
+        let built = program::build(sandbox, problem, &run.command).map_err(Ending::said)?;
+        let program =
+            built.as_ref().map_or_else(|| Program::new(&run.command), |b| b.program.clone());
+        let limits = run.limits_used(P::RUN_LIMITS);
+        Ok(Self { sandbox, args, program, _built: built, limits })
+    }
+
+    /// How the command ends on `problem`: judged by the judge that accepts everything with
+    /// `stress --accept-everything`, against the program or a player of `juries`
+    /// (`--interactive`).
+    fn ending<P: Problem>(&self, problem: &P, juries: Option<&Juries>) -> Ending {
+        match self.args {
+            HuntArgs::Stress(args) if args.accept_everything => {
+                self.contestant(&Lenient(problem), juries)
+            }
+            _ => self.contestant(problem, juries),
         }
     }
 
-    fn ending_for<P: Problem, C: Contestant>(
-        &self,
-        sandbox: &Sandbox,
-        problem: &P,
-        contestant: &C,
-    ) -> Ending {
-        if let Err(e) = catch_signals(sandbox) {
-            return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
+    /// [`Hunting::ending`] once the problem is chosen: the contestant chosen, then the hunt.
+    fn contestant<P: Problem>(&self, problem: &P, juries: Option<&Juries>) -> Ending {
+        match player(self.args.run(), &self.program, juries) {
+            Ok(Some(player)) => self.hunt(problem, &player),
+            Ok(None) => self.hunt(problem, &self.program),
+            Err(e) => Ending::trouble(self.sandbox.caught(), e),
         }
-        let limits = self.run.limits_used(P::RUN_LIMITS);
-        let name = self.input.display();
-        let input = match read(Some(&self.input))
-            .and_then(|bytes| problem.parse(&bytes, self.run.limits).map_err(|e| e.to_string()))
-        {
-            Ok(input) => input,
-            Err(e) => {
-                return Ending::trouble(
-                    sandbox.caught(),
-                    format!("{name}: {e} ({} limits)", self.run.limits),
-                );
-            }
-        };
-        let options = HuntOptions {
-            stress: StressOptions { run: limits.child_options(), ..StressOptions::default() },
-            shrink: Some(self.run.shrink_options(&limits)),
-            time_limit_margin: Some(TIME_LIMIT_MARGIN),
-        };
-        let hunt = with_spinner(
-            |show| examine(sandbox, problem, contestant, input, &options, Some(show)),
-            |p| hunt_progress(p, None),
-        );
-        let hunt = match hunt {
-            Ok(hunt) => hunt,
-            Err(e) => return Ending::trouble(sandbox.caught(), e),
+    }
+
+    /// The hunt, `stress`'s or `shrink`'s, and its report.
+    fn hunt<P: Problem, C: Contestant>(&self, problem: &P, contestant: &C) -> Ending {
+        let run = self.args.run();
+        let time_limit_margin = match self.args {
+            // A time limit is reported as found: `shrink` shrinks it, under a margin.
+            HuntArgs::Stress(_) => None,
+            HuntArgs::Shrink(_) => Some(TIME_LIMIT_MARGIN),
         };
         let context = Context {
             problem,
             program: contestant.program(),
-            jury_seed: self.run.interactive.then_some(self.run.jury_seed),
-            limits: &limits,
-            inputs: self.run.limits,
-            save: &self.run.save,
-            shrink_time: self.run.shrink_time,
-            jobs: self.run.jobs(),
-            time_limit_margin: options.time_limit_margin,
+            jury_seed: run.interactive.then_some(run.jury_seed),
+            limits: &self.limits,
+            inputs: run.limits,
+            save: &run.save,
+            shrink_time: run.shrink_time,
+            jobs: run.jobs(),
+            time_limit_margin,
         };
-        let (text, code) = report::shrink(&context, &self.input, &hunt, sandbox.caught());
-        Ending::report(sandbox.caught(), text, code)
+        let report = match self.args {
+            HuntArgs::Stress(args) => self.stress(args, &context, contestant),
+            HuntArgs::Shrink(args) => self.shrink(args, &context, contestant),
+        };
+        match report {
+            Ok((text, code)) => Ending::report(self.sandbox.caught(), text, code),
+            Err(e) => Ending::trouble(self.sandbox.caught(), e),
+        }
+    }
+
+    /// `stress`: the loop, then shrinking, then the report and its exit code.
+    fn stress<P: Problem, C: Contestant>(
+        &self,
+        args: &StressArgs,
+        context: &Context<'_, P>,
+        contestant: &C,
+    ) -> Result<(String, i32), String> {
+        let problem = context.problem;
+        if let Some(level) = args.level.filter(|&level| level >= P::LEVELS) {
+            let last = P::LEVELS - 1;
+            return Err(format!("no level {level}: {}'s levels are 0 to {last}", problem.name()));
+        }
+        // An exhaustive run's length, checked before any run so a bad bound is trouble at once.
+        let total = (args.exhaustive.map(|b| problem.exhaustive_len(b, args.run.limits)))
+            .transpose()
+            .map_err(|e| format!("no exhaustive run: {e}"))?;
+        let options = HuntOptions {
+            stress: args.stress_options(&self.limits),
+            shrink: (!args.no_shrink).then(|| args.run.shrink_options(&self.limits)),
+            time_limit_margin: context.time_limit_margin,
+        };
+        let hunt = with_spinner(
+            |show| hunt(self.sandbox, problem, contestant, &options, Some(show)),
+            |p| hunt_progress(p, total),
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(report::stress(context, args, &hunt, total, self.sandbox.caught()))
+    }
+
+    /// `shrink`: the given input's run, then shrinking, then the report and its exit code.
+    fn shrink<P: Problem, C: Contestant>(
+        &self,
+        args: &ShrinkArgs,
+        context: &Context<'_, P>,
+        contestant: &C,
+    ) -> Result<(String, i32), String> {
+        let problem = context.problem;
+        let inputs = args.run.limits;
+        let input = read(Some(&args.input))
+            .and_then(|bytes| problem.parse(&bytes, inputs).map_err(|e| e.to_string()))
+            .map_err(|e| format!("{}: {e} ({inputs} limits)", args.input.display()))?;
+        let options = HuntOptions {
+            stress: StressOptions { run: self.limits.child_options(), ..StressOptions::default() },
+            shrink: Some(args.run.shrink_options(&self.limits)),
+            time_limit_margin: context.time_limit_margin,
+        };
+        let hunt = with_spinner(
+            |show| examine(self.sandbox, problem, contestant, input, &options, Some(show)),
+            |p| hunt_progress(p, None),
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(report::shrink(context, &args.input, &hunt, self.sandbox.caught()))
     }
 }
 

@@ -7,14 +7,18 @@
 //! have followed chance ([`ShrinkOutcome::FollowedChance`]).
 //!
 //! - `trial`: one input through the program and the problem's judge; [`Contestant`], the
-//!   one place a batch program and a player of the problem's game differ.
+//!   one place a batch program and a player of the problem's game differ, and the
+//!   [`Schedule`] of inputs a contestant's stress loop tries.
 //! - `interactive`: a [`Player`]'s trial, every game of the input against the jury.
 //! - `confirm`: a failure run again alone before it is reported.
 //! - `stress`: the stress loop, deterministic for any number of jobs.
 //! - `shrink`: the shrinking driver, greedy to a 1-minimal failing input.
 //! - `testset`: a folder of tests on disk, and one test judged from its files.
+//! - `grade`: a program graded on a set of tests (`PROBLEM run`'s and a package's), and the
+//!   groups' rule ([`Score`]).
 
 mod confirm;
+mod grade;
 mod interactive;
 pub mod jury;
 mod shrink;
@@ -22,23 +26,27 @@ mod stress;
 mod testset;
 mod trial;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-pub use confirm::{CONFIRM_RERUNS, FINAL_RERUNS, MORE_RERUNS, Reruns, Standing};
-pub use interactive::{Juries, Player, ReplyTimes, Transcript};
-pub use shrink::{ShrinkEnd, ShrinkOptions, ShrinkProgress, Shrunk, shrink};
-pub use stress::{
-    Failure, Plan, Progress, Schedule, StressError, StressOptions, StressReport, run_seed, stress,
-};
-pub use testset::{TestFile, TestSetError, find_tests, judge_test};
-pub use trial::{Contestant, Trial, run_verdict, trial};
+pub use confirm::{Reruns, Standing};
+pub(crate) use grade::{Coverage, Files, GradedTest, Grading, GroupTests, grade};
+pub use grade::{GroupScore, Score};
+#[cfg(feature = "cli")]
+pub(crate) use grade::{Outcome, groups_on_disk};
+pub use interactive::{Juries, Player};
+pub(crate) use shrink::ShrinkProgress;
+pub use shrink::{ShrinkEnd, ShrinkOptions, Shrunk, shrink};
+pub use stress::{Failure, Progress, StressError, StressOptions, StressReport, run_seed, stress};
+pub(crate) use testset::judge_test;
+pub use testset::{TestFile, TestSetError, find_tests};
+pub use trial::{Contestant, Plan, ReplyTimes, Schedule, Transcript, Trial, trial};
 
 use crate::rules::{Problem, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Sandbox, wall_backstop};
 
 /// What to do with a failure once found: confirm it, then shrink it or not.
 #[derive(Clone, Debug, Default)]
-pub struct HuntOptions {
+pub(crate) struct HuntOptions {
     /// The stress loop's options ([`hunt`]); their `run` limits every run of the hunt.
     pub stress: StressOptions,
     /// How to shrink a confirmed failure; `None` reports it as found.
@@ -52,7 +60,7 @@ pub struct HuntOptions {
 
 /// Where a hunt has got, for a progress line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HuntProgress {
+pub(crate) enum HuntProgress {
     /// The stress loop: runs and cases finished.
     Stress(Progress),
     /// Shrinking a failure.
@@ -61,7 +69,11 @@ pub enum HuntProgress {
 
 /// What a hunt did and found.
 #[derive(Clone, Debug)]
-pub struct Hunt<I> {
+#[cfg_attr(
+    not(feature = "cli"),
+    expect(dead_code, reason = "the command line alone reads the whole hunt")
+)]
+pub(crate) struct Hunt<I> {
     /// Runs counted: the stress loop's up to and including the failure, else all that ran
     /// ([`examine`]: the runs of the given input before it failed or passed).
     pub runs: u64,
@@ -78,7 +90,11 @@ pub struct Hunt<I> {
 
 /// What a hunt found.
 #[derive(Clone, Debug)]
-pub enum Finding<I> {
+#[cfg_attr(
+    not(feature = "cli"),
+    expect(dead_code, reason = "the command line alone reads the whole hunt")
+)]
+pub(crate) enum Finding<I> {
     /// No failure in the runs made; the last run's trial ([`examine`]), if one is kept.
     Passed(Option<Box<Trial>>),
     /// A signal stopped the hunt before any failure.
@@ -93,7 +109,11 @@ pub enum Finding<I> {
 /// A failure: the input as found, where it stands after reruns alone, and how far
 /// shrinking got.
 #[derive(Clone, Debug)]
-pub struct Failed<I> {
+#[cfg_attr(
+    not(feature = "cli"),
+    expect(dead_code, reason = "the command line alone reads the whole hunt")
+)]
+pub(crate) struct Failed<I> {
     /// The run that found it (its index and seed in a stress loop), and its input.
     pub found: Failure<I>,
     /// The run to report for the input as found: the first rerun alone when the reruns
@@ -104,12 +124,29 @@ pub struct Failed<I> {
     pub shrink: ShrinkOutcome<I>,
 }
 
-/// What shrinking a failure did.
+/// What shrinking a failure did, or why it was not shrunk.
 #[derive(Clone, Debug)]
-pub enum ShrinkOutcome<I> {
-    /// Not tried: not asked for, or the failure is not confirmed (nondeterministic, or a
-    /// signal stopped its reruns).
-    NotTried,
+pub(crate) enum ShrinkOutcome<I> {
+    /// Confirmed, and not shrunk: no shrink was asked for.
+    NotAsked,
+    /// Not shrunk: a time limit met in only `failed` of `runs` runs alone, the program's CPU
+    /// time about the limit, where the machine's load decides.
+    NearTimeLimit {
+        /// Runs that failed the same way, the first included when it did.
+        failed: u32,
+        /// Runs, the first included when it failed the same way.
+        runs: u32,
+    },
+    /// Not shrunk: the failure came back in only `failed` of `runs` runs alone, and a shrink
+    /// would follow chance rather than the bug.
+    Nondeterministic {
+        /// Runs that failed the same way, the first included when it did.
+        failed: u32,
+        /// Runs, the first included when it failed the same way.
+        runs: u32,
+    },
+    /// Not shrunk: a signal stopped the reruns alone before they confirmed the failure.
+    Stopped,
     /// A time limit, kept as found ([`HuntOptions::time_limit_margin`]): none is asked, or
     /// the input as found does not meet the margin's limit.
     KeptTimeLimit,
@@ -127,14 +164,6 @@ pub enum ShrinkOutcome<I> {
     },
 }
 
-impl<I> Failed<I> {
-    /// Whether reruns alone confirmed the failure (every one failed the same way).
-    #[must_use]
-    pub fn confirmed(&self) -> bool {
-        self.found.reruns.as_ref().is_some_and(|r| r.standing() == Standing::Confirmed)
-    }
-}
-
 /// Runs the stress loop of `problem` against `contestant`, confirms its failure by reruns alone,
 /// and shrinks it as `options` ask, calling `progress` as it goes.
 ///
@@ -143,7 +172,7 @@ impl<I> Failed<I> {
 /// # Errors
 /// The lowest-index run that could not be carried out; a shrink candidate that could not be
 /// run. Failures of the user's program are not errors but the [`Finding`].
-pub fn hunt<P: Problem, C: Contestant + ?Sized>(
+pub(crate) fn hunt<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
     contestant: &C,
@@ -173,7 +202,8 @@ pub fn hunt<P: Problem, C: Contestant + ?Sized>(
 
 /// How many times [`examine`] runs an input that passes before it says so: a program that
 /// fails only sometimes may pass the first run.
-pub const EXAMINE_RUNS: u32 = 1 + FINAL_RERUNS;
+#[cfg(feature = "cli")]
+pub(crate) const EXAMINE_RUNS: u32 = 1 + confirm::FINAL_RERUNS;
 
 /// [`hunt`] from `input`, which the user says `contestant` fails on: it is run until it fails
 /// (at most [`EXAMINE_RUNS`] times), confirmed by reruns alone when it failed at once (a
@@ -182,7 +212,8 @@ pub const EXAMINE_RUNS: u32 = 1 + FINAL_RERUNS;
 ///
 /// # Errors
 /// A run that could not be carried out.
-pub fn examine<P: Problem, C: Contestant + ?Sized>(
+#[cfg(feature = "cli")]
+pub(crate) fn examine<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
     contestant: &C,
@@ -190,7 +221,7 @@ pub fn examine<P: Problem, C: Contestant + ?Sized>(
     options: &HuntOptions,
     progress: Option<&(dyn Fn(HuntProgress) + Sync)>,
 ) -> Result<Hunt<P::Input>, ChildError> {
-    let started = Instant::now();
+    let started = std::time::Instant::now();
     let run = &options.stress.run;
     let cases = problem.cases(&input) as u64;
     let mut first = trial(sandbox, problem, contestant, &input, run)?;
@@ -231,7 +262,8 @@ pub fn examine<P: Problem, C: Contestant + ?Sized>(
     Ok(hunt(Finding::Failed(Box::new(failed))))
 }
 
-/// Shrinks a failure as `options` ask, once its reruns say where it stands.
+/// Shrinks a failure as `options` ask, once its reruns say where it stands; one they did not
+/// confirm is not shrunk, and its [`ShrinkOutcome`] says why.
 fn settle<P: Problem, C: Contestant + ?Sized>(
     sandbox: &Sandbox,
     problem: &P,
@@ -246,8 +278,23 @@ fn settle<P: Problem, C: Contestant + ?Sized>(
         Some(Reruns { trial: Some(alone), first_counts: false, .. }) if confirmed => alone.clone(),
         _ => found.trial.clone(),
     };
-    let shrink_options = options.shrink.as_ref().filter(|_| confirmed);
-    let (shrink_options, failing_there) = match shrink_options {
+    // A failure the reruns alone did not confirm is reported as found, with why.
+    let unconfirmed = match &found.reruns {
+        None => Some(ShrinkOutcome::Stopped),
+        Some(_) if confirmed => None,
+        Some(reruns) => {
+            let (failed, runs) = reruns.with_first();
+            Some(if found.trial.verdict.kind == VerdictKind::TimeLimit {
+                ShrinkOutcome::NearTimeLimit { failed, runs }
+            } else {
+                ShrinkOutcome::Nondeterministic { failed, runs }
+            })
+        }
+    };
+    if let Some(shrink) = unconfirmed {
+        return Ok(Failed { found, failing, shrink });
+    }
+    let (shrink_options, failing_there) = match options.shrink.as_ref() {
         Some(shrink) if failing.verdict.kind == VerdictKind::TimeLimit => {
             match margined(sandbox, problem, contestant, &found.input, shrink, options)? {
                 Some((shrink, failing)) => (Some(shrink), failing),
@@ -257,7 +304,7 @@ fn settle<P: Problem, C: Contestant + ?Sized>(
         shrink => (shrink.cloned(), failing.clone()),
     };
     let shrink = match shrink_options {
-        None => ShrinkOutcome::NotTried,
+        None => ShrinkOutcome::NotAsked,
         Some(shrink_options) => {
             let shrink_progress = |p| progress.map_or((), |report| report(HuntProgress::Shrink(p)));
             let shrunk = shrink::shrink_with_progress(

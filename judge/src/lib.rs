@@ -12,12 +12,15 @@
 //!   starts outliving it; signals stop every run. Not a sandbox for untrusted code: a run
 //!   sees the file system and the network as the user does.
 //! - **hunt**: one judged run ([`trial`]), the stress loop ([`stress`]), confirmation by
-//!   reruns alone, the shrinking driver ([`shrink`]), and [`hunt`], which chains them into
-//!   one typed [`Finding`]; tests on disk ([`find_tests`], [`judge_test`]); a program
-//!   against the [`jury`] of a problem's game ([`Player`], [`Juries`]).
-//! - **products**: [`package`] (a Kattis problem package), `cli` (feature `cli`: the
-//!   subcommands every problem binary flattens into its own), and the words they share
-//!   ([`text`]).
+//!   reruns alone, the shrinking driver ([`shrink`]), and `hunt`, which chains them into
+//!   one typed finding for the command line and the package; tests on disk ([`find_tests`])
+//!   and a program graded on them; a program against the [`jury`] of a problem's game
+//!   ([`Player`], [`Juries`]).
+//! - **products**: [`package`] (a Kattis problem package) and `cli` (feature `cli`: the
+//!   subcommands every problem binary flattens into its own).
+//!
+//! Every layer may use [`text`], the judge's words (counts, durations, sizes, commands),
+//! which imports nothing of the crate.
 //!
 //! `testing` (feature `testing`, hidden) is what the problem crates' tests share: the
 //! contracts of [`Problem`] checked on any problem, a toy problem, the binaries' conformance.
@@ -30,11 +33,8 @@ mod rules;
 mod hunt;
 #[cfg(unix)]
 pub mod package;
-#[cfg(all(unix, feature = "cli"))]
-mod report;
 #[cfg(unix)]
 mod sandbox;
-#[cfg(unix)]
 pub mod text;
 
 #[cfg(all(unix, feature = "cli"))]
@@ -44,22 +44,17 @@ pub mod cli;
 pub mod testing;
 
 pub use rules::{
-    CheckFiles, EXIT_FAIL, Exhibit, Invalid, Limits, Problem, Protocol, RunLimits, Source,
-    UsageError, Verdict, VerdictKind, canonical, check, compare, moves, render, scanf,
+    Exhibit, Invalid, Limits, Problem, Protocol, RunLimits, Verdict, VerdictKind, canonical, check,
+    compare, moves, render, scanf,
 };
 
 #[cfg(unix)]
 pub use hunt::jury;
 #[cfg(unix)]
 pub use hunt::{
-    CONFIRM_RERUNS, Contestant, EXAMINE_RUNS, FINAL_RERUNS, Failed, Failure, Finding, Hunt,
-    HuntOptions, HuntProgress, Juries, MORE_RERUNS, Plan, Player, Progress, ReplyTimes, Reruns,
-    Schedule, ShrinkEnd, ShrinkOptions, ShrinkOutcome, ShrinkProgress, Shrunk, Standing,
-    StressError, StressOptions, StressReport, TestFile, TestSetError, Transcript, Trial, examine,
-    find_tests, hunt, judge_test, run_seed, run_verdict, shrink, stress, trial,
+    Contestant, Failure, Juries, Plan, Player, Progress, ReplyTimes, Reruns, Schedule, ShrinkEnd,
+    ShrinkOptions, Shrunk, Standing, StressError, StressOptions, StressReport, TestFile,
+    TestSetError, Transcript, Trial, find_tests, run_seed, shrink, stress, trial,
 };
 #[cfg(unix)]
-pub use sandbox::{
-    ChildError, ChildOptions, ChildReport, Dialogue, Exit, Next, POLL, PeakMemory, Program,
-    Sandbox, wall_backstop,
-};
+pub use sandbox::{ChildError, ChildOptions, ChildReport, Exit, PeakMemory, Program, Sandbox};

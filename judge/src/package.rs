@@ -26,7 +26,7 @@
 //!    them all; the limit is Kattis's rule on the slowest run ([`time_limit`]), its three
 //!    slowest tests timed by the quickest of three runs, since load inflates CPU time. A
 //!    limit the setter gives ([`PackageOptions::time_limit`]) replaces both.
-//! 4. **Kill tests**: for each `--wrong` and `--slow` submission, a [`hunt`] from the seed
+//! 4. **Kill tests**: for each `--wrong` and `--slow` submission, a hunt from the seed
 //!    under [`TIME_SAFETY_MARGIN`] times the package's time limit (so that a time limit it
 //!    finds is one at the limit whatever the noise, as problemtools wants) and the original
 //!    memory limit, shrinking what it finds but a time limit, which shrinking would bring to
@@ -37,8 +37,7 @@
 //!    output validator accepts our answers.
 //! 6. **Verdicts**: every `--wrong` and `--slow` submission runs on every test in the order
 //!    problemtools runs them, under the package's limits, and is filed under the verdict the
-//!    package's grading gives it ([`crate::judge_test`] judges
-//!    each run, as `PROBLEM run` does). One that passes every test is not filed but reported
+//!    package's grading gives it (each run judged as `PROBLEM run` judges it). One that passes every test is not filed but reported
 //!    ([`Built::not_killed`]).
 //! 7. The package is written beside `DIR` and renamed into place (module `place`).
 //!
@@ -49,7 +48,6 @@
 //! (the report says so).
 
 mod contents;
-mod grading;
 mod kattis;
 mod place;
 mod submission;
@@ -63,23 +61,22 @@ use engine::fs::WriteError;
 use engine::rng::SplitMix64;
 
 use crate::hunt::{
-    Finding, HuntOptions, ShrinkOptions, ShrinkOutcome, StressError, StressOptions, Trial, hunt,
-    judge_test,
+    Coverage, Finding, Grading, GroupTests, HuntOptions, ShrinkOptions, ShrinkOutcome, StressError,
+    StressOptions, Trial, hunt, judge_test,
 };
 use crate::rules::{Limits, Problem, Verdict, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Sandbox};
-use crate::text::{self, bytes, plural, seconds};
+use crate::text::{bytes, plural, seconds};
 use contents::{Test, Tests, add_generated, add_own, add_samples, check_tests};
 use place::Place;
 
-pub use grading::{GroupScore, GroupTests, Score, groups_on_disk};
-pub use kattis::{
-    TIME_MULTIPLIER, TIME_SAFETY_MARGIN, file_name_ok, short_name_ok, time_limit, uuid,
-};
-use submission::compile;
-pub use submission::{
-    BuiltProgram, Language, Role, SUPPORTED, Submission, build_command, compile_cpp,
-};
+pub use crate::hunt::{GroupScore, Score};
+pub use kattis::{TIME_MULTIPLIER, TIME_SAFETY_MARGIN, time_limit};
+use kattis::{file_name_ok, short_name_ok};
+#[cfg(feature = "cli")]
+pub(crate) use submission::{BuiltProgram, build_command};
+pub use submission::{Role, compile_cpp};
+pub(crate) use submission::{SUPPORTED, Submission, compile};
 pub use subtask::{GroupError, InGroup};
 
 /// What a package says of a problem beyond its [`Problem`]: its title and origin, its
@@ -722,7 +719,7 @@ pub enum PackageError {
         source: StressError,
     },
     /// A signal stopped the build.
-    #[error("stopped by {}", text::signal(*.0))]
+    #[error("stopped by {}", crate::sandbox::signal(*.0))]
     Interrupted(i32),
 }
 
@@ -857,7 +854,7 @@ pub fn build<P: Packaged>(
         filed.push(one);
     }
     for submission in submissions.iter().filter(|s| s.role != Role::Accepted) {
-        let Graded { grade, slowest: slow, lenient } =
+        let Filing { grade, slowest: slow, lenient } =
             grade(sandbox, problem, submission, &ordered, tests.scoring.as_ref(), &run(limit))?;
         let folder = match &grade {
             Grade::Accepted => {
@@ -1062,19 +1059,14 @@ fn find_kill<P: Packaged>(
             (found.input, Kept::FollowedChance { moves: moves(&shrunk), failed, runs })
         }
         ShrinkOutcome::KeptTimeLimit => (found.input, Kept::TimeLimit),
-        ShrinkOutcome::NotTried => {
-            let time_limit = found.trial.verdict.kind == VerdictKind::TimeLimit;
-            let kept = found.reruns.as_ref().map_or(Kept::NotConfirmed, |r| {
-                let first = u32::from(r.first_counts);
-                let (failed, runs) = (r.failed + first, r.runs + first);
-                if time_limit {
-                    Kept::NearTimeLimit { failed, runs }
-                } else {
-                    Kept::Nondeterministic { failed, runs }
-                }
-            });
-            (found.input, kept)
+        ShrinkOutcome::NearTimeLimit { failed, runs } => {
+            (found.input, Kept::NearTimeLimit { failed, runs })
         }
+        ShrinkOutcome::Nondeterministic { failed, runs } => {
+            (found.input, Kept::Nondeterministic { failed, runs })
+        }
+        ShrinkOutcome::Stopped => (found.input, Kept::NotConfirmed),
+        ShrinkOutcome::NotAsked => unreachable!("a kill test's hunt always asks for a shrink"),
     };
     let name = format!("kills-{}", submission.stem);
     let test = tests.add_secret(name, &input, true)?.expect("a kill test is never left out");
@@ -1090,19 +1082,21 @@ fn find_kill<P: Packaged>(
     Ok((Some(kill), hunt.runs))
 }
 
-/// A submission graded on every test: how it fared, its slowest run and its test, and the
-/// first test whose output the original rule accepted only by overlooking a flaw.
-struct Graded {
+/// A submission graded on the package's tests, as it is filed: how it fared, its slowest run
+/// and its test, and the first test whose output the original rule accepted only by
+/// overlooking a flaw.
+struct Filing {
     grade: Grade,
     slowest: (Duration, String),
     lenient: Option<String>,
 }
 
 /// How `submission` fares on `tests` (in problemtools' order) under `limits`, graded as the
-/// package grades: pass-fail, its first failure; scoring, by [`Score::grade`] (every group
-/// all or nothing, a test judged once whatever groups hold it, the samples not counted),
-/// accepted with a partial score when some group passes, else the first failing group's
-/// failure. Also its slowest run and the first lenient `ok`.
+/// package grades ([`hunt::grade`](crate::hunt::grade), judging what the grade needs):
+/// pass-fail, its first failure; scoring, by [`Score::grade`] (every group all or nothing, a
+/// test judged once whatever groups hold it, the samples not counted), accepted with a
+/// partial score when some group passes, else the first failing group's failure. Also its
+/// slowest run and the first lenient `ok`.
 fn grade<P: Problem>(
     sandbox: &Sandbox,
     problem: &P,
@@ -1110,56 +1104,49 @@ fn grade<P: Problem>(
     tests: &[&Test],
     scoring: Option<&Scoring>,
     limits: &ChildOptions,
-) -> Result<Graded, PackageError> {
-    let mut slowest = (Duration::ZERO, String::new());
-    let mut lenient = None;
-    let mut judge = |test: &Test| -> Result<Option<Verdict>, PackageError> {
-        let trial = run_test(sandbox, problem, submission, test, limits)?;
-        slowest = slowest.clone().max((trial.run.cpu, test.path()));
-        if trial.verdict.kind == VerdictKind::Fail {
-            let message = trial.verdict.to_string();
-            return Err(PackageError::OurTest { test: test.path(), message });
-        }
-        if trial.verdict.is_ok() {
-            if lenient.is_none() && trial.verdict.lenient.is_some() {
-                lenient = Some(format!("{}: {}", test.path(), trial.verdict));
-            }
-            return Ok(None);
-        }
-        Ok(Some(trial.verdict))
+) -> Result<Filing, PackageError> {
+    let groups: Option<Vec<GroupTests>> = scoring.map(|scoring| {
+        (scoring.groups.iter().enumerate())
+            .map(|(g, group)| {
+                let folder = contents::group_folder(g);
+                // A group's folder is run in the order of its file names.
+                let mut held: Vec<(usize, String)> = (tests.iter().enumerate())
+                    .filter(|(_, t)| t.groups.contains(&g))
+                    .map(|(k, t)| (k, format!("{folder}/{}", t.name)))
+                    .collect();
+                held.sort_by(|a, b| a.1.cmp(&b.1));
+                let name = folder.trim_start_matches("secret/").to_owned();
+                GroupTests { name, points: group.points, tests: held }
+            })
+            .collect()
+    });
+    let grading = Grading { run: limits, groups: groups.as_deref(), coverage: Coverage::Needed };
+    let graded =
+        crate::hunt::grade(sandbox, problem, &submission.program, tests, &grading, |_, _| {})
+            .map_err(|e| {
+                PackageError::of_run(e.source, submission.file_name.clone(), tests[e.test].path())
+            })?;
+    if let Some(signal) = graded.interrupted {
+        return Err(PackageError::Interrupted(signal));
+    }
+    // A `fail` verdict is our test's fault, not the submission's.
+    let fail = (0..tests.len())
+        .find_map(|k| Some((k, graded.verdict(k).filter(|v| v.kind == VerdictKind::Fail)?)));
+    if let Some((k, verdict)) = fail {
+        return Err(PackageError::OurTest { test: tests[k].path(), message: verdict.to_string() });
+    }
+    let grade = match &graded.score {
+        None => graded.first_failure().map_or(Grade::Accepted, |(k, verdict)| {
+            Grade::Failed(verdict.clone(), tests[k].path())
+        }),
+        Some(score) => match score.first_failure() {
+            None => Grade::Accepted,
+            Some(_) if score.total() > 0 => Grade::Partial(score.clone()),
+            Some((verdict, test)) => Grade::Failed(verdict.clone(), test.clone()),
+        },
     };
-    let grade = match scoring {
-        None => {
-            let mut failed = None;
-            for test in tests {
-                if let Some(verdict) = judge(test)? {
-                    failed = Some((verdict, test.path()));
-                    break;
-                }
-            }
-            failed.map_or(Grade::Accepted, |(verdict, test)| Grade::Failed(verdict, test))
-        }
-        Some(scoring) => {
-            let groups: Vec<GroupTests> = (scoring.groups.iter().enumerate())
-                .map(|(g, group)| {
-                    let folder = contents::group_folder(g);
-                    // A group's folder is run in the order of its file names.
-                    let mut held: Vec<(usize, String)> = (tests.iter().enumerate())
-                        .filter(|(_, t)| t.groups.contains(&g))
-                        .map(|(k, t)| (k, format!("{folder}/{}", t.name)))
-                        .collect();
-                    held.sort_by(|a, b| a.1.cmp(&b.1));
-                    let name = folder.trim_start_matches("secret/").to_owned();
-                    GroupTests { name, points: group.points, tests: held }
-                })
-                .collect();
-            let score = Score::grade(&groups, |k| judge(tests[k]))?;
-            match score.first_failure() {
-                None => Grade::Accepted,
-                Some(_) if score.total() > 0 => Grade::Partial(score),
-                Some((verdict, test)) => Grade::Failed(verdict.clone(), test.clone()),
-            }
-        }
-    };
-    Ok(Graded { grade, slowest, lenient })
+    let slowest = graded.slowest.map(|(cpu, k)| (cpu, tests[k].path())).unwrap_or_default();
+    let lenient =
+        (graded.lenient).and_then(|k| Some(format!("{}: {}", tests[k].path(), graded.verdict(k)?)));
+    Ok(Filing { grade, slowest, lenient })
 }

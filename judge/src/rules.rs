@@ -17,5 +17,7 @@ mod verdict;
 
 pub use engine::input::Limits;
 pub use problem::{Exhibit, Invalid, Problem, RunLimits, check, render};
-pub use protocol::{CheckFiles, EXIT_FAIL, Protocol, Source, UsageError};
+pub use protocol::Protocol;
+#[cfg(feature = "cli")]
+pub(crate) use protocol::{EXIT_FAIL, Source};
 pub use verdict::{Verdict, VerdictKind};

@@ -41,13 +41,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-pub use child::{
-    ChildError, ChildOptions, ChildReport, Exit, POLL, PeakMemory, Program, wall_backstop,
-};
-pub use dialogue::{Dialogue, Next};
+pub(crate) use child::signal;
+pub(crate) use child::wall_backstop;
+pub use child::{ChildError, ChildOptions, ChildReport, Exit, PeakMemory, Program};
+pub(crate) use dialogue::{Dialogue, Next};
 #[cfg(feature = "cli")]
 pub(crate) use interrupt::{exit_code, second_signal};
-pub(crate) use sys::signal_name;
 
 #[cfg(test)]
 pub(crate) use interrupt::alone;
@@ -164,7 +163,7 @@ impl Sandbox {
     ///
     /// # Errors
     /// As [`Sandbox::run`].
-    pub fn interact(
+    pub(crate) fn interact(
         &self,
         program: &Program,
         options: &ChildOptions,

@@ -62,6 +62,18 @@ pub fn sandbox() -> &'static Sandbox {
     SANDBOX.get_or_init(Sandbox::new)
 }
 
+/// How `stress` or `shrink` (`command`) ends on `problem` in the tests' sandbox, as a
+/// problem's binary runs it (signals caught, a source COMMAND built, `--subtask` held), but
+/// without printing; `None` for another subcommand.
+#[cfg(feature = "cli")]
+#[must_use]
+pub fn hunt_ending<P: crate::package::Packaged>(
+    command: &crate::cli::JudgeCommand,
+    problem: &P,
+) -> Option<crate::cli::Ending> {
+    Some(crate::cli::hunt_ending(sandbox(), problem, command.hunt_args()?, None))
+}
+
 /// Checks the contracts of [`Problem`] on `problem` with `draws` generated inputs per level
 /// and limits: generated and extreme inputs are valid and round-trip through `render` and
 /// `parse`; every shrink move of them (the first `moves` of each) lowers the size; the

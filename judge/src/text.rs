@@ -1,9 +1,9 @@
-//! The judge's words: how counts, durations, sizes, exits, signals and commands read in
-//! every report, line and message, in one place so that they read the same everywhere.
+//! The judge's words: how counts, durations, sizes and commands read in every report, line
+//! and message, in one place so that they read the same everywhere. It imports nothing of the
+//! crate, so that every layer may use it; the words of a type (an exit, a signal) are beside
+//! their type.
 
 use std::time::Duration;
-
-use crate::sandbox::{Exit, signal_name};
 
 /// `n` with thousands separators: `34,871`.
 #[must_use]
@@ -21,13 +21,13 @@ pub fn count(n: u64) -> String {
 
 /// `1 run`, `2 runs`, `34,871 runs`.
 #[must_use]
-pub fn plural(n: u64, noun: &str) -> String {
+pub(crate) fn plural(n: u64, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{} {noun}s", count(n)) }
 }
 
 /// A size in bytes for people: `812 bytes`, `61.2 KB`, `3.4 MB`.
 #[must_use]
-pub fn bytes(n: u64) -> String {
+pub(crate) fn bytes(n: u64) -> String {
     match n {
         1 => "1 byte".to_owned(),
         _ if n < 1000 => format!("{n} bytes"),
@@ -39,7 +39,7 @@ pub fn bytes(n: u64) -> String {
 /// A measured duration: whole milliseconds below a second (`7 ms`), else seconds to the
 /// millisecond (`1.004 s`), so that a time just over a limit reads as over it.
 #[must_use]
-pub fn seconds(time: Duration) -> String {
+pub(crate) fn seconds(time: Duration) -> String {
     if time.as_secs() == 0 {
         format!("{} ms", time.as_millis())
     } else {
@@ -48,53 +48,30 @@ pub fn seconds(time: Duration) -> String {
 }
 
 /// A short measured duration to the hundredth of a millisecond: `0.04 ms`, `12.31 ms`.
+#[cfg(feature = "cli")]
 #[must_use]
-pub fn milliseconds(time: Duration) -> String {
+pub(crate) fn milliseconds(time: Duration) -> String {
     format!("{:.2} ms", time.as_secs_f64() * 1e3)
 }
 
 /// A duration as given (a limit, a budget): `1.5 s`, `20 s`.
+#[cfg(feature = "cli")]
 #[must_use]
-pub fn seconds_given(time: Duration) -> String {
+pub(crate) fn seconds_given(time: Duration) -> String {
     format!("{} s", time.as_secs_f64())
 }
 
 /// `kib` in megabytes (MiB), as judges state memory limits: `256 MB`, `31.25 MB`.
 #[must_use]
-pub fn megabytes(kib: u64) -> String {
+pub(crate) fn megabytes(kib: u64) -> String {
     let mb = kib as f64 / 1024.0;
     if kib.is_multiple_of(1024) { format!("{mb:.0} MB") } else { format!("{mb:.2} MB") }
-}
-
-/// A signal's usual name (`SIGINT`), or `signal N`.
-#[must_use]
-pub fn signal(signal: i32) -> String {
-    signal_name(signal).map_or_else(|| format!("signal {signal}"), str::to_owned)
-}
-
-/// How `exit` reads in a message: `exit code 3`, `signal 11 (SIGSEGV)`, `CPU time limit
-/// exceeded`, `killed at the wall-clock backstop`, `killed: output limit exceeded`, `memory
-/// limit exceeded`.
-#[must_use]
-pub fn describe_exit(exit: Exit) -> String {
-    match exit {
-        Exit::Code(code) => format!("exit code {code}"),
-        Exit::Signal(signal) => match signal_name(signal) {
-            Some(name) => format!("signal {signal} ({name})"),
-            None => format!("signal {signal}"),
-        },
-        Exit::TimeLimit => "CPU time limit exceeded".to_owned(),
-        Exit::WallTimeLimit => "killed at the wall-clock backstop".to_owned(),
-        Exit::OutputLimit => "killed: output limit exceeded".to_owned(),
-        Exit::MemoryLimit => "memory limit exceeded".to_owned(),
-        Exit::Stopped => "ended by the judge when the dialogue ended".to_owned(),
-    }
 }
 
 /// `word` as a POSIX shell would need it: bare when made of safe characters, else in single
 /// quotes.
 #[must_use]
-pub fn shell_quote(word: &str) -> String {
+pub(crate) fn shell_quote(word: &str) -> String {
     let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
     if !word.is_empty() && word.chars().all(safe) {
         word.to_owned()
@@ -131,10 +108,7 @@ mod tests {
     }
 
     #[test]
-    fn exits_and_commands_read_as_a_shell_shows_them() {
-        assert_eq!(describe_exit(Exit::Code(3)), "exit code 3");
-        assert_eq!(describe_exit(Exit::Signal(11)), "signal 11 (SIGSEGV)");
-        assert_eq!(signal(2), "SIGINT");
+    fn commands_read_as_a_shell_shows_them() {
         assert_eq!(shell_quote("./sol"), "./sol");
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), r"'it'\''s'");

@@ -1,19 +1,15 @@
-//! The command line's arguments (clap): [`JudgeCommand`] and each subcommand's arguments,
-//! the exit codes, the parsers of durations and memory sizes, and [`parse_args`], which gives
-//! a problem's binary its help texts. The runners are in the parent module.
+//! The command line's arguments (clap): each subcommand's arguments, the exit codes, the
+//! parsers of durations and memory sizes, and [`parse_args`], which gives a problem's binary
+//! its help texts. The subcommands' enum is in module `command`, the runners in the parent
+//! module.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{
-    Ending, interact, package, play, program, run, run_check, run_generate, run_shrink, run_stress,
-    run_validate, serve,
-};
-use crate::hunt::{Juries, Schedule, ShrinkOptions, StressOptions};
-use crate::package::{InGroup, Packaged};
+use crate::hunt::{Schedule, ShrinkOptions, StressOptions};
 use crate::rules::{EXIT_FAIL, Limits, Problem, Protocol, RunLimits};
-use crate::sandbox::{ChildOptions, Program, Sandbox, wall_backstop};
+use crate::sandbox::{ChildOptions, wall_backstop};
 use crate::text::{megabytes, seconds_given as seconds};
 
 /// `stress`'s and `shrink`'s exit code when no failure was found.
@@ -36,10 +32,10 @@ pub struct JudgeHelp {
 }
 
 /// Parses a problem binary's command line, `A` being its clap arguments with a
-/// [`JudgeCommand`] flattened into its subcommands, `P` its problem. `help` and `P`'s
-/// [`RUN_LIMITS`](Problem::RUN_LIMITS) fill in the judge's help texts; a usage error of
-/// `check` exits 3, a judge failure, where clap's own usage errors exit 2, which testlib reads
-/// as a presentation error of the contestant.
+/// [`JudgeCommand`](super::JudgeCommand) flattened into its subcommands, `P` its problem.
+/// `help` and `P`'s [`RUN_LIMITS`](Problem::RUN_LIMITS) fill in the judge's help texts; a
+/// usage error of `check` exits 3, a judge failure, where clap's own usage errors exit 2,
+/// which testlib reads as a presentation error of the contestant.
 #[must_use]
 pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
     let limits = P::RUN_LIMITS;
@@ -84,7 +80,7 @@ pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
 ///
 /// # Errors
 /// Not a non-negative number with an optional unit `ms`, `s` or `m`.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     scaled(text, &[("ms", 1e-3), ("s", 1.0), ("m", 60.0)], 1.0)
         .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
         .ok_or_else(|| {
@@ -105,7 +101,7 @@ fn scaled(text: &str, units: &[(&str, f64)], bare: f64) -> Option<f64> {
 
 /// A memory limit as given: a size, or none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MemoryLimit {
+pub(crate) enum MemoryLimit {
     /// At most this many KiB.
     Kib(u64),
     /// No limit (the peak is still measured).
@@ -116,7 +112,7 @@ pub enum MemoryLimit {
 ///
 /// # Errors
 /// Neither.
-pub fn parse_memory_limit(text: &str) -> Result<MemoryLimit, String> {
+pub(crate) fn parse_memory_limit(text: &str) -> Result<MemoryLimit, String> {
     if text.trim().eq_ignore_ascii_case("none") {
         return Ok(MemoryLimit::Unlimited);
     }
@@ -128,7 +124,7 @@ pub fn parse_memory_limit(text: &str) -> Result<MemoryLimit, String> {
 ///
 /// # Errors
 /// A size that is not a positive number with one of those units.
-pub fn parse_megabytes(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_megabytes(text: &str) -> Result<u64, String> {
     let upper = text.trim().to_ascii_uppercase();
     scaled(upper.trim_end_matches('B'), &[("G", 1024.0 * 1024.0), ("M", 1024.0)], 1024.0)
         .filter(|&kib| kib >= 1.0)
@@ -138,179 +134,25 @@ pub fn parse_megabytes(text: &str) -> Result<u64, String> {
         })
 }
 
-/// The judge's subcommands, for a problem binary to flatten into its own
-/// (`#[command(flatten)] Judge(JudgeCommand)`) and hand to [`JudgeCommand::run`].
-#[derive(Clone, Debug, clap::Subcommand)]
-pub enum JudgeCommand {
-    /// Judge a contestant's OUTPUT for INPUT as the original judge does.
-    Check(CheckArgs),
-    /// Is FILE a valid input?
-    Validate(ValidateArgs),
-    /// Run COMMAND on generated inputs until it fails, then shrink the failure.
-    ///
-    /// Runs COMMAND on generated inputs (or every input up to a bound) until it fails, then
-    /// shrinks the failure to a 1-minimal input. Exit 0 no failure, 1 failure, 2 trouble;
-    /// stopped by SIGINT, SIGTERM or SIGHUP, it reports what it found and exits 130, 143, 129.
-    Stress(StressArgs),
-    /// Shrink INPUT, on which COMMAND fails, to a 1-minimal input.
-    ///
-    /// Shrinks INPUT (a failure saved by `stress`, or any input) to a 1-minimal input that
-    /// fails the same way. Exit 0 it does not fail, 1 shrunk, 2 trouble; stopped by a signal,
-    /// it reports how far it got and exits 130, 143, 129.
-    Shrink(ShrinkArgs),
-    /// Print an input as `stress` generates them.
-    ///
-    /// Prints size level LEVEL, or extreme input K, from SEED; the same arguments give the
-    /// same bytes.
-    Generate(GenerateArgs),
-    /// Judge COMMAND on a folder of tests.
-    ///
-    /// Judges COMMAND on a folder of tests (NAME.in with NAME.ans, else NAME.out, else our
-    /// answer; a package's data/): each test's verdict, CPU time and peak memory, then a
-    /// summary, and a scoring package's score. Exit 0 all passed, 1 some failed, 2 trouble.
-    Run(run::RunTestsArgs),
-    /// Write a problem package in the Kattis format.
-    ///
-    /// Writes a problem package in the Kattis format (legacy), which DOMjudge imports: the
-    /// samples, the extremes and generated tests with our answers, a test that kills each
-    /// --wrong and --slow submission (found by stress and shrunk), the validators, the
-    /// submissions filed by verdict. Exit 0 all filed, 1 some submission killed by no test
-    /// (not filed), 2 trouble.
-    Package(package::PackageArgs),
-    /// Write the problem's function interface (header and grader) into DIR.
-    ///
-    /// Writes the problem's function interface into DIR, when its contest had contestants
-    /// write a function (IOI's tasks): the header and a grader.cpp that reads the input and
-    /// prints the answer, so that `g++ -O2 grader.cpp SOURCE` gives a program stress and run
-    /// take. Exit 0 written, 2 trouble (a problem whose programs read stdin has none).
-    Interface(program::InterfaceArgs),
-    /// Play a game of FILE against perfect play.
-    ///
-    /// Plays a game of FILE (the sample when absent) against perfect play: the position
-    /// drawn, every legal move with its value, hint, undo. Works over a pipe too.
-    Play(play::PlayArgs),
-    /// Answer positions' queries in JSON.
-    ///
-    /// Answers each position's query, a JSON object on standard input (or FILE), as it
-    /// comes, with the position's moves and their values as one line of JSON: one process
-    /// serves query after query.
-    Query(play::QueryArgs),
-    /// Play COMMAND against the jury on every game of FILE.
-    ///
-    /// Runs COMMAND against the jury on every game of FILE (the sample when absent), as the
-    /// statement's "Interactive version" says, and reports the first game lost, bad move,
-    /// protocol error, crash or limit, with the game so far. Exit 0 passed, 1 failed, 2
-    /// trouble.
-    Interact(interact::InteractArgs),
-    /// Serve the game as a web page against perfect play.
-    ///
-    /// Serves a page on this machine (127.0.0.1, a port the system picks unless --port):
-    /// the position drawn, every legal move with its value in colour, play either side
-    /// against perfect play or watch, undo, hint, the value so far; and POST /api/query,
-    /// which answers `query`'s JSON. Prints the address; runs until Ctrl-C.
-    Serve(serve::ServeArgs),
-}
-
 /// `PROBLEM generate`: a generated input on stdout.
 #[derive(Clone, Debug, clap::Args)]
 pub struct GenerateArgs {
     /// The size level, 0 (the smallest) up to the problem's largest.
     #[arg(long, default_value_t = 0)]
-    pub level: u32,
+    pub(crate) level: u32,
     /// Extreme input K instead (the largest sizes and values the limits allow).
     #[arg(long, value_name = "K", conflicts_with = "level")]
-    pub extreme: Option<u32>,
+    pub(crate) extreme: Option<u32>,
     /// The seed.
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Limits the input respects.
     #[arg(long, value_enum, default_value_t)]
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// An input of the problem's original subtask K only (an IOI subtask, for a problem that
     /// has them), at LEVEL's size where the subtask allows it; under the original limits.
     #[arg(long, value_name = "K", conflicts_with = "extreme")]
-    pub subtask: Option<usize>,
-}
-
-impl JudgeCommand {
-    /// Runs the subcommand on `problem` and returns the process's exit code. The
-    /// subcommands that run programs make the process's [`Sandbox`] here, build a source
-    /// file given for COMMAND, and hold the problem to a subtask when asked.
-    pub fn run<P: Packaged>(&self, problem: &P) -> i32 {
-        match self {
-            Self::Check(args) => run_check(problem, args),
-            Self::Validate(args) => run_validate(problem, args),
-            Self::Stress(_) | Self::Shrink(_) => hunt_command(&Sandbox::new(), problem, self, None),
-            Self::Generate(args) => match args.subtask {
-                None => run_generate(problem, args),
-                Some(k) => match held(problem, k, args.limits) {
-                    Ok(held) => run_generate(&held, args),
-                    Err(code) => code,
-                },
-            },
-            Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
-            Self::Package(args) => package::run_package(&Sandbox::new(), problem, args),
-            Self::Interface(args) => program::run_interface(problem, args),
-            Self::Play(_) | Self::Query(_) | Self::Interact(_) | Self::Serve(_) => {
-                play::without_game()
-            }
-        }
-    }
-}
-
-/// `problem` held to its subtask `subtask` (`--subtask`), whose inputs are the original
-/// limits'; the error is the exit code, the trouble said on stderr.
-fn held<P: Packaged>(problem: &P, subtask: usize, limits: Limits) -> Result<InGroup<'_, P>, i32> {
-    if limits != Limits::Original {
-        let message = "--subtask is a subtask of the original limits: leave out --limits extended";
-        return Err(Ending::trouble(None, message).print());
-    }
-    InGroup::new(problem, subtask).map_err(|e| Ending::trouble(None, e).print())
-}
-
-/// `stress` or `shrink` (`command`), against `juries` when they play: a source COMMAND built
-/// first, the problem held to `--subtask` when one is given.
-pub(super) fn hunt_command<P: Packaged>(
-    sandbox: &Sandbox,
-    problem: &P,
-    command: &JudgeCommand,
-    juries: Option<&Juries>,
-) -> i32 {
-    let run = match command {
-        JudgeCommand::Stress(args) => &args.run,
-        JudgeCommand::Shrink(args) => &args.run,
-        _ => unreachable!("only stress and shrink hunt"),
-    };
-    let (run, _built) = match run.built(sandbox, problem) {
-        Ok(built) => built,
-        Err(code) => return code,
-    };
-    match run.subtask {
-        None => hunt_on(sandbox, problem, command, run, juries),
-        Some(k) => match held(problem, k, run.limits) {
-            Ok(held) => hunt_on(sandbox, &held, command, run, juries),
-            Err(code) => code,
-        },
-    }
-}
-
-/// [`hunt_command`] once its program is built and its problem chosen.
-fn hunt_on<P: Problem>(
-    sandbox: &Sandbox,
-    problem: &P,
-    command: &JudgeCommand,
-    run: RunArgs,
-    juries: Option<&Juries>,
-) -> i32 {
-    match command {
-        JudgeCommand::Stress(args) => {
-            run_stress(sandbox, problem, &StressArgs { run, ..args.clone() }, juries)
-        }
-        JudgeCommand::Shrink(args) => {
-            run_shrink(sandbox, problem, &ShrinkArgs { run, ..args.clone() }, juries)
-        }
-        _ => unreachable!("only stress and shrink hunt"),
-    }
+    pub(crate) subtask: Option<usize>,
 }
 
 /// `PROBLEM check`: judge a contestant's output.
@@ -323,38 +165,38 @@ pub struct CheckArgs {
     // clap's usage errors exit 2, a presentation error to testlib. `parse_args` likewise turns
     // clap's other errors for `check` into exit 3.
     #[arg(value_name = "FILES")]
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// Checker protocol: exit codes and where the message goes.
     #[arg(long, value_enum, default_value_t)]
-    pub protocol: Protocol,
+    pub(crate) protocol: Protocol,
     /// Limits the input is read under.
     #[arg(long, value_enum, default_value_t = Limits::Extended)]
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// Take a given ANSWER as it is, without checking it against our own answer.
     #[arg(long)]
-    pub trust_answer: bool,
+    pub(crate) trust_answer: bool,
     /// Reject what the official checker overlooks (the problem's README says what, e.g. text
     /// after the last answer): a presentation error instead of ok.
     #[arg(long)]
-    pub strict: bool,
+    pub(crate) strict: bool,
 }
 
 /// `PROBLEM validate`: is a file a valid input?
 #[derive(Clone, Debug, clap::Args)]
 pub struct ValidateArgs {
     /// Input file; standard input when absent.
-    pub file: Option<PathBuf>,
+    pub(crate) file: Option<PathBuf>,
     /// Which constraints to enforce.
     #[arg(long, value_enum, default_value_t)]
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// Validator protocol: testlib exits 0/3, kattis 42/43.
     #[arg(long, value_enum, default_value_t)]
-    pub protocol: Protocol,
+    pub(crate) protocol: Protocol,
     /// Accept any white space between numbers and leading zeros, as the solver reads,
     /// instead of the canonical format (one space between numbers, `\n` line ends, a final
     /// newline, numbers in plain decimal).
     #[arg(long)]
-    pub lenient: bool,
+    pub(crate) lenient: bool,
 }
 
 /// The time and memory every run of the user's program gets: the arguments `stress`,
@@ -363,52 +205,49 @@ pub struct ValidateArgs {
 pub struct LimitArgs {
     /// Each run's CPU-time limit (the problem's help gives its default).
     #[arg(long, short = 't', value_parser = parse_duration)]
-    pub time_limit: Option<Duration>,
+    pub(crate) time_limit: Option<Duration>,
     /// Each run's memory limit (the problem's help gives its default).
     #[arg(long, short = 'm', value_parser = parse_memory_limit, value_name = "MB")]
-    pub memory_limit: Option<MemoryLimit>,
+    pub(crate) memory_limit: Option<MemoryLimit>,
 }
 
 /// What every run of the user's program gets, and how failures are shrunk and saved: the
 /// arguments `stress` and `shrink` share.
 #[derive(Clone, Debug, clap::Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
-    pub limit: LimitArgs,
+    pub(crate) limit: LimitArgs,
     /// Limits of the inputs (generated ones and every shrink candidate).
     #[arg(long, value_enum, default_value_t)]
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// Runs at once [default: the number of cores].
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
+    pub(crate) jobs: Option<u16>,
     /// Where the failing input is saved; our answer, the program's output and our proofs go
     /// beside it (`.ans`, `.out`, ...).
     #[arg(long, default_value = "counterexample.in")]
-    pub save: PathBuf,
+    pub(crate) save: PathBuf,
     /// Time budget for shrinking.
     #[arg(long, value_parser = parse_duration, default_value = "60s")]
-    pub shrink_time: Duration,
+    pub(crate) shrink_time: Duration,
     /// Inputs of the problem's original subtask K only (an IOI subtask, for a problem that
     /// has them; under the original limits): every generated input and every shrink
     /// candidate meets its constraints, for a solution meant for that subtask.
     #[arg(long, value_name = "K")]
-    pub subtask: Option<usize>,
+    pub(crate) subtask: Option<usize>,
     /// COMMAND plays the problem's game against the jury (the statement's "Interactive
     /// version"), every game of an input in one run, instead of reading the input.
     #[arg(long)]
-    pub interactive: bool,
+    pub(crate) interactive: bool,
     /// With --interactive: chance's seed in every game (card-duel's pings).
     #[arg(long, default_value_t = 1, value_name = "SEED", requires = "interactive")]
-    pub jury_seed: u64,
+    pub(crate) jury_seed: u64,
     /// The program and its arguments (after --); it reads the input on stdin (or plays, with
     /// --interactive). A source file (.cpp, .cc: g++ -O2 -std=gnu++17, with the problem's
     /// grader when it has no main; .py: python3) is built as `package` builds a submission.
     #[arg(last = true, required = true, value_name = "COMMAND")]
-    pub command: Vec<OsString>,
-    /// The program built from a source file given for COMMAND, which it runs instead.
-    #[arg(skip)]
-    pub built: Option<Box<Program>>,
+    pub(crate) command: Vec<OsString>,
 }
 
 /// `PROBLEM stress`: run a program on generated inputs until it fails, then shrink.
@@ -416,49 +255,69 @@ pub struct RunArgs {
 pub struct StressArgs {
     /// Master seed: the same seed gives the same inputs in the same order, whatever -j.
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Time budget, e.g. 30, 30s, 2m [default: 10s unless --runs or --exhaustive is given].
     #[arg(long, value_parser = parse_duration)]
-    pub time: Option<Duration>,
+    pub(crate) time: Option<Duration>,
     /// Run budget.
     #[arg(long)]
-    pub runs: Option<u64>,
+    pub(crate) runs: Option<u64>,
     /// First run index (with --runs 1, replays one run of a seed).
     #[arg(long, default_value_t = 0)]
-    pub from: u64,
+    pub(crate) from: u64,
     /// Report the failing input as found, unshrunk.
     #[arg(long)]
-    pub no_shrink: bool,
+    pub(crate) no_shrink: bool,
     /// Instead of generated inputs, every input up to BOUND in the problem's exhaustive
     /// order (the problem's help says what BOUND bounds).
     #[arg(long, value_name = "BOUND", conflicts_with = "subtask")]
-    pub exhaustive: Option<u64>,
+    pub(crate) exhaustive: Option<u64>,
     /// Every run at size level LEVEL (0, the smallest, up to the problem's largest), without
     /// the extreme inputs.
     #[arg(long, value_name = "LEVEL", conflicts_with = "exhaustive")]
-    pub level: Option<u32>,
+    pub(crate) level: Option<u32>,
     /// Judge every output and then accept it: the loop's own cost, for `cargo xtask bench
     /// judge`.
     #[arg(long, hide = true)]
-    pub accept_everything: bool,
+    pub(crate) accept_everything: bool,
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
-    pub run: RunArgs,
+    pub(crate) run: RunArgs,
 }
 
 /// `PROBLEM shrink`: shrink a failing input.
 #[derive(Clone, Debug, clap::Args)]
 pub struct ShrinkArgs {
     /// The input COMMAND fails on.
-    pub input: PathBuf,
+    pub(crate) input: PathBuf,
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
-    pub run: RunArgs,
+    pub(crate) run: RunArgs,
+}
+
+/// The arguments of a command that hunts for a failure: `stress` or `shrink`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum HuntArgs<'a> {
+    /// `stress`.
+    Stress(&'a StressArgs),
+    /// `shrink`.
+    Shrink(&'a ShrinkArgs),
+}
+
+impl<'a> HuntArgs<'a> {
+    /// The arguments both take: the program, its limits, shrinking and saving.
+    #[must_use]
+    pub(crate) fn run(self) -> &'a RunArgs {
+        match self {
+            Self::Stress(args) => &args.run,
+            Self::Shrink(args) => &args.run,
+        }
+    }
 }
 
 /// The limits a run gets: the arguments given, else the problem's defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LimitsUsed {
+pub(crate) struct LimitsUsed {
     /// Each run's time limit.
     pub time: Duration,
     /// Each run's memory limit in KiB, if any.
@@ -473,7 +332,7 @@ pub struct LimitsUsed {
 impl LimitsUsed {
     /// The limits `args` ask for over `defaults`.
     #[must_use]
-    pub fn new(args: &LimitArgs, defaults: RunLimits) -> Self {
+    pub(crate) fn new(args: &LimitArgs, defaults: RunLimits) -> Self {
         let time = args.time_limit.unwrap_or(defaults.time);
         let memory_kib = match args.memory_limit {
             None => Some(defaults.memory_mib * 1024),
@@ -491,7 +350,7 @@ impl LimitsUsed {
     /// `1 s of CPU time (3 s of wall time) and 256 MB of memory, the stack's too, a run (the
     /// original judge's)`.
     #[must_use]
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let memory = self.memory_kib.map_or_else(
             || "no memory limit (the stack unlimited)".to_owned(),
             |kib| format!("{} of memory, the stack's too", megabytes(kib)),
@@ -523,7 +382,7 @@ impl LimitsUsed {
 
     /// Each run's options under these limits.
     #[must_use]
-    pub fn child_options(&self) -> ChildOptions {
+    pub(crate) fn child_options(&self) -> ChildOptions {
         ChildOptions::new(self.time, self.memory_kib)
     }
 }
@@ -546,36 +405,16 @@ impl RunArgs {
         }
     }
 
-    pub(super) fn program(&self) -> Program {
-        self.built.as_deref().cloned().unwrap_or_else(|| Program::new(&self.command))
-    }
-
     /// The limits runs get under these arguments, over `defaults`.
     pub(super) fn limits_used(&self, defaults: RunLimits) -> LimitsUsed {
         LimitsUsed { subtask: self.subtask, ..LimitsUsed::new(&self.limit, defaults) }
-    }
-
-    /// These arguments with COMMAND built when it is a source file
-    /// ([`build_command`](crate::package::build_command)), and what holds its binary (kept
-    /// while it runs); the error is the exit code, the trouble said on stderr.
-    fn built<P: Packaged>(
-        &self,
-        sandbox: &Sandbox,
-        problem: &P,
-    ) -> Result<(Self, Option<crate::package::BuiltProgram>), i32> {
-        if let Err(e) = super::catch_signals(sandbox) {
-            return Err(Ending::trouble(None, format!("cannot catch signals: {e}")).print());
-        }
-        let built = program::build(sandbox, problem, &self.command)?;
-        let program = built.as_ref().map(|b| Box::new(b.program.clone()));
-        Ok((Self { built: program, ..self.clone() }, built))
     }
 }
 
 impl StressArgs {
     /// The loop's options under `limits`.
     #[must_use]
-    pub fn stress_options(&self, limits: &LimitsUsed) -> StressOptions {
+    pub(crate) fn stress_options(&self, limits: &LimitsUsed) -> StressOptions {
         let unbounded = self.runs.is_none() && self.exhaustive.is_none();
         StressOptions {
             seed: self.seed,

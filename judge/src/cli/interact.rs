@@ -11,10 +11,10 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use super::layout::{FailureReport, unused_save_path};
 use super::report::{measured, stderr_text, transcript_text};
 use super::{EXIT_FOUND, EXIT_PASSED, Ending, LimitArgs, LimitsUsed, read};
 use crate::hunt::{Juries, Player, trial};
-use crate::report::{FailureReport, unused_save_path};
 use crate::rules::{Limits, Problem};
 use crate::sandbox::{Program, Sandbox};
 use crate::text::{plural, shell_quote};

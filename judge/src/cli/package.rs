@@ -18,7 +18,7 @@ use crate::package::{
     Built, PackageError, PackageOptions, Packaged, SUPPORTED, TIME_MULTIPLIER, build, time_limit,
 };
 use crate::sandbox::{Sandbox, exit_code};
-use crate::text::{self, bytes, plural, seconds};
+use crate::text::{bytes, plural, seconds};
 
 /// `PROBLEM package`: a problem package.
 #[derive(Clone, Debug, clap::Args)]
@@ -30,44 +30,44 @@ pub struct PackageArgs {
     /// The package folder (first, before the options). Its last part is the problem's short
     /// name, as problemtools demands: [a-z0-9]+, e.g. packages/herobattle. An earlier package
     /// there is replaced; any other folder that is not empty is refused.
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// Right submissions: each must pass every test within 5 times the original time limit;
     /// the slowest run sets the package's time limit, as Kattis sets it.
     #[arg(long, num_args = 1.., required = true, value_name = "SRC")]
-    pub accepted: Vec<PathBuf>,
+    pub(crate) accepted: Vec<PathBuf>,
     /// Submissions with a wrong answer or a crash on some input: stress finds the test that
     /// kills each.
     #[arg(long, num_args = 1.., value_name = "SRC")]
-    pub wrong: Vec<PathBuf>,
+    pub(crate) wrong: Vec<PathBuf>,
     /// Submissions too slow on some input: stress finds the test that kills each, at twice
     /// the time limit (Kattis's safety margin), and keeps it unshrunk.
     #[arg(long, num_args = 1.., value_name = "SRC")]
-    pub slow: Vec<PathBuf>,
+    pub(crate) slow: Vec<PathBuf>,
     /// The seed of the generated tests and of every stress search.
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Each --wrong or --slow submission's stress budget.
     #[arg(long, value_parser = parse_duration, default_value = "60s")]
-    pub stress_time: Duration,
+    pub(crate) stress_time: Duration,
     /// Each kill test's shrinking budget, in runs (one at a time, so where it stops does not
     /// depend on the machine): a shrink that reaches it is not known to be 1-minimal.
     #[arg(long, default_value_t = 200)]
-    pub shrink_runs: u64,
+    pub(crate) shrink_runs: u64,
     /// Programs run at once by a stress search [default: the number of cores].
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
+    pub(crate) jobs: Option<u16>,
     /// The package's time limit, in whole seconds as Kattis takes it (e.g. 1 or 2s), instead
     /// of 5 times the slowest accepted run: every accepted submission must pass every test
     /// within it. Verify the package with verifyproblem -t T, as the legacy format has no
     /// time limit of its own.
     #[arg(long, value_parser = parse_whole_seconds, value_name = "T")]
-    pub time_limit: Option<u64>,
+    pub(crate) time_limit: Option<u64>,
     /// A folder of your own tests: each NAME.in in it (the canonical format, the original
     /// limits: what `validate` accepts) goes into the secret data as test NAME, in every
     /// group whose constraints it meets, with our answer; a NAME.ans beside it must agree
     /// with ours.
     #[arg(long, value_name = "DIR")]
-    pub tests: Option<PathBuf>,
+    pub(crate) tests: Option<PathBuf>,
 }
 
 /// Parses a time limit in whole seconds, at least 1: `2`, `2s`, `2000ms`.
@@ -194,7 +194,7 @@ pub(super) fn run_package<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &Pa
             if built.not_killed.is_empty() { EXIT_PASSED } else { EXIT_FOUND }
         }
         Err(PackageError::Interrupted(signal)) => {
-            eprintln!("interrupted by {}: no package written", text::signal(signal));
+            eprintln!("interrupted by {}: no package written", crate::sandbox::signal(signal));
             exit_code(signal)
         }
         Err(e) => {

@@ -6,7 +6,7 @@ use std::io::{self, BufRead as _, Write};
 use std::path::PathBuf;
 
 use super::args::EXIT_TROUBLE;
-use super::args::hunt_command;
+use super::command::hunt_command;
 use super::{JudgeCommand, ShrinkArgs, StressArgs, interact, read};
 use games::Game;
 use games::session::{SessionOptions, play};

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use super::{EXIT_PASSED, EXIT_TROUBLE};
 use crate::package::{BuiltProgram, PackageError, Packaged, build_command};
 use crate::sandbox::{Sandbox, exit_code};
-use crate::text::{self, shell_quote};
+use crate::text::shell_quote;
 
 /// Builds `command` when it is a source file (see [`build_command`]), saying how on stderr;
 /// `Ok(None)` for a program. The error is the exit code, the trouble said on stderr.
@@ -26,7 +26,7 @@ pub(super) fn build<P: Packaged>(
             Ok(built)
         }
         Err(PackageError::Interrupted(signal)) => {
-            eprintln!("interrupted by {} while building", text::signal(signal));
+            eprintln!("interrupted by {} while building", crate::sandbox::signal(signal));
             Err(exit_code(signal))
         }
         Err(e) => {
@@ -41,7 +41,7 @@ pub(super) fn build<P: Packaged>(
 pub struct InterfaceArgs {
     /// The folder to write them into (made if absent); a file there of the same name and
     /// other contents is refused, never overwritten.
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
 }
 
 /// Runs `interface`: writes the problem's header and grader into the folder and says how to

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::args::{EXIT_FOUND, EXIT_PASSED, LimitsUsed, StressArgs};
+use super::layout::{FailureReport, Role, Text, beside, unused_save_path};
 use crate::hunt::{
     Failed, Finding, Hunt, Reruns, ShrinkEnd, ShrinkOutcome, Shrunk, Standing, Transcript, Trial,
 };
-use crate::report::{FailureReport, Role, Text, beside, unused_save_path};
 use crate::rules::{Limits, Problem, VerdictKind, render};
 use crate::sandbox::{ChildReport, Program};
 use crate::text::{self, megabytes, plural, seconds};
@@ -71,7 +71,10 @@ pub(super) fn stress<P: Problem>(
         Finding::Failed(failed) => failed,
         Finding::Passed(_) | Finding::Interrupted(_) | Finding::Unconfirmed(_) => {
             let headline = if let Finding::Interrupted(signal) = hunt.finding {
-                format!("interrupted by {} after {counts}: no failure so far", text::signal(signal))
+                format!(
+                    "interrupted by {} after {counts}: no failure so far",
+                    crate::sandbox::signal(signal)
+                )
             } else if total.is_some_and(|t| args.from == 0 && hunt.runs == t) {
                 format!("ok: right on every input: {counts}")
             } else {
@@ -135,7 +138,10 @@ pub(super) fn shrink<P: Problem>(
             (text, EXIT_PASSED)
         }
         Finding::Interrupted(signal) => {
-            let text = format!("interrupted by {}\n{limits_line}\n{time}\n", text::signal(*signal));
+            let text = format!(
+                "interrupted by {}\n{limits_line}\n{time}\n",
+                crate::sandbox::signal(*signal)
+            );
             (text, EXIT_PASSED)
         }
         Finding::Failed(failed) => {
@@ -160,69 +166,61 @@ fn failure<P: Problem>(
 ) -> String {
     let input = &failed.found.input;
     let reruns = failed.found.reruns.as_ref();
-    match reruns {
-        None => found.about.push(format!(
-            "not confirmed: stopped by {} before a rerun alone",
-            caught.map_or_else(|| "a signal".to_owned(), text::signal)
-        )),
-        Some(r) if r.standing() == Standing::Confirmed => {
-            if !r.first_counts {
-                // Alone, with its time, the run fails otherwise: that failure is the one.
-                found
-                    .about
-                    .push(format!("run alone, it fails otherwise: {}", failed.failing.verdict));
-            }
-            found.about.push(format!(
-                "confirmed: it failed the same way in {} alone",
-                plural(u64::from(r.runs), "rerun")
-            ));
+    if let Some(r) = reruns.filter(|r| r.standing() == Standing::Confirmed) {
+        if !r.first_counts {
+            // Alone, with its time, the run fails otherwise: that failure is the one.
+            found.about.push(format!("run alone, it fails otherwise: {}", failed.failing.verdict));
         }
-        Some(r) if failed.found.trial.verdict.kind == VerdictKind::TimeLimit => {
+        found.about.push(format!(
+            "confirmed: it failed the same way in {} alone",
+            plural(u64::from(r.runs), "rerun")
+        ));
+    }
+    let margin = |percent: u32| format!("{} times the limit", f64::from(percent) / 100.0);
+    // A confirmed failure not shrunk is measured by its first rerun alone.
+    let measured_alone = reruns.and_then(|r| r.trial.as_ref()).unwrap_or(&failed.failing);
+    let shrunk = match &failed.shrink {
+        ShrinkOutcome::Stopped => {
             found.about.push(format!(
-                "near the limit: it {} of this input (the reruns alone), its CPU time about \
-                 the limit, where the machine's load decides; not shrunk (`shrink` shrinks it \
-                 under {} times the limit)",
-                r.with_first(),
+                "not confirmed: stopped by {} before a rerun alone",
+                caught.map_or_else(|| "a signal".to_owned(), crate::sandbox::signal)
+            ));
+            return report(context, input, &failed.failing, found, None, true);
+        }
+        ShrinkOutcome::NearTimeLimit { failed: some, runs } => {
+            found.about.push(format!(
+                "near the limit: it failed {some} of {runs} runs of this input (the reruns \
+                 alone), its CPU time about the limit, where the machine's load decides; not \
+                 shrunk (`shrink` shrinks it under {} times the limit)",
                 f64::from(super::TIME_LIMIT_MARGIN) / 100.0
             ));
             return report(context, input, &failed.found.trial, found, None, false);
         }
-        Some(r) => {
+        ShrinkOutcome::Nondeterministic { failed: some, runs } => {
             found.about.push(format!(
-                "nondeterministic: it {} of this input (the reruns alone); not shrunk, since a \
-                 shrink would follow chance rather than the bug",
-                r.with_first()
+                "nondeterministic: it failed {some} of {runs} runs of this input (the reruns \
+                 alone); not shrunk, since a shrink would follow chance rather than the bug"
             ));
             return report(context, input, &failed.found.trial, found, None, false);
         }
-    }
-    let margin = |percent: u32| format!("{} times the limit", f64::from(percent) / 100.0);
-    if matches!(failed.shrink, ShrinkOutcome::KeptTimeLimit) {
-        found.about.push(match context.time_limit_margin {
-            None => format!(
-                "a time limit: reported as found, not shrunk (a shrink at the limit would end on \
-                 an input just over it, where the machine's load decides); `shrink` shrinks it \
-                 under {}",
-                margin(super::TIME_LIMIT_MARGIN)
-            ),
-            Some(percent) => format!(
-                "a time limit that the input does not meet under {}: not shrunk, since a shrink \
-                 would end at the edge of the limit",
-                margin(percent)
-            ),
-        });
-    }
-    let shrunk = match &failed.shrink {
-        ShrinkOutcome::NotTried | ShrinkOutcome::KeptTimeLimit => {
-            let measured_alone = reruns.and_then(|r| r.trial.as_ref());
-            return report(
-                context,
-                input,
-                measured_alone.unwrap_or(&failed.failing),
-                found,
-                None,
-                true,
-            );
+        ShrinkOutcome::NotAsked => {
+            return report(context, input, measured_alone, found, None, true);
+        }
+        ShrinkOutcome::KeptTimeLimit => {
+            found.about.push(match context.time_limit_margin {
+                None => format!(
+                    "a time limit: reported as found, not shrunk (a shrink at the limit would \
+                     end on an input just over it, where the machine's load decides); `shrink` \
+                     shrinks it under {}",
+                    margin(super::TIME_LIMIT_MARGIN)
+                ),
+                Some(percent) => format!(
+                    "a time limit that the input does not meet under {}: not shrunk, since a \
+                     shrink would end at the edge of the limit",
+                    margin(percent)
+                ),
+            });
+            return report(context, input, measured_alone, found, None, true);
         }
         ShrinkOutcome::Shrunk(shrunk) | ShrinkOutcome::FollowedChance { shrunk, .. } => shrunk,
     };
@@ -436,7 +434,7 @@ fn shrink_line<I>(shrunk: &Shrunk<I>, shrink_time: Duration) -> String {
         ShrinkEnd::Runs => format!("shrunk by {moves}, then stopped by the run budget"),
         ShrinkEnd::Interrupted(signal) => format!(
             "shrunk by {moves}, then stopped by {}: not known to be 1-minimal",
-            text::signal(signal)
+            crate::sandbox::signal(signal)
         ),
     }
 }

@@ -18,11 +18,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, LimitArgs, LimitsUsed};
-use crate::hunt::{Trial, find_tests, judge_test};
-use crate::package::{Packaged, Score, groups_on_disk};
-use crate::rules::{RunLimits, Verdict, VerdictKind};
-use crate::sandbox::{ChildError, Program, Sandbox, exit_code};
-use crate::text::{self, megabytes, plural, seconds};
+use crate::hunt::{Coverage, Grading, Outcome, find_tests, grade, groups_on_disk};
+use crate::package::{Packaged, Score};
+use crate::rules::{RunLimits, VerdictKind};
+use crate::sandbox::{Program, Sandbox, exit_code};
+use crate::text::{megabytes, plural, seconds};
 
 /// `PROBLEM run`: a program judged on a folder of tests.
 #[derive(Clone, Debug, clap::Args)]
@@ -30,14 +30,14 @@ pub struct RunTestsArgs {
     /// The tests: a folder of NAME.in files, searched below too (a package's data/, or the
     /// package itself), run in the order Kattis's tools run them; each judged against
     /// NAME.ans beside it, else NAME.out, else our own answer.
-    pub tests: PathBuf,
+    pub(crate) tests: PathBuf,
     #[command(flatten)]
     #[allow(missing_docs, reason = "flattened: its fields are documented")]
-    pub limit: LimitArgs,
+    pub(crate) limit: LimitArgs,
     /// The program and its arguments (after --); it reads each input on stdin. A source
     /// file (.cpp, .cc, .py) is built as `package` builds a submission.
     #[arg(last = true, required = true, value_name = "COMMAND")]
-    pub command: Vec<OsString>,
+    pub(crate) command: Vec<OsString>,
 }
 
 /// The folder of tests and the default limits: a package's `data/` and its `.timelimit`
@@ -85,75 +85,54 @@ pub(super) fn run_tests<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &RunT
     let program = built.as_ref().map_or_else(|| Program::new(&args.command), |b| b.program.clone());
     let options = limits.child_options();
     let width = tests.iter().map(|t| t.name.len()).max().unwrap_or(0);
-    let (mut passed, mut failed, mut trouble) = (0_u64, Vec::new(), false);
-    let mut slowest: Option<(Duration, String)> = None;
-    let mut peak: Option<(u64, String)> = None;
-    // Each test's verdict (`None` when not run), and the files judged so far with the test
-    // that judged them.
-    let mut verdicts: Vec<Option<Verdict>> = vec![None; tests.len()];
-    let mut judged: Vec<((PathBuf, Option<PathBuf>), usize)> = Vec::new();
-    let (mut ours, mut links) = (0_usize, 0_u64);
+    let groups = groups_on_disk(&folder, &tests);
+    let grading = Grading {
+        run: &options,
+        groups: (!groups.is_empty()).then_some(groups.as_slice()),
+        coverage: Coverage::Every,
+    };
     let mut stdout = std::io::stdout().lock();
-    for (index, test) in tests.iter().enumerate() {
-        let files = (canonical(&test.input), test.answer.as_deref().map(canonical));
-        let same = judged.iter().find(|(f, _)| *f == files).map(|&(_, earlier)| earlier);
-        if let Some(earlier) = same {
-            // A link to an earlier test's files (or a copy by another name): judged once,
-            // its verdict counted in every group that holds it, its line not repeated.
-            verdicts[index] = verdicts[earlier].clone();
-            links += u64::from(verdicts[index].is_some());
-            continue;
+    // Each test's line as it ends.
+    let line = |k: usize, outcome: &Outcome| match outcome {
+        Outcome::Judged { verdict, cpu, memory_kib } => {
+            let _ = writeln!(
+                stdout,
+                "{:<width$}  {:<21} CPU {:>9}  memory {:>9}  {}",
+                tests[k].name,
+                verdict.kind.words(),
+                seconds(*cpu),
+                megabytes(*memory_kib),
+                verdict.message
+            );
+            let _ = stdout.flush();
         }
-        let read = |path: &Path| {
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
-        };
-        let answer = test.answer.as_deref().map(read).transpose();
-        let (input, answer) = match read(&test.input).and_then(|i| Ok((i, answer?))) {
-            Ok(files) => files,
-            Err(e) => {
-                eprintln!("error: {e}");
-                trouble = true;
-                continue;
-            }
-        };
-        ours += usize::from(answer.is_none());
-        let trial =
-            match judge_test(sandbox, problem, &program, &input, answer.as_deref(), &options) {
-                Ok(trial) => trial,
-                Err(ChildError::Interrupted(_)) => break,
-                Err(e) => {
-                    eprintln!("error: {}: {e}", test.name);
-                    return EXIT_TROUBLE;
+        Outcome::Unreadable(e) => eprintln!("error: {e}"),
+        Outcome::NotJudged | Outcome::Same(_) => {}
+    };
+    let graded = match grade(sandbox, problem, &program, &tests, &grading, line) {
+        Ok(graded) => graded,
+        Err(e) => {
+            eprintln!("error: {}: {}", tests[e.test].name, e.source);
+            return EXIT_TROUBLE;
+        }
+    };
+    let (mut passed, mut failed, mut trouble, mut links) = (0_u64, Vec::new(), false, 0_u64);
+    for (test, outcome) in tests.iter().zip(&graded.outcomes) {
+        match outcome {
+            Outcome::Judged { verdict, .. } => match verdict.kind {
+                VerdictKind::Ok => passed += 1,
+                VerdictKind::Fail => {
+                    trouble = true;
+                    failed.push(test.name.clone());
                 }
-            };
-        judged.push((files, index));
-        let Trial { verdict, run, .. } = trial;
-        let (cpu, kib) = (run.cpu, run.memory.kib());
-        let _ = writeln!(
-            stdout,
-            "{:<width$}  {:<21} CPU {:>9}  memory {:>9}  {}",
-            test.name,
-            verdict.kind.words(),
-            seconds(cpu),
-            megabytes(kib),
-            verdict.message
-        );
-        let _ = stdout.flush();
-        if slowest.as_ref().is_none_or(|(time, _)| cpu > *time) {
-            slowest = Some((cpu, test.name.clone()));
+                _ => failed.push(test.name.clone()),
+            },
+            Outcome::Unreadable(_) => trouble = true,
+            // A link to an earlier test's files (or a copy by another name): judged once, its
+            // verdict counted in every group that holds it, its line not repeated.
+            Outcome::Same(_) => links += 1,
+            Outcome::NotJudged => {}
         }
-        if peak.as_ref().is_none_or(|(most, _)| kib > *most) {
-            peak = Some((kib, test.name.clone()));
-        }
-        match verdict.kind {
-            VerdictKind::Ok => passed += 1,
-            VerdictKind::Fail => {
-                trouble = true;
-                failed.push(test.name.clone());
-            }
-            _ => failed.push(test.name.clone()),
-        }
-        verdicts[index] = Some(verdict);
     }
     let ran = passed + failed.len() as u64;
     let distinct = tests.len() as u64 - links;
@@ -173,35 +152,30 @@ pub(super) fn run_tests<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &RunT
         }
     }
     let _ = writeln!(stdout, "{summary}");
-    if let (Some((cpu, slow)), Some((kib, big))) = (&slowest, &peak) {
+    if let (Some((cpu, slow)), Some((kib, big))) = (graded.slowest, graded.peak) {
         let _ = writeln!(
             stdout,
-            "slowest: {slow}, CPU {}; peak memory: {big}, {}",
-            seconds(*cpu),
-            megabytes(*kib)
+            "slowest: {}, CPU {}; peak memory: {}, {}",
+            tests[slow].name,
+            seconds(cpu),
+            tests[big].name,
+            megabytes(kib)
         );
     }
-    if ours > 0 {
+    if graded.ours > 0 {
         let _ = writeln!(
             stdout,
             "answers: ours ({}'s solver) for {} without NAME.ans or NAME.out",
             problem.name(),
-            plural(ours as u64, "test")
+            plural(graded.ours as u64, "test")
         );
     }
-    let groups = groups_on_disk(&folder, &tests);
-    if !groups.is_empty() && verdicts.iter().all(Option::is_some) {
-        // Every test was judged: the grading only looks the verdicts up.
-        let score = Score::grade(&groups, |k| {
-            let verdict = verdicts[k].clone().expect("every test was judged");
-            Ok::<_, ()>((!verdict.is_ok()).then_some(verdict))
-        })
-        .expect("looking verdicts up cannot fail");
-        let _ = write!(stdout, "{}", score_lines(&score));
+    if let Some(score) = &graded.score {
+        let _ = write!(stdout, "{}", score_lines(score));
     }
     let _ = writeln!(stdout, "limits: {}", limits.describe());
     if let Some(signal) = sandbox.caught() {
-        let _ = writeln!(stdout, "interrupted by {}", text::signal(signal));
+        let _ = writeln!(stdout, "interrupted by {}", crate::sandbox::signal(signal));
         return exit_code(signal);
     }
     if trouble {
@@ -211,12 +185,6 @@ pub(super) fn run_tests<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &RunT
     } else {
         EXIT_FOUND
     }
-}
-
-/// A file's path with every link resolved (itself when it cannot be resolved), so that a
-/// link and its target are the same file.
-fn canonical(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned())
 }
 
 /// The score as lines: the total, then each group's points and its first failure.

@@ -23,13 +23,13 @@ use crate::rules::{Problem, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Sandbox};
 
 /// Reruns that must all fail the same way to confirm a failure.
-pub const CONFIRM_RERUNS: u32 = 2;
+pub(crate) const CONFIRM_RERUNS: u32 = 2;
 
 /// Reruns after confirming ones that did not all fail the same way.
-pub const MORE_RERUNS: u32 = 4;
+pub(crate) const MORE_RERUNS: u32 = 4;
 
 /// Reruns of a shrunk input, to say in the report how often it fails alone.
-pub const FINAL_RERUNS: u32 = 2;
+pub(crate) const FINAL_RERUNS: u32 = 2;
 
 /// What reruns alone said of a failure.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,11 +72,12 @@ impl Reruns {
         }
     }
 
-    /// `failed 2 of 6 runs`, counting the first (failing) run when it failed the same way.
+    /// The runs that failed with `kind` and the runs made, the first (failing) run counted
+    /// when it failed the same way: `(2, 6)`.
     #[must_use]
-    pub fn with_first(&self) -> String {
+    pub fn with_first(&self) -> (u32, u32) {
         let first = u32::from(self.first_counts);
-        format!("failed {} of {} runs", self.failed + first, self.runs + first)
+        (self.failed + first, self.runs + first)
     }
 }
 

@@ -33,9 +33,8 @@ use std::time::{Duration, Instant};
 
 use games::{Game, MoveError};
 
-use super::jury::{Jury, Reply, Speaker, Verdict as Played};
-use super::stress::Schedule;
-use super::trial::{Contestant, Trial, run_verdict};
+use super::jury::{Jury, Reply, Verdict as Played};
+use super::trial::{Contestant, ReplyTimes, Schedule, Transcript, Trial, run_verdict};
 use crate::rules::{Limits, Problem, Verdict, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Dialogue, Next, Program, Sandbox};
 
@@ -203,56 +202,6 @@ where
         };
         let transcript = Transcript { lines, games, replies: ReplyTimes::of(replies) };
         Ok(Trial { verdict, run, transcript: Some(Box::new(transcript)) })
-    }
-}
-
-/// What was said in an interactive trial.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Transcript {
-    /// Every line, with who said it.
-    pub lines: Vec<(Speaker, String)>,
-    /// Games in the input.
-    pub games: usize,
-    /// How long the jury took to answer the program's lines.
-    pub replies: ReplyTimes,
-}
-
-impl Transcript {
-    /// The transcript as text: the jury's lines after `> `, the program's after `< `.
-    #[must_use]
-    pub fn text(&self) -> Vec<u8> {
-        let mut text = String::new();
-        for (speaker, line) in &self.lines {
-            text.push_str(if *speaker == Speaker::Jury { "> " } else { "< " });
-            text.push_str(line);
-            text.push('\n');
-        }
-        text.into_bytes()
-    }
-}
-
-/// How long the jury took to answer the program's lines, as the interaction saw it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ReplyTimes {
-    /// Lines answered.
-    pub count: usize,
-    /// The median answer.
-    pub median: Duration,
-    /// The slowest.
-    pub worst: Duration,
-    /// All of them together.
-    pub total: Duration,
-}
-
-impl ReplyTimes {
-    fn of(mut times: Vec<Duration>) -> Self {
-        times.sort_unstable();
-        Self {
-            count: times.len(),
-            median: times.get(times.len() / 2).copied().unwrap_or_default(),
-            worst: times.last().copied().unwrap_or_default(),
-            total: times.iter().sum(),
-        }
     }
 }
 

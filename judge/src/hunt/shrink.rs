@@ -74,8 +74,8 @@ pub struct Shrunk<I> {
     pub elapsed: Duration,
     /// Why the search ended.
     pub end: ShrinkEnd,
-    /// The result rerun alone [`FINAL_RERUNS`] times, to say how often it fails; `None` when a
-    /// signal stopped the search or the reruns.
+    /// The result rerun alone a few times, to say how often it fails; `None` when a signal
+    /// stopped the search or the reruns.
     pub reruns: Option<Reruns>,
 }
 
@@ -120,7 +120,7 @@ pub fn shrink<P: Problem, C: Contestant + ?Sized>(
 
 /// How far a shrinking search has got, passed to a callback after each batch of runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ShrinkProgress {
+pub(crate) struct ShrinkProgress {
     /// Moves accepted.
     pub steps: u64,
     /// Runs made.

@@ -29,7 +29,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::confirm::{Reruns, Standing, confirm};
-use super::trial::{Contestant, Trial, trial};
+use super::trial::{Contestant, Plan, Schedule, Trial, trial};
 use crate::rules::{Invalid, Limits, Problem, Verdict, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Sandbox};
 use engine::rng::SplitMix64;
@@ -39,78 +39,6 @@ use engine::rng::SplitMix64;
 #[must_use]
 pub fn run_seed(seed: u64, index: u64) -> u64 {
     SplitMix64::new(seed.wrapping_add(index.wrapping_mul(0x9e37_79b9_7f4a_7c15))).next_u64()
-}
-
-/// What run `index` of a stress loop tries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Plan {
-    /// A generated input of this size level.
-    Level(u32),
-    /// The problem's extreme input of this number.
-    Extreme(u32),
-}
-
-/// Which input each run gets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Schedule {
-    /// The lowest level run (0 but for a loop held to one level).
-    pub first_level: u32,
-    /// Levels `first_level..levels` are run.
-    pub levels: u32,
-    /// Runs spent on each level on the way up.
-    pub runs_per_level: u64,
-    /// How many extreme inputs the problem has under the loop's limits.
-    pub extremes: u32,
-    /// The run index of the first extreme input: the runs before it are at level 0.
-    pub extremes_from: u64,
-}
-
-impl Schedule {
-    /// Runs `extremes_from..extremes_from + extremes` take the extreme inputs in turn. The
-    /// others, numbered without them, take `runs_per_level` runs at level 0, as many at
-    /// level 1, and so on up to the last level; after that, run `i` is at level `i mod
-    /// levels`, so small inputs keep coming.
-    #[must_use]
-    pub fn plan(&self, index: u64) -> Plan {
-        let extremes = u64::from(self.extremes);
-        let generated = match index.checked_sub(self.extremes_from) {
-            Some(k) if k < extremes => {
-                return Plan::Extreme(u32::try_from(k).expect("below extremes, a u32"));
-            }
-            Some(_) => index - extremes,
-            None => index,
-        };
-        let levels = u64::from(self.levels.saturating_sub(self.first_level).max(1));
-        let step = generated / self.runs_per_level.max(1);
-        let level = if step < levels { step } else { generated % levels };
-        let level = u32::try_from(level).expect("below levels, a u32");
-        Plan::Level(self.first_level + level)
-    }
-
-    /// Every run at `level`, without the extremes (`stress --level`).
-    #[must_use]
-    pub fn at_level(level: u32) -> Self {
-        Self {
-            first_level: level,
-            levels: level + 1,
-            runs_per_level: 1,
-            extremes: 0,
-            extremes_from: 0,
-        }
-    }
-
-    /// The default schedule for `problem` under `limits`: ten tiny runs, the extremes, then
-    /// its levels, 50 runs each on the way up.
-    #[must_use]
-    pub fn for_problem<P: Problem>(problem: &P, limits: Limits) -> Self {
-        Self {
-            first_level: 0,
-            levels: P::LEVELS,
-            runs_per_level: 50,
-            extremes: problem.extremes(limits),
-            extremes_from: 10,
-        }
-    }
 }
 
 /// How to stress.
@@ -450,27 +378,6 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_schedule_climbs_then_cycles_with_the_extremes_early() {
-        let s = Schedule {
-            first_level: 0,
-            levels: 3,
-            runs_per_level: 2,
-            extremes: 0,
-            extremes_from: 1,
-        };
-        let plans: Vec<Plan> = (0..10).map(|i| s.plan(i)).collect();
-        let levels = [0, 0, 1, 1, 2, 2, 0, 1, 2, 0].map(Plan::Level);
-        assert_eq!(plans, levels);
-        let s = Schedule { extremes: 2, ..s };
-        let plans: Vec<Plan> = (0..12).map(|i| s.plan(i)).collect();
-        let mut expected = levels.to_vec();
-        expected.splice(1..1, [Plan::Extreme(0), Plan::Extreme(1)]);
-        assert_eq!(plans, expected);
-        let one = Schedule::at_level(4);
-        assert!((0..20).all(|i| one.plan(i) == Plan::Level(4)));
-    }
 
     #[test]
     fn run_seeds_are_stable_and_distinct() {

@@ -98,7 +98,7 @@ fn collect(dir: &Path, prefix: &str, tests: &mut Vec<TestFile>) -> Result<(), Te
 ///
 /// # Errors
 /// The program cannot be run, or a signal stopped the run (see [`ChildError`]).
-pub fn judge_test<P: Problem>(
+pub(crate) fn judge_test<P: Problem>(
     sandbox: &Sandbox,
     problem: &P,
     program: &Program,

@@ -5,6 +5,7 @@
 //! our own checks of every test against `validate` and the package's validators before it
 //! is written.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -14,7 +15,7 @@ use super::{
     About, OutputValidator, PackageError, Packaged, Scoring, TestBudget, TestSize, compile_cpp,
     input_validator_source,
 };
-use crate::hunt::run_seed;
+use crate::hunt::{Files, GradedTest, run_seed};
 use crate::rules::canonical::{Strictness, validate_file};
 use crate::rules::{Limits, render};
 use crate::sandbox::{ChildOptions, Exit, Program, Sandbox};
@@ -53,6 +54,13 @@ impl Test {
     /// `secret/group2/kills-greedy`.
     pub(super) fn path(&self) -> String {
         format!("{}/{}", self.folders()[0], self.name)
+    }
+}
+
+/// A package's test is in memory, with our answer.
+impl GradedTest for Test {
+    fn files(&self) -> Result<Files<'_>, String> {
+        Ok(Files { input: Cow::Borrowed(&self.input), answer: Some(Cow::Borrowed(&self.answer)) })
     }
 }
 
@@ -339,7 +347,7 @@ pub(super) fn check_tests<P: Packaged>(
                     } else {
                         format!(" with {group_flags}")
                     },
-                    crate::text::describe_exit(ran.exit),
+                    ran.exit,
                     ran.stderr_excerpt(200)
                 );
                 return Err(our_test(test, message));
@@ -355,10 +363,7 @@ pub(super) fn check_tests<P: Packaged>(
             let command = [custom.clone(), paths[0].clone(), paths[1].clone(), feedback.clone()];
             let ran = run(&Program::new(&command), test, &test.answer)?;
             if ran.exit != Exit::Code(42) {
-                let message = format!(
-                    "the output validator rejects our answer ({})",
-                    crate::text::describe_exit(ran.exit)
-                );
+                let message = format!("the output validator rejects our answer ({})", ran.exit);
                 return Err(our_test(test, message));
             }
         }

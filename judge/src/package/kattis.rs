@@ -22,14 +22,14 @@ const DEFAULT_OUTPUT_MIB: usize = 8;
 /// Whether `name` is a problem's short name as problemtools demands (`[a-z0-9]+`): the
 /// package folder's base name is its short name.
 #[must_use]
-pub fn short_name_ok(name: &str) -> bool {
+pub(super) fn short_name_ok(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
 /// Whether `name` may name a file or a folder of a package (problemtools:
 /// `[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,254}`).
 #[must_use]
-pub fn file_name_ok(name: &str) -> bool {
+pub(super) fn file_name_ok(name: &str) -> bool {
     let allowed = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let bytes = name.as_bytes();
     (1..=255).contains(&bytes.len())
@@ -41,7 +41,7 @@ pub fn file_name_ok(name: &str) -> bool {
 /// 64-bit FNV-1a hashes of the name (from two offset bases) laid out as a version-8 UUID
 /// (RFC 9562's layout for UUIDs made by a method of one's own). `O(name)`.
 #[must_use]
-pub fn uuid(name: &str) -> String {
+pub(super) fn uuid(name: &str) -> String {
     let fnv = |basis: u64| {
         name.bytes().fold(basis, |hash, b| (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
     };

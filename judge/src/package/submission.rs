@@ -14,21 +14,26 @@
 //! [`build_command`] is the same compilation for the command line: `stress`, `shrink` and
 //! `run` take a source file for COMMAND (`-- train.cpp`).
 
+#[cfg(feature = "cli")]
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::kattis::file_name_ok;
 use super::{Interface, PackageError};
-use crate::sandbox::{Folder, Program, Sandbox};
+#[cfg(feature = "cli")]
+use crate::sandbox::Folder;
+use crate::sandbox::{Program, Sandbox};
+#[cfg(feature = "cli")]
 use crate::text::shell_quote;
 
 /// The languages a submission may be written in, in words, for messages and help.
-pub const SUPPORTED: &str = "C++ (.cpp, .cc: g++ -O2 -std=gnu++17) and Python 3 (.py: python3)";
+pub(crate) const SUPPORTED: &str =
+    "C++ (.cpp, .cc: g++ -O2 -std=gnu++17) and Python 3 (.py: python3)";
 
 /// A submission's language, from its file name's ending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Language {
+pub(crate) enum Language {
     /// `.cpp` or `.cc`, compiled with `g++ -O2 -std=gnu++17`.
     Cpp,
     /// `.py`, run with `python3`.
@@ -38,7 +43,7 @@ pub enum Language {
 impl Language {
     /// The language of `source`, by its ending; `None` for a language not supported.
     #[must_use]
-    pub fn of(source: &Path) -> Option<Self> {
+    pub(crate) fn of(source: &Path) -> Option<Self> {
         match source.extension().and_then(|e| e.to_str()) {
             Some("cpp" | "cc") => Some(Self::Cpp),
             Some("py") => Some(Self::Python),
@@ -72,7 +77,7 @@ impl Role {
 
 /// A submission, compiled and ready to run.
 #[derive(Clone, Debug)]
-pub struct Submission {
+pub(crate) struct Submission {
     /// The copy of the source that was compiled and runs, alone in a folder of its own: the
     /// package holds its bytes.
     pub source: PathBuf,
@@ -82,8 +87,6 @@ pub struct Submission {
     pub stem: String,
     /// What the setter says it is.
     pub role: Role,
-    /// Its language.
-    pub language: Language,
     /// How to run it.
     pub program: Program,
 }
@@ -134,7 +137,7 @@ pub(crate) fn compile(
             Program::new(&[Path::new("python3"), &source])
         }
     };
-    Ok(Submission { source, file_name, stem, role, language, program })
+    Ok(Submission { source, file_name, stem, role, program })
 }
 
 /// Writes `interface`'s files into `folder`; returns the grader's path.
@@ -161,8 +164,9 @@ fn check_python(sandbox: &Sandbox, source: &Path, given: &Path) -> Result<(), Pa
 
 /// A program built from a source file for the command line, and the folder its binary is
 /// in, removed when this is dropped.
+#[cfg(feature = "cli")]
 #[derive(Debug)]
-pub struct BuiltProgram {
+pub(crate) struct BuiltProgram {
     /// The program: the binary (or `python3 SOURCE`) and the arguments given after the
     /// source, named in messages by the command as given.
     pub program: Program,
@@ -184,7 +188,8 @@ pub struct BuiltProgram {
 /// # Errors
 /// The source cannot be read, the compiler cannot be started, or the source does not
 /// compile (or has no `main` and the problem no grader).
-pub fn build_command(
+#[cfg(feature = "cli")]
+pub(crate) fn build_command(
     sandbox: &Sandbox,
     command: &[OsString],
     problem: &str,

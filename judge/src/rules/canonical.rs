@@ -20,7 +20,7 @@ use std::fmt;
 
 use engine::input::{Input, InputError};
 
-use crate::compare::quote;
+use super::compare::quote;
 use crate::rules::{Limits, Problem, render};
 
 /// Where a file departs from the canonical format: its line, its column unless the flaw is

@@ -12,12 +12,14 @@
 //! which testlib reads as a presentation error).
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(feature = "cli")]
+use std::path::PathBuf;
 
 use super::verdict::{Verdict, VerdictKind};
 
 /// testlib's exit code for a judge failure, also used by the other protocols for one.
-pub const EXIT_FAIL: i32 = 3;
+pub(crate) const EXIT_FAIL: i32 = 3;
 
 /// A checker or validator protocol.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -33,8 +35,9 @@ pub enum Protocol {
 }
 
 /// Where the contestant's output is read from.
+#[cfg(feature = "cli")]
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// A file.
     File(PathBuf),
     /// Standard input (Kattis).
@@ -42,8 +45,9 @@ pub enum Source {
 }
 
 /// The files a checker reads and writes, by role.
+#[cfg(feature = "cli")]
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckFiles {
+pub(crate) struct CheckFiles {
     /// The test's input.
     pub input: PathBuf,
     /// The contestant's output.
@@ -55,9 +59,10 @@ pub struct CheckFiles {
 }
 
 /// Arguments that do not fit the protocol's invocation.
+#[cfg(feature = "cli")]
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{protocol:?} checkers take {expected}, got {got} file argument{}", if *got == 1 { "" } else { "s" })]
-pub struct UsageError {
+pub(crate) struct UsageError {
     /// The protocol asked for.
     pub protocol: Protocol,
     /// The invocation it expects, e.g. `INPUT OUTPUT [ANSWER]`.
@@ -82,7 +87,8 @@ impl Protocol {
     ///
     /// # Errors
     /// Too few or too many arguments for the protocol.
-    pub fn check_files(self, args: &[PathBuf]) -> Result<CheckFiles, UsageError> {
+    #[cfg(feature = "cli")]
+    pub(crate) fn check_files(self, args: &[PathBuf]) -> Result<CheckFiles, UsageError> {
         let error = UsageError { protocol: self, expected: self.check_usage(), got: args.len() };
         match (self, args) {
             (Self::Testlib, [input, output]) => Ok(CheckFiles {
@@ -116,7 +122,7 @@ impl Protocol {
     /// The checker's exit code for a verdict of `kind`. Runtime errors and time limits never
     /// come out of a checker; they map to a rejection.
     #[must_use]
-    pub fn checker_exit_code(self, kind: VerdictKind) -> i32 {
+    pub(crate) fn checker_exit_code(self, kind: VerdictKind) -> i32 {
         match (self, kind) {
             (_, VerdictKind::Fail) => EXIT_FAIL,
             (Self::Testlib, VerdictKind::Ok) => 0,
@@ -143,8 +149,8 @@ impl Protocol {
     /// returns the exit code. Kattis needs `feedback_dir` (the message also goes to stderr).
     ///
     /// # Errors
-    /// Writing to the streams or the feedback file failed (the caller then exits
-    /// [`EXIT_FAIL`]).
+    /// Writing to the streams or the feedback file failed (the caller then exits 3, a judge
+    /// failure).
     pub fn deliver(
         self,
         verdict: &Verdict,

@@ -42,7 +42,7 @@ impl VerdictKind {
     /// exceeded limit shows in how the run ended, and a run that exits normally is none of
     /// them whatever it prints, so its output need not be judged (nor our answer computed).
     #[must_use]
-    pub fn judges_output(self) -> bool {
+    pub(crate) fn judges_output(self) -> bool {
         !matches!(self, Self::RuntimeError | Self::TimeLimit | Self::MemoryLimit)
     }
 
@@ -63,7 +63,7 @@ impl VerdictKind {
 
     /// Whether this is a failure of the judged program (anything but `Ok` and `Fail`).
     #[must_use]
-    pub fn is_failure(self) -> bool {
+    pub(crate) fn is_failure(self) -> bool {
         !matches!(self, Self::Ok | Self::Fail)
     }
 }

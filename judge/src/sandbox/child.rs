@@ -54,6 +54,7 @@
 //! dialogue).
 
 use std::ffi::{OsStr, OsString};
+use std::fmt;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::OwnedFd;
@@ -133,7 +134,7 @@ impl Program {
     /// point, `__asan_init`, or links its library), whose quarantine alone may hold 256 MB:
     /// a memory limit for such a build is no limit for the program. Read once.
     #[must_use]
-    pub fn address_sanitized(&self) -> bool {
+    pub(crate) fn address_sanitized(&self) -> bool {
         *self.address_sanitized.get_or_init(|| {
             let Ok(prepared) = &self.prepared else { return false };
             let Ok(bytes) = std::fs::read(prepared.path()) else { return false };
@@ -195,7 +196,7 @@ fn absolute_if_file(arg: &OsStr) -> OsString {
 /// second, as CMS sets it. It ends a program that sleeps or waits, and leaves a CPU-bound one
 /// on a busy machine the time to reach its CPU limit first.
 #[must_use]
-pub fn wall_backstop(cpu: Duration) -> Duration {
+pub(crate) fn wall_backstop(cpu: Duration) -> Duration {
     cpu.saturating_mul(2).saturating_add(Duration::from_secs(1))
 }
 
@@ -205,7 +206,8 @@ pub struct ChildOptions {
     /// CPU time (user plus system) of the program and everything it starts, above which the
     /// run is a time limit (the module notes say how it is measured).
     pub time_limit: Duration,
-    /// Wall time after which the run is killed whatever its CPU time ([`wall_backstop`]).
+    /// Wall time after which the run is killed whatever its CPU time (by default twice the
+    /// time limit plus a second, see the module notes).
     pub wall_limit: Duration,
     /// Bytes of stdout kept; a program that writes more is killed.
     pub output_limit: usize,
@@ -258,9 +260,35 @@ pub enum Exit {
     OutputLimit,
     /// Its peak resident memory passed the memory limit: we killed it, or it ended above it.
     MemoryLimit,
-    /// We ended it because its dialogue stopped the run with a verdict of its own
-    /// ([`Next::Stop`](super::Next::Stop)); how it would have ended is not known.
+    /// We ended it because its dialogue stopped the run with a verdict of its own; how it
+    /// would have ended is not known.
     Stopped,
+}
+
+/// How an exit reads in a message: `exit code 3`, `signal 11 (SIGSEGV)`, `CPU time limit
+/// exceeded`, `killed at the wall-clock backstop`, `killed: output limit exceeded`, `memory
+/// limit exceeded`.
+impl fmt::Display for Exit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Code(code) => write!(f, "exit code {code}"),
+            Self::Signal(signal) => match sys::signal_name(signal) {
+                Some(name) => write!(f, "signal {signal} ({name})"),
+                None => write!(f, "signal {signal}"),
+            },
+            Self::TimeLimit => f.write_str("CPU time limit exceeded"),
+            Self::WallTimeLimit => f.write_str("killed at the wall-clock backstop"),
+            Self::OutputLimit => f.write_str("killed: output limit exceeded"),
+            Self::MemoryLimit => f.write_str("memory limit exceeded"),
+            Self::Stopped => f.write_str("ended by the judge when the dialogue ended"),
+        }
+    }
+}
+
+/// A signal's usual name (`SIGINT`), or `signal N`: how a caught signal reads in a message.
+#[must_use]
+pub(crate) fn signal(signal: i32) -> String {
+    sys::signal_name(signal).map_or_else(|| format!("signal {signal}"), str::to_owned)
 }
 
 impl Exit {
@@ -287,13 +315,13 @@ pub enum PeakMemory {
 impl PeakMemory {
     /// What `wait4` reported (`child_kib`) means, given our own peak after reaping.
     #[must_use]
-    pub fn from_kib(child_kib: u64, own_kib: u64) -> Self {
+    pub(crate) fn from_kib(child_kib: u64, own_kib: u64) -> Self {
         if child_kib > own_kib { Self::Measured(child_kib) } else { Self::AtMost(own_kib) }
     }
 
     /// The figure in KiB: the child's peak, or the bound on it.
     #[must_use]
-    pub fn kib(self) -> u64 {
+    pub(crate) fn kib(self) -> u64 {
         match self {
             Self::Measured(kib) | Self::AtMost(kib) => kib,
         }
@@ -328,7 +356,7 @@ impl ChildReport {
     /// (`==7==ERROR: AddressSanitizer: heap-buffer-overflow on ...`, UBSan's `runtime error:`)
     /// wherever it stands, else the end of stderr, trimmed.
     #[must_use]
-    pub fn stderr_excerpt(&self, chars: usize) -> String {
+    pub(crate) fn stderr_excerpt(&self, chars: usize) -> String {
         if let Some(line) = self.sanitizer_headline() {
             let count = line.chars().count();
             return if count > chars {
@@ -350,7 +378,7 @@ impl ChildReport {
     /// The first line of stderr in which a sanitizer reports (AddressSanitizer, LeakSanitizer,
     /// ThreadSanitizer, MemorySanitizer, UndefinedBehaviorSanitizer), trimmed.
     #[must_use]
-    pub fn sanitizer_headline(&self) -> Option<String> {
+    pub(crate) fn sanitizer_headline(&self) -> Option<String> {
         const MARKS: [&str; 6] = [
             "ERROR: AddressSanitizer",
             "ERROR: LeakSanitizer",
@@ -417,7 +445,7 @@ pub enum ChildError {
         program: String,
     },
     /// A signal stopped the run ([`Sandbox::catch_signals`]): not a verdict.
-    #[error("stopped by {}", crate::text::signal(*.0))]
+    #[error("stopped by {}", signal(*.0))]
     Interrupted(i32),
 }
 
@@ -426,7 +454,7 @@ const DRAIN_GRACE: Duration = Duration::from_secs(2);
 /// How often a running program's CPU time and peak memory are read. Faulting memory in runs
 /// at a few GB a second at most, so a program overshoots the memory limit by at most a few
 /// tens of megabytes, and the time limit by a few milliseconds, before it is killed.
-pub const POLL: Duration = Duration::from_millis(5);
+pub(crate) const POLL: Duration = Duration::from_millis(5);
 
 /// What the helper threads of one run report.
 enum Event {
@@ -897,7 +925,6 @@ fn classify(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::describe_exit;
 
     fn sandbox() -> &'static Sandbox {
         static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
@@ -926,7 +953,7 @@ mod tests {
         assert_eq!(report.stderr_tail, b"9abcdef\n");
         assert_eq!(report.stderr_len, 17);
         assert_eq!(report.stderr_excerpt(100), "...9abcdef");
-        assert_eq!(describe_exit(report.exit), "exit code 3");
+        assert_eq!(report.exit.to_string(), "exit code 3");
     }
 
     #[test]
@@ -954,7 +981,8 @@ mod tests {
     fn signals_and_output_limits_are_reported() {
         let report = run_child(&sh("kill -SEGV $$"), b"", &ChildOptions::default()).unwrap();
         assert_eq!(report.exit, Exit::Signal(11));
-        assert_eq!(describe_exit(report.exit), "signal 11 (SIGSEGV)");
+        assert_eq!(report.exit.to_string(), "signal 11 (SIGSEGV)");
+        assert_eq!(signal(2), "SIGINT");
         let options = ChildOptions { output_limit: 1000, ..ChildOptions::default() };
         let report = run_child(&sh("yes"), b"", &options).unwrap();
         assert_eq!((report.exit, report.stdout.len()), (Exit::OutputLimit, 1000));
@@ -984,7 +1012,7 @@ mod tests {
         assert_eq!(report.exit, Exit::MemoryLimit);
         assert!(report.wall < Duration::from_secs(2), "{:?}", report.wall);
         assert!(matches!(report.memory, PeakMemory::Measured(kib) if kib > 10 * 1024));
-        assert_eq!(describe_exit(report.exit), "memory limit exceeded");
+        assert_eq!(report.exit.to_string(), "memory limit exceeded");
         // A pause after the peak, so that a read sees all of it before the shell exits.
         let quick = "x=$(head -c 24000000 /dev/zero | tr '\\0' a); sleep 0.1; echo ${#x}";
         let report = run_child(&sh(quick), b"", &limited(1 << 20)).unwrap();

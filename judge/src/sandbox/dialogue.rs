@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 /// The other side of a dialogue with a program ([`Sandbox::interact`](super::Sandbox::interact)):
 /// it writes first, then answers each line the program writes.
-pub trait Dialogue {
+pub(crate) trait Dialogue {
     /// What the program reads first, before it writes anything.
     fn open(&mut self) -> Next;
 
@@ -35,7 +35,7 @@ pub trait Dialogue {
 
 /// What the other side of a [`Dialogue`] does next.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Next {
+pub(crate) enum Next {
     /// Write these bytes to the program, and wait for its next line.
     Send(Vec<u8>),
     /// Write these bytes, then close the program's input: it has all it will read, and is

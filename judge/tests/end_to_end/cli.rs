@@ -7,7 +7,7 @@ use std::path::Path;
 use clap::Parser;
 use judge::cli::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, Ending, JudgeCommand};
 use judge::testing::toy::Sum;
-use judge::testing::{TestDir, sandbox};
+use judge::testing::{TestDir, hunt_ending};
 
 /// The subcommands as a problem binary declares them: the judge's flattened into its own.
 #[derive(Debug, clap::Parser)]
@@ -38,11 +38,8 @@ fn exit(args: &[&str]) -> i32 {
 
 /// How `stress` or `shrink` with `args` ends, without printing.
 fn ending(args: &[&str]) -> Ending {
-    match parse(args) {
-        Command::Judge(JudgeCommand::Stress(a)) => a.ending(sandbox(), &Sum, None),
-        Command::Judge(JudgeCommand::Shrink(a)) => a.ending(sandbox(), &Sum, None),
-        Command::Judge(other) => panic!("not stress or shrink: {other:?}"),
-    }
+    let Command::Judge(judge) = parse(args);
+    hunt_ending(&judge, &Sum).unwrap_or_else(|| panic!("not stress or shrink: {judge:?}"))
 }
 
 /// A report with what varies from run to run masked: the scratch folder, the measured figures
