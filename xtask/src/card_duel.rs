@@ -14,7 +14,9 @@ use card_duel::{OFFICIAL_CASES, StartKey};
 
 use crate::TaskResult;
 use crate::measure::{self, BenchArgs, Contender};
-use crate::play::PlayRows;
+use crate::play::{PlayRow, PlayRows};
+use card_duel::position::DuelMove;
+use games::{Notation, Rules};
 
 /// Which file to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -233,8 +235,9 @@ pub(crate) fn play_rows(positions: usize, seed: u64) -> Result<PlayRows, String>
     let started = Instant::now();
     let tablebase = Arc::new(card_duel::Tablebase::build(5));
     let built = started.elapsed();
+    let game = card_duel::position::DuelGame::new();
     for heavy in [false, true] {
-        let mut times = Vec::new();
+        let (mut times, mut queries) = (Vec::new(), Vec::new());
         while times.len() < positions {
             let board = |rng: &mut SplitMix64| {
                 if heavy {
@@ -252,19 +255,24 @@ pub(crate) fn play_rows(positions: usize, seed: u64) -> Result<PlayRows, String>
                 teacher_hand: if heavy { 3 } else { rng.range(0, 3) as u8 },
             };
             let mut state = card_duel::position::State::start(5, &position);
+            let input = card_duel::write_input(5, &[position]);
+            let mut moves = Vec::new();
             while times.len() < positions {
                 let mut oracle = card_duel::position::Oracle::new(Arc::clone(&tablebase));
                 let started = Instant::now();
                 let actions = oracle.actions(&state);
                 times.push(started.elapsed());
+                queries.push(crate::play::query(&input, 1, &moves));
                 let outcomes = state.outcomes();
-                if !outcomes.is_empty() {
-                    state = outcomes[rng.below(outcomes.len())].2;
+                let mv = if !outcomes.is_empty() {
+                    DuelMove::Ping(outcomes[rng.below(outcomes.len())].0)
                 } else if actions.is_empty() {
                     break;
                 } else {
-                    state = state.after(actions[rng.below(actions.len())].0);
-                }
+                    DuelMove::Action(actions[rng.below(actions.len())].0)
+                };
+                moves.push(game.write_move(&state, &mv));
+                state = game.after(&state, &mv);
             }
         }
         let name = if heavy {
@@ -272,7 +280,8 @@ pub(crate) fn play_rows(positions: usize, seed: u64) -> Result<PlayRows, String>
         } else {
             "card-duel, O = 5, uniform starts"
         };
-        made.rows.push((name.to_owned(), times));
+        let name = name.to_owned();
+        made.rows.push(PlayRow { name, times, package: "card-duel", queries });
     }
     made.notes.push(format!(
         "card-duel's tablebase of O = 5, built once: {:.0} ms",

@@ -155,15 +155,18 @@ pub(crate) fn play_rows(positions: usize, seed: u64) -> Result<PlayRows, String>
         }
         let mut game = hero_battle::position::HeroGame::new();
         let starts = game.starts(&game.read(text.as_bytes())?);
-        made.rows.push((name.to_owned(), walk(&mut game, &starts, positions, &mut rng)));
+        let row = walk(name, "hero-battle", (&mut game, &text), &starts, positions, &mut rng);
+        made.rows.push(row);
     }
     // hero-battle's longest games, the slowest start the adversarial searches know: every
     // hit point 99, every damage 1 (remoteness 295). Its own generator, so that the rows
     // below time the same positions with it or without it.
     let mut game = hero_battle::position::HeroGame::new();
-    let starts = game.starts(&game.read(b"1\n99 99 99 99 1 1 1 1 1 1 1 1\n")?);
+    let text = "1\n99 99 99 99 1 1 1 1 1 1 1 1\n";
+    let starts = game.starts(&game.read(text.as_bytes())?);
     let mut longest = SplitMix64::new(seed ^ 0x99);
     let name = "hero-battle, the longest games (every number 99, damage 1)";
-    made.rows.push((name.to_owned(), walk(&mut game, &starts, positions, &mut longest)));
+    let row = walk(name, "hero-battle", (&mut game, text), &starts, positions, &mut longest);
+    made.rows.push(row);
     Ok(made)
 }

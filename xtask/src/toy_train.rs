@@ -212,7 +212,8 @@ pub(crate) fn play_rows(positions: usize, seed: u64) -> Result<PlayRows, String>
     let railway = generate(&params).map_err(|e| e.to_string())?;
     let mut game = toy_train::position::TrainGame::new();
     let starts = game.starts(&railway);
+    let text = String::from_utf8(railway.to_text()).map_err(|e| e.to_string())?;
     let name = "toy-train, random railway (n = 5,000, m = 20,000)";
-    made.rows.push((name.to_owned(), walk(&mut game, &starts, positions, &mut rng)));
+    made.rows.push(walk(name, "toy-train", (&mut game, &text), &starts, positions, &mut rng));
     Ok(made)
 }
