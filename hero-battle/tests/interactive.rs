@@ -126,8 +126,13 @@ fn query_answers_json() {
     assert_eq!(answer["turn"], "Bob");
     assert_eq!(answer["moves"].as_array().unwrap().len(), 4);
     assert_eq!(answer["value"]["kind"], "lose");
-    let ran = tests::run_binary(PLAY, &["query"], br#"{"moves": ["3 3"]}"#);
-    assert_eq!(ran.status.code(), Some(2));
+    // A bad query gets an error line, and the next query is answered.
+    let ran = tests::run_binary(PLAY, &["query"], b"{\"moves\": [\"3 3\"]}\n{\"game\": 2}\n");
+    let out = String::from_utf8(ran.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(ran.status.code(), Some(0), "{out}");
+    assert!(lines[0].starts_with(r#"{"error":"move 1: illegal move"#), "{out}");
+    assert!(lines[1].contains(r#""game":2"#), "{out}");
 }
 
 /// How a game opens (the player's INTRO, judge's `testing::interactive`): the case's line,

@@ -7,6 +7,8 @@ use super::{
     CheckArgs, GenerateArgs, ValidateArgs, held, hunt_ending, interact, package, play, program,
     run, run_check, run_generate, run_validate, serve,
 };
+use games::Game;
+
 use crate::hunt::Juries;
 use crate::package::Packaged;
 use crate::sandbox::Sandbox;
@@ -116,6 +118,35 @@ impl JudgeCommand {
             Self::Stress(args) => Some(HuntArgs::Stress(args)),
             Self::Shrink(args) => Some(HuntArgs::Shrink(args)),
             _ => None,
+        }
+    }
+
+    /// [`JudgeCommand::run`] for a problem with a game: `games` makes the games that serve
+    /// `play`, `query`, `serve`, `interact` and `stress --interactive` (one for each interaction in
+    /// flight).
+    pub fn run_with_game<P, G>(
+        &self,
+        problem: &P,
+        games: impl Fn() -> G + Send + Sync + 'static,
+    ) -> i32
+    where
+        P: Packaged,
+        G: Game<Input = P::Input> + Send + 'static,
+    {
+        match self {
+            Self::Play(args) => play::run_play(games(), args),
+            Self::Query(args) => play::run_query(games(), args),
+            Self::Serve(args) => serve::run_serve(games(), args),
+            Self::Interact(args) => {
+                let juries = Juries::new(problem, games);
+                interact::run_interact(&Sandbox::new(), problem, &juries, args)
+            }
+            Self::Stress(StressArgs { run, .. }) | Self::Shrink(ShrinkArgs { run, .. })
+                if run.interactive =>
+            {
+                hunt_command(&Sandbox::new(), problem, self, Some(&Juries::new(problem, games)))
+            }
+            _ => self.run(problem),
         }
     }
 }

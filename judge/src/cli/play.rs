@@ -1,19 +1,15 @@
 //! `PROBLEM play` and `PROBLEM query`: a person's game against perfect play, and one
 //! position's JSON query, for any problem with a [`Game`], through one implementation (the
-//! session and the query are the `games` crate's; this is their command line).
+//! session and the query are the `games` crate's; this is their command line;
+//! `JudgeCommand::run_with_game` dispatches to them).
 
 use std::io::{self, BufRead as _, Write};
 use std::path::PathBuf;
 
 use super::args::EXIT_TROUBLE;
-use super::command::hunt_command;
-use super::{JudgeCommand, ShrinkArgs, StressArgs, interact, read};
+use super::read;
 use games::Game;
 use games::session::{SessionOptions, play};
-
-use crate::hunt::Juries;
-use crate::package::Packaged;
-use crate::sandbox::Sandbox;
 
 /// `PROBLEM play`.
 #[derive(Clone, Debug, clap::Args)]
@@ -38,37 +34,6 @@ pub struct QueryArgs {
     /// The JSON queries, one after another (one a line, or any JSON layout); standard input
     /// when absent.
     pub file: Option<PathBuf>,
-}
-
-impl JudgeCommand {
-    /// [`JudgeCommand::run`] for a problem with a game: `games` makes the games that serve
-    /// `play`, `query`, `serve`, `interact` and `stress --interactive` (one for each interaction in
-    /// flight).
-    pub fn run_with_game<P, G>(
-        &self,
-        problem: &P,
-        games: impl Fn() -> G + Send + Sync + 'static,
-    ) -> i32
-    where
-        P: Packaged,
-        G: Game<Input = P::Input> + Send + 'static,
-    {
-        match self {
-            Self::Play(args) => run_play(games(), args),
-            Self::Query(args) => run_query(games(), args),
-            Self::Serve(args) => super::serve::run_serve(games(), args),
-            Self::Interact(args) => {
-                let juries = Juries::new(problem, games);
-                interact::run_interact(&Sandbox::new(), problem, &juries, args)
-            }
-            Self::Stress(StressArgs { run, .. }) | Self::Shrink(ShrinkArgs { run, .. })
-                if run.interactive =>
-            {
-                hunt_command(&Sandbox::new(), problem, self, Some(&Juries::new(problem, games)))
-            }
-            _ => self.run(problem),
-        }
-    }
 }
 
 /// What `play` and `query` say for a problem without a game.
