@@ -131,7 +131,7 @@ fn query_answers_json() {
     let out = String::from_utf8(ran.stdout).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(ran.status.code(), Some(0), "{out}");
-    assert!(lines[0].starts_with(r#"{"error":"move 1: illegal move"#), "{out}");
+    assert!(lines[0].starts_with(r#"{"error":"move 1: malformed move"#), "{out}");
     assert!(lines[1].contains(r#""game":2"#), "{out}");
 }
 

@@ -71,6 +71,13 @@ window.drawBoard = function (answer, page) {
     }
     const title = info ? `to ${v}: ${page.valueText(info.value)}` : step ? `move ${step} of the walk` : `${u} -> ${v}`;
     edges.push(svg("path", attrs, svg("title", {}, title)));
+    if (info) {
+      // A wide transparent twin that takes the clicks a thin curve would miss.
+      edges.push(svg("path", {
+        d, fill: "none", stroke: "transparent", "stroke-width": 14, "pointer-events": "stroke",
+        class: "track-hit", onclick: () => page.play(String(v)),
+      }, svg("title", {}, title)));
+    }
     if (step) {
       const out = Math.atan2(y1 - size / 2, x1 - size / 2) || -Math.PI / 2;
       const [lx, ly] = u === v ? [x1 + 52 * Math.cos(out), y1 + 52 * Math.sin(out)] : [(x1 + x2) / 2, (y1 + y2) / 2];
