@@ -159,7 +159,19 @@ pub fn answer<G: Game>(game: &mut G, query: &Query) -> Result<Answer, String> {
         Turn::Over(w) => ("over".to_owned(), Some(w.to_string())),
     };
     let chances = game.chances(&position);
-    let side_value = game.value_for(&position, side).into();
+    // Where a player moves, the moves just valued say the position's value: no second
+    // valuation.
+    let side_value = match (game.turn(&position), best(&moves)) {
+        (Turn::Player(mover), Some((_, value))) => {
+            if mover == side {
+                value
+            } else {
+                value.flipped()
+            }
+        }
+        _ => game.value_for(&position, side),
+    }
+    .into();
     let board = serde_json::to_value(game.board(&position))
         .map_err(|e| format!("the board cannot be written as JSON: {e}"))?;
     Ok(Answer {

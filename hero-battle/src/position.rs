@@ -155,6 +155,21 @@ impl Oracle {
         moves.into_iter().zip(values).map(|(m, v)| (m, v.after_move())).collect()
     }
 
+    /// The winner of `position`: by the threshold solver where every hero lives (`O(R * B)`),
+    /// else from its value.
+    pub fn winner(&mut self, position: &Position) -> Player {
+        if let Some(winner) = position.winner_if_over() {
+            return winner;
+        }
+        match self.known_winner(position) {
+            Some(winner) => winner,
+            None => match self.value(position) {
+                Value::Win { .. } => position.mover,
+                _ => position.mover.other(),
+            },
+        }
+    }
+
     /// The winner of a position where every hero lives, by the threshold solver; `None` when
     /// a hero is dead (the solver takes only valid cases): both chains then run until one
     /// decides it.
@@ -480,11 +495,9 @@ impl Game for HeroGame {
         [Player::Alice, Player::Bob]
     }
 
+    /// The winner, by the threshold solver alone (`O(R * B)`): no remoteness is needed.
     fn program_side(&mut self, start: &Position) -> Player {
-        match self.oracle.value(start) {
-            Value::Win { .. } => start.mover,
-            _ => start.mover.other(),
-        }
+        self.oracle.winner(start)
     }
 
     /// The case's line, then who moves first, then the program's side.
@@ -532,7 +545,10 @@ mod tests {
             for first in [Player::Alice, Player::Bob] {
                 let mut p = Position::new(case, first);
                 while p.winner_if_over().is_none() {
-                    assert_eq!(oracle.value(&p), exact.value_for(&HeroGame::new(), &p, p.mover));
+                    let expected = exact.value_for(&HeroGame::new(), &p, p.mover);
+                    assert_eq!(oracle.value(&p), expected);
+                    let won = matches!(expected, Value::Win { .. });
+                    assert_eq!(oracle.winner(&p) == p.mover, won, "{p:?}");
                     let expected = exact.moves(&HeroGame::new(), &p);
                     for (m, v) in oracle.moves(&p) {
                         let child = p.after(m);
