@@ -65,11 +65,11 @@ impl fmt::Display for MoveError {
 /// share (a railway, a case's damage), so a position stays small.
 pub trait Rules {
     /// A position, including the start of a game.
-    type Position: Clone + fmt::Debug;
+    type Position: Clone + fmt::Debug + Send;
     /// A move, the players' and chance's.
     type Move: Clone + PartialEq + fmt::Debug;
     /// A player.
-    type Player: Copy + PartialEq + fmt::Debug + fmt::Display;
+    type Player: Copy + PartialEq + fmt::Debug + fmt::Display + Send;
 
     /// Whose move `position` is.
     fn turn(&self, position: &Self::Position) -> Turn<Self::Player>;

@@ -1,5 +1,5 @@
 //! One position's query and answer as JSON (`PROBLEM query`, and `POST /api/query` of
-//! `PROBLEM serve`, through [`respond`]), shaped for a web page that lets a person play: the
+//! `PROBLEM serve`, through [`Answerer::respond`]), shaped for a web page that lets a person play: the
 //! page keeps the input and the moves so far, and asks for the position they reach. The
 //! format, field by field, is in `docs/query.md`.
 //!
@@ -123,93 +123,131 @@ pub struct Answer {
     pub chances: Vec<ChanceJson>,
 }
 
-/// Answers `query` on `game`: the input's games, the moves replayed, the position valued.
-/// `O(moves)` plus one [`Game::valued_moves`].
-///
-/// # Errors
-/// A bad input, a game number out of range, a move that is not legal where it is played.
-pub fn answer<G: Game>(game: &mut G, query: &Query) -> Result<Answer, String> {
-    let bytes = query.input.as_deref().map_or(game.sample(), str::as_bytes);
-    let input = game.read(bytes)?;
-    let starts = game.starts(&input);
-    let games = starts.len();
-    let index = query.game.checked_sub(1).filter(|&i| i < games);
-    let index = index.ok_or_else(|| format!("game {} out of range 1..={games}", query.game))?;
-    let mut position = starts[index].clone();
-    let side = game.program_side(&position);
-    for (i, text) in query.moves.iter().enumerate() {
-        if let Turn::Over(_) = game.turn(&position) {
-            return Err(format!("move {} ({text:?}): the game is over", i + 1));
-        }
-        let mv = match game.turn(&position) {
-            Turn::Chance => game
-                .chances(&position)
-                .into_iter()
-                .map(|(m, _)| m)
-                .find(|m| game.write_move(&position, m) == text.trim())
-                .ok_or_else(|| format!("move {} ({text:?}): not one of chance's moves", i + 1))?,
-            _ => game.parse_move(&position, text).map_err(|e| format!("move {}: {e}", i + 1))?,
-        };
-        position = game.after(&position, &mv);
-    }
-    let moves = game.valued_moves(&position);
-    let (turn, winner) = match game.turn(&position) {
-        Turn::Player(p) => (p.to_string(), None),
-        Turn::Chance => ("chance".to_owned(), None),
-        Turn::Over(w) => ("over".to_owned(), Some(w.to_string())),
-    };
-    let chances = game.chances(&position);
-    // Where a player moves, the moves just valued say the position's value: no second
-    // valuation.
-    let side_value = match (game.turn(&position), best(&moves)) {
-        (Turn::Player(mover), Some((_, value))) => {
-            if mover == side {
-                value
-            } else {
-                value.flipped()
-            }
-        }
-        _ => game.value_for(&position, side),
-    }
-    .into();
-    let board = serde_json::to_value(game.board(&position))
-        .map_err(|e| format!("the board cannot be written as JSON: {e}"))?;
-    Ok(Answer {
-        version: VERSION,
-        problem: game.name(),
-        game: index + 1,
-        games,
-        players: game.players().map(|p| p.to_string()),
-        side: side.to_string(),
-        position: game.draw(&position),
-        board,
-        turn,
-        winner,
-        value: best(&moves).map(|(_, v)| v.into()),
-        side_value,
-        moves: moves
-            .iter()
-            .map(|(m, v)| MoveJson { text: game.write_move(&position, m), value: (*v).into() })
-            .collect(),
-        chances: chances
-            .iter()
-            .map(|(m, p)| ChanceJson { text: game.write_move(&position, m), probability: *p })
-            .collect(),
-    })
+/// A game that answers queries, keeping the last input's games (and each game's side) so
+/// that the queries of a page, which repeat their input, neither read it nor value a start
+/// again.
+#[derive(Debug)]
+pub struct Answerer<G: Game> {
+    game: G,
+    last: Option<Read<G>>,
 }
 
-/// Answers one query given as JSON text: the answer as one line of JSON, or why the query
-/// cannot be answered (not JSON, an unknown field, a bad input, a game out of range, a move
-/// that is not legal). `PROBLEM query` writes the error as `{"error": "..."}`, and `serve`
-/// answers it with status 400.
-///
-/// # Errors
-/// The query's fault, as a sentence.
-pub fn respond<G: Game>(game: &mut G, text: &str) -> Result<String, String> {
-    let query: Query =
-        serde_json::from_str(text.trim()).map_err(|e| format!("the query is not valid: {e}"))?;
-    let answer = answer(game, &query)?;
-    Ok(serde_json::to_string(&answer).expect("an answer is JSON"))
+/// The last input read: its bytes, its games, and each game's side once asked.
+#[derive(Debug)]
+struct Read<G: Game> {
+    bytes: Vec<u8>,
+    starts: Vec<G::Position>,
+    sides: Vec<Option<G::Player>>,
+}
+
+impl<G: Game> Answerer<G> {
+    /// Answers queries with `game`.
+    #[must_use]
+    pub fn new(game: G) -> Self {
+        Self { game, last: None }
+    }
+
+    /// Answers one query given as JSON text: the answer as one line of JSON, or why the
+    /// query cannot be answered (not JSON, an unknown field, a bad input, a game out of
+    /// range, a move that is not legal). `PROBLEM query` writes the error as `{"error":
+    /// "..."}`, and `serve` answers it with status 400.
+    ///
+    /// # Errors
+    /// The query's fault, as a sentence.
+    pub fn respond(&mut self, text: &str) -> Result<String, String> {
+        let query: Query = serde_json::from_str(text.trim())
+            .map_err(|e| format!("the query is not valid: {e}"))?;
+        let answer = self.answer(&query)?;
+        Ok(serde_json::to_string(&answer).expect("an answer is JSON"))
+    }
+
+    /// Answers `query`: the input's games (read again only when the input differs from the
+    /// last query's), the moves replayed, the position valued. `O(input)` to compare the
+    /// input, plus `O(moves)`, plus one [`Game::valued_moves`].
+    ///
+    /// # Errors
+    /// A bad input, a game number out of range, a move that is not legal where it is played.
+    pub fn answer(&mut self, query: &Query) -> Result<Answer, String> {
+        let game = &mut self.game;
+        let bytes = query.input.as_deref().map_or(game.sample(), str::as_bytes);
+        if self.last.as_ref().is_none_or(|last| last.bytes != bytes) {
+            // Forgotten first: a bad input must not leave the games of the one before.
+            self.last = None;
+            let input = game.read(bytes)?;
+            let starts = game.starts(&input);
+            let sides = vec![None; starts.len()];
+            self.last = Some(Read { bytes: bytes.to_vec(), starts, sides });
+        }
+        let read = self.last.as_mut().expect("the input was read above");
+        let games = read.starts.len();
+        let index = query.game.checked_sub(1).filter(|&i| i < games);
+        let index = index.ok_or_else(|| format!("game {} out of range 1..={games}", query.game))?;
+        let mut position = read.starts[index].clone();
+        let side = *read.sides[index].get_or_insert_with(|| game.program_side(&position));
+        for (i, text) in query.moves.iter().enumerate() {
+            if let Turn::Over(_) = game.turn(&position) {
+                return Err(format!("move {} ({text:?}): the game is over", i + 1));
+            }
+            let mv = match game.turn(&position) {
+                Turn::Chance => game
+                    .chances(&position)
+                    .into_iter()
+                    .map(|(m, _)| m)
+                    .find(|m| game.write_move(&position, m) == text.trim())
+                    .ok_or_else(|| {
+                        format!("move {} ({text:?}): not one of chance's moves", i + 1)
+                    })?,
+                _ => {
+                    game.parse_move(&position, text).map_err(|e| format!("move {}: {e}", i + 1))?
+                }
+            };
+            position = game.after(&position, &mv);
+        }
+        let moves = game.valued_moves(&position);
+        let (turn, winner) = match game.turn(&position) {
+            Turn::Player(p) => (p.to_string(), None),
+            Turn::Chance => ("chance".to_owned(), None),
+            Turn::Over(w) => ("over".to_owned(), Some(w.to_string())),
+        };
+        let chances = game.chances(&position);
+        // Where a player moves, the moves just valued say the position's value: no second
+        // valuation.
+        let side_value = match (game.turn(&position), best(&moves)) {
+            (Turn::Player(mover), Some((_, value))) => {
+                if mover == side {
+                    value
+                } else {
+                    value.flipped()
+                }
+            }
+            _ => game.value_for(&position, side),
+        }
+        .into();
+        let board = serde_json::to_value(game.board(&position))
+            .map_err(|e| format!("the board cannot be written as JSON: {e}"))?;
+        Ok(Answer {
+            version: VERSION,
+            problem: game.name(),
+            game: index + 1,
+            games,
+            players: game.players().map(|p| p.to_string()),
+            side: side.to_string(),
+            position: game.draw(&position),
+            board,
+            turn,
+            winner,
+            value: best(&moves).map(|(_, v)| v.into()),
+            side_value,
+            moves: moves
+                .iter()
+                .map(|(m, v)| MoveJson { text: game.write_move(&position, m), value: (*v).into() })
+                .collect(),
+            chances: chances
+                .iter()
+                .map(|(m, p)| ChanceJson { text: game.write_move(&position, m), probability: *p })
+                .collect(),
+        })
+    }
 }
 
 /// `{"error": "<message>"}`, one line.

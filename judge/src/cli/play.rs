@@ -75,7 +75,8 @@ pub(super) fn run_play<G: Game>(mut game: G, args: &PlayArgs) -> i32 {
 /// that cannot be answered gets an `{"error": ...}` line and the next one is read. A query is
 /// one line, or one JSON object over several. Returns the exit code: 0, or 2 when the input
 /// cannot be read or holds no query.
-pub(super) fn run_query<G: Game>(mut game: G, args: &QueryArgs) -> i32 {
+pub(super) fn run_query<G: Game>(game: G, args: &QueryArgs) -> i32 {
+    let mut answerer = games::query::Answerer::new(game);
     let mut stdout = io::stdout().lock();
     let result = (|| -> Result<(), String> {
         let reader: Box<dyn io::BufRead> = match &args.file {
@@ -88,8 +89,7 @@ pub(super) fn run_query<G: Game>(mut game: G, args: &QueryArgs) -> i32 {
         let mut pending = String::new();
         let mut answered = 0;
         let mut reply = |query: &str| -> bool {
-            let line = games::query::respond(&mut game, query)
-                .unwrap_or_else(|e| games::query::error_line(&e));
+            let line = answerer.respond(query).unwrap_or_else(|e| games::query::error_line(&e));
             answered += 1;
             // A reader that went away wants no more answers.
             writeln!(stdout, "{line}").and_then(|()| stdout.flush()).is_ok()

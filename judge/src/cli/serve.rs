@@ -3,8 +3,8 @@
 //!
 //! The page, its script, its style (module `games::page`) and the game's board script
 //! ([`games::Notation::board_script`]) are compiled into the binary. `POST /api/query` takes
-//! `PROBLEM query`'s JSON and answers with exactly its line ([`games::query::respond`]: one
-//! code path), a bad query with status 400 and `{"error": ...}`; `GET /api/input` gives the
+//! `PROBLEM query`'s JSON and answers with exactly its line
+//! ([`games::query::Answerer::respond`]: one code path), a bad query with status 400 and `{"error": ...}`; `GET /api/input` gives the
 //! input the page plays (FILE, or the statement's sample).
 //!
 //! **Misuse.** A request's head holds at most 16 KiB, its body at most [`BODY_LIMIT`] (413
@@ -51,8 +51,8 @@ const REQUEST_TIME: Duration = Duration::from_secs(20);
 const CONNECTIONS: usize = 32;
 
 /// What every connection's thread shares.
-struct Server<G> {
-    game: Mutex<G>,
+struct Server<G: Game> {
+    game: Mutex<games::query::Answerer<G>>,
     /// `GET /api/input`'s body.
     input_json: String,
     board_script: &'static str,
@@ -89,7 +89,7 @@ pub(super) fn run_serve<G: Game + Send + 'static>(game: G, args: &ServeArgs) -> 
     let input_json = serde_json::json!({ "problem": name, "input": input }).to_string();
     let server = Arc::new(Server {
         board_script: game.board_script(),
-        game: Mutex::new(game),
+        game: Mutex::new(games::query::Answerer::new(game)),
         input_json,
         port,
         open: AtomicUsize::new(0),
@@ -157,7 +157,7 @@ impl<G: Game> Server<G> {
                     return (400, "application/json", error_body("the query is not UTF-8"));
                 };
                 let mut game = self.game.lock().unwrap_or_else(PoisonError::into_inner);
-                match games::query::respond(&mut *game, text) {
+                match game.respond(text) {
                     Ok(answer) => (200, "application/json", answer.into_bytes()),
                     Err(e) => (400, "application/json", error_body(&e)),
                 }

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use games::Game;
-use games::query::{error_line, respond};
+use games::query::{Answerer, error_line};
 
 /// The player (`player.py PROBLEM ORACLE [BUG]`; its notes say how to use it).
 pub const PLAYER: &str = include_str!("player.py");
@@ -36,7 +36,7 @@ impl QueryServer {
         let _ = std::fs::remove_file(&path);
         let listener = UnixListener::bind(&path).expect("the socket can be made");
         let stop = Arc::new(AtomicBool::new(false));
-        let game = Arc::new(Mutex::new(game));
+        let game = Arc::new(Mutex::new(Answerer::new(game)));
         let stopping = Arc::clone(&stop);
         let listener = std::thread::spawn(move || {
             for stream in listener.incoming() {
@@ -59,12 +59,12 @@ impl QueryServer {
 }
 
 /// Answers the queries of one connection until it closes.
-fn serve<G: Game>(stream: &UnixStream, game: &Mutex<G>) {
+fn serve<G: Game>(stream: &UnixStream, game: &Mutex<Answerer<G>>) {
     let mut out = stream;
     for line in BufReader::new(stream).lines() {
         let Ok(line) = line else { return };
         let mut game = game.lock().unwrap_or_else(PoisonError::into_inner);
-        let json = respond(&mut *game, &line).unwrap_or_else(|e| error_line(&e));
+        let json = game.respond(&line).unwrap_or_else(|e| error_line(&e));
         drop(game);
         if writeln!(out, "{json}").is_err() {
             return;

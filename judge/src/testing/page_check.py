@@ -71,7 +71,7 @@ class Page:
         self.page.wait_for_function("""() => {
             const s = document.getElementById('status').textContent;
             return s.includes('(you)') || s.startsWith('game over');
-        }""", timeout=90000)
+        }""", timeout=120000)
         self.settle()
 
     def state(self):
@@ -137,6 +137,8 @@ def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         context = browser.new_context(viewport={"width": 1200, "height": 900})
+        # A machine busy with other tests answers slowly: patience, not a verdict.
+        context.set_default_timeout(120000)
         tab = context.new_page()
         origin = URL.rstrip("/")
         tab.on("request", lambda r: None if r.url.startswith(origin) else requests.append(r.url))
@@ -179,7 +181,7 @@ def main():
                 const s = document.getElementById('status').textContent;
                 const n = JSON.parse(new URLSearchParams(location.hash.slice(1)).get('moves')).length;
                 return n > {before} && (s.includes('(you)') || s.startsWith('game over'));
-            }}""", timeout=90000)
+            }}""", timeout=120000)
             page.settle()
             played += 1
             check_moves_listed(page)

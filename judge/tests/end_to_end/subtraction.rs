@@ -3,7 +3,7 @@
 //! written here, all through the generic exact valuer.
 
 use clap::Parser;
-use games::query::{Query, answer};
+use games::query::{Answerer, Query};
 use games::session::{SessionOptions, play};
 use games::{Game, Value};
 use judge::cli::{EXIT_FOUND, EXIT_PASSED, JudgeCommand};
@@ -82,17 +82,15 @@ fn a_person_plays_and_a_page_queries() {
     assert!(out.contains("you play first") && out.contains("hint: 3 (win in 3)"), "{out}");
     assert!(out.contains("Game over: first wins; you win."), "{out}");
 
+    let mut answerer = Answerer::new(game);
     let query = Query { input: Some("1\n7 3\n".to_owned()), game: 1, moves: vec!["3".into()] };
-    let answer = answer(&mut game, &query).unwrap();
+    let answer = answerer.answer(&query).unwrap();
     assert_eq!((answer.turn.as_str(), answer.moves.len()), ("second", 3));
     assert_eq!(answer.board["left"], 4);
     assert_eq!(answer.value.unwrap().kind, "lose");
     let bad = Query { moves: vec!["4".into()], ..query };
-    assert!(answer_error(&mut game, &bad).contains("a move takes 1 to 3 stones"));
-}
-
-fn answer_error(game: &mut Subtraction, query: &Query) -> String {
-    answer(game, query).expect_err("the query is refused")
+    let refused = answerer.answer(&bad).expect_err("the query is refused");
+    assert!(refused.contains("a move takes 1 to 3 stones"), "{refused}");
 }
 
 #[test]
