@@ -462,8 +462,10 @@ enum Event {
     OutputLimit,
     /// A line of stdout, in a dialogue.
     Line(Vec<u8>),
-    /// The end of stdout, in a dialogue: after its last line, before [`Event::Stdout`].
-    Closed,
+    /// The end of stdout, in a dialogue: after its last whole line, before
+    /// [`Event::Stdout`], with the bytes written after that line's `\n` (a last line
+    /// without one; empty when there are none, or the output limit cut them).
+    Closed(Vec<u8>),
     Stdout(Vec<u8>),
     Stderr(StderrTail),
 }
@@ -638,22 +640,22 @@ pub(super) fn run(
         let _ = tx.send(Event::Exited(sys::wait_exit(pid)));
     });
 
-    let watched =
+    let mut watched =
         watch(&started, start, options, &rx, talk.as_mut(), stop_at_once).map_err(wait_error)?;
     let thinking = talk.as_ref().map_or(Duration::ZERO, |talk| talk.thinking);
     let wall = start.elapsed().saturating_sub(thinking);
     let (usage, run_cpu) = started.finish().map_err(wait_error)?;
     let own_peak = sys::own_peak_rss_kib();
-    let (stdout, stderr_tail) =
-        drain(sandbox, dir.path(), &rx, watched.stdout, watched.stderr, talk.as_mut())
-            .ok_or(ChildError::Escaped { program: name() })?;
+    let cpu = run_cpu.max(watched.cpu);
+    let (exit, memory) =
+        classify(&usage, cpu, own_peak, watched.polled_kib, watched.killed, options);
+    let ended = Ended { closed: watched.closed.take(), by_itself: exit.success() };
+    let (stdout, stderr_tail) = drain(sandbox, dir.path(), &rx, watched, ended, talk.as_mut())
+        .ok_or(ChildError::Escaped { program: name() })?;
     drop(dir);
     if let Some(signal) = sandbox.caught() {
         return Err(ChildError::Interrupted(signal));
     }
-    let cpu = run_cpu.max(watched.cpu);
-    let (exit, memory) =
-        classify(&usage, cpu, own_peak, watched.polled_kib, watched.killed, options);
     Ok(ChildReport {
         exit,
         stdout,
@@ -685,7 +687,8 @@ fn input_file(folder: &Path, input: &[u8]) -> io::Result<File> {
 /// Reads the program's stdout, keeping at most `limit` bytes; reports the output limit as
 /// soon as it is passed, then what was kept. With `lines` (a dialogue), each line is
 /// reported as it comes (a last one without its `\n` at the end of stdout, not at the output
-/// limit), then the end of stdout.
+/// limit), then the end of stdout with the bytes after the last `\n`: whether they are a
+/// line depends on how the program ended ([`watch`]).
 fn read_bounded(mut stdout: File, limit: usize, lines: bool, tx: &mpsc::Sender<Event>) {
     let mut kept = Vec::new();
     let mut buf = vec![0; 1 << 16];
@@ -716,10 +719,8 @@ fn read_bounded(mut stdout: File, limit: usize, lines: bool, tx: &mpsc::Sender<E
         }
     }
     if lines {
-        if whole && line_start < kept.len() {
-            let _ = tx.send(Event::Line(kept[line_start..].to_vec()));
-        }
-        let _ = tx.send(Event::Closed);
+        let rest = if whole { kept[line_start..].to_vec() } else { Vec::new() };
+        let _ = tx.send(Event::Closed(rest));
     }
     let _ = tx.send(Event::Stdout(kept));
 }
@@ -766,6 +767,34 @@ struct Watched {
     stdout: Option<Vec<u8>>,
     /// Its stderr tail, if the reader finished first.
     stderr: Option<StderrTail>,
+    /// In a dialogue, the end of its output with the bytes after its last line, when it came
+    /// before the exit and was not handed to the dialogue: the exit decides what they are.
+    closed: Option<Vec<u8>>,
+}
+
+/// How long the end of a program's output waits for the program's exit before it is taken
+/// for a program that closed its output and runs on. A program that exits closes its output
+/// a moment before it becomes a zombie; the two are one end, and its exit status says what
+/// the bytes after its last line are (a kill or a crash mid-line is no move).
+const CLOSE_GRACE: Duration = Duration::from_millis(100);
+
+/// How a dialogue's run ended, for the end of its output not handed over yet.
+struct Ended {
+    /// The end of the output heard before the exit, with the bytes after the last line.
+    closed: Option<Vec<u8>>,
+    /// Whether the program exited by itself with code 0: only then do the bytes after its
+    /// last `\n` count as a line.
+    by_itself: bool,
+}
+
+/// Hands the end of the program's output to `talk`: `rest`, the bytes after the last line,
+/// as a line when `counts` and there are any, then the end itself. Whether the dialogue
+/// stops the run.
+fn hand_over_end(talk: &mut Talk<'_>, rest: &[u8], counts: bool) -> bool {
+    if counts && !rest.is_empty() && talk.line(rest).1 {
+        return true;
+    }
+    talk.closed()
 }
 
 /// Waits for the program to exit, reading its CPU time and peak memory every [`POLL`], and
@@ -781,9 +810,18 @@ fn watch(
     mut talk: Option<&mut Talk<'_>>,
     stop_at_once: bool,
 ) -> io::Result<Watched> {
-    let mut watched =
-        Watched { killed: None, polled_kib: 0, cpu: Duration::ZERO, stdout: None, stderr: None };
+    let mut watched = Watched {
+        killed: None,
+        polled_kib: 0,
+        cpu: Duration::ZERO,
+        stdout: None,
+        stderr: None,
+        closed: None,
+    };
     let mut deadline = start + options.wall_limit;
+    // The end of the program's output, when it was heard, and the bytes after its last line:
+    // handed over once [`CLOSE_GRACE`] has passed without the program's exit.
+    let mut closing: Option<(Instant, Vec<u8>)> = None;
     let kill = |watched: &mut Watched, why: Exit| -> io::Result<()> {
         if watched.killed.is_none() {
             sys::kill_group(started.pid)?;
@@ -813,6 +851,14 @@ fn watch(
                         kill(&mut watched, Exit::WallTimeLimit)?;
                     } else if options.memory_limit_kib.is_some_and(|l| watched.polled_kib > l) {
                         kill(&mut watched, Exit::MemoryLimit)?;
+                    } else if closing.as_ref().is_some_and(|(at, _)| at.elapsed() >= CLOSE_GRACE) {
+                        // The program closed its output and runs on: it has said all it
+                        // will, its last bytes included, and the dialogue judges that now.
+                        let (_, rest) = closing.take().expect("checked just above");
+                        let talk = talk.as_deref_mut().expect("only a dialogue's output ends");
+                        if hand_over_end(talk, &rest, true) {
+                            kill(&mut watched, Exit::Stopped)?;
+                        }
                     }
                     continue;
                 }
@@ -824,6 +870,7 @@ fn watch(
         match event {
             Event::Exited(result) => {
                 result?;
+                watched.closed = closing.map(|(_, rest)| rest);
                 return Ok(watched);
             }
             Event::OutputLimit => kill(&mut watched, Exit::OutputLimit)?,
@@ -835,12 +882,7 @@ fn watch(
                     kill(&mut watched, Exit::Stopped)?;
                 }
             }
-            Event::Closed => {
-                let talk = talk.as_deref_mut().expect("lines come only in a dialogue");
-                if talk.closed() {
-                    kill(&mut watched, Exit::Stopped)?;
-                }
-            }
+            Event::Closed(rest) => closing = Some((Instant::now(), rest)),
             Event::Stdout(bytes) => watched.stdout = Some(bytes),
             Event::Stderr(tail) => watched.stderr = Some(tail),
         }
@@ -849,16 +891,24 @@ fn watch(
 
 /// The outputs the readers have not reported yet, waited for at most [`DRAIN_GRACE`] after
 /// the group is gone: `None` when a process that escaped the judge keeps a pipe open.
-/// In a dialogue, the lines not handed over yet go to `talk` (the program is gone: a stop
-/// changes nothing).
+/// In a dialogue, the lines not handed over yet go to `talk`, and the end of the output
+/// as `ended` says (the program is gone: a stop changes nothing).
 fn drain(
     sandbox: &Sandbox,
     folder: &Path,
     rx: &mpsc::Receiver<Event>,
-    mut stdout: Option<Vec<u8>>,
-    mut stderr: Option<StderrTail>,
+    watched: Watched,
+    ended: Ended,
     mut talk: Option<&mut Talk<'_>>,
 ) -> Option<(Vec<u8>, StderrTail)> {
+    let (mut stdout, mut stderr) = (watched.stdout, watched.stderr);
+    if let Some(rest) = &ended.closed {
+        hand_over_end(
+            talk.as_deref_mut().expect("only a dialogue's output ends"),
+            rest,
+            ended.by_itself,
+        );
+    }
     let deadline = Instant::now() + DRAIN_GRACE;
     while stdout.is_none() || stderr.is_none() {
         let wait = deadline.saturating_duration_since(Instant::now()).min(POLL * 20);
@@ -868,8 +918,9 @@ fn drain(
             Ok(Event::Line(line)) => {
                 talk.as_deref_mut().expect("lines come only in a dialogue").line(&line);
             }
-            Ok(Event::Closed) => {
-                talk.as_deref_mut().expect("lines come only in a dialogue").closed();
+            Ok(Event::Closed(rest)) => {
+                let talk = talk.as_deref_mut().expect("only a dialogue's output ends");
+                hand_over_end(talk, &rest, ended.by_itself);
             }
             Ok(Event::OutputLimit | Event::Exited(_)) => {}
             Err(_) if Instant::now() < deadline => {

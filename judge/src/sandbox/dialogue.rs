@@ -26,10 +26,13 @@ pub(crate) trait Dialogue {
     /// What the program reads first, before it writes anything.
     fn open(&mut self) -> Next;
 
-    /// The program wrote `line` (its `\n` removed; a last line without one counts too).
+    /// The program wrote `line` (its `\n` removed). A last line without one is handed over
+    /// only when the program closed its output and ran on, or exited by itself with code 0:
+    /// bytes cut short by a kill or a crash are not a line.
     fn line(&mut self, line: &[u8]) -> Next;
 
-    /// The program's output ended (it exited, or closed its stdout) after its last line.
+    /// The program's output ended after its last line: it closed its stdout and runs on
+    /// (then a [`Next::Stop`] ends it at once), or it exited or was killed.
     fn closed(&mut self) -> Next;
 }
 
@@ -164,6 +167,7 @@ mod tests {
         pause: Duration,
         padding: usize,
         stop_on: Option<&'static str>,
+        stop_on_close: bool,
     }
 
     impl Counter {
@@ -202,7 +206,7 @@ mod tests {
 
         fn closed(&mut self) -> Next {
             self.closed += 1;
-            Next::Close(Vec::new())
+            if self.stop_on_close { Next::Stop } else { Next::Close(Vec::new()) }
         }
     }
 
@@ -256,5 +260,39 @@ mod tests {
             talk("read n; echo $((n+1)); sleep 30", &ChildOptions::default(), &mut counter);
         assert_eq!((report.exit, counter.heard.len()), (Exit::Stopped, 1), "{report:?}");
         assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn a_line_cut_short_by_a_kill_or_a_crash_is_no_line() {
+        let options = ChildOptions::new(Duration::from_millis(200), None);
+        let cases = [
+            ("read n; printf 1; while :; do :; done", Exit::TimeLimit),
+            ("read n; printf 1; kill -SEGV $$", Exit::Signal(libc::SIGSEGV)),
+            ("read n; printf 1; exit 3", Exit::Code(3)),
+        ];
+        for (script, exit) in cases {
+            let mut counter = Counter::new(3);
+            let report = talk(script, &options, &mut counter);
+            assert_eq!(report.exit, exit, "{script}: {report:?}");
+            assert!(counter.heard.is_empty(), "{script}: {:?}", counter.heard);
+            assert_eq!((counter.closed, report.stdout.as_slice()), (1, &b"1"[..]), "{script}");
+        }
+    }
+
+    #[test]
+    fn a_program_that_closes_its_output_and_runs_on_has_ended_it() {
+        // Its last bytes are its last line; the other side hears the end while it runs, and
+        // a stop ends it long before its limits would.
+        for (script, heard) in [
+            ("read n; exec 1>&-; sleep 30", &[][..]),
+            ("printf 1; exec 1>&-; sleep 30", &["1"][..]),
+        ] {
+            let mut counter = Counter { stop_on_close: true, ..Counter::new(3) };
+            let started = Instant::now();
+            let report = talk(script, &ChildOptions::default(), &mut counter);
+            assert_eq!((report.exit, counter.closed), (Exit::Stopped, 1), "{script}: {report:?}");
+            assert_eq!(counter.heard, heard, "{script}");
+            assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+        }
     }
 }
