@@ -11,7 +11,11 @@
 //! above it is a time limit too. Each process also gets `RLIMIT_CPU` a second above the limit,
 //! a backstop should the polls be late. A program that sleeps or waits uses no CPU: the wall
 //! clock ends it at [`wall_backstop`] of the limit, twice the limit plus a second, as CMS sets
-//! its wall-clock limit.
+//! its wall-clock limit. The backstop leaves out the time the program waited for a core (and
+//! in a dialogue, the time the other side took and our threads that carry its lines waited:
+//! `Waits`), so a busy machine does not bring it closer: it ends programs that sleep or wait,
+//! not slow ones. In a dialogue where both sides were waiting it is called idleness
+//! ([`Exit::Idle`]).
 //!
 //! **Memory.** The peak resident memory of the program is read every [`POLL`] (its `VmHWM`,
 //! and the resident memory of every process of its cgroup together) and the run is killed
@@ -60,7 +64,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, OnceLock};
 use std::thread;
@@ -193,8 +197,9 @@ fn absolute_if_file(arg: &OsStr) -> OsString {
 }
 
 /// The wall-clock backstop of a run whose CPU-time limit is `cpu`: twice the limit plus one
-/// second, as CMS sets it. It ends a program that sleeps or waits, and leaves a CPU-bound one
-/// on a busy machine the time to reach its CPU limit first.
+/// second, as CMS sets it, not counting the time the run waited for a core (module notes).
+/// It ends a program that sleeps or waits, and leaves a CPU-bound one on a busy machine the
+/// time to reach its CPU limit first.
 #[must_use]
 pub(crate) fn wall_backstop(cpu: Duration) -> Duration {
     cpu.saturating_mul(2).saturating_add(Duration::from_secs(1))
@@ -253,9 +258,13 @@ pub enum Exit {
     Signal(i32),
     /// Its CPU time passed the time limit: we killed it, or it ended above it.
     TimeLimit,
-    /// We killed it at the wall-clock backstop, its CPU time still under the limit: it slept,
-    /// waited, or the machine gave it too little of a core.
+    /// We killed it at the wall-clock backstop, its CPU time still under the limit: it slept
+    /// or waited (the backstop leaves out the time it waited for a core).
     WallTimeLimit,
+    /// We killed it at the wall-clock backstop of a dialogue in which both sides waited: the
+    /// other side for its line, the program, using no CPU for [`IDLE`] or more, for input
+    /// (an answer it never flushed, say). Codeforces calls this the idleness limit.
+    Idle,
     /// We killed it when its output passed the output limit.
     OutputLimit,
     /// Its peak resident memory passed the memory limit: we killed it, or it ended above it.
@@ -278,6 +287,7 @@ impl fmt::Display for Exit {
             },
             Self::TimeLimit => f.write_str("CPU time limit exceeded"),
             Self::WallTimeLimit => f.write_str("killed at the wall-clock backstop"),
+            Self::Idle => f.write_str("killed idle: both sides of the dialogue were waiting"),
             Self::OutputLimit => f.write_str("killed: output limit exceeded"),
             Self::MemoryLimit => f.write_str("memory limit exceeded"),
             Self::Stopped => f.write_str("ended by the judge when the dialogue ended"),
@@ -630,7 +640,12 @@ pub(super) fn run(
     let stdout = child.stdout;
     let limit = options.output_limit;
     let out_tx = tx.clone();
-    thread::spawn(move || read_bounded(stdout, limit, lines, &out_tx));
+    let reader_id = Arc::new(AtomicI64::new(0));
+    let id = Arc::clone(&reader_id);
+    thread::spawn(move || {
+        id.store(sys::thread_id(), Ordering::Relaxed);
+        read_bounded(stdout, limit, lines, &out_tx);
+    });
     let stderr = child.stderr;
     let tail = options.stderr_tail;
     let err_tx = tx.clone();
@@ -640,8 +655,12 @@ pub(super) fn run(
         let _ = tx.send(Event::Exited(sys::wait_exit(pid)));
     });
 
-    let mut watched =
-        watch(&started, start, options, &rx, talk.as_mut(), stop_at_once).map_err(wait_error)?;
+    let mut waits = Waits::new(started.pid);
+    if let Some(talk) = &talk {
+        waits.ours(vec![reader_id, Arc::clone(&talk.writer_id)]);
+    }
+    let mut watched = watch(&started, start, options, &rx, talk.as_mut(), stop_at_once, &waits)
+        .map_err(wait_error)?;
     let thinking = talk.as_ref().map_or(Duration::ZERO, |talk| talk.thinking);
     let wall = start.elapsed().saturating_sub(thinking);
     let (usage, run_cpu) = started.finish().map_err(wait_error)?;
@@ -755,6 +774,54 @@ fn read_tail(mut stderr: File, tail: usize, tx: &mpsc::Sender<Event>) {
     let _ = tx.send(Event::Stderr(StderrTail { head, bytes: kept, total }));
 }
 
+/// How long a program in a dialogue must have used no CPU, while the other side waited for
+/// its line, for the backstop's kill to be called idleness ([`Exit::Idle`]).
+pub(crate) const IDLE: Duration = Duration::from_secs(1);
+
+/// The time a run's tasks waited for a core, which the wall-clock backstop leaves out: the
+/// program's (its leader's, as the kernel counts it in `/proc/PID/schedstat`) and, in a
+/// dialogue, that of our threads that carry its lines (the one that watches and asks the
+/// dialogue, the stdout reader, the stdin writer). While one of them waits for a core the
+/// program may wait for it in turn, and none of that is the program's doing. Waits that
+/// overlap count twice; the backstop only grows by it, and a program that sleeps waits for no
+/// core.
+struct Waits {
+    program: u32,
+    /// The watching thread (this one) and what it had waited before the run.
+    watcher: Option<(i64, Duration)>,
+    /// Our other threads' ids, each set once the thread runs (0 before).
+    ours: Vec<Arc<AtomicI64>>,
+}
+
+impl Waits {
+    fn new(program: u32) -> Self {
+        Self { program, watcher: None, ours: Vec::new() }
+    }
+
+    /// Counts this thread's waits from now on, and those of the threads `ours` names.
+    fn ours(&mut self, ours: Vec<Arc<AtomicI64>>) {
+        let id = sys::thread_id();
+        self.watcher = Some((id, sys::run_delay(sys::Task::OurThread(id)).unwrap_or_default()));
+        self.ours = ours;
+    }
+
+    /// The time waited so far.
+    fn total(&self) -> Duration {
+        let mut total = sys::run_delay(sys::Task::Process(self.program)).unwrap_or_default();
+        if let Some((id, before)) = self.watcher {
+            let now = sys::run_delay(sys::Task::OurThread(id)).unwrap_or_default();
+            total += now.saturating_sub(before);
+        }
+        for id in &self.ours {
+            let id = id.load(Ordering::Relaxed);
+            if id != 0 {
+                total += sys::run_delay(sys::Task::OurThread(id)).unwrap_or_default();
+            }
+        }
+        total
+    }
+}
+
 /// What [`watch`] saw until the program exited.
 struct Watched {
     /// Why we killed it, if we did.
@@ -809,6 +876,7 @@ fn watch(
     rx: &mpsc::Receiver<Event>,
     mut talk: Option<&mut Talk<'_>>,
     stop_at_once: bool,
+    waits: &Waits,
 ) -> io::Result<Watched> {
     let mut watched = Watched {
         killed: None,
@@ -819,6 +887,8 @@ fn watch(
         closed: None,
     };
     let mut deadline = start + options.wall_limit;
+    // The last change of the program's CPU time, for idleness.
+    let mut busy_at = Instant::now();
     // The end of the program's output, when it was heard, and the bytes after its last line:
     // handed over once [`CLOSE_GRACE`] has passed without the program's exit.
     let mut closing: Option<(Instant, Vec<u8>)> = None;
@@ -843,12 +913,23 @@ fn watch(
             match rx.recv_timeout(wake.saturating_duration_since(Instant::now())) {
                 Ok(event) => event,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    watched.cpu = watched.cpu.max(started.cpu());
+                    let cpu = started.cpu();
+                    if cpu > watched.cpu {
+                        busy_at = Instant::now();
+                    }
+                    watched.cpu = watched.cpu.max(cpu);
                     watched.polled_kib = watched.polled_kib.max(started.memory_kib());
+                    if Instant::now() >= deadline {
+                        // Read only near the backstop: a few files, not every poll.
+                        let thinking = talk.as_ref().map_or(Duration::ZERO, |t| t.thinking);
+                        deadline = start + options.wall_limit + thinking + waits.total();
+                    }
                     if watched.cpu > options.time_limit {
                         kill(&mut watched, Exit::TimeLimit)?;
                     } else if Instant::now() >= deadline {
-                        kill(&mut watched, Exit::WallTimeLimit)?;
+                        let idle =
+                            talk.as_ref().is_some_and(|t| t.waiting()) && busy_at.elapsed() >= IDLE;
+                        kill(&mut watched, if idle { Exit::Idle } else { Exit::WallTimeLimit })?;
                     } else if options.memory_limit_kib.is_some_and(|l| watched.polled_kib > l) {
                         kill(&mut watched, Exit::MemoryLimit)?;
                     } else if closing.as_ref().is_some_and(|(at, _)| at.elapsed() >= CLOSE_GRACE) {
@@ -960,7 +1041,7 @@ fn classify(
     };
     let over_time = cpu > options.time_limit || usage.status.signal() == Some(libc::SIGXCPU);
     let exit = match killed {
-        Some(Exit::WallTimeLimit) if over_time => Exit::TimeLimit,
+        Some(Exit::WallTimeLimit | Exit::Idle) if over_time => Exit::TimeLimit,
         Some(exit) => exit,
         None if over_time => Exit::TimeLimit,
         None if over_memory => Exit::MemoryLimit,
