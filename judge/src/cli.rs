@@ -417,6 +417,7 @@ impl<'a> Hunting<'a> {
             stress: args.stress_options(&self.limits),
             shrink: (!args.no_shrink).then(|| args.run.shrink_options(&self.limits)),
             time_limit_margin: context.time_limit_margin,
+            total: args.time,
         };
         let hunt = with_spinner(
             |show| hunt(self.sandbox, problem, contestant, &options, Some(show)),
@@ -442,6 +443,7 @@ impl<'a> Hunting<'a> {
             stress: StressOptions { run: self.limits.child_options(), ..StressOptions::default() },
             shrink: Some(args.run.shrink_options(&self.limits)),
             time_limit_margin: context.time_limit_margin,
+            total: None,
         };
         let hunt = with_spinner(
             |show| examine(self.sandbox, problem, contestant, input, &options, Some(show)),

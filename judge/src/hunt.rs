@@ -56,6 +56,10 @@ pub(crate) struct HuntOptions {
     /// as found fails there too. Shrinking at the limit itself ends on an input just over it,
     /// the most fragile there is, where the machine's load decides.
     pub time_limit_margin: Option<u32>,
+    /// A bound on the whole hunt (`stress --time` as given): the loop stops starting runs at
+    /// its end, confirming makes only the two reruns that must be made past it, and
+    /// shrinking gets what is left, if less than its own budget.
+    pub total: Option<Duration>,
 }
 
 /// Where a hunt has got, for a progress line.
@@ -179,12 +183,20 @@ pub(crate) fn hunt<P: Problem, C: Contestant + ?Sized>(
     options: &HuntOptions,
     progress: Option<&(dyn Fn(HuntProgress) + Sync)>,
 ) -> Result<Hunt<P::Input>, StressError> {
+    let started = std::time::Instant::now();
     let stress_progress = |p| progress.map_or((), |report| report(HuntProgress::Stress(p)));
     let report = stress(sandbox, problem, contestant, &options.stress, Some(&stress_progress))?;
     let finding = match (report.failure, report.interrupted) {
         (Some(failure), _) => {
             let index = failure.index;
-            let failed = settle(sandbox, problem, contestant, failure, options, progress)
+            // The loop's time budget bounds the whole hunt: shrinking gets what is left of
+            // it, if less than its own.
+            let mut options = options.clone();
+            if let (Some(time), Some(shrink)) = (options.total, options.shrink.as_mut()) {
+                let left = time.saturating_sub(started.elapsed());
+                shrink.time = Some(shrink.time.map_or(left, |own| own.min(left)));
+            }
+            let failed = settle(sandbox, problem, contestant, failure, &options, progress)
                 .map_err(|source| StressError::Run { index, source })?;
             Finding::Failed(Box::new(failed))
         }
@@ -248,7 +260,7 @@ pub(crate) fn examine<P: Problem, C: Contestant + ?Sized>(
         let passed = runs - 1;
         Some(Reruns { kind, first_counts: true, runs: passed, failed: 0, trial: None })
     } else {
-        match confirm::confirm(sandbox, problem, contestant, &input, kind, run) {
+        match confirm::confirm(sandbox, problem, contestant, &input, kind, run, None) {
             Ok(reruns) if reruns.standing() == Standing::Unconfirmed => {
                 return Ok(hunt(Finding::Unconfirmed(Box::new(reruns))));
             }

@@ -1028,6 +1028,7 @@ fn find_kill<P: Packaged>(
             runs: Some(options.shrink_runs),
         }),
         time_limit_margin: None,
+        total: None,
     };
     let hunt =
         hunt(sandbox, problem, &submission.program, &hunt_options, None).map_err(|source| {

@@ -42,8 +42,8 @@ use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 pub(crate) use child::signal;
-pub(crate) use child::wall_backstop;
 pub use child::{ChildError, ChildOptions, ChildReport, Exit, PeakMemory, Program};
+pub(crate) use child::{IDLE, wall_backstop};
 pub(crate) use dialogue::{Dialogue, Next};
 #[cfg(feature = "cli")]
 pub(crate) use interrupt::{exit_code, second_signal};

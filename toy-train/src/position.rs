@@ -279,6 +279,12 @@ impl Notation for TrainGame {
         let to = line
             .parse::<u32>()
             .map_err(|_| MoveError::Malformed("expected a station number".to_owned()))?;
+        // A number that names no station is not a station number at all: malformed, as the
+        // statement says, not a move along a missing track.
+        if !self.railway().stations().contains(&to) {
+            let last = self.railway().n().saturating_sub(1);
+            return Err(MoveError::Malformed(format!("no station {to}: stations are 0 to {last}")));
+        }
         if position.moves(self.railway()).contains(&to) {
             Ok(to)
         } else {
@@ -573,5 +579,16 @@ mod tests {
             }
         }
         assert!(checked > 1_000, "{checked}");
+    }
+
+    #[test]
+    fn a_number_that_names_no_station_is_malformed_a_missing_track_illegal() {
+        // Stations 0 and 1, a track each way and a loop at 1.
+        let game = Game::new(&[true, false], &[false, false], &[(0, 1), (1, 0), (1, 1)]).unwrap();
+        let rules = TrainGame { game: Some(game), lines: Vec::new() };
+        let start = Position::start(0);
+        assert!(matches!(rules.parse_move(&start, "15"), Err(MoveError::Malformed(_))));
+        assert!(matches!(rules.parse_move(&start, "0"), Err(MoveError::Illegal(_))));
+        assert_eq!(rules.parse_move(&start, "1"), Ok(1));
     }
 }

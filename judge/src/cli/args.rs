@@ -256,7 +256,10 @@ pub struct StressArgs {
     /// Master seed: the same seed gives the same inputs in the same order, whatever -j.
     #[arg(long, default_value_t = 1)]
     pub(crate) seed: u64,
-    /// Time budget, e.g. 30, 30s, 2m [default: 10s unless --runs or --exhaustive is given].
+    /// Time budget, e.g. 30, 30s, 2m [default: 10s for the loop unless --runs or
+    /// --exhaustive is given]. Given, it bounds the whole command: shrinking gets what is left
+    /// (if less than --shrink-time), and past it only the two reruns that confirm a failure
+    /// and the shrunk input's two are made.
     #[arg(long, value_parser = parse_duration)]
     pub(crate) time: Option<Duration>,
     /// Run budget.

@@ -4,6 +4,8 @@
 //! first game lost, bad move, protocol error, crash or exceeded limit, with the games so far
 //! as a transcript (its last lines; the whole saved at `--save`).
 //!
+//! A source COMMAND (`player.cpp`, `player.py`) is built as `stress` builds it.
+//!
 //! Exit codes as `stress`'s: 0 passed, 1 failed, 2 trouble; stopped by SIGINT, SIGTERM or
 //! SIGHUP, 130, 143 or 129.
 
@@ -15,7 +17,8 @@ use super::layout::{FailureReport, unused_save_path};
 use super::report::{measured, stderr_text, transcript_text};
 use super::{EXIT_FOUND, EXIT_PASSED, Ending, LimitArgs, LimitsUsed, read};
 use crate::hunt::{Juries, Player, trial};
-use crate::rules::{Limits, Problem};
+use crate::package::Packaged;
+use crate::rules::Limits;
 use crate::sandbox::{Program, Sandbox};
 use crate::text::{plural, shell_quote};
 
@@ -42,7 +45,7 @@ pub struct InteractArgs {
 }
 
 /// Runs `interact` and prints its report: see [`InteractArgs::ending`].
-pub(super) fn run_interact<P: Problem>(
+pub(super) fn run_interact<P: Packaged>(
     sandbox: &Sandbox,
     problem: &P,
     juries: &Juries,
@@ -52,9 +55,10 @@ pub(super) fn run_interact<P: Problem>(
 }
 
 impl InteractArgs {
-    /// `interact`: the file read (under the extended limits, as `check` reads), its games
-    /// played in one run against `juries`, then the report, without printing.
-    pub fn ending<P: Problem>(&self, sandbox: &Sandbox, problem: &P, juries: &Juries) -> Ending {
+    /// `interact`: the file read (under the extended limits, as `check` reads), a source
+    /// COMMAND built as `stress` builds it (saying how on stderr), the file's games played in
+    /// one run against `juries`, then the report, without printing.
+    pub fn ending<P: Packaged>(&self, sandbox: &Sandbox, problem: &P, juries: &Juries) -> Ending {
         let started = Instant::now();
         if let Err(e) = super::catch_signals(sandbox) {
             return Ending::trouble(sandbox.caught(), format!("cannot catch signals: {e}"));
@@ -71,7 +75,12 @@ impl InteractArgs {
             Ok(input) => input,
             Err(e) => return Ending::trouble(sandbox.caught(), format!("{name}: {e}")),
         };
-        let program = Program::new(&self.command);
+        let built = match super::program::build(sandbox, problem, &self.command) {
+            Ok(built) => built,
+            Err(code) => return Ending::said(code),
+        };
+        let program =
+            built.as_ref().map_or_else(|| Program::new(&self.command), |b| b.program.clone());
         let player = Player::new(program.clone(), juries.clone(), self.seed);
         let trial = match trial(sandbox, problem, &player, &input, &limits.child_options()) {
             Ok(trial) => trial,

@@ -136,10 +136,13 @@ pub(crate) fn unused_save_path(input: &Path, extensions: &[&str]) -> PathBuf {
         if n == 1 {
             return input.to_owned();
         }
-        match (input.extension().is_some_and(|e| e == "in"), input.file_stem()) {
-            (true, Some(stem)) => {
+        // The number goes before the extension (`transcript-2.txt`, `counterexample-2.in`),
+        // so the name keeps the extension that says what it holds.
+        match (input.extension(), input.file_stem()) {
+            (Some(extension), Some(stem)) => {
                 let mut name = stem.to_owned();
-                name.push(format!("-{n}.in"));
+                name.push(format!("-{n}."));
+                name.push(extension);
                 input.with_file_name(name)
             }
             _ => {
@@ -362,6 +365,10 @@ mod tests {
         let bare = dir.join("failure");
         std::fs::write(&bare, "").unwrap();
         assert_eq!(unused_save_path(&bare, &["ans"]), dir.join("failure-2"));
+        // A transcript's next name keeps its extension, as `interact --help` says.
+        let transcript = dir.join("transcript.txt");
+        std::fs::write(&transcript, "").unwrap();
+        assert_eq!(unused_save_path(&transcript, &[]), dir.join("transcript-2.txt"));
         // Judges saving at once in one folder each get a name of their own.
         let racing = dir.join("race.in");
         let names: std::collections::BTreeSet<PathBuf> = std::thread::scope(|scope| {

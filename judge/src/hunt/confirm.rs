@@ -18,6 +18,8 @@
 //!   (failed k of n), reported with its input but not shrunk, since shrinking would follow
 //!   chance rather than the bug.
 
+use std::time::Instant;
+
 use super::trial::{Contestant, Trial, trial};
 use crate::rules::{Problem, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Sandbox};
@@ -84,7 +86,8 @@ impl Reruns {
 /// Reruns `input`, which failed with `kind`, alone: [`CONFIRM_RERUNS`] times, and
 /// [`MORE_RERUNS`] more when they do not all fail the same way (see the module notes).
 ///
-/// Time: two runs of the program for a deterministic failure, at most six.
+/// Time: two runs of the program for a deterministic failure, at most six; the four more
+/// only before `deadline` (the stress loop's `--time`), which the two always made may pass.
 ///
 /// # Errors
 /// A rerun could not be carried out, or a signal stopped it.
@@ -95,6 +98,7 @@ pub(super) fn confirm<P: Problem, C: Contestant + ?Sized>(
     input: &P::Input,
     kind: VerdictKind,
     options: &ChildOptions,
+    deadline: Option<Instant>,
 ) -> Result<Reruns, ChildError> {
     let mut reruns = Reruns { kind, first_counts: true, runs: 0, failed: 0, trial: None };
     let one = |reruns: &mut Reruns| -> Result<(), ChildError> {
@@ -116,6 +120,9 @@ pub(super) fn confirm<P: Problem, C: Contestant + ?Sized>(
     }
     if reruns.failed < reruns.runs {
         for _ in 0..MORE_RERUNS {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             one(&mut reruns)?;
         }
     }

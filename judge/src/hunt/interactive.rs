@@ -10,7 +10,11 @@
 //! the closed input and crashes did not crash first. Otherwise the run is judged by how it
 //! ended ([`run_verdict`]: a crash, a time or memory limit), and a run that exits normally by
 //! the jury: every game played as it must be, or a protocol error when its output ended
-//! while the jury waited for a move. The jury's verdicts map to the judge's kinds as
+//! while the jury waited for a move. A program that closes its stdout and runs on has
+//! ended its output: the protocol error is given at once and the program ended. Bytes after
+//! the last `\n` are a line only when the program closed its output or exited by itself
+//! with code 0: a move cut short by a kill or a crash keeps the kill's or the crash's
+//! verdict (the sandbox's `Dialogue` notes). The jury's verdicts map to the judge's kinds as
 //! interactors written with testlib report them: a move that loses a won game or is not
 //! optimal, and an illegal move (a move the rules forbid is an answer, a wrong one), are a
 //! *wrong answer*; a line that is not a move and a protocol error (the conversation's own
@@ -232,9 +236,11 @@ impl<G: Game> Conversation<G> {
         if self.verdict.as_ref().is_none_or(|(kept, _)| kept.accepted()) {
             self.verdict = Some((verdict, by_line));
         }
-        // A failure on a line ends the program; one because its output ended leaves it to
-        // end by itself, so that a crash shows as the crash it is.
-        if failed && by_line { Next::Stop } else { Next::Close(bytes(&lines)) }
+        // A failure ends the program at once. The sandbox tells of the output's end while
+        // the program runs only when it closed its stdout and ran on (the failure then
+        // decides: the run shows as stopped); after an exit or a kill a stop changes
+        // nothing, and the run's own end decides first.
+        if failed { Next::Stop } else { Next::Close(bytes(&lines)) }
     }
 }
 

@@ -128,6 +128,9 @@ pub struct Jury<G: Game> {
     rng: SplitMix64,
     transcript: Vec<(Speaker, String)>,
     ended: bool,
+    /// The jury's valued moves at the current position, when judging the program's last
+    /// move valued them already ([`Jury::winning_reply`]).
+    replies: Option<Vec<(G::Move, Value)>>,
 }
 
 impl<G: Game> Jury<G> {
@@ -144,6 +147,7 @@ impl<G: Game> Jury<G> {
             rng: SplitMix64::new(seed),
             transcript: Vec::new(),
             ended: false,
+            replies: None,
         }
     }
 
@@ -199,6 +203,15 @@ impl<G: Game> Jury<G> {
                 return self.end(Vec::new(), Verdict::BadMove { game, turn, line, error });
             }
         };
+        let next = self.game.after(&position, &mv);
+        if let Some(replies) = self.winning_reply(&next) {
+            // The move wins: whatever the best was, it is not wrong. The jury's moves from
+            // `next`, valued to tell so, are the ones it chooses its reply from.
+            self.position = Some(next);
+            self.replies = Some(replies);
+            let mut lines = Vec::new();
+            return self.play_until_program(&mut lines);
+        }
         let moves = self.game.valued_moves(&position);
         let value = moves.iter().find(|(m, _)| *m == mv).map(|(_, v)| *v);
         let value = value.expect("a parsed move is one of the legal moves");
@@ -214,10 +227,25 @@ impl<G: Game> Jury<G> {
             let line = trimmed.to_owned();
             return self.end(Vec::new(), Verdict::WrongMove { game, turn, line, value, best });
         }
-        let next = self.game.after(&position, &mv);
         self.position = Some(next);
         let mut lines = Vec::new();
         self.play_until_program(&mut lines)
+    }
+
+    /// The jury's valued moves at `next`, the position after a move of the program's, when
+    /// they show that move winning: the jury moves at `next` and loses whatever it plays
+    /// (games without chance). One valuing of `next`'s moves then both judges the program's
+    /// move and chooses the jury's reply, where valuing the program's moves as well would
+    /// cost as much again on every turn of a long game.
+    fn winning_reply(&mut self, next: &G::Position) -> Option<Vec<(G::Move, Value)>> {
+        let side = self.side?;
+        let Turn::Player(mover) = self.game.turn(next) else { return None };
+        if mover == side {
+            return None;
+        }
+        let replies = self.game.valued_moves(next);
+        let jury_best = best(&replies)?.1;
+        matches!(jury_best, Value::Lose { .. }).then_some(replies)
     }
 
     /// The program's output ended.
@@ -263,7 +291,10 @@ impl<G: Game> Jury<G> {
                     return Reply::Send(lines);
                 }
                 Turn::Player(_) => {
-                    let moves = self.game.valued_moves(&position);
+                    let moves = match self.replies.take() {
+                        Some(moves) => moves,
+                        None => self.game.valued_moves(&position),
+                    };
                     best(&moves).expect("the jury has a move").0
                 }
                 Turn::Chance => {

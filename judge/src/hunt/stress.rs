@@ -209,7 +209,8 @@ pub fn stress<P: Problem, C: Contestant + ?Sized>(
         report.interrupted = segment.interrupted;
         let Some(mut failure) = segment.failure else { break };
         let kind = failure.trial.verdict.kind;
-        match confirm(sandbox, problem, contestant, &failure.input, kind, &options.run) {
+        let deadline = loop_.deadline;
+        match confirm(sandbox, problem, contestant, &failure.input, kind, &options.run, deadline) {
             Ok(reruns) if reruns.standing() == Standing::Unconfirmed => {
                 report.unconfirmed.push(failure.index);
                 first = failure.index + 1;

@@ -51,9 +51,25 @@ pub(crate) fn run_verdict(
             return Some(Verdict::new(
                 VerdictKind::TimeLimit,
                 format!(
-                    "killed at the wall-clock backstop, {}, with {} of CPU time counted against \
-                     the {} limit: it slept or waited, or got too little of a core",
+                    "killed at the wall-clock backstop, {} not counting the time it waited for \
+                     a core, with {} of CPU time counted against the {} limit: it slept or \
+                     waited",
                     seconds(options.wall_limit),
+                    seconds(report.cpu),
+                    seconds(options.time_limit)
+                ),
+            ));
+        }
+        Exit::Idle => {
+            return Some(Verdict::new(
+                VerdictKind::TimeLimit,
+                format!(
+                    "killed at the wall-clock backstop, {}, idle: both sides were waiting, the \
+                     jury for the program's line and the program, using no CPU for the last {} \
+                     or more, for input (did it flush its output?); {} of CPU time counted \
+                     against the {} limit",
+                    seconds(options.wall_limit),
+                    seconds(crate::sandbox::IDLE),
                     seconds(report.cpu),
                     seconds(options.time_limit)
                 ),

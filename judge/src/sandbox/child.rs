@@ -11,7 +11,11 @@
 //! above it is a time limit too. Each process also gets `RLIMIT_CPU` a second above the limit,
 //! a backstop should the polls be late. A program that sleeps or waits uses no CPU: the wall
 //! clock ends it at [`wall_backstop`] of the limit, twice the limit plus a second, as CMS sets
-//! its wall-clock limit.
+//! its wall-clock limit. The backstop leaves out the time the program waited for a core (and
+//! in a dialogue, the time the other side took and our threads that carry its lines waited:
+//! `Waits`), so a busy machine does not bring it closer: it ends programs that sleep or wait,
+//! not slow ones. In a dialogue where both sides were waiting it is called idleness
+//! ([`Exit::Idle`]).
 //!
 //! **Memory.** The peak resident memory of the program is read every [`POLL`] (its `VmHWM`,
 //! and the resident memory of every process of its cgroup together) and the run is killed
@@ -60,7 +64,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, OnceLock};
 use std::thread;
@@ -193,8 +197,9 @@ fn absolute_if_file(arg: &OsStr) -> OsString {
 }
 
 /// The wall-clock backstop of a run whose CPU-time limit is `cpu`: twice the limit plus one
-/// second, as CMS sets it. It ends a program that sleeps or waits, and leaves a CPU-bound one
-/// on a busy machine the time to reach its CPU limit first.
+/// second, as CMS sets it, not counting the time the run waited for a core (module notes).
+/// It ends a program that sleeps or waits, and leaves a CPU-bound one on a busy machine the
+/// time to reach its CPU limit first.
 #[must_use]
 pub(crate) fn wall_backstop(cpu: Duration) -> Duration {
     cpu.saturating_mul(2).saturating_add(Duration::from_secs(1))
@@ -253,9 +258,13 @@ pub enum Exit {
     Signal(i32),
     /// Its CPU time passed the time limit: we killed it, or it ended above it.
     TimeLimit,
-    /// We killed it at the wall-clock backstop, its CPU time still under the limit: it slept,
-    /// waited, or the machine gave it too little of a core.
+    /// We killed it at the wall-clock backstop, its CPU time still under the limit: it slept
+    /// or waited (the backstop leaves out the time it waited for a core).
     WallTimeLimit,
+    /// We killed it at the wall-clock backstop of a dialogue in which both sides waited: the
+    /// other side for its line, the program, using no CPU for [`IDLE`] or more, for input
+    /// (an answer it never flushed, say). Codeforces calls this the idleness limit.
+    Idle,
     /// We killed it when its output passed the output limit.
     OutputLimit,
     /// Its peak resident memory passed the memory limit: we killed it, or it ended above it.
@@ -278,6 +287,7 @@ impl fmt::Display for Exit {
             },
             Self::TimeLimit => f.write_str("CPU time limit exceeded"),
             Self::WallTimeLimit => f.write_str("killed at the wall-clock backstop"),
+            Self::Idle => f.write_str("killed idle: both sides of the dialogue were waiting"),
             Self::OutputLimit => f.write_str("killed: output limit exceeded"),
             Self::MemoryLimit => f.write_str("memory limit exceeded"),
             Self::Stopped => f.write_str("ended by the judge when the dialogue ended"),
@@ -462,8 +472,10 @@ enum Event {
     OutputLimit,
     /// A line of stdout, in a dialogue.
     Line(Vec<u8>),
-    /// The end of stdout, in a dialogue: after its last line, before [`Event::Stdout`].
-    Closed,
+    /// The end of stdout, in a dialogue: after its last whole line, before
+    /// [`Event::Stdout`], with the bytes written after that line's `\n` (a last line
+    /// without one; empty when there are none, or the output limit cut them).
+    Closed(Vec<u8>),
     Stdout(Vec<u8>),
     Stderr(StderrTail),
 }
@@ -628,7 +640,12 @@ pub(super) fn run(
     let stdout = child.stdout;
     let limit = options.output_limit;
     let out_tx = tx.clone();
-    thread::spawn(move || read_bounded(stdout, limit, lines, &out_tx));
+    let reader_id = Arc::new(AtomicI64::new(0));
+    let id = Arc::clone(&reader_id);
+    thread::spawn(move || {
+        id.store(sys::thread_id(), Ordering::Relaxed);
+        read_bounded(stdout, limit, lines, &out_tx);
+    });
     let stderr = child.stderr;
     let tail = options.stderr_tail;
     let err_tx = tx.clone();
@@ -638,22 +655,26 @@ pub(super) fn run(
         let _ = tx.send(Event::Exited(sys::wait_exit(pid)));
     });
 
-    let watched =
-        watch(&started, start, options, &rx, talk.as_mut(), stop_at_once).map_err(wait_error)?;
+    let mut waits = Waits::new(started.pid);
+    if let Some(talk) = &talk {
+        waits.ours(vec![reader_id, Arc::clone(&talk.writer_id)]);
+    }
+    let mut watched = watch(&started, start, options, &rx, talk.as_mut(), stop_at_once, &waits)
+        .map_err(wait_error)?;
     let thinking = talk.as_ref().map_or(Duration::ZERO, |talk| talk.thinking);
     let wall = start.elapsed().saturating_sub(thinking);
     let (usage, run_cpu) = started.finish().map_err(wait_error)?;
     let own_peak = sys::own_peak_rss_kib();
-    let (stdout, stderr_tail) =
-        drain(sandbox, dir.path(), &rx, watched.stdout, watched.stderr, talk.as_mut())
-            .ok_or(ChildError::Escaped { program: name() })?;
+    let cpu = run_cpu.max(watched.cpu);
+    let (exit, memory) =
+        classify(&usage, cpu, own_peak, watched.polled_kib, watched.killed, options);
+    let ended = Ended { closed: watched.closed.take(), by_itself: exit.success() };
+    let (stdout, stderr_tail) = drain(sandbox, dir.path(), &rx, watched, ended, talk.as_mut())
+        .ok_or(ChildError::Escaped { program: name() })?;
     drop(dir);
     if let Some(signal) = sandbox.caught() {
         return Err(ChildError::Interrupted(signal));
     }
-    let cpu = run_cpu.max(watched.cpu);
-    let (exit, memory) =
-        classify(&usage, cpu, own_peak, watched.polled_kib, watched.killed, options);
     Ok(ChildReport {
         exit,
         stdout,
@@ -685,7 +706,8 @@ fn input_file(folder: &Path, input: &[u8]) -> io::Result<File> {
 /// Reads the program's stdout, keeping at most `limit` bytes; reports the output limit as
 /// soon as it is passed, then what was kept. With `lines` (a dialogue), each line is
 /// reported as it comes (a last one without its `\n` at the end of stdout, not at the output
-/// limit), then the end of stdout.
+/// limit), then the end of stdout with the bytes after the last `\n`: whether they are a
+/// line depends on how the program ended ([`watch`]).
 fn read_bounded(mut stdout: File, limit: usize, lines: bool, tx: &mpsc::Sender<Event>) {
     let mut kept = Vec::new();
     let mut buf = vec![0; 1 << 16];
@@ -716,10 +738,8 @@ fn read_bounded(mut stdout: File, limit: usize, lines: bool, tx: &mpsc::Sender<E
         }
     }
     if lines {
-        if whole && line_start < kept.len() {
-            let _ = tx.send(Event::Line(kept[line_start..].to_vec()));
-        }
-        let _ = tx.send(Event::Closed);
+        let rest = if whole { kept[line_start..].to_vec() } else { Vec::new() };
+        let _ = tx.send(Event::Closed(rest));
     }
     let _ = tx.send(Event::Stdout(kept));
 }
@@ -754,6 +774,54 @@ fn read_tail(mut stderr: File, tail: usize, tx: &mpsc::Sender<Event>) {
     let _ = tx.send(Event::Stderr(StderrTail { head, bytes: kept, total }));
 }
 
+/// How long a program in a dialogue must have used no CPU, while the other side waited for
+/// its line, for the backstop's kill to be called idleness ([`Exit::Idle`]).
+pub(crate) const IDLE: Duration = Duration::from_secs(1);
+
+/// The time a run's tasks waited for a core, which the wall-clock backstop leaves out: the
+/// program's (its leader's, as the kernel counts it in `/proc/PID/schedstat`) and, in a
+/// dialogue, that of our threads that carry its lines (the one that watches and asks the
+/// dialogue, the stdout reader, the stdin writer). While one of them waits for a core the
+/// program may wait for it in turn, and none of that is the program's doing. Waits that
+/// overlap count twice; the backstop only grows by it, and a program that sleeps waits for no
+/// core.
+struct Waits {
+    program: u32,
+    /// The watching thread (this one) and what it had waited before the run.
+    watcher: Option<(i64, Duration)>,
+    /// Our other threads' ids, each set once the thread runs (0 before).
+    ours: Vec<Arc<AtomicI64>>,
+}
+
+impl Waits {
+    fn new(program: u32) -> Self {
+        Self { program, watcher: None, ours: Vec::new() }
+    }
+
+    /// Counts this thread's waits from now on, and those of the threads `ours` names.
+    fn ours(&mut self, ours: Vec<Arc<AtomicI64>>) {
+        let id = sys::thread_id();
+        self.watcher = Some((id, sys::run_delay(sys::Task::OurThread(id)).unwrap_or_default()));
+        self.ours = ours;
+    }
+
+    /// The time waited so far.
+    fn total(&self) -> Duration {
+        let mut total = sys::run_delay(sys::Task::Process(self.program)).unwrap_or_default();
+        if let Some((id, before)) = self.watcher {
+            let now = sys::run_delay(sys::Task::OurThread(id)).unwrap_or_default();
+            total += now.saturating_sub(before);
+        }
+        for id in &self.ours {
+            let id = id.load(Ordering::Relaxed);
+            if id != 0 {
+                total += sys::run_delay(sys::Task::OurThread(id)).unwrap_or_default();
+            }
+        }
+        total
+    }
+}
+
 /// What [`watch`] saw until the program exited.
 struct Watched {
     /// Why we killed it, if we did.
@@ -766,6 +834,34 @@ struct Watched {
     stdout: Option<Vec<u8>>,
     /// Its stderr tail, if the reader finished first.
     stderr: Option<StderrTail>,
+    /// In a dialogue, the end of its output with the bytes after its last line, when it came
+    /// before the exit and was not handed to the dialogue: the exit decides what they are.
+    closed: Option<Vec<u8>>,
+}
+
+/// How long the end of a program's output waits for the program's exit before it is taken
+/// for a program that closed its output and runs on. A program that exits closes its output
+/// a moment before it becomes a zombie; the two are one end, and its exit status says what
+/// the bytes after its last line are (a kill or a crash mid-line is no move).
+const CLOSE_GRACE: Duration = Duration::from_millis(100);
+
+/// How a dialogue's run ended, for the end of its output not handed over yet.
+struct Ended {
+    /// The end of the output heard before the exit, with the bytes after the last line.
+    closed: Option<Vec<u8>>,
+    /// Whether the program exited by itself with code 0: only then do the bytes after its
+    /// last `\n` count as a line.
+    by_itself: bool,
+}
+
+/// Hands the end of the program's output to `talk`: `rest`, the bytes after the last line,
+/// as a line when `counts` and there are any, then the end itself. Whether the dialogue
+/// stops the run.
+fn hand_over_end(talk: &mut Talk<'_>, rest: &[u8], counts: bool) -> bool {
+    if counts && !rest.is_empty() && talk.line(rest).1 {
+        return true;
+    }
+    talk.closed()
 }
 
 /// Waits for the program to exit, reading its CPU time and peak memory every [`POLL`], and
@@ -780,10 +876,22 @@ fn watch(
     rx: &mpsc::Receiver<Event>,
     mut talk: Option<&mut Talk<'_>>,
     stop_at_once: bool,
+    waits: &Waits,
 ) -> io::Result<Watched> {
-    let mut watched =
-        Watched { killed: None, polled_kib: 0, cpu: Duration::ZERO, stdout: None, stderr: None };
+    let mut watched = Watched {
+        killed: None,
+        polled_kib: 0,
+        cpu: Duration::ZERO,
+        stdout: None,
+        stderr: None,
+        closed: None,
+    };
     let mut deadline = start + options.wall_limit;
+    // The last change of the program's CPU time, for idleness.
+    let mut busy_at = Instant::now();
+    // The end of the program's output, when it was heard, and the bytes after its last line:
+    // handed over once [`CLOSE_GRACE`] has passed without the program's exit.
+    let mut closing: Option<(Instant, Vec<u8>)> = None;
     let kill = |watched: &mut Watched, why: Exit| -> io::Result<()> {
         if watched.killed.is_none() {
             sys::kill_group(started.pid)?;
@@ -805,14 +913,33 @@ fn watch(
             match rx.recv_timeout(wake.saturating_duration_since(Instant::now())) {
                 Ok(event) => event,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    watched.cpu = watched.cpu.max(started.cpu());
+                    let cpu = started.cpu();
+                    if cpu > watched.cpu {
+                        busy_at = Instant::now();
+                    }
+                    watched.cpu = watched.cpu.max(cpu);
                     watched.polled_kib = watched.polled_kib.max(started.memory_kib());
+                    if Instant::now() >= deadline {
+                        // Read only near the backstop: a few files, not every poll.
+                        let thinking = talk.as_ref().map_or(Duration::ZERO, |t| t.thinking);
+                        deadline = start + options.wall_limit + thinking + waits.total();
+                    }
                     if watched.cpu > options.time_limit {
                         kill(&mut watched, Exit::TimeLimit)?;
                     } else if Instant::now() >= deadline {
-                        kill(&mut watched, Exit::WallTimeLimit)?;
+                        let idle =
+                            talk.as_ref().is_some_and(|t| t.waiting()) && busy_at.elapsed() >= IDLE;
+                        kill(&mut watched, if idle { Exit::Idle } else { Exit::WallTimeLimit })?;
                     } else if options.memory_limit_kib.is_some_and(|l| watched.polled_kib > l) {
                         kill(&mut watched, Exit::MemoryLimit)?;
+                    } else if closing.as_ref().is_some_and(|(at, _)| at.elapsed() >= CLOSE_GRACE) {
+                        // The program closed its output and runs on: it has said all it
+                        // will, its last bytes included, and the dialogue judges that now.
+                        let (_, rest) = closing.take().expect("checked just above");
+                        let talk = talk.as_deref_mut().expect("only a dialogue's output ends");
+                        if hand_over_end(talk, &rest, true) {
+                            kill(&mut watched, Exit::Stopped)?;
+                        }
                     }
                     continue;
                 }
@@ -824,6 +951,7 @@ fn watch(
         match event {
             Event::Exited(result) => {
                 result?;
+                watched.closed = closing.map(|(_, rest)| rest);
                 return Ok(watched);
             }
             Event::OutputLimit => kill(&mut watched, Exit::OutputLimit)?,
@@ -835,12 +963,7 @@ fn watch(
                     kill(&mut watched, Exit::Stopped)?;
                 }
             }
-            Event::Closed => {
-                let talk = talk.as_deref_mut().expect("lines come only in a dialogue");
-                if talk.closed() {
-                    kill(&mut watched, Exit::Stopped)?;
-                }
-            }
+            Event::Closed(rest) => closing = Some((Instant::now(), rest)),
             Event::Stdout(bytes) => watched.stdout = Some(bytes),
             Event::Stderr(tail) => watched.stderr = Some(tail),
         }
@@ -849,16 +972,24 @@ fn watch(
 
 /// The outputs the readers have not reported yet, waited for at most [`DRAIN_GRACE`] after
 /// the group is gone: `None` when a process that escaped the judge keeps a pipe open.
-/// In a dialogue, the lines not handed over yet go to `talk` (the program is gone: a stop
-/// changes nothing).
+/// In a dialogue, the lines not handed over yet go to `talk`, and the end of the output
+/// as `ended` says (the program is gone: a stop changes nothing).
 fn drain(
     sandbox: &Sandbox,
     folder: &Path,
     rx: &mpsc::Receiver<Event>,
-    mut stdout: Option<Vec<u8>>,
-    mut stderr: Option<StderrTail>,
+    watched: Watched,
+    ended: Ended,
     mut talk: Option<&mut Talk<'_>>,
 ) -> Option<(Vec<u8>, StderrTail)> {
+    let (mut stdout, mut stderr) = (watched.stdout, watched.stderr);
+    if let Some(rest) = &ended.closed {
+        hand_over_end(
+            talk.as_deref_mut().expect("only a dialogue's output ends"),
+            rest,
+            ended.by_itself,
+        );
+    }
     let deadline = Instant::now() + DRAIN_GRACE;
     while stdout.is_none() || stderr.is_none() {
         let wait = deadline.saturating_duration_since(Instant::now()).min(POLL * 20);
@@ -868,8 +999,9 @@ fn drain(
             Ok(Event::Line(line)) => {
                 talk.as_deref_mut().expect("lines come only in a dialogue").line(&line);
             }
-            Ok(Event::Closed) => {
-                talk.as_deref_mut().expect("lines come only in a dialogue").closed();
+            Ok(Event::Closed(rest)) => {
+                let talk = talk.as_deref_mut().expect("only a dialogue's output ends");
+                hand_over_end(talk, &rest, ended.by_itself);
             }
             Ok(Event::OutputLimit | Event::Exited(_)) => {}
             Err(_) if Instant::now() < deadline => {
@@ -909,7 +1041,7 @@ fn classify(
     };
     let over_time = cpu > options.time_limit || usage.status.signal() == Some(libc::SIGXCPU);
     let exit = match killed {
-        Some(Exit::WallTimeLimit) if over_time => Exit::TimeLimit,
+        Some(Exit::WallTimeLimit | Exit::Idle) if over_time => Exit::TimeLimit,
         Some(exit) => exit,
         None if over_time => Exit::TimeLimit,
         None if over_memory => Exit::MemoryLimit,

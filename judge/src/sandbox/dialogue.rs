@@ -13,11 +13,16 @@
 //! **Time.** The program's CPU time is limited over the whole dialogue: while the other
 //! side thinks, a program that waits for its answer uses none. The wall-clock backstop is
 //! pushed back by the time the dialogue takes to answer, and the report's wall time leaves
-//! that time out, so a slow other side never fails the program.
+//! that time out, so a slow other side never fails the program. It is pushed back too by
+//! the time the threads that carry the lines (the writer, the stdout reader, the one that
+//! asks the dialogue) waited for a core, as by the program's own waits (module `child`): on
+//! a busy machine each of thousands of round trips waits for a core several times, which is
+//! the machine's doing, not the program's.
 
 use std::fs::File;
 use std::io::Write;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 /// The other side of a dialogue with a program ([`Sandbox::interact`](super::Sandbox::interact)):
@@ -26,10 +31,13 @@ pub(crate) trait Dialogue {
     /// What the program reads first, before it writes anything.
     fn open(&mut self) -> Next;
 
-    /// The program wrote `line` (its `\n` removed; a last line without one counts too).
+    /// The program wrote `line` (its `\n` removed). A last line without one is handed over
+    /// only when the program closed its output and ran on, or exited by itself with code 0:
+    /// bytes cut short by a kill or a crash are not a line.
     fn line(&mut self, line: &[u8]) -> Next;
 
-    /// The program's output ended (it exited, or closed its stdout) after its last line.
+    /// The program's output ended after its last line: it closed its stdout and runs on
+    /// (then a [`Next::Stop`] ends it at once), or it exited or was killed.
     fn closed(&mut self) -> Next;
 }
 
@@ -55,6 +63,12 @@ pub(super) struct Talk<'a> {
     writer: Option<mpsc::Sender<Vec<u8>>>,
     /// Whether the dialogue stopped the run: later lines are not handed over.
     stopped: bool,
+    /// Whether the dialogue waits for the program's next line (it answered the last and
+    /// keeps the input open).
+    waiting: bool,
+    /// The writer thread's kernel id once it runs (0 before): its waits for a core are the
+    /// dialogue's, not the program's.
+    pub(super) writer_id: Arc<AtomicI64>,
     /// The time the dialogue took to answer, all told.
     pub(super) thinking: Duration,
 }
@@ -64,9 +78,20 @@ impl<'a> Talk<'a> {
     /// the dialogue's opening. Whether the dialogue stopped the run before it started.
     pub(super) fn open(dialogue: &'a mut dyn Dialogue, pipe: File) -> (Self, bool) {
         let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || write_all(pipe, &rx));
-        let mut talk =
-            Self { dialogue, writer: Some(tx), stopped: false, thinking: Duration::ZERO };
+        let writer_id = Arc::new(AtomicI64::new(0));
+        let id = Arc::clone(&writer_id);
+        std::thread::spawn(move || {
+            id.store(super::sys::thread_id(), Ordering::Relaxed);
+            write_all(pipe, &rx);
+        });
+        let mut talk = Self {
+            dialogue,
+            writer: Some(tx),
+            stopped: false,
+            waiting: false,
+            writer_id,
+            thinking: Duration::ZERO,
+        };
         let next = talk.dialogue.open();
         let stop = talk.apply(next);
         (talk, stop)
@@ -78,6 +103,7 @@ impl<'a> Talk<'a> {
         if self.stopped {
             return (Duration::ZERO, false);
         }
+        self.waiting = false;
         let started = Instant::now();
         let next = self.dialogue.line(line);
         let took = started.elapsed();
@@ -99,8 +125,14 @@ impl<'a> Talk<'a> {
         self.apply(next)
     }
 
+    /// Whether the dialogue waits for the program's next line.
+    pub(super) fn waiting(&self) -> bool {
+        self.waiting
+    }
+
     /// Queues what `next` sends, closes the input when it says so; whether it stops the run.
     fn apply(&mut self, next: Next) -> bool {
+        self.waiting = matches!(next, Next::Send(_)) && self.writer.is_some();
         let (bytes, close) = match next {
             Next::Send(bytes) => (bytes, false),
             Next::Close(bytes) => (bytes, true),
@@ -164,6 +196,7 @@ mod tests {
         pause: Duration,
         padding: usize,
         stop_on: Option<&'static str>,
+        stop_on_close: bool,
     }
 
     impl Counter {
@@ -202,7 +235,7 @@ mod tests {
 
         fn closed(&mut self) -> Next {
             self.closed += 1;
-            Next::Close(Vec::new())
+            if self.stop_on_close { Next::Stop } else { Next::Close(Vec::new()) }
         }
     }
 
@@ -241,13 +274,18 @@ mod tests {
     fn a_program_that_never_reads_or_never_writes_meets_the_limits_and_a_stop_ends_it() {
         let options = ChildOptions::new(Duration::from_millis(100), None);
         // A megabyte first, far more than a pipe holds: the writer blocks on a program that
-        // does not read; one that reads waits for a line that never comes.
-        for script in ["sleep 30", "cat > /dev/null", "while :; do :; done"] {
+        // does not read; one that reads waits for a line that never comes. Both sides wait:
+        // the backstop's kill is called idleness.
+        let cases = [
+            ("sleep 30", Exit::Idle),
+            ("cat > /dev/null", Exit::Idle),
+            ("while :; do :; done", Exit::TimeLimit),
+        ];
+        for (script, exit) in cases {
             let mut counter = Counter { padding: 1 << 20, ..Counter::new(3) };
             let started = Instant::now();
             let report = talk(script, &options, &mut counter);
-            let limited = matches!(report.exit, Exit::TimeLimit | Exit::WallTimeLimit);
-            assert!(limited, "{script}: {report:?}");
+            assert_eq!(report.exit, exit, "{script}: {report:?}");
             assert!(started.elapsed() < Duration::from_secs(10), "{script}");
         }
         let mut counter = Counter { stop_on: Some("11"), ..Counter::new(3) };
@@ -256,5 +294,39 @@ mod tests {
             talk("read n; echo $((n+1)); sleep 30", &ChildOptions::default(), &mut counter);
         assert_eq!((report.exit, counter.heard.len()), (Exit::Stopped, 1), "{report:?}");
         assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn a_line_cut_short_by_a_kill_or_a_crash_is_no_line() {
+        let options = ChildOptions::new(Duration::from_millis(200), None);
+        let cases = [
+            ("read n; printf 1; while :; do :; done", Exit::TimeLimit),
+            ("read n; printf 1; kill -SEGV $$", Exit::Signal(libc::SIGSEGV)),
+            ("read n; printf 1; exit 3", Exit::Code(3)),
+        ];
+        for (script, exit) in cases {
+            let mut counter = Counter::new(3);
+            let report = talk(script, &options, &mut counter);
+            assert_eq!(report.exit, exit, "{script}: {report:?}");
+            assert!(counter.heard.is_empty(), "{script}: {:?}", counter.heard);
+            assert_eq!((counter.closed, report.stdout.as_slice()), (1, &b"1"[..]), "{script}");
+        }
+    }
+
+    #[test]
+    fn a_program_that_closes_its_output_and_runs_on_has_ended_it() {
+        // Its last bytes are its last line; the other side hears the end while it runs, and
+        // a stop ends it long before its limits would.
+        for (script, heard) in [
+            ("read n; exec 1>&-; sleep 30", &[][..]),
+            ("printf 1; exec 1>&-; sleep 30", &["1"][..]),
+        ] {
+            let mut counter = Counter { stop_on_close: true, ..Counter::new(3) };
+            let started = Instant::now();
+            let report = talk(script, &ChildOptions::default(), &mut counter);
+            assert_eq!((report.exit, counter.closed), (Exit::Stopped, 1), "{script}: {report:?}");
+            assert_eq!(counter.heard, heard, "{script}");
+            assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+        }
     }
 }

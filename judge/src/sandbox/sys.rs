@@ -182,6 +182,41 @@ pub(crate) fn process_cpu(pid: u32) -> Option<Duration> {
     Some(Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / per_second.max(1)))
 }
 
+/// The time a process (`/proc/PID/schedstat`, its main thread) or one of our threads
+/// (`/proc/self/task/TID/schedstat`) has spent runnable but waiting for a core: the second
+/// field, in nanoseconds. `None` where the kernel keeps no such count (or the task is gone).
+pub(crate) fn run_delay(task: Task) -> Option<Duration> {
+    let path = match task {
+        Task::Process(pid) => format!("/proc/{pid}/schedstat"),
+        Task::OurThread(tid) => format!("/proc/self/task/{tid}/schedstat"),
+    };
+    let stat = std::fs::read_to_string(path).ok()?;
+    let nanos = stat.split_whitespace().nth(1)?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
+/// A task whose waits for a core are counted ([`run_delay`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Task {
+    /// A process, by id.
+    Process(u32),
+    /// One of our own threads, by its kernel id ([`thread_id`]).
+    OurThread(i64),
+}
+
+/// The calling thread's kernel id, for [`Task::OurThread`].
+pub(crate) fn thread_id() -> i64 {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: gettid takes no argument and touches no memory.
+        i64::from(unsafe { libc::syscall(libc::SYS_gettid) } as i32)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        0
+    }
+}
+
 /// Our own peak resident memory in KiB (`getrusage(RUSAGE_SELF)`).
 pub(crate) fn own_peak_rss_kib() -> u64 {
     // SAFETY: rusage is a plain C struct for which all-zero bytes are a valid value.
