@@ -57,6 +57,7 @@ impl JudgeCommand {
             Self::Play(args) => run_play(games(), args),
             Self::Query(args) => run_query(games(), args),
             Self::Serve(args) => super::serve::run_serve(games(), args),
+            Self::Jury(args) => super::jury::run_jury(problem, games(), args),
             Self::Interact(args) => {
                 let juries = Juries::new(problem, games);
                 interact::run_interact(&Sandbox::new(), problem, &juries, args)
