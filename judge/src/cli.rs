@@ -35,7 +35,7 @@ pub use args::{
 pub(crate) use args::{LimitsUsed, RunArgs, parse_duration};
 pub use command::JudgeCommand;
 pub use interact::InteractArgs;
-pub use jury::{JURY_SEED, JuryArgs};
+pub use jury::JuryArgs;
 pub use package::PackageArgs;
 pub use play::{PlayArgs, QueryArgs};
 pub use program::InterfaceArgs;

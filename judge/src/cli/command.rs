@@ -109,7 +109,7 @@ impl JudgeCommand {
                 },
             },
             Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
-            Self::Package(args) => package::run_package(&Sandbox::new(), problem, args),
+            Self::Package(args) => package::run_package(&Sandbox::new(), problem, args, None),
             Self::Interface(args) => program::run_interface(problem, args),
             Self::Play(_) | Self::Query(_) | Self::Interact(_) | Self::Serve(_) | Self::Jury(_) => {
                 play::without_game()

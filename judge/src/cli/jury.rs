@@ -5,7 +5,7 @@
 //! name `run` runs this subcommand, see [`parse_args`](super::parse_args)).
 //!
 //! It plays every game of INPUT (read under the extended limits, as `interact` reads it) with
-//! chance drawn from [`JURY_SEED`], writing the jury's lines on stdout and reading the
+//! chance drawn from [`SEED`], writing the jury's lines on stdout and reading the
 //! program's on stdin, line by line. After the last game it closes its stdout, so that the
 //! program reads the end of its input, and reads on until the program's output ends: a line
 //! then is a protocol error, as `interact` judges it. ANSWER and FLAGS are not read (the
@@ -24,13 +24,9 @@ use std::path::{Path, PathBuf};
 use games::Game;
 
 use super::read;
-use crate::hunt::jury::{Jury, Reply, Verdict};
+use crate::hunt::jury::{Jury, Reply, SEED, Verdict};
 use crate::rules::{Limits, Problem};
 use crate::sandbox::close_stdout;
-
-/// Chance's seed of the jury a package runs, the same as `interact`'s default and the
-/// package's own trials', so that a package's verdicts are the ones it was built with.
-pub const JURY_SEED: u64 = 1;
 
 /// The exit code of an accepted interaction (Kattis's output validators).
 const EXIT_ACCEPTED: i32 = 42;
@@ -75,7 +71,7 @@ pub(super) fn run_jury<P: Problem, G: Game<Input = P::Input>>(
     };
     let mut game = game;
     let starts = game.starts(&input);
-    let jury = Jury::new(game, starts, JURY_SEED);
+    let jury = Jury::new(game, starts, SEED);
     let mut stdout = std::io::stdout().lock();
     let verdict = serve(jury, &mut std::io::stdin().lock(), &mut stdout, || {
         let _ = close_stdout();

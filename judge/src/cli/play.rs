@@ -58,6 +58,10 @@ impl JudgeCommand {
             Self::Query(args) => run_query(games(), args),
             Self::Serve(args) => super::serve::run_serve(games(), args),
             Self::Jury(args) => super::jury::run_jury(problem, games(), args),
+            Self::Package(args) if args.interactive => {
+                let juries = Some(Juries::new(problem, games));
+                super::package::run_package(&Sandbox::new(), problem, args, juries)
+            }
             Self::Interact(args) => {
                 let juries = Juries::new(problem, games);
                 interact::run_interact(&Sandbox::new(), problem, &juries, args)
