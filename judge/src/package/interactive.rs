@@ -42,7 +42,7 @@ pub struct Interactive {
 }
 
 /// The longest interaction of a generated test, in lines (a perfect player's game).
-pub const INTERACTION_LINES: usize = 100_000;
+pub const INTERACTION_LINES: usize = 10_000;
 
 /// The validator's folder below `output_validators/`.
 pub(super) const JURY_FOLDER: &str = "jury";
