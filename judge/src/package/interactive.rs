@@ -48,8 +48,8 @@ pub const INTERACTION_LINES: usize = 10_000;
 pub(super) const JURY_FOLDER: &str = "jury";
 
 /// `output_validators/jury/build`: nothing to build, as `run` is the static binary.
-pub(super) const BUILD_SCRIPT: &str = "#!/bin/sh\n# run is the problem's binary, built \
-    static beforehand (PROBLEM package --interactive): nothing to build.\nchmod +x run\n";
+pub(super) const BUILD_SCRIPT: &str = "#!/bin/sh\n# run is the problem's binary, linked \
+    statically (PROBLEM package --interactive): nothing to build.\nchmod +x run\n";
 
 /// The statement of the interactive version: its section, then the rest of the statement (the
 /// rules and formats it refers to), in Markdown.
