@@ -50,6 +50,7 @@ fn the_package_verifies_and_its_validator_is_validate() {
         ],
         options: vec!["--seed", "1", "--stress-time", "60s", "--shrink-runs", "60"],
         rebuild: false,
+        interactive: false,
     };
     let (package, printed) = package_end_to_end(&case);
     assert!(printed.contains("kills-hp20 kills hp20.cpp"), "{printed}");

@@ -57,6 +57,7 @@ fn the_package_verifies_and_its_validator_is_validate() {
         ],
         options: vec!["--seed", "1", "--stress-time", "60s"],
         rebuild: true,
+        interactive: false,
     };
     let (package, printed) = package_end_to_end(&case);
     for kill in
@@ -82,4 +83,119 @@ fn secret_tests(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .into_iter()
         .map(|t| (t.name, std::fs::read(&t.input).expect("a test of the package")))
         .collect()
+}
+
+/// How a game opens, for the test player (judge's `testing::interactive`): the case's line,
+/// who moves first and our side; the query asks game 1 or 2 of a one-case input. The same
+/// as `tests/interactive.rs`'s.
+const INTRO: &str = r#"
+def intro(read):
+    case, first, side = read(), read(), read()
+    return "1\n" + case + "\n", 1 if first == "Alice" else 2, side
+"#;
+
+/// The planted bug of the wrong Python player: with the enemy's heroes both at 3 hit points
+/// and its own at 1 and 2, it plays its worst move.
+const BUG: &str = r"
+def bug(a):
+    hp = dict(re.findall(r'([AB][12]) +(\d+) HP', a['position']))
+    enemy, own = ('B', 'A') if a['turn'] == 'Alice' else ('A', 'B')
+    mine = sorted([hp[own + '1'], hp[own + '2']])
+    return hp[enemy + '1'] == hp[enemy + '2'] == '3' and mine == ['1', '2']
+";
+
+/// A C++ player that always attacks the enemy's hero 1 with both heroes.
+const ONES: &str = r#"// Always attacks the enemy's hero 1 with both heroes.
+#include <cstdio>
+#include <cstring>
+int main() {
+    char line[256], first[64], side[64];
+    int games;
+    if (!fgets(line, sizeof line, stdin) || sscanf(line, "%d", &games) != 1) return 1;
+    for (int g = 0; g < games; ++g) {
+        if (!fgets(line, sizeof line, stdin) || !fgets(first, sizeof first, stdin)
+            || !fgets(side, sizeof side, stdin)) return 1;
+        bool mine = strcmp(first, side) == 0;
+        for (;;) {
+            if (mine) { puts("1 1"); fflush(stdout); }
+            if (!fgets(line, sizeof line, stdin)) return 0;
+            if (!strncmp(line, "win", 3) || !strncmp(line, "lose", 4)) break;
+            mine = true;
+        }
+    }
+}
+"#;
+
+#[test]
+fn the_interactive_package_verifies() {
+    require_gpp();
+    let Some(jury) = judge::testing::package::static_binary("hero-battle", BINARY) else {
+        return;
+    };
+    let dir = tests::scratch_dir("hero-battle-package", "interactive");
+    let files = dir.join("player");
+    std::fs::create_dir_all(&files).expect("the scratch folder is writable");
+    let (player, intro, bug) =
+        (files.join("player.py"), files.join("intro.py"), files.join("bug.py"));
+    std::fs::write(&player, judge::testing::interactive::PLAYER).expect("writable");
+    std::fs::write(&intro, INTRO).expect("writable");
+    std::fs::write(&bug, BUG).expect("writable");
+    // The static build answers the player's queries: an optimized build, as a player's
+    // oracle should be.
+    let oracle = format!("{} query", jury.display());
+    let python = |what: &str, rule: Option<&std::path::PathBuf>| {
+        let mut argv = format!("[\"player\", {:?}, {oracle:?}", intro.display().to_string());
+        if let Some(rule) = rule {
+            argv += &format!(", {:?}", rule.display().to_string());
+        }
+        format!(
+            "# {what}: the judge's test player, asking {oracle}.\nimport sys\n\
+             sys.argv = {argv}]\nexec(open({:?}).read())\n",
+            player.display().to_string()
+        )
+    };
+    let cpp = format!(
+        "// A perfect player: the judge's test player in Python, started from C++.\n\
+         #include <unistd.h>\nint main() {{ execl(\"/usr/bin/python3\", \"python3\", \"-S\", \
+         {:?}, {:?}, {oracle:?}, (char *)0); return 1; }}\n",
+        player.display().to_string(),
+        intro.display().to_string()
+    );
+    let jury = jury.display().to_string();
+    let case = PackageCase {
+        binary: BINARY.to_owned(),
+        dir: dir.to_path_buf(),
+        short_name: "herobattle",
+        submissions: vec![
+            ("perfect.cpp", "--accepted", cpp, "accepted"),
+            ("perfect.py", "--accepted", python("A perfect player", None), "accepted"),
+            ("ones.cpp", "--wrong", ONES.to_owned(), "wrong_answer"),
+            (
+                "rare.py",
+                "--wrong",
+                python("A player that misplays one rare position", Some(&bug)),
+                "wrong_answer",
+            ),
+        ],
+        // The perfect player asks a query server, whose time counts here, as the time of
+        // everything a run starts counts (problemtools counts the player's alone): a given
+        // limit above it.
+        options: vec![
+            "--interactive",
+            "--jury",
+            Box::leak(jury.into_boxed_str()),
+            "--stress-time",
+            "120s",
+            "--time-limit",
+            "10",
+        ],
+        rebuild: false,
+        interactive: true,
+    };
+    let (_, printed) = package_end_to_end(&case);
+    println!("{printed}");
+    for kill in ["kills-ones kills ones.cpp", "kills-rare kills rare.py"] {
+        assert!(printed.contains(kill), "{printed}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,6 +1,6 @@
 //! The judge's command-line side (feature `cli`): the subcommands `check`, `validate`,
 //! `stress`, `shrink`, `generate`, `run`, `package`, `interface`, `play`, `query` and
-//! `interact` as one clap [`JudgeCommand`] that every problem binary flattens into its own
+//! `interact` (and `jury`, an interactive package's jury) as one clap [`JudgeCommand`] that every problem binary flattens into its own
 //! (the arguments in module `args`), and the runners behind them, here (`run`'s in module
 //! `run`, `package`'s in `package`, the user's program and `interface` in `program`, `play`'s
 //! and `query`'s in `play`, `interact`'s in `interact`; a failure's report in `report`, laid
@@ -19,6 +19,7 @@
 mod args;
 mod command;
 mod interact;
+mod jury;
 pub(crate) mod layout;
 mod package;
 mod play;
@@ -34,6 +35,7 @@ pub use args::{
 pub(crate) use args::{LimitsUsed, RunArgs, parse_duration};
 pub use command::JudgeCommand;
 pub use interact::InteractArgs;
+pub use jury::JuryArgs;
 pub use package::PackageArgs;
 pub use play::{PlayArgs, QueryArgs};
 pub use program::InterfaceArgs;

@@ -48,6 +48,7 @@
 //! (the report says so).
 
 mod contents;
+mod interactive;
 mod kattis;
 mod place;
 mod submission;
@@ -60,9 +61,10 @@ use std::time::{Duration, Instant};
 use engine::fs::WriteError;
 use engine::rng::SplitMix64;
 
+use crate::hunt::jury::SEED;
 use crate::hunt::{
-    Coverage, Finding, Grading, GroupTests, HuntOptions, ShrinkOptions, ShrinkOutcome, StressError,
-    StressOptions, Trial, hunt, judge_test,
+    Contestant, Coverage, Finding, Grading, GroupTests, HuntOptions, Juries, Player, ShrinkOptions,
+    ShrinkOutcome, StressError, StressOptions, Trial, hunt, judge_test, trial,
 };
 use crate::rules::{Limits, Problem, Verdict, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Sandbox};
@@ -71,6 +73,7 @@ use contents::{Test, Tests, add_generated, add_own, add_samples, check_tests};
 use place::Place;
 
 pub use crate::hunt::{GroupScore, Score};
+pub use interactive::{INTERACTION_LINES, Interactive};
 pub use kattis::{TIME_MULTIPLIER, TIME_SAFETY_MARGIN, time_limit};
 use kattis::{file_name_ok, short_name_ok};
 #[cfg(feature = "cli")]
@@ -326,6 +329,10 @@ pub struct PackageOptions {
     /// `validate` (and `NAME.ans` beside it, if there is one, to our answer), goes into the
     /// secret data as test `NAME`, with our answer.
     pub own_tests: Option<PathBuf>,
+    /// The game's interactive version instead of the batch problem (`--interactive`): the
+    /// submissions are players, judged by the jury, which goes into the package as a static
+    /// binary (module `interactive`).
+    pub interactive: Option<Interactive>,
 }
 
 /// How a `--wrong` or `--slow` submission's kill test was found.
@@ -502,6 +509,8 @@ pub struct Built {
     pub time_limit: u64,
     /// Whether the setter gave it, rather than the accepted submissions setting it.
     pub time_limit_given: bool,
+    /// An interactive package's jury binary's size in bytes.
+    pub jury_bytes: Option<u64>,
     /// The slowest accepted run and its test.
     pub slowest_accepted: (Duration, String),
     /// The kill tests found.
@@ -721,6 +730,21 @@ pub enum PackageError {
     /// A signal stopped the build.
     #[error("stopped by {}", crate::sandbox::signal(*.0))]
     Interrupted(i32),
+    /// The jury's binary of an interactive package is not a static binary, which a judge
+    /// host without our libraries can run.
+    #[error(
+        "{}: not a static binary ({why}), which a judge host runs with no library of ours: \
+         build one with `rustup target add x86_64-unknown-linux-musl` and `cargo build \
+         --release --target x86_64-unknown-linux-musl -p PROBLEM`, and give it with --jury \
+         target/x86_64-unknown-linux-musl/release/PROBLEM",
+        path.display()
+    )]
+    JuryNotStatic {
+        /// The binary.
+        path: PathBuf,
+        /// Why it is not one.
+        why: String,
+    },
 }
 
 impl PackageError {
@@ -767,14 +791,18 @@ pub fn build<P: Packaged>(
 ) -> Result<Built, PackageError> {
     let started = Instant::now();
     let place = Place::check(&options.dir, problem.name())?;
+    let interactive = options.interactive.as_ref();
+    let jury_bytes = interactive.map(|i| interactive::check_static(&i.jury)).transpose()?;
+    let juries = interactive.map(|i| &i.juries);
     let temp = std::env::temp_dir();
     let scratch = sandbox
         .fresh_folder(&temp, "judge-package-")
         .map_err(|source| PackageError::Io { path: temp.clone(), source })?;
-    let interface = problem.interface();
+    // An interactive package's players read the jury's lines: no function interface.
+    let interface = problem.interface().filter(|_| interactive.is_none());
     let submissions = compile_all(sandbox, options, scratch.path(), interface.as_ref(), progress)?;
     let about = problem.about();
-    let mut tests = Tests::new(problem);
+    let mut tests = Tests::new(problem, interactive);
     add_samples(problem, &about, &mut tests)?;
     if let Some(dir) = &options.own_tests {
         let (added, same) = add_own(problem, dir, &mut tests)?;
@@ -801,8 +829,15 @@ pub fn build<P: Packaged>(
     // Each accepted submission's slowest run and its test.
     let mut accepted_slowest = Vec::new();
     for submission in &accepted {
-        let own =
-            run_accepted(sandbox, problem, submission, &tests.ordered(), &accepted_limits, &why)?;
+        let own = run_accepted(
+            sandbox,
+            problem,
+            juries,
+            submission,
+            &tests.ordered(),
+            &accepted_limits,
+            &why,
+        )?;
         progress(Step::AcceptedRan(submission.file_name.clone(), own.0, own.1.clone()));
         accepted_slowest.push(own);
     }
@@ -819,7 +854,21 @@ pub fn build<P: Packaged>(
         // Under the safety margin's limit, as problemtools judges a time_limit_exceeded
         // submission: a test that kills it there kills it at the limit whatever the noise.
         let margin = run(first_limit * u64::from(TIME_SAFETY_MARGIN));
-        let (kill, runs) = find_kill(sandbox, problem, submission, options, &margin, &mut tests)?;
+        let (kill, runs) = match juries {
+            None => find_kill(
+                sandbox,
+                problem,
+                submission,
+                &submission.program,
+                options,
+                &margin,
+                &mut tests,
+            )?,
+            Some(juries) => {
+                let player = Player::new(submission.program.clone(), juries.clone(), SEED);
+                find_kill(sandbox, problem, submission, &player, options, &margin, &mut tests)?
+            }
+        };
         if let Some(kill) = kill {
             progress(Step::Killed(kill.clone()));
             kills.push(kill);
@@ -830,8 +879,15 @@ pub fn build<P: Packaged>(
         .filter(|t| kills.iter().any(|k| k.test == t.path()))
         .collect();
     for (submission, own) in accepted.iter().zip(&mut accepted_slowest) {
-        let on_kills =
-            run_accepted(sandbox, problem, submission, &kill_tests, &accepted_limits, &why)?;
+        let on_kills = run_accepted(
+            sandbox,
+            problem,
+            juries,
+            submission,
+            &kill_tests,
+            &accepted_limits,
+            &why,
+        )?;
         *own = own.clone().max(on_kills);
     }
     let slowest = slowest_of(&accepted_slowest);
@@ -840,6 +896,15 @@ pub fn build<P: Packaged>(
         progress(Step::TimeLimit(limit, false));
     }
     check_tests(sandbox, problem, &tests, scratch.path())?;
+    if let Some(interactive) = interactive {
+        // The jury as the package holds it, under the name it runs by.
+        let folder = scratch.path().join(interactive::JURY_FOLDER);
+        let run = folder.join("run");
+        let io = |source| PackageError::Io { path: run.clone(), source };
+        std::fs::create_dir_all(&folder).map_err(io)?;
+        std::fs::copy(&interactive.jury, &run).map_err(io)?;
+        interactive::check_jury(sandbox, &run, &tests.tests, scratch.path())?;
+    }
 
     let ordered = tests.ordered();
     let mut filed = Vec::new();
@@ -854,8 +919,14 @@ pub fn build<P: Packaged>(
         filed.push(one);
     }
     for submission in submissions.iter().filter(|s| s.role != Role::Accepted) {
-        let Filing { grade, slowest: slow, lenient } =
-            grade(sandbox, problem, submission, &ordered, tests.scoring.as_ref(), &run(limit))?;
+        let Filing { grade, slowest: slow, lenient } = match juries {
+            None => {
+                grade(sandbox, problem, submission, &ordered, tests.scoring.as_ref(), &run(limit))?
+            }
+            Some(juries) => {
+                grade_played(sandbox, problem, juries, submission, &ordered, &run(limit))?
+            }
+        };
         let folder = match &grade {
             Grade::Accepted => {
                 let runs = searched.iter().find(|(file, _)| *file == submission.file_name);
@@ -887,6 +958,7 @@ pub fn build<P: Packaged>(
         left_out: tests.left_out,
         time_limit: limit,
         time_limit_given: options.time_limit.is_some(),
+        jury_bytes,
         slowest_accepted: slowest,
         kills,
         filed,
@@ -931,6 +1003,7 @@ fn compile_all(
 fn run_accepted<P: Problem>(
     sandbox: &Sandbox,
     problem: &P,
+    juries: Option<&Juries>,
     submission: &Submission,
     tests: &[&Test],
     limits: &ChildOptions,
@@ -938,7 +1011,7 @@ fn run_accepted<P: Problem>(
 ) -> Result<(Duration, String), PackageError> {
     let mut times = Vec::with_capacity(tests.len());
     for test in tests {
-        times.push((accepted_cpu(sandbox, problem, submission, test, limits, why)?, test));
+        times.push((accepted_cpu(sandbox, problem, juries, submission, test, limits, why)?, test));
     }
     // A busy machine inflates CPU time too (shared caches, a busy sibling thread), and the
     // time limit follows the slowest run: the slowest tests are run again and each keeps its
@@ -946,7 +1019,8 @@ fn run_accepted<P: Problem>(
     times.sort_by_key(|&(time, _)| std::cmp::Reverse(time));
     for (time, test) in times.iter_mut().take(SLOWEST_RERUN) {
         for _ in 0..RERUNS {
-            *time = (*time).min(accepted_cpu(sandbox, problem, submission, test, limits, why)?);
+            let again = accepted_cpu(sandbox, problem, juries, submission, test, limits, why)?;
+            *time = (*time).min(again);
         }
     }
     Ok(times.iter().map(|&(time, test)| (time, test.path())).max().unwrap_or_default())
@@ -962,12 +1036,13 @@ const RERUNS: usize = 2;
 fn accepted_cpu<P: Problem>(
     sandbox: &Sandbox,
     problem: &P,
+    juries: Option<&Juries>,
     submission: &Submission,
     test: &Test,
     limits: &ChildOptions,
     why: &str,
 ) -> Result<Duration, PackageError> {
-    let trial = run_test(sandbox, problem, submission, test, limits)?;
+    let trial = run_test(sandbox, problem, juries, submission, test, limits)?;
     if !trial.verdict.is_ok() {
         let memory = limits.memory_limit_kib.map_or(0, |kib| kib / 1024);
         return Err(PackageError::AcceptedFails {
@@ -983,16 +1058,60 @@ fn accepted_cpu<P: Problem>(
     Ok(trial.run.cpu)
 }
 
-/// One submission on one test.
+/// One submission on one test: its output judged against the test's answer, or (`juries`)
+/// its play against the jury.
 fn run_test<P: Problem>(
     sandbox: &Sandbox,
     problem: &P,
+    juries: Option<&Juries>,
     submission: &Submission,
     test: &Test,
     limits: &ChildOptions,
 ) -> Result<Trial, PackageError> {
-    judge_test(sandbox, problem, &submission.program, &test.input, Some(&test.answer), limits)
-        .map_err(|e| PackageError::of_run(e, submission.file_name.clone(), test.path()))
+    let program = &submission.program;
+    let ran = match juries {
+        None => judge_test(sandbox, problem, program, &test.input, Some(&test.answer), limits),
+        Some(juries) => {
+            let input = problem
+                .parse(&test.input, Limits::Extended)
+                .map_err(|e| PackageError::OurTest { test: test.path(), message: e.to_string() })?;
+            let player = Player::new(program.clone(), juries.clone(), SEED);
+            trial(sandbox, problem, &player, &input, limits)
+        }
+    };
+    ran.map_err(|e| PackageError::of_run(e, submission.file_name.clone(), test.path()))
+}
+
+/// How a player fares on an interactive package's `tests` (in problemtools' order) under
+/// `limits`: its first failure against the jury (the package is pass-fail), and its slowest
+/// run.
+fn grade_played<P: Problem>(
+    sandbox: &Sandbox,
+    problem: &P,
+    juries: &Juries,
+    submission: &Submission,
+    tests: &[&Test],
+    limits: &ChildOptions,
+) -> Result<Filing, PackageError> {
+    let mut slowest = (Duration::ZERO, String::new());
+    for test in tests {
+        if let Some(signal) = sandbox.caught() {
+            return Err(PackageError::Interrupted(signal));
+        }
+        let played = run_test(sandbox, problem, Some(juries), submission, test, limits)?;
+        if played.run.cpu > slowest.0 {
+            slowest = (played.run.cpu, test.path());
+        }
+        if played.verdict.kind == VerdictKind::Fail {
+            let message = played.verdict.to_string();
+            return Err(PackageError::OurTest { test: test.path(), message });
+        }
+        if !played.verdict.is_ok() {
+            let grade = Grade::Failed(played.verdict, test.path());
+            return Ok(Filing { grade, slowest, lenient: None });
+        }
+    }
+    Ok(Filing { grade: Grade::Accepted, slowest, lenient: None })
 }
 
 /// A hunt for a test that kills `submission` under `run` (the safety margin's limit),
@@ -1000,10 +1119,11 @@ fn run_test<P: Problem>(
 /// among the tests already in). A shrunk input that does not fail every rerun alone gives
 /// way to the input as found, which did. Returns the kill, if one was found, and the
 /// search's runs.
-fn find_kill<P: Packaged>(
+fn find_kill<P: Packaged, C: Contestant>(
     sandbox: &Sandbox,
     problem: &P,
     submission: &Submission,
+    contestant: &C,
     options: &PackageOptions,
     run: &ChildOptions,
     tests: &mut Tests<'_, P>,
@@ -1031,13 +1151,11 @@ fn find_kill<P: Packaged>(
         total: None,
     };
     let hunt =
-        hunt(sandbox, problem, &submission.program, &hunt_options, None).map_err(|source| {
-            match source {
-                StressError::Run { source, .. } if matches!(source, ChildError::Interrupted(_)) => {
-                    PackageError::of_run(source, file.clone(), "a shrink candidate".to_owned())
-                }
-                source => PackageError::Stress { file: file.clone(), source },
+        hunt(sandbox, problem, contestant, &hunt_options, None).map_err(|source| match source {
+            StressError::Run { source, .. } if matches!(source, ChildError::Interrupted(_)) => {
+                PackageError::of_run(source, file.clone(), "a shrink candidate".to_owned())
             }
+            source => PackageError::Stress { file: file.clone(), source },
         })?;
     let failed = match hunt.finding {
         Finding::Failed(failed) => failed,

@@ -47,6 +47,8 @@ pub(crate) use child::{IDLE, wall_backstop};
 pub(crate) use dialogue::{Dialogue, Next};
 #[cfg(feature = "cli")]
 pub(crate) use interrupt::{exit_code, second_signal};
+#[cfg(feature = "cli")]
+pub(crate) use sys::close_stdout;
 
 #[cfg(test)]
 pub(crate) use interrupt::alone;

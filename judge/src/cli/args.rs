@@ -35,7 +35,8 @@ pub struct JudgeHelp {
 /// [`JudgeCommand`](super::JudgeCommand) flattened into its subcommands, `P` its problem.
 /// `help` and `P`'s [`RUN_LIMITS`](Problem::RUN_LIMITS) fill in the judge's help texts; a
 /// usage error of `check` exits 3, a judge failure, where clap's own usage errors exit 2,
-/// which testlib reads as a presentation error of the contestant.
+/// which testlib reads as a presentation error of the contestant. A binary started under the
+/// name `run` (an interactive package's jury) runs the subcommand `jury` with its arguments.
 #[must_use]
 pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
     let limits = P::RUN_LIMITS;
@@ -57,7 +58,15 @@ pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
         sub.mut_arg("time_limit", move |a| a.help(time))
             .mut_arg("memory_limit", move |a| a.help(memory))
     };
-    let command = A::command()
+    let command = A::command();
+    // Options of many values (`--accepted A B`) would take a DIR given after them: the
+    // usage shows the order that works.
+    let package_usage = format!(
+        "{} package <DIR> --accepted <SRC>... [--wrong <SRC>...] [--slow <SRC>...] [OPTIONS]",
+        command.get_name()
+    );
+    let command = command
+        .mut_subcommand("package", |c| c.override_usage(package_usage))
         .mut_subcommand("check", |c| c.long_about(help.check))
         .mut_subcommand("validate", |c| c.long_about(help.validate))
         .mut_subcommand("stress", |c| {
@@ -65,9 +74,17 @@ pub fn parse_args<A: clap::Parser, P: Problem>(help: &JudgeHelp) -> A {
         })
         .mut_subcommand("shrink", judge_args)
         .mut_subcommand("run", judge_args);
-    let parsed = command.try_get_matches().and_then(|m| A::from_arg_matches(&m));
+    let mut argv: Vec<OsString> = std::env::args_os().collect();
+    // A judge runs an interactive package's jury as `output_validators/jury/run`, which is
+    // the problem's binary itself under that name (`package --interactive`).
+    let as_jury =
+        argv.first().and_then(|a| std::path::Path::new(a).file_name()) == Some("run".as_ref());
+    if as_jury {
+        argv.insert(1, OsString::from("jury"));
+    }
+    let checking = argv.get(1).is_some_and(|a| a == "check");
+    let parsed = command.try_get_matches_from(argv).and_then(|m| A::from_arg_matches(&m));
     parsed.unwrap_or_else(|e| {
-        let checking = std::env::args_os().nth(1).is_some_and(|a| a == "check");
         if checking && e.use_stderr() {
             let _ = e.print();
             std::process::exit(EXIT_FAIL);

@@ -4,8 +4,8 @@
 
 use super::args::{HuntArgs, ShrinkArgs, StressArgs};
 use super::{
-    CheckArgs, GenerateArgs, ValidateArgs, held, hunt_ending, interact, package, play, program,
-    run, run_check, run_generate, run_validate, serve,
+    CheckArgs, GenerateArgs, ValidateArgs, held, hunt_ending, interact, jury, package, play,
+    program, run, run_check, run_generate, run_validate, serve,
 };
 use games::Game;
 
@@ -77,6 +77,14 @@ pub enum JudgeCommand {
     /// protocol error, crash or limit, with the game so far. Exit 0 passed, 1 failed, 2
     /// trouble.
     Interact(interact::InteractArgs),
+    /// Be the jury of the interactive version as a Kattis output validator.
+    ///
+    /// Plays every game of INPUT against the program whose output is on stdin and whose
+    /// input is stdout, as a judge runs an interactive problem's output validator (an
+    /// interactive package's output_validators/jury/run is this binary, which a judge starts
+    /// as `run INPUT ANSWER FEEDBACK_DIR`). Exit 42 accepted, 43 rejected, with the message
+    /// in FEEDBACK_DIR/judgemessage.txt; 1 when INPUT cannot be read.
+    Jury(jury::JuryArgs),
     /// Serve the game as a web page against perfect play.
     ///
     /// Serves a page on this machine (127.0.0.1, a port the system picks unless --port):
@@ -103,9 +111,9 @@ impl JudgeCommand {
                 },
             },
             Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
-            Self::Package(args) => package::run_package(&Sandbox::new(), problem, args),
+            Self::Package(args) => package::run_package(&Sandbox::new(), problem, args, None),
             Self::Interface(args) => program::run_interface(problem, args),
-            Self::Play(_) | Self::Query(_) | Self::Interact(_) | Self::Serve(_) => {
+            Self::Play(_) | Self::Query(_) | Self::Interact(_) | Self::Serve(_) | Self::Jury(_) => {
                 play::without_game()
             }
         }
@@ -137,6 +145,11 @@ impl JudgeCommand {
             Self::Play(args) => play::run_play(games(), args),
             Self::Query(args) => play::run_query(games(), args),
             Self::Serve(args) => serve::run_serve(games(), args),
+            Self::Jury(args) => jury::run_jury(problem, games(), args),
+            Self::Package(args) if args.interactive => {
+                let juries = Some(Juries::new(problem, games));
+                package::run_package(&Sandbox::new(), problem, args, juries)
+            }
             Self::Interact(args) => {
                 let juries = Juries::new(problem, games);
                 interact::run_interact(&Sandbox::new(), problem, &juries, args)

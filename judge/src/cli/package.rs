@@ -14,8 +14,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, parse_duration};
+use crate::hunt::Juries;
 use crate::package::{
-    Built, PackageError, PackageOptions, Packaged, SUPPORTED, TIME_MULTIPLIER, build, time_limit,
+    Built, Interactive, PackageError, PackageOptions, Packaged, SUPPORTED, TIME_MULTIPLIER, build,
+    time_limit,
 };
 use crate::sandbox::{Sandbox, exit_code};
 use crate::text::{bytes, plural, seconds};
@@ -68,6 +70,16 @@ pub struct PackageArgs {
     /// with ours.
     #[arg(long, value_name = "DIR")]
     pub(crate) tests: Option<PathBuf>,
+    /// The interactive version instead (the statement's "Interactive version"): the
+    /// submissions are players, judged by our jury, which goes into the package as
+    /// output_validators/jury/run, a static build of this binary (--jury).
+    #[arg(long)]
+    pub(crate) interactive: bool,
+    /// The jury's binary for --interactive: this problem's binary, linked statically (as
+    /// `cargo build --release --target x86_64-unknown-linux-musl` builds it) [default: this
+    /// binary, if it is static]
+    #[arg(long, value_name = "BINARY", requires = "interactive")]
+    pub(crate) jury: Option<PathBuf>,
 }
 
 /// Parses a time limit in whole seconds, at least 1: `2`, `2s`, `2000ms`.
@@ -85,6 +97,13 @@ fn parse_whole_seconds(text: &str) -> Result<u64, String> {
 /// What was built, for stdout.
 fn summary(built: &Built, seed: u64) -> String {
     let mut out = format!("package: {}\n", built.dir.display());
+    if let Some(size) = built.jury_bytes {
+        out += &format!(
+            "jury: output_validators/jury/run, a static binary of {} (validation: custom \
+             interactive)\n",
+            bytes(size)
+        );
+    }
     let mut tests = format!("tests: {}, {} (inputs and answers)", built.tests, bytes(built.bytes));
     if built.left_out > 0 {
         tests +=
@@ -156,9 +175,14 @@ fn summary(built: &Built, seed: u64) -> String {
     out
 }
 
-/// Runs `package`: builds the package, prints its steps and what it built; returns the exit
-/// code.
-pub(super) fn run_package<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &PackageArgs) -> i32 {
+/// Runs `package`: builds the package (the interactive version against `juries`, which
+/// `--interactive` needs), prints its steps and what it built; returns the exit code.
+pub(super) fn run_package<P: Packaged>(
+    sandbox: &Sandbox,
+    problem: &P,
+    args: &PackageArgs,
+    juries: Option<Juries>,
+) -> i32 {
     if let Err(e) = super::catch_signals(sandbox) {
         eprintln!("error: cannot catch signals: {e}");
         return EXIT_TROUBLE;
@@ -167,6 +191,23 @@ pub(super) fn run_package<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &Pa
         || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
         usize::from,
     );
+    let interactive = match (args.interactive, juries) {
+        (false, _) => None,
+        (true, None) => {
+            eprintln!("error: --interactive: this problem has no game to play");
+            return EXIT_TROUBLE;
+        }
+        (true, Some(juries)) => {
+            let jury = match args.jury.clone().map_or_else(std::env::current_exe, Ok) {
+                Ok(jury) => jury,
+                Err(e) => {
+                    eprintln!("error: --interactive: cannot find this binary: {e}; give --jury");
+                    return EXIT_TROUBLE;
+                }
+            };
+            Some(Interactive { juries, jury })
+        }
+    };
     let options = PackageOptions {
         dir: args.dir.clone(),
         accepted: args.accepted.clone(),
@@ -178,6 +219,7 @@ pub(super) fn run_package<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &Pa
         jobs,
         time_limit: args.time_limit,
         own_tests: args.tests.clone(),
+        interactive,
     };
     let progress = |step| eprintln!("package: {step}");
     match build(sandbox, problem, &options, &progress) {

@@ -35,9 +35,9 @@ use std::any::Any;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use games::{Game, MoveError};
+use games::{Game, MoveError, best};
 
-use super::jury::{Jury, Reply, Verdict as Played};
+use super::jury::{Jury, Reply, Speaker, Verdict as Played};
 use super::trial::{Contestant, ReplyTimes, Schedule, Transcript, Trial, run_verdict};
 use crate::rules::{Limits, Problem, Verdict, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Dialogue, Next, Program, Sandbox};
@@ -114,6 +114,32 @@ impl Juries {
     pub fn sample(&self) -> &'static [u8] {
         self.0.sample()
     }
+
+    /// The game's levels of small inputs ([`Game::stress_levels`]).
+    #[must_use]
+    pub fn levels(&self) -> u32 {
+        self.0.levels()
+    }
+
+    /// Every game of `input` (the problem's input, as parsed) played against the jury by a
+    /// perfect player, chance drawn from `seed`: the transcript, or `None` once it passes
+    /// `max_lines` lines. The player takes the best move by the game's order ([`best`]), so
+    /// a transcript depends only on the input and the seed.
+    ///
+    /// Time: the jury's replies and one valuation of each of the player's positions.
+    ///
+    /// # Panics
+    /// When `input` is not the problem's input type, or the jury rejects a best move (a bug
+    /// of the game's).
+    #[must_use]
+    pub fn perfect_play<I: 'static>(
+        &self,
+        input: &I,
+        seed: u64,
+        max_lines: Option<usize>,
+    ) -> Option<Vec<(Speaker, String)>> {
+        self.0.perfect_play(input, seed, max_lines.unwrap_or(usize::MAX))
+    }
 }
 
 impl Juries {
@@ -142,6 +168,13 @@ trait Pool: Send + Sync {
     fn name(&self) -> &'static str;
     fn sample(&self) -> &'static [u8];
     fn levels(&self) -> u32;
+    /// See [`Juries::perfect_play`].
+    fn perfect_play(
+        &self,
+        input: &dyn Any,
+        seed: u64,
+        max_lines: usize,
+    ) -> Option<Vec<(Speaker, String)>>;
     /// A trial on `input`, the problem's input ([`Juries::new`] ties the two types).
     fn play(
         &self,
@@ -176,6 +209,42 @@ where
 
     fn levels(&self) -> u32 {
         self.levels
+    }
+
+    fn perfect_play(
+        &self,
+        input: &dyn Any,
+        seed: u64,
+        max_lines: usize,
+    ) -> Option<Vec<(Speaker, String)>> {
+        let input: &G::Input =
+            input.downcast_ref().expect("Juries::new ties the game's input to the problem's");
+        let idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        let mut game = idle.unwrap_or_else(|| (self.make)());
+        let starts = game.starts(input);
+        let mut jury = Jury::new(game, starts, seed);
+        let mut reply = jury.open();
+        let played = loop {
+            if jury.transcript().len() > max_lines {
+                break None;
+            }
+            match reply {
+                Reply::Send(_) => {
+                    let position = jury.position().cloned().expect("the jury waits for a move");
+                    let game = jury.game_mut();
+                    let moves = game.valued_moves(&position);
+                    let (mv, _) = best(&moves).expect("a position the jury waits on has a move");
+                    let line = game.write_move(&position, &mv);
+                    reply = jury.receive(&line);
+                }
+                Reply::End(_, verdict) => {
+                    assert!(verdict.accepted(), "the jury rejects perfect play: {verdict}");
+                    break Some(jury.transcript().to_vec());
+                }
+            }
+        };
+        self.idle.lock().unwrap_or_else(PoisonError::into_inner).push(jury.into_game());
+        played.filter(|lines| lines.len() <= max_lines)
     }
 
     fn play(

@@ -21,6 +21,11 @@ use engine::rng::SplitMix64;
 
 use games::{Game, MoveError, Turn, Value, best};
 
+/// Chance's seed of the jury that `interact` plays by default and that an interactive
+/// package's jury (`PROBLEM jury`) and its trials play: one seed, so that a package's
+/// verdicts on the judge are the ones it was built with.
+pub const SEED: u64 = 1;
+
 /// How far below the best value a move of a game of chance may be.
 pub const TOLERANCE: f64 = 1e-9;
 

@@ -11,10 +11,12 @@ use std::time::Duration;
 
 use engine::rng::SplitMix64;
 
+use super::interactive::{INTERACTION_LINES, Interactive};
 use super::{
     About, OutputValidator, PackageError, Packaged, Scoring, TestBudget, TestSize, compile_cpp,
     input_validator_source,
 };
+use crate::hunt::jury::{SEED, Speaker};
 use crate::hunt::{Files, GradedTest, run_seed};
 use crate::rules::canonical::{Strictness, validate_file};
 use crate::rules::{Limits, render};
@@ -37,6 +39,8 @@ pub(super) struct Test {
     pub(super) answer: Vec<u8>,
     /// Its case count and size.
     pub(super) size: TestSize,
+    /// In an interactive package, a perfect player's game against the jury on it.
+    pub(super) transcript: Option<Vec<(Speaker, String)>>,
 }
 
 impl Test {
@@ -72,6 +76,8 @@ pub(super) fn group_folder(group: usize) -> String {
 /// The tests made so far, and what the budget left out.
 pub(super) struct Tests<'a, P: Packaged> {
     pub(super) problem: &'a P,
+    /// The game and its jury, for an interactive package.
+    pub(super) interactive: Option<&'a Interactive>,
     pub(super) scoring: Option<Scoring>,
     pub(super) budget: TestBudget,
     pub(super) tests: Vec<Test>,
@@ -97,10 +103,13 @@ fn group_levels(levels: u32) -> [u32; 2] {
 }
 
 impl<'a, P: Packaged> Tests<'a, P> {
-    pub(super) fn new(problem: &'a P) -> Self {
+    /// No tests yet, of a batch package or (`interactive`) an interactive one, which is
+    /// pass-fail.
+    pub(super) fn new(problem: &'a P, interactive: Option<&'a Interactive>) -> Self {
         Self {
             problem,
-            scoring: problem.scoring(),
+            interactive,
+            scoring: problem.scoring().filter(|_| interactive.is_none()),
             budget: problem.test_budget(),
             tests: Vec::new(),
             big: 0,
@@ -124,7 +133,9 @@ impl<'a, P: Packaged> Tests<'a, P> {
 
     /// Adds `input` as test `name` (a sample, or a secret test in `groups`) unless an equal
     /// input is in, or the budget leaves it out (never when `keep`: a kill test is kept
-    /// whatever its size); returns the path of the test that holds it, if one does.
+    /// whatever its size; in an interactive package, a perfect player's interaction over
+    /// [`INTERACTION_LINES`] lines leaves it out too); returns the path of the test that
+    /// holds it, if one does.
     fn add(
         &mut self,
         sample: bool,
@@ -145,10 +156,23 @@ impl<'a, P: Packaged> Tests<'a, P> {
             }
             self.big += 1;
         }
+        let transcript = match self.interactive {
+            None => None,
+            Some(interactive) => {
+                let most = (!keep).then_some(INTERACTION_LINES);
+                match interactive.juries.perfect_play(input, SEED, most) {
+                    Some(lines) => Some(lines),
+                    None => {
+                        self.left_out += 1;
+                        return None;
+                    }
+                }
+            }
+        };
         let mut answer = Vec::new();
         problem.render_answer(input, &problem.solve(input), &mut answer);
         let size = TestSize { cases: problem.cases(input) as u64, bytes: bytes.len() as u64 };
-        let test = Test { sample, groups, name, input: bytes, answer, size };
+        let test = Test { sample, groups, name, input: bytes, answer, size, transcript };
         let path = test.path();
         self.tests.push(test);
         Some(path)
@@ -268,12 +292,19 @@ pub(super) fn add_generated<P: Packaged>(
     tests: &mut Tests<'_, P>,
 ) -> Result<(), PackageError> {
     let limits = Limits::Original;
-    for k in 0..problem.extremes(limits) {
+    // An interactive package leaves the extremes out: their games take the jury minutes
+    // (hero-battle's 99 hit points against damage 1) or their conversation millions of lines
+    // (card-duel's 351,493 games, toy-train's railway of 5,000 stations sent once a game),
+    // past what a judge gives an interaction.
+    let extremes = if tests.interactive.is_some() { 0 } else { problem.extremes(limits) };
+    for k in 0..extremes {
         let mut rng = SplitMix64::new(run_seed(seed, EXTREME_SEEDS + u64::from(k)));
         let input = problem.extreme(k, &mut rng, limits);
         tests.add_secret(format!("limits-{:02}", k + 1), &input, false)?;
     }
-    for level in 0..P::LEVELS {
+    // An interactive package's levels are the game's small ones, as `stress --interactive`'s.
+    let levels = tests.interactive.map_or(P::LEVELS, |i| i.juries.levels().min(P::LEVELS));
+    for level in 0..levels {
         for i in 0..tests.budget.per_level {
             let number = LEVEL_SEEDS + 100 * u64::from(level) + u64::from(i);
             let input =
@@ -311,6 +342,8 @@ pub(super) fn check_tests<P: Packaged>(
         |test: &Test, message: String| PackageError::OurTest { test: test.path(), message };
     let validator = compile_source(scratch, "validate", &input_validator_source(problem))?;
     let custom = match problem.output_validator() {
+        // An interactive package's output validator is the jury, checked on its own.
+        _ if tests.interactive.is_some() => None,
         OutputValidator::Custom { name, source, .. } => {
             Some(compile_source(scratch, name, source)?)
         }

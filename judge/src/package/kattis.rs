@@ -121,6 +121,7 @@ pub(super) fn problem_yaml(
     original_time: Duration,
     given_time: Option<u64>,
     output: &OutputValidator,
+    interactive: bool,
     scoring: Option<&Scoring>,
     largest_answer: usize,
 ) -> String {
@@ -162,7 +163,20 @@ pub(super) fn problem_yaml(
             about.source
         ),
     );
-    comment(&mut out, &format!("Output: {}", output.unlike_check()));
+    if interactive {
+        comment(
+            &mut out,
+            &format!(
+                "Interactive: the game of the statement's Interactive version, played against \
+                 our jury, output_validators/jury/run: {problem_name}'s binary, built static, \
+                 which runs `{problem_name} jury` under that name (input answer feedback_dir, \
+                 exit 42 accepted, 43 rejected, judgemessage.txt). A test's .ans is the batch \
+                 problem's answer, which the jury does not read."
+            ),
+        );
+    } else {
+        comment(&mut out, &format!("Output: {}", output.unlike_check()));
+    }
     if let Some(scoring) = scoring {
         comment(&mut out, scoring.note);
     }
@@ -188,6 +202,7 @@ pub(super) fn problem_yaml(
         let _ = writeln!(out, "  output: {output_mib}");
     }
     match output {
+        _ if interactive => out.push_str("validation: custom interactive\n"),
         OutputValidator::Default { flags, .. } => {
             out.push_str("validation: default\n");
             if !flags.is_empty() {
@@ -203,15 +218,14 @@ pub(super) fn problem_yaml(
 }
 
 /// The statement for `problem_statement/problem.en.tex`: the title as `\problemname`, then
-/// the statement's Markdown as it is, in a `verbatim` environment (the legacy format takes
-/// LaTeX only; the checks run on a package never render it).
+/// the statement's Markdown (`markdown`, from `statement_path`), in a `verbatim` environment
+/// (the legacy format takes LaTeX only; the checks run on a package never render it).
 #[must_use]
-pub(super) fn statement_tex(about: &About, statement_path: &str) -> String {
+pub(super) fn statement_tex(title: &str, statement_path: &str, markdown: &str) -> String {
     format!(
-        "\\problemname{{{}}}\n\n% The statement as {statement_path} holds it, in Markdown.\n\
+        "\\problemname{{{title}}}\n\n% The statement from {statement_path}, in Markdown.\n\
          \\begin{{verbatim}}\n{}\\end{{verbatim}}\n",
-        about.title,
-        about.statement.replace("\\end{verbatim}", "\\end {verbatim}")
+        markdown.replace("\\end{verbatim}", "\\end {verbatim}")
     )
 }
 

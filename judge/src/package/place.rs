@@ -1,6 +1,8 @@
 //! Where a package is written: the folder asked for, checked before any work, and the
 //! folder beside it where the package is written whole before it takes the folder's place.
 
+use std::borrow::Cow;
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
 use engine::fs::write_aside;
@@ -77,7 +79,8 @@ impl Place {
             write_aside(&path, bytes).map_err(PackageError::Write)
         };
         let output = problem.output_validator();
-        let scoring = problem.scoring();
+        let scoring = tests.scoring;
+        let interactive = tests.interactive;
         let memory = P::RUN_LIMITS.memory_mib;
         let largest_answer = tests.tests.iter().map(|t| t.answer.len()).max().unwrap_or(0);
         let yaml = kattis::problem_yaml(
@@ -87,15 +90,25 @@ impl Place {
             P::RUN_LIMITS.time,
             given.then_some(limit),
             &output,
+            interactive.is_some(),
             scoring.as_ref(),
             largest_answer,
         );
         write("problem.yaml", yaml.as_bytes())?;
         write(".timelimit", format!("{limit}\n").as_bytes())?;
-        let tex = kattis::statement_tex(about, about.statement_path);
+        let statement = match interactive {
+            Some(_) => Cow::Owned(super::interactive::statement(about)),
+            None => Cow::Borrowed(about.statement),
+        };
+        let tex = kattis::statement_tex(about.title, about.statement_path, &statement);
         write("problem_statement/problem.en.tex", tex.as_bytes())?;
         for test in &tests.tests {
             let folders = test.folders();
+            // A sample's game as the statement shows it (problemtools renders it).
+            if let (true, Some(lines)) = (test.sample, &test.transcript) {
+                let text = super::interactive::interaction_text(lines);
+                write(&format!("data/sample/{}.interaction", test.name), text.as_bytes())?;
+            }
             for (ending, bytes) in [("in", &test.input), ("ans", &test.answer)] {
                 let file = format!("{}.{ending}", test.name);
                 write(&format!("data/{}/{file}", folders[0]), bytes)?;
@@ -122,13 +135,29 @@ impl Place {
         }
         write("input_validators/validate.cpp", input_validator_source(problem).as_bytes())?;
         // Kattis copies include/cpp/ beside every C++ submission before compiling it.
-        if let Some(interface) = problem.interface() {
+        if let Some(interface) = problem.interface().filter(|_| interactive.is_none()) {
             for (name, text) in interface.files() {
                 write(&format!("include/cpp/{name}"), text.as_bytes())?;
             }
         }
-        if let OutputValidator::Custom { name, source, .. } = output {
-            write(&format!("output_validators/{name}/{name}.cpp"), source.as_bytes())?;
+        match (interactive, output) {
+            (Some(interactive), _) => {
+                let folder = format!("output_validators/{}", super::interactive::JURY_FOLDER);
+                let jury = std::fs::read(&interactive.jury).map_err(io(&interactive.jury))?;
+                for (name, bytes) in
+                    [("build", super::interactive::BUILD_SCRIPT.as_bytes()), ("run", &jury)]
+                {
+                    let file = format!("{folder}/{name}");
+                    write(&file, bytes)?;
+                    let path = self.aside.join(&file);
+                    let executable = std::fs::Permissions::from_mode(0o755);
+                    std::fs::set_permissions(&path, executable).map_err(io(&path))?;
+                }
+            }
+            (None, OutputValidator::Custom { name, source, .. }) => {
+                write(&format!("output_validators/{name}/{name}.cpp"), source.as_bytes())?;
+            }
+            (None, OutputValidator::Default { .. }) => {}
         }
         for one in filed {
             let submission = (submissions.iter())

@@ -10,7 +10,10 @@
 //! - signalling: `killpg`, `kill`;
 //! - signal dispositions (`sigaction`), read, set and put back (module `interrupt`);
 //! - `prctl(PR_SET_CHILD_SUBREAPER)`, `getrusage(RUSAGE_SELF)` for our own peak memory,
-//!   `getrlimit` and `sysconf(_SC_CLK_TCK)`.
+//!   `getrlimit` and `sysconf(_SC_CLK_TCK)`;
+//! - `dup2` of `/dev/null` onto descriptor 1: the jury's end of an interaction
+//!   (`close_stdout`), the one way its program sees the end of its input while the jury
+//!   still reads the program's output.
 //!
 //! No crate offers these safely together (rustix has `waitid` and `kill_process_group` but no
 //! resource usage; nix has no `wait4`), and they are few, so they are made through libc.
@@ -131,6 +134,24 @@ pub(crate) fn kill_group(pgid: u32) -> io::Result<()> {
     }
     let error = io::Error::last_os_error();
     if error.raw_os_error() == Some(libc::ESRCH) { Ok(()) } else { Err(error) }
+}
+
+/// Closes our standard output's pipe, so that the program at its other end reads the end of
+/// its input: the jury of an interactive problem, run by a judge as a separate process, ends
+/// the interaction that way and then reads what the program still writes. Descriptor 1 is
+/// pointed at `/dev/null` rather than closed, so that no file opened later takes its number
+/// and receives what is written to stdout. Whatever std buffered for stdout must be flushed
+/// first.
+pub(crate) fn close_stdout() -> io::Result<()> {
+    use std::os::fd::AsRawFd as _;
+    let null = std::fs::OpenOptions::new().write(true).open("/dev/null")?;
+    // SAFETY: dup2 takes two plain integers, a descriptor we own open for the call and 1; it
+    // touches no memory of ours.
+    if unsafe { libc::dup2(null.as_raw_fd(), 1) } == 1 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
 }
 
 /// Sends SIGKILL to process `pid`; one already gone is not an error. Callers make sure `pid`

@@ -208,6 +208,50 @@ pub struct PackageCase {
     /// Whether to build it a second time and compare (every file but `.timelimit`, which
     /// follows measured times).
     pub rebuild: bool,
+    /// Whether it is the interactive version (`options` then hold `--interactive`): the
+    /// samples must have their `.interaction` and the jury its `run`, and `PROBLEM run`, which
+    /// judges outputs, is not tried on it.
+    pub interactive: bool,
+}
+
+/// The problem's binary built static for `x86_64-unknown-linux-musl` (release), as an
+/// interactive package's jury must be: `cargo build -p CRATE` for that target into the
+/// target folder of `binary` (the test's own build of the problem's binary). `None`, saying
+/// so, when the target is not installed (`rustup target add x86_64-unknown-linux-musl`),
+/// but on CI, which installs it.
+///
+/// # Panics
+/// On CI without the target, or when the build fails.
+#[must_use]
+#[allow(clippy::print_stderr, reason = "a skipped check says so where cargo test shows it")]
+pub fn static_binary(crate_name: &str, binary: &str) -> Option<PathBuf> {
+    const TARGET: &str = "x86_64-unknown-linux-musl";
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l.trim() == TARGET));
+    if !installed {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must verify interactive packages: rustup target add {TARGET}"
+        );
+        eprintln!(
+            "skipped: the interactive package: no {TARGET} target (rustup target add {TARGET})"
+        );
+        return None;
+    }
+    // The test's binary is TARGET_DIR/PROFILE/NAME.
+    let target_dir = Path::new(binary).parent().and_then(Path::parent).expect("a target folder");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let built = Command::new(cargo)
+        .args(["build", "--release", "--locked", "--target", TARGET, "-p", crate_name])
+        .arg("--target-dir")
+        .arg(target_dir)
+        .output()
+        .expect("cargo runs");
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let name = Path::new(binary).file_name().expect("a binary's name");
+    Some(target_dir.join(TARGET).join("release").join(name))
 }
 
 /// Every file below `dir` with its bytes, by path.
@@ -266,6 +310,21 @@ pub fn package_end_to_end(case: &PackageCase) -> (PathBuf, String) {
     for needed in ["problem.yaml", ".timelimit", "problem_statement/problem.en.tex"] {
         assert!(files.contains_key(Path::new(needed)), "no {needed}");
     }
+    if case.interactive {
+        let yaml = String::from_utf8_lossy(&files[Path::new("problem.yaml")]).into_owned();
+        assert!(yaml.contains("validation: custom interactive"), "{yaml}");
+        let samples = files.keys().filter(|f| f.starts_with("data/sample"));
+        for input in samples.filter(|f| f.extension().is_some_and(|e| e == "in")) {
+            let interaction = input.with_extension("interaction");
+            let text = String::from_utf8_lossy(&files[&interaction]).into_owned();
+            assert!(text.lines().all(|l| l.starts_with('<') || l.starts_with('>')), "{text}");
+        }
+        for script in ["output_validators/jury/run", "output_validators/jury/build"] {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(package.join(script)).expect("the jury").permissions();
+            assert!(mode.mode() & 0o111 != 0, "{script} is not executable");
+        }
+    }
     assert!(files.contains_key(Path::new("input_validators/validate.cpp")));
     let inputs = files.keys().filter(|f| f.extension().is_some_and(|e| e == "in"));
     for input in inputs {
@@ -285,10 +344,16 @@ pub fn package_end_to_end(case: &PackageCase) -> (PathBuf, String) {
             first.keys().chain(second.keys()).filter(|f| first.get(*f) != second.get(*f)).collect();
         assert!(differ.is_empty(), "a rebuild differs in {differ:?}");
     }
-    run_on_package(case, &package, &printed);
+    if !case.interactive {
+        run_on_package(case, &package, &printed);
+    }
     if let Some(verify) = verifyproblem() {
+        // The legacy format has no time limit of its own: a given one is passed on.
+        let given = case.options.iter().position(|o| *o == "--time-limit");
+        let limit = given.map(|k| vec!["-t", case.options[k + 1]]).unwrap_or_default();
         let output = Command::new(&verify)
             .arg(&package)
+            .args(limit)
             .args(["-p", "config", "data", "validators", "submissions"])
             .output()
             .expect("verifyproblem runs");
