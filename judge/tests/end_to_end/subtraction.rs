@@ -110,6 +110,11 @@ fn interact_and_stress_judge_players_of_the_one_file() {
     let file = file.display().to_string();
     let code = run(&["interact", &file, "--save", &save, "--", &python, "-S", &wrong]);
     assert_eq!(code, EXIT_FOUND);
+    // A source file as COMMAND is built as stress builds it, so a report's `run it again`
+    // line (`... -- wrong.py`) runs as printed.
+    let saved = dir.join("built.txt").display().to_string();
+    assert_eq!(run(&["interact", &file, "--save", &saved, "--", &wrong]), EXIT_FOUND);
+    assert!(std::fs::read_to_string(&saved).unwrap().starts_with("> 1\n> 5 2\n"));
     assert!(std::fs::read_to_string(&save).unwrap().starts_with("> 1\n> 5 2\n> first\n< 1\n"));
 
     let input = dir.join("shrunk.in").display().to_string();
