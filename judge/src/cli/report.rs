@@ -428,8 +428,7 @@ fn shrink_line<I>(shrunk: &Shrunk<I>, shrink_time: Duration) -> String {
             "shrunk by {moves}: 1-minimal (no single move gives a valid input that fails the same way)"
         ),
         ShrinkEnd::Time => format!(
-            "shrunk by {moves}, then stopped by its time (--shrink-time {}, within what \
-             stress's --time left): not known to be 1-minimal",
+            "shrunk by {moves}, then stopped by --shrink-time {}: not known to be 1-minimal",
             text::seconds_given(shrink_time)
         ),
         ShrinkEnd::Runs => format!("shrunk by {moves}, then stopped by the run budget"),
