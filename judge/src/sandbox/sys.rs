@@ -142,6 +142,7 @@ pub(crate) fn kill_group(pgid: u32) -> io::Result<()> {
 /// pointed at `/dev/null` rather than closed, so that no file opened later takes its number
 /// and receives what is written to stdout. Whatever std buffered for stdout must be flushed
 /// first.
+#[cfg(feature = "cli")]
 pub(crate) fn close_stdout() -> io::Result<()> {
     use std::os::fd::AsRawFd as _;
     let null = std::fs::OpenOptions::new().write(true).open("/dev/null")?;
