@@ -262,8 +262,8 @@ pub enum Exit {
     /// or waited (the backstop leaves out the time it waited for a core).
     WallTimeLimit,
     /// We killed it at the wall-clock backstop of a dialogue in which both sides waited: the
-    /// other side for its line, the program, using no CPU for [`IDLE`] or more, for input
-    /// (an answer it never flushed, say). Codeforces calls this the idleness limit.
+    /// other side for its line, the program, using no CPU for a second (`IDLE`) or more, for
+    /// input (an answer it never flushed, say). Codeforces calls this the idleness limit.
     Idle,
     /// We killed it when its output passed the output limit.
     OutputLimit,
