@@ -47,12 +47,7 @@ impl Value {
     /// the other way round; a probability becomes its complement.
     #[must_use]
     pub fn after_move(self) -> Self {
-        let later = |r: Option<u32>| r.map(|r| r + 1);
-        match self {
-            Self::Win { remoteness } => Self::Lose { remoteness: later(remoteness) },
-            Self::Lose { remoteness } => Self::Win { remoteness: later(remoteness) },
-            Self::Chance { probability } => Self::Chance { probability: 1.0 - probability },
-        }
+        self.after_own_move().flipped()
     }
 
     /// What a move into a position of value `self` (for the player moving there) is worth to

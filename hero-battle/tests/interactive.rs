@@ -6,6 +6,9 @@ use hero_battle::position::{HeroGame, Oracle, Position};
 use judge::jury::{Jury, Reply, Verdict};
 use judge::testing::interactive::{QueryServer, check_interact, stress_planted};
 
+mod player;
+use player::{BUG, INTRO};
+
 /// Random cases of hit points up to `hp` and damage up to 4, as an input file.
 fn input(seed: u64, cases: usize, hp: u64) -> Vec<u8> {
     let mut rng = engine::rng::SplitMix64::new(seed);
@@ -134,24 +137,6 @@ fn query_answers_json() {
     assert!(lines[0].starts_with(r#"{"error":"move 1: malformed move"#), "{out}");
     assert!(lines[1].contains(r#""game":2"#), "{out}");
 }
-
-/// How a game opens (the player's INTRO, judge's `testing::interactive`): the case's line,
-/// who moves first and our side; the query asks game 1 or 2 of a one-case input.
-const INTRO: &str = r#"
-def intro(read):
-    case, first, side = read(), read(), read()
-    return "1\n" + case + "\n", 1 if first == "Alice" else 2, side
-"#;
-
-/// The planted bug: with the enemy's heroes both at 3 hit points and its own at 1 and 2, the
-/// player plays its worst move.
-const BUG: &str = r"
-def bug(a):
-    hp = dict(re.findall(r'([AB][12]) +(\d+) HP', a['position']))
-    enemy, own = ('B', 'A') if a['turn'] == 'Alice' else ('A', 'B')
-    mine = sorted([hp[own + '1'], hp[own + '2']])
-    return hp[enemy + '1'] == hp[enemy + '2'] == '3' and mine == ['1', '2']
-";
 
 #[test]
 fn stress_interactive_finds_a_player_that_misplays_one_rare_position_and_shrinks_it() {

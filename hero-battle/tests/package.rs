@@ -15,6 +15,9 @@ use judge::testing::package::{
     PackageCase, assert_validator_agrees, behind_binary, package_end_to_end, require_gpp,
 };
 
+mod player;
+use player::{BUG, INTRO};
+
 const BINARY: &str = env!("CARGO_BIN_EXE_hero-battle");
 
 const SAMPLE: &[u8] = include_bytes!("../problem/sample1.in");
@@ -84,25 +87,6 @@ fn secret_tests(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .map(|t| (t.name, std::fs::read(&t.input).expect("a test of the package")))
         .collect()
 }
-
-/// How a game opens, for the test player (judge's `testing::interactive`): the case's line,
-/// who moves first and our side; the query asks game 1 or 2 of a one-case input. The same
-/// as `tests/interactive.rs`'s.
-const INTRO: &str = r#"
-def intro(read):
-    case, first, side = read(), read(), read()
-    return "1\n" + case + "\n", 1 if first == "Alice" else 2, side
-"#;
-
-/// The planted bug of the wrong Python player: with the enemy's heroes both at 3 hit points
-/// and its own at 1 and 2, it plays its worst move.
-const BUG: &str = r"
-def bug(a):
-    hp = dict(re.findall(r'([AB][12]) +(\d+) HP', a['position']))
-    enemy, own = ('B', 'A') if a['turn'] == 'Alice' else ('A', 'B')
-    mine = sorted([hp[own + '1'], hp[own + '2']])
-    return hp[enemy + '1'] == hp[enemy + '2'] == '3' and mine == ['1', '2']
-";
 
 /// A C++ player that always attacks the enemy's hero 1 with both heroes.
 const ONES: &str = r#"// Always attacks the enemy's hero 1 with both heroes.
