@@ -800,7 +800,18 @@ impl games::Game for DuelGame {
         let actions = self.oracle().actions(state);
         actions
             .into_iter()
-            .map(|(a, p)| (DuelMove::Action(a), Value::Chance { probability: p }))
+            .map(|(a, p)| {
+                // An action that ends the game at once is a win or a loss in 1, as the
+                // generic valuer counts it: so among actions of equal probability the one
+                // that wins at once comes first and the one that loses at once (a hero power
+                // at 2 HP) last, and the jury does not throw away a lost game a turn early.
+                let value = match state.after(a).turn() {
+                    Turn::Over(winner) if winner == state.mover => Value::win(1),
+                    Turn::Over(_) => Value::lose(1),
+                    _ => Value::Chance { probability: p },
+                };
+                (DuelMove::Action(a), value)
+            })
             .collect()
     }
 }
@@ -860,6 +871,42 @@ mod tests {
         assert!(checked > 1_000, "{checked}");
     }
 
+    /// The newcomer's case (issue 41): the teacher at 2 HP, his game lost whatever he does
+    /// (E's two ready minions of 2 HP hit for 6 next turn), may end his turn or use his hero
+    /// power, which kills him. Both are worth 0 to him; the jury must end the turn, losing a
+    /// turn later, not kill himself.
+    #[test]
+    fn the_jury_loses_a_lost_game_as_late_as_it_can_not_by_its_own_hero_power() {
+        let mut game = DuelGame::new();
+        let file = TestFile { ops: 3, positions: vec![random_position(&mut SplitMix64::new(1), 4)] };
+        let _ = game.starts(&file);
+        let state = State {
+            ops: 3,
+            mover: Side::Teacher,
+            hp: [10, 2],
+            hand: [1, 0],
+            ready: Board::EMPTY,
+            spent: Board::new(0, 1).unwrap(),
+            other: Board::new(0, 2).unwrap(),
+            used: 1,
+            acted: true,
+            pings: 0,
+        };
+        let moves = game.valued_moves(&state);
+        let hero = DuelMove::Action(Action::HeroPower);
+        let end = DuelMove::Action(Action::EndTurn);
+        assert_eq!(moves[0], (hero, Value::lose(1)), "{moves:?}");
+        assert_eq!(moves.last().unwrap().0, end, "{moves:?}");
+        assert!(moves.iter().all(|(_, v)| v.probability() == 0.0), "the game is lost: {moves:?}");
+        assert_eq!(games::best(&moves).unwrap().0, end, "{moves:?}");
+        // And E, whose hero power comes first in the order, takes his lethal face at once: a
+        // win in 1 before any action merely as sure.
+        let moves = game.valued_moves(&state.after(Action::EndTurn));
+        let face = DuelMove::Action(Action::Face { minion_hp: 2 });
+        assert_eq!(moves[0].0, hero, "{moves:?}");
+        assert_eq!(games::best(&moves), Some((face, Value::win(1))), "{moves:?}");
+    }
+
     #[test]
     fn moves_agree_with_the_generic_exact_search_along_random_games() {
         let mut rng = SplitMix64::new(38);
@@ -877,6 +924,11 @@ mod tests {
                 for ((m, v), (n, w)) in fast.iter().zip(&expected) {
                     assert_eq!(m, n);
                     assert!((v.probability() - w.probability()).abs() < 1e-9, "{state:?} {m:?}");
+                    // An action that ends the game is valued with its remoteness, as the
+                    // generic search values it.
+                    if !matches!(v, Value::Chance { .. }) {
+                        assert_eq!(v, w, "{state:?} {m:?}");
+                    }
                 }
                 checked += fast.len();
                 state = match state.turn() {

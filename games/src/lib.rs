@@ -102,6 +102,40 @@ pub trait Notation: Rules {
     /// A move as its line (the inverse of [`Notation::parse_move`]).
     fn write_move(&self, position: &Self::Position, mv: &Self::Move) -> String;
 
+    /// A move as a person reads it, in the notation of [`Notation::draw`] (hero-battle's
+    /// `A1->B1, A2->B1`, where its protocol writes `1 1`); by default the protocol's line.
+    fn show_move(&self, position: &Self::Position, mv: &Self::Move) -> String {
+        self.write_move(position, mv)
+    }
+
+    /// The move a person's `line` names: the protocol's line ([`Notation::parse_move`]), or a
+    /// legal move as [`Notation::show_move`] shows it (white space, commas and case aside).
+    /// `play`, `query` and the page read moves so; the interactive version's jury reads the
+    /// protocol's line alone, so that a program has one form to write and a malformed line
+    /// stays malformed. `O(moves)` besides the parse.
+    ///
+    /// # Errors
+    /// The protocol's error, when the line is neither form of a legal move.
+    fn parse_typed(&self, position: &Self::Position, line: &str) -> Result<Self::Move, MoveError> {
+        let error = match self.parse_move(position, line) {
+            Ok(mv) => return Ok(mv),
+            Err(error) => error,
+        };
+        // The shown form compared loosely: `A1->B1 A2->B1` and `a1->b1, a2->b1` name one move.
+        let loose = |text: &str| -> String {
+            text.chars()
+                .filter(|c| !c.is_whitespace() && *c != ',')
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        let wanted = loose(line);
+        let moves = self.moves(position);
+        if let Some(mv) = moves.iter().find(|mv| loose(&self.show_move(position, mv)) == wanted) {
+            return Ok(mv.clone());
+        }
+        Err(error)
+    }
+
     /// The position drawn for a person, a few lines of text.
     fn draw(&self, position: &Self::Position) -> String;
 
@@ -189,6 +223,45 @@ pub trait Game: Notation {
         }
     }
 }
+
+/// The player of `game` whose name (as the game writes it) is `name`, ignoring case and a
+/// leading `the` (`bob`, `teacher`): `play --side`.
+///
+/// # Errors
+/// No player has that name; the error lists them.
+pub fn player_named<G: Game>(game: &G, name: &str) -> Result<G::Player, UnknownPlayer> {
+    let loose = |text: &str| {
+        let text = text.trim().to_lowercase();
+        text.strip_prefix("the ").map_or(text.clone(), str::to_owned)
+    };
+    let players = game.players();
+    players
+        .iter()
+        .find(|p| loose(&p.to_string()) == loose(name))
+        .copied()
+        .ok_or_else(|| UnknownPlayer {
+            name: name.to_owned(),
+            players: players.map(|p| p.to_string()),
+        })
+}
+
+/// A name that is no player's ([`player_named`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownPlayer {
+    /// The name asked for.
+    pub name: String,
+    /// The game's players, as it writes them.
+    pub players: [String; 2],
+}
+
+impl fmt::Display for UnknownPlayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [first, second] = &self.players;
+        write!(f, "no player {:?}: the players are {first} and {second}", self.name)
+    }
+}
+
+impl std::error::Error for UnknownPlayer {}
 
 /// The best of `moves` for the player to move: the first of the greatest [`Value::rank`]
 /// (win fastest, lose slowest, highest probability). `None` when there is none.

@@ -14,14 +14,17 @@
 //!  "turn": "Alice", "winner": null,
 //!  "value": {"kind": "win", "remoteness": 5, "probability": 1.0},
 //!  "side_value": {"kind": "win", "remoteness": 5, "probability": 1.0},
-//!  "moves": [{"move": "1 1", "value": {"kind": "win", "remoteness": 5, "probability": 1.0}}],
+//!  "moves": [{"move": "1 1", "shown": "A1->B1, A2->B1",
+//!              "value": {"kind": "win", "remoteness": 5, "probability": 1.0}}],
 //!  "chances": []}
 //! ```
 //!
 //! `turn` is the player to move, `"chance"` or `"over"`; `value` is the best move's value
 //! for the player to move (`null` unless a player moves); `side_value` the position's value
 //! for `side` at every position (at a chance node the expectation of chance's moves); each
-//! value's `remoteness` is `null` where the game does not compute it.
+//! value's `remoteness` is `null` where the game does not compute it. A move's `move` is the
+//! protocol's line and `shown` the same move as the board writes it; a query's `moves` may
+//! be in either form ([`crate::Notation::parse_typed`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -70,9 +73,11 @@ impl From<Value> for ValueJson {
 /// A move and its value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MoveJson {
-    /// The move's text.
+    /// The move's text: the protocol's line.
     #[serde(rename = "move")]
     pub text: String,
+    /// The move as a person reads it ([`crate::Notation::show_move`]).
+    pub shown: String,
     /// Its value for the player who makes it.
     pub value: ValueJson,
 }
@@ -80,9 +85,11 @@ pub struct MoveJson {
 /// A chance move and its probability.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ChanceJson {
-    /// The move's text.
+    /// The move's text: the protocol's line.
     #[serde(rename = "move")]
     pub text: String,
+    /// The move as a person reads it ([`crate::Notation::show_move`]).
+    pub shown: String,
     /// Its probability.
     pub probability: f64,
 }
@@ -193,12 +200,15 @@ impl<G: Game> Answerer<G> {
                     .chances(&position)
                     .into_iter()
                     .map(|(m, _)| m)
-                    .find(|m| game.write_move(&position, m) == text.trim())
+                    .find(|m| {
+                        let text = text.trim();
+                        game.write_move(&position, m) == text || game.show_move(&position, m) == text
+                    })
                     .ok_or_else(|| {
                         format!("move {} ({text:?}): not one of chance's moves", i + 1)
                     })?,
                 _ => {
-                    game.parse_move(&position, text).map_err(|e| format!("move {}: {e}", i + 1))?
+                    game.parse_typed(&position, text).map_err(|e| format!("move {}: {e}", i + 1))?
                 }
             };
             position = game.after(&position, &mv);
@@ -240,11 +250,19 @@ impl<G: Game> Answerer<G> {
             side_value,
             moves: moves
                 .iter()
-                .map(|(m, v)| MoveJson { text: game.write_move(&position, m), value: (*v).into() })
+                .map(|(m, v)| MoveJson {
+                    text: game.write_move(&position, m),
+                    shown: game.show_move(&position, m),
+                    value: (*v).into(),
+                })
                 .collect(),
             chances: chances
                 .iter()
-                .map(|(m, p)| ChanceJson { text: game.write_move(&position, m), probability: *p })
+                .map(|(m, p)| ChanceJson {
+                    text: game.write_move(&position, m),
+                    shown: game.show_move(&position, m),
+                    probability: *p,
+                })
                 .collect(),
         })
     }

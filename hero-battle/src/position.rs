@@ -425,6 +425,13 @@ impl Notation for HeroGame {
         format!("{} {}", t(0), t(1))
     }
 
+    /// As the board and `--explain` write it: `A1->B1, A2->B1`, a dead hero's order left
+    /// out. A person may type this form in `play` and `query`; the protocol keeps its two
+    /// numbers.
+    fn show_move(&self, _: &Position, mv: &Attack) -> String {
+        mv.to_string()
+    }
+
     fn draw(&self, position: &Position) -> String {
         let c = &position.case;
         let hp = |p: Player, hp: [u8; 2]| {

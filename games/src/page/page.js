@@ -249,13 +249,13 @@ function draw(answer) {
         style: `background: ${colour(m.value)}; opacity: ${opacity(m.value)}`,
         title: i < 9 ? `key ${i + 1}` : null,
         onclick: () => play(m.move),
-      }, el("span", { class: "text" }, m.move), el("span", { class: "worth" }, valueText(m.value)))));
+      }, el("span", { class: "text" }, m.shown), el("span", { class: "worth" }, valueText(m.value)))));
   const chances = answer.chances.map((c) =>
     el("li", {},
       el("button", {
         class: "move chance", "data-move": c.move, disabled: mode() !== "both",
         onclick: () => play(c.move),
-      }, el("span", { class: "text" }, c.move), el("span", { class: "worth" }, `p ${c.probability.toFixed(4)}`))));
+      }, el("span", { class: "text" }, c.shown), el("span", { class: "worth" }, `p ${c.probability.toFixed(4)}`))));
   list.replaceChildren(...items, ...chances);
   $("chance-controls").hidden = !(answer.turn === "chance" && mode() === "both");
   $("played").textContent = state.moves.length ? `moves so far: ${state.moves.join(", ")}` : "";

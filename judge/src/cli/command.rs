@@ -61,8 +61,10 @@ pub enum JudgeCommand {
     Interface(program::InterfaceArgs),
     /// Play a game of FILE against perfect play.
     ///
-    /// Plays a game of FILE (the sample when absent) against perfect play: the position
-    /// drawn, every legal move with its value, hint, undo. Works over a pipe too.
+    /// Plays a game of FILE (a sample when absent) against
+    /// perfect play, on the winning side or the one --side names: the position drawn, every
+    /// legal move with its value under a letter, hint, undo (chance as it was). Type a move as
+    /// listed, as the protocol writes it, or its letter. Works over a pipe too.
     Play(play::PlayArgs),
     /// Answer positions' queries in JSON.
     ///

@@ -14,7 +14,7 @@ use games::session::{SessionOptions, play};
 /// `PROBLEM play`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct PlayArgs {
-    /// The problem's input; the statement's sample when absent.
+    /// The problem's input; when absent, a sample of the statement (card-duel's second).
     pub file: Option<PathBuf>,
     /// Which game of the input (1-based; the statement's "Interactive version" lists them).
     #[arg(long, short = 'c', default_value_t = 1, value_name = "K")]
@@ -22,8 +22,13 @@ pub struct PlayArgs {
     /// Chance's seed, for games of chance.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Where to write the picture of the play so far (Graphviz DOT), for games that draw
-    /// one (toy-train); `play.dot` by default.
+    /// The side you play, by its name (hero-battle's Alice or Bob, toy-train's Arezou or
+    /// Borzou, card-duel's E or teacher); by default the side that wins from the start
+    /// (card-duel: E). The other side practises losing to perfect play as slowly as it can.
+    #[arg(long, value_name = "SIDE")]
+    pub side: Option<String>,
+    /// Write the picture of the play so far (Graphviz DOT) to FILE after each move, for
+    /// games that draw one (toy-train); nothing is written without it.
     #[arg(long, value_name = "FILE")]
     pub picture: Option<PathBuf>,
 }
@@ -45,6 +50,9 @@ pub(super) fn without_game() -> i32 {
 /// Runs `play` on standard input and output; returns the exit code.
 pub(super) fn run_play<G: Game>(mut game: G, args: &PlayArgs) -> i32 {
     let result = (|| -> Result<(), String> {
+        // The side is checked first: a misspelt name should not wait for an input's read.
+        let side = args.side.as_deref().map(|name| games::player_named(&game, name));
+        let side = side.transpose().map_err(|e| format!("--side: {e}"))?;
         let input = match &args.file {
             Some(path) => read(Some(path))?,
             None => game.sample().to_vec(),
@@ -55,8 +63,7 @@ pub(super) fn run_play<G: Game>(mut game: G, args: &PlayArgs) -> i32 {
         let index = index.ok_or_else(|| {
             format!("--case {} is out of range: the input holds {} games", args.case, starts.len())
         })?;
-        let picture = args.picture.clone().or_else(|| Some(PathBuf::from("play.dot")));
-        let options = SessionOptions { seed: args.seed, picture };
+        let options = SessionOptions { seed: args.seed, picture: args.picture.clone(), side };
         let start = starts[index].clone();
         play(&mut game, start, &options, &mut io::stdin().lock(), &mut io::stdout().lock())
             .map_err(|e| format!("cannot play: {e}"))

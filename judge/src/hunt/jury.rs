@@ -4,9 +4,11 @@
 //! opens with the game's lines ([`Game::intro`]); then every move that is not the program's
 //! (the jury's, chance's) is sent as one line, in the order they happen, and the program
 //! answers each of its turns with one line. A game ends with the line `win` or `lose`, the
-//! program's result. The jury plays its side perfectly, losing as slowly as it can (the best
-//! [`Value::rank`], the first in the game's order among equals), and draws chance's moves
-//! from a seeded generator. The program must keep a won game won (games without chance) or
+//! program's result. The jury plays its side perfectly, the best [`Value::rank`] (the first
+//! in the game's order among equals): losing as slowly as it can where values count moves,
+//! and, in a game of chance, with the best probability, an action that ends the game against
+//! it at once last among equals (a loss in 1, card-duel's values say). It draws chance's
+//! moves from a seeded generator. The program must keep a won game won (games without chance) or
 //! choose an optimal move at every turn, its value within [`TOLERANCE`] of the best (games of
 //! chance). The first move that breaks this, or that is malformed or illegal, ends the whole
 //! interaction with a verdict naming it; so does a line the jury did not wait for, or the
@@ -222,10 +224,13 @@ impl<G: Game> Jury<G> {
         let value = value.expect("a parsed move is one of the legal moves");
         let (best_move, best_value) = best(&moves).expect("a legal move exists");
         let wrong = match (value, best_value) {
-            (Value::Chance { probability }, Value::Chance { probability: top }) => {
-                probability < top - TOLERANCE
+            // Without chance a won game must stay won; with chance (where a move that ends
+            // the game at once is a win or a loss in 1 beside probabilities) the move's
+            // probability must be the best's.
+            (Value::Win { .. } | Value::Lose { .. }, Value::Win { .. } | Value::Lose { .. }) => {
+                matches!(best_value, Value::Win { .. }) && !matches!(value, Value::Win { .. })
             }
-            (v, top) => matches!(top, Value::Win { .. }) && !matches!(v, Value::Win { .. }),
+            (v, top) => v.probability() < top.probability() - TOLERANCE,
         };
         if wrong {
             let best = (self.game.write_move(&position, &best_move), best_value);
