@@ -91,6 +91,9 @@ fn malformed_and_illegal_moves_and_early_ends_are_named() {
     let input = b"1\n10 10 10 10 3 3 3 3 3 3 3 3\n";
     let (verdict, _) = interact(input, |_| "1 x".to_owned());
     assert!(matches!(verdict, Verdict::BadMove { error: MoveError::Malformed(_), .. }));
+    // The board's notation is for a person (`play`, `query`): the protocol keeps one form.
+    let (verdict, _) = interact(input, |_| "A1->B1, A2->B1".to_owned());
+    assert!(matches!(verdict, Verdict::BadMove { error: MoveError::Malformed(_), .. }));
     let (verdict, _) = interact(input, |_| "0 1".to_owned());
     assert!(matches!(verdict, Verdict::BadMove { error: MoveError::Illegal(_), .. }));
     let mut game = HeroGame::new();
@@ -108,12 +111,27 @@ fn play_over_a_pipe_and_a_pseudo_terminal() {
     let dir = tests::scratch_dir("hero-battle", "play");
     let file = dir.join("case.in");
     std::fs::write(&file, "1\n5 5 30 30 7 2 2 7 1 1 1 1\n").unwrap();
-    let script = "hint\nundo\n9\n1\n1\n1\n1\n1\n1\n1\n1\n1\n";
+    // The first move as the board writes it, then the first listed move by its letter; `9`
+    // is neither a move nor a letter.
+    let script = "hint\nundo\n9\nb1->a1 B2->A1\na\na\na\na\na\na\na\na\n";
     let ran = tests::run_binary(PLAY, &["play", file.to_str().unwrap()], script.as_bytes());
     let out = String::from_utf8(ran.stdout).unwrap();
     assert!(ran.status.success(), "{out}");
-    assert!(out.contains("you play Bob") && out.contains("hint: "), "{out}");
+    assert!(out.contains("you play Bob") && out.contains("hint: B"), "{out}");
+    assert!(out.contains("  a. B1->A1, B2->A1 [1 1]: win in "), "{out}");
+    assert!(out.contains("malformed move: expected two targets"), "{out}");
+    assert!(out.contains("Alice plays A1->B"), "the jury's moves as the board writes them: {out}");
     assert!(out.contains("nothing to undo") && out.contains("Game over: Bob wins; you win."));
+    // The losing side, against perfect play: it loses, as slowly as it can.
+    let args = ["play", "--side", "alice", file.to_str().unwrap()];
+    let ran = tests::run_binary(PLAY, &args, "a\n".repeat(20).as_bytes());
+    let out = String::from_utf8(ran.stdout).unwrap();
+    assert!(out.contains("you play Alice") && out.contains(": lose in "), "{out}");
+    assert!(out.contains("Game over: Bob wins; you lose."), "{out}");
+    let ran = tests::run_binary(PLAY, &["play", "--side", "carol"], b"");
+    let err = String::from_utf8(ran.stderr).unwrap();
+    assert_eq!(ran.status.code(), Some(2), "{err}");
+    assert_eq!(err, "error: --side: no player \"carol\": the players are Alice and Bob\n");
     // The same through a real terminal: script(1) gives the program a pseudo-terminal.
     let command = format!("{PLAY} play {}", file.display());
     let ran = tests::run_binary("script", &["-qec", &command, "/dev/null"], script.as_bytes());
@@ -128,6 +146,11 @@ fn query_answers_json() {
     let answer: serde_json::Value = serde_json::from_slice(&ran.stdout).unwrap();
     assert_eq!(answer["turn"], "Bob");
     assert_eq!(answer["moves"].as_array().unwrap().len(), 4);
+    assert_eq!((&answer["moves"][1]["move"], &answer["moves"][1]["shown"]), (&"1 2".into(), &"B1->A1, B2->A2".into()));
+    // A move as the board writes it names the same position.
+    let board = br#"{"input": "1\n10 10 10 10 3 3 3 3 3 3 3 3\n", "moves": ["A1->B1, A2->B1"]}"#;
+    let ran = tests::run_binary(PLAY, &["query"], board);
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&ran.stdout).unwrap(), answer);
     assert_eq!(answer["value"]["kind"], "lose");
     // A bad query gets an error line, and the next query is answered.
     let ran = tests::run_binary(PLAY, &["query"], b"{\"moves\": [\"3 3\"]}\n{\"game\": 2}\n");

@@ -93,6 +93,29 @@ fn a_person_plays_and_a_page_queries() {
     assert!(refused.contains("a move takes 1 to 3 stones"), "{refused}");
 }
 
+/// A person's whole session: the transcript `play` writes for `script`.
+fn session(side: Option<Side>, script: &str) -> String {
+    let mut game = Subtraction::new();
+    let start = Pile { left: 7, most: 3, mover: Side::First };
+    let options = SessionOptions { side, ..SessionOptions::default() };
+    let mut out = Vec::new();
+    play(&mut game, start, &options, &mut script.as_bytes(), &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// What a person reads, as data: the moves listed under letters, picked by letter or typed
+/// (toy-train's test pins that a number is a station, not an item); `undo` back to the start
+/// and no further; lines that are neither; and the losing side played to its end against
+/// perfect play.
+#[test]
+fn snapshot_a_person_plays_either_side() {
+    let winning = session(None, "help\nhint\nc\nundo\nundo\n2\nzz\n0\nquit\n");
+    insta::assert_snapshot!("play_the_winning_side", winning);
+    let losing = session(Some(Side::Second), "hint\na\nb\n");
+    insta::assert_snapshot!("play_the_losing_side", losing);
+    assert!(losing.contains("Game over: first wins; you lose."), "{losing}");
+}
+
 #[test]
 fn interact_and_stress_judge_players_of_the_one_file() {
     let dir = TestDir::new("subtraction");
