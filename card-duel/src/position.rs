@@ -680,12 +680,8 @@ impl Notation for DuelGame {
             if out.is_empty() { "none".to_owned() } else { out.join(" ") }
         };
         let line = |side: Side, i: usize| {
-            format!(
-                "{side}: {} HP, {} cards, minions {}",
-                state.hp[i],
-                state.hand[i],
-                minions(side)
-            )
+            let cards = if state.hand[i] == 1 { "card" } else { "cards" };
+            format!("{side}: {} HP, {} {cards}, minions {}", state.hp[i], state.hand[i], minions(side))
         };
         let pings = if state.pings > 0 {
             format!(", {} pings to come", state.pings)

@@ -74,3 +74,29 @@ fn the_page_plays_in_a_real_browser() {
     let dir = tests::scratch_dir("card-duel", "page");
     judge::testing::page::check_page(BINARY, "card-duel", PAGE, &dir);
 }
+
+/// The `chance:` lines of a `play` transcript.
+fn pings(out: &str) -> Vec<&str> {
+    out.lines().flat_map(|l| l.split("your move> ")).filter(|l| l.starts_with("chance: ")).collect()
+}
+
+#[test]
+fn undo_in_play_restores_chance_as_it_was_and_either_side_is_played() {
+    // E plays a card (three pings), takes it back, and plays it again: the same pings.
+    let ran = tests::run_binary(BINARY, &["play"], b"play\nundo\nplay\nquit\n");
+    let out = String::from_utf8(ran.stdout).unwrap();
+    assert!(ran.status.success() && out.contains("undone"), "{out}");
+    let drawn = pings(&out);
+    assert_eq!(drawn.len(), 6, "{out}");
+    assert_eq!(drawn[..3], drawn[3..], "{out}");
+    // Another seed draws other pings: the test above is not passing by luck.
+    let ran = tests::run_binary(BINARY, &["play", "--seed", "7"], b"play\nquit\n");
+    let other = String::from_utf8(ran.stdout).unwrap();
+    assert_ne!(pings(&other), drawn[..3], "{other}");
+    // The teacher's side, against E's perfect play.
+    let script = "a\n".repeat(40);
+    let ran = tests::run_binary(BINARY, &["play", "--side", "Teacher"], script.as_bytes());
+    let out = String::from_utf8(ran.stdout).unwrap();
+    assert!(out.contains("you play the teacher") && out.contains("E plays "), "{out}");
+    assert!(out.contains("Game over: "), "{out}");
+}

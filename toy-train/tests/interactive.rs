@@ -78,3 +78,42 @@ fn the_page_plays_in_a_real_browser() {
     let dir = tests::scratch_dir("toy-train", "page");
     judge::testing::page::check_page(BINARY, "toy-train", PAGE, &dir);
 }
+
+/// The page's railway: from station 1 (Borzou's) the tracks go to 2 and 3.
+const SMALL: &str = "6 10\n1 0 1 0 0 0\n1 0 0 0 0 0\n0 2\n1 2\n1 3\n2 0\n2 3\n3 4\n3 5\n4 5\n5 4\n4 1\n";
+
+/// `play` in a scratch folder, so that a file it writes unasked would be seen.
+fn play_in(dir: &std::path::Path, args: &[&str], script: &str) -> String {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new(BINARY)
+        .arg("play")
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn play_takes_a_number_as_a_station_and_writes_a_picture_only_when_asked() {
+    let dir = tests::scratch_dir("toy-train", "play");
+    let railway = tests::write_file(&dir, "railway.in", SMALL);
+    // At station 1 the list is `a. 2`, `b. 3`: `2` is station 2, not the second item.
+    let out = play_in(&dir, &["--case", "2", &railway], "2\n");
+    assert!(out.contains("  a. 2: lose in 3\n  b. 3: win in 3\n"), "{out}");
+    assert!(out.contains("walk: 1(B) -> 2(A)"), "{out}");
+    // Its letter picks station 3.
+    let out = play_in(&dir, &["--case", "2", &railway], "b\nquit\n");
+    assert!(out.contains("walk: 1(B) -> 3(B)"), "{out}");
+    let files: Vec<_> = std::fs::read_dir(&*dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(files, ["railway.in"], "play writes nothing unasked");
+    let picture = dir.join("walk.dot");
+    let out = play_in(&dir, &["--case", "2", "--picture", "walk.dot", &railway], "b\nquit\n");
+    assert!(out.contains("written to walk.dot after each move"), "{out}");
+    assert!(std::fs::read_to_string(picture).unwrap().starts_with("digraph"));
+}
