@@ -681,7 +681,12 @@ impl Notation for DuelGame {
         };
         let line = |side: Side, i: usize| {
             let cards = if state.hand[i] == 1 { "card" } else { "cards" };
-            format!("{side}: {} HP, {} {cards}, minions {}", state.hp[i], state.hand[i], minions(side))
+            format!(
+                "{side}: {} HP, {} {cards}, minions {}",
+                state.hp[i],
+                state.hand[i],
+                minions(side)
+            )
         };
         let pings = if state.pings > 0 {
             format!(", {} pings to come", state.pings)
@@ -874,7 +879,8 @@ mod tests {
     #[test]
     fn the_jury_loses_a_lost_game_as_late_as_it_can_not_by_its_own_hero_power() {
         let mut game = DuelGame::new();
-        let file = TestFile { ops: 3, positions: vec![random_position(&mut SplitMix64::new(1), 4)] };
+        let file =
+            TestFile { ops: 3, positions: vec![random_position(&mut SplitMix64::new(1), 4)] };
         let _ = game.starts(&file);
         let state = State {
             ops: 3,

@@ -235,14 +235,9 @@ pub fn player_named<G: Game>(game: &G, name: &str) -> Result<G::Player, UnknownP
         text.strip_prefix("the ").map_or(text.clone(), str::to_owned)
     };
     let players = game.players();
-    players
-        .iter()
-        .find(|p| loose(&p.to_string()) == loose(name))
-        .copied()
-        .ok_or_else(|| UnknownPlayer {
-            name: name.to_owned(),
-            players: players.map(|p| p.to_string()),
-        })
+    players.iter().find(|p| loose(&p.to_string()) == loose(name)).copied().ok_or_else(|| {
+        UnknownPlayer { name: name.to_owned(), players: players.map(|p| p.to_string()) }
+    })
 }
 
 /// A name that is no player's ([`player_named`]).

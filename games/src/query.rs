@@ -202,7 +202,8 @@ impl<G: Game> Answerer<G> {
                     .map(|(m, _)| m)
                     .find(|m| {
                         let text = text.trim();
-                        game.write_move(&position, m) == text || game.show_move(&position, m) == text
+                        game.write_move(&position, m) == text
+                            || game.show_move(&position, m) == text
                     })
                     .ok_or_else(|| {
                         format!("move {} ({text:?}): not one of chance's moves", i + 1)

@@ -68,9 +68,17 @@ pub fn play<G: Game>(
     if let Some(path) = &options.picture {
         if game.picture(&position).is_some() {
             let path = path.display();
-            writeln!(output, "The picture of the play so far is written to {path} after each move.")?;
+            writeln!(
+                output,
+                "The picture of the play so far is written to {path} after each move."
+            )?;
         } else {
-            writeln!(output, "{} draws no picture: nothing is written to {}.", game.name(), path.display())?;
+            writeln!(
+                output,
+                "{} draws no picture: nothing is written to {}.",
+                game.name(),
+                path.display()
+            )?;
         }
     }
     loop {

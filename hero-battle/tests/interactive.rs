@@ -146,7 +146,10 @@ fn query_answers_json() {
     let answer: serde_json::Value = serde_json::from_slice(&ran.stdout).unwrap();
     assert_eq!(answer["turn"], "Bob");
     assert_eq!(answer["moves"].as_array().unwrap().len(), 4);
-    assert_eq!((&answer["moves"][1]["move"], &answer["moves"][1]["shown"]), (&"1 2".into(), &"B1->A1, B2->A2".into()));
+    assert_eq!(
+        (&answer["moves"][1]["move"], &answer["moves"][1]["shown"]),
+        (&"1 2".into(), &"B1->A1, B2->A2".into())
+    );
     // A move as the board writes it names the same position.
     let board = br#"{"input": "1\n10 10 10 10 3 3 3 3 3 3 3 3\n", "moves": ["A1->B1, A2->B1"]}"#;
     let ran = tests::run_binary(PLAY, &["query"], board);

@@ -80,7 +80,8 @@ fn the_page_plays_in_a_real_browser() {
 }
 
 /// The page's railway: from station 1 (Borzou's) the tracks go to 2 and 3.
-const SMALL: &str = "6 10\n1 0 1 0 0 0\n1 0 0 0 0 0\n0 2\n1 2\n1 3\n2 0\n2 3\n3 4\n3 5\n4 5\n5 4\n4 1\n";
+const SMALL: &str =
+    "6 10\n1 0 1 0 0 0\n1 0 0 0 0 0\n0 2\n1 2\n1 3\n2 0\n2 3\n3 4\n3 5\n4 5\n5 4\n4 1\n";
 
 /// `play` in a scratch folder, so that a file it writes unasked would be seen.
 fn play_in(dir: &std::path::Path, args: &[&str], script: &str) -> String {
@@ -92,11 +93,13 @@ fn play_in(dir: &std::path::Path, args: &[&str], script: &str) -> String {
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+        .expect("toy-train starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin.write_all(script.as_bytes()).expect("play reads its script");
+    drop(stdin);
+    let out = child.wait_with_output().expect("toy-train ends");
     assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap()
+    String::from_utf8(out.stdout).expect("play writes text")
 }
 
 #[test]

@@ -99,8 +99,8 @@ fn session(side: Option<Side>, script: &str) -> String {
     let start = Pile { left: 7, most: 3, mover: Side::First };
     let options = SessionOptions { side, ..SessionOptions::default() };
     let mut out = Vec::new();
-    play(&mut game, start, &options, &mut script.as_bytes(), &mut out).unwrap();
-    String::from_utf8(out).unwrap()
+    play(&mut game, start, &options, &mut script.as_bytes(), &mut out).expect("a session ends");
+    String::from_utf8(out).expect("a session writes text")
 }
 
 /// What a person reads, as data: the moves listed under letters, picked by letter or typed
