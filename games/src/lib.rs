@@ -115,7 +115,8 @@ pub trait Notation: Rules {
     /// stays malformed. `O(moves)` besides the parse.
     ///
     /// # Errors
-    /// The protocol's error, when the line is neither form of a legal move.
+    /// The protocol's error, when the line is neither form of a legal move (naming the legal
+    /// moves as shown where the forms differ).
     fn parse_typed(&self, position: &Self::Position, line: &str) -> Result<Self::Move, MoveError> {
         let error = match self.parse_move(position, line) {
             Ok(mv) => return Ok(mv),
@@ -133,7 +134,18 @@ pub trait Notation: Rules {
         if let Some(mv) = moves.iter().find(|mv| loose(&self.show_move(position, mv)) == wanted) {
             return Ok(mv.clone());
         }
-        Err(error)
+        // Where the two forms differ, a person may have meant the shown one: name those too.
+        if moves.iter().all(|mv| self.show_move(position, mv) == self.write_move(position, mv)) {
+            return Err(error);
+        }
+        let shown: Vec<String> = moves.iter().map(|mv| self.show_move(position, mv)).collect();
+        let listed = shown.join("; ");
+        Err(match error {
+            MoveError::Malformed(why) => {
+                MoveError::Malformed(format!("{why}, or a move as listed: {listed}"))
+            }
+            MoveError::Illegal(why) => MoveError::Illegal(format!("{why}; as listed: {listed}")),
+        })
     }
 
     /// The position drawn for a person, a few lines of text.
