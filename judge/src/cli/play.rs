@@ -24,7 +24,7 @@ pub struct PlayArgs {
     pub seed: u64,
     /// The side you play, by its name (hero-battle's Alice or Bob, toy-train's Arezou or
     /// Borzou, card-duel's E or teacher); by default the side that wins from the start
-    /// (card-duel: E). The other side practises losing to perfect play as slowly as it can.
+    /// (card-duel: E). Naming the losing side practises it against perfect play.
     #[arg(long, value_name = "SIDE")]
     pub side: Option<String>,
     /// Write the picture of the play so far (Graphviz DOT) to FILE after each move, for
