@@ -109,7 +109,8 @@ pub trait Notation: Rules {
     }
 
     /// The move a person's `line` names: the protocol's line ([`Notation::parse_move`]), or a
-    /// legal move as [`Notation::show_move`] shows it (white space, commas and case aside).
+    /// legal move as [`Notation::show_move`] shows it where that differs from the line (white
+    /// space, commas and case aside).
     /// `play`, `query` and the page read moves so; the interactive version's jury reads the
     /// protocol's line alone, so that a program has one form to write and a malformed line
     /// stays malformed. `O(moves)` besides the parse.
@@ -131,7 +132,13 @@ pub trait Notation: Rules {
         };
         let wanted = loose(line);
         let moves = self.moves(position);
-        if let Some(mv) = moves.iter().find(|mv| loose(&self.show_move(position, mv)) == wanted) {
+        // Only a shown form that is not the protocol's line is read loosely: toy-train's `1 2`
+        // must not be station 12.
+        let named = moves.iter().find(|mv| {
+            let shown = self.show_move(position, mv);
+            shown != self.write_move(position, mv) && loose(&shown) == wanted
+        });
+        if let Some(mv) = named {
             return Ok(mv.clone());
         }
         // Where the two forms differ, a person may have meant the shown one: name those too.
@@ -288,4 +295,75 @@ pub fn draw_chance<M: Clone>(rng: &mut SplitMix64, chances: &[(M, f64)]) -> M {
         }
     }
     chances.last().expect("chance has a move").0.clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One position whose moves are 2 and 12, written as numbers and shown as `take N` when
+    /// `shown` (else as the numbers).
+    struct Takes {
+        shown: bool,
+    }
+
+    impl Rules for Takes {
+        type Position = ();
+        type Move = u32;
+        type Player = u8;
+
+        fn turn(&self, (): &()) -> Turn<u8> {
+            Turn::Player(0)
+        }
+
+        fn moves(&self, (): &()) -> Vec<u32> {
+            vec![2, 12]
+        }
+
+        fn after(&self, (): &(), _: &u32) {}
+    }
+
+    impl Notation for Takes {
+        type Board = ();
+
+        fn parse_move(&self, (): &(), line: &str) -> Result<u32, MoveError> {
+            let n: u32 = line.parse().map_err(|_| MoveError::Malformed("a number".to_owned()))?;
+            if self.moves(&()).contains(&n) {
+                Ok(n)
+            } else {
+                Err(MoveError::Illegal("2 or 12".to_owned()))
+            }
+        }
+
+        fn write_move(&self, (): &(), mv: &u32) -> String {
+            mv.to_string()
+        }
+
+        fn show_move(&self, (): &(), mv: &u32) -> String {
+            if self.shown { format!("take {mv}") } else { mv.to_string() }
+        }
+
+        fn draw(&self, (): &()) -> String {
+            String::new()
+        }
+
+        fn board(&self, (): &()) {}
+    }
+
+    #[test]
+    fn a_person_types_either_form_and_nothing_looser() {
+        let (plain, shown) = (Takes { shown: false }, Takes { shown: true });
+        assert_eq!(plain.parse_typed(&(), "12"), Ok(12));
+        // The protocol's line is never read loosely: `1 2` is not 12.
+        assert!(matches!(plain.parse_typed(&(), "1 2"), Err(MoveError::Malformed(_))));
+        assert_eq!(shown.parse_typed(&(), "12"), Ok(12));
+        assert_eq!(shown.parse_typed(&(), " Take 12 "), Ok(12));
+        assert_eq!(shown.parse_typed(&(), "take12"), Ok(12));
+        let Err(MoveError::Malformed(why)) = shown.parse_typed(&(), "take 3") else {
+            panic!("take 3 is no move")
+        };
+        assert_eq!(why, "a number, or a move as listed: take 2; take 12");
+        let Err(MoveError::Illegal(why)) = shown.parse_typed(&(), "3") else { panic!("3") };
+        assert_eq!(why, "2 or 12; as listed: take 2; take 12");
+    }
 }
