@@ -15,9 +15,9 @@ pub struct BenchArgs {
     pub runs: usize,
     /// Folder holding the peers, the published editorials' programs built as
     /// `hero-battle-seed`, `toy-train-seed` (up to 20,000 stations) and `toy-train-seed-big`,
-    /// and a public solution a user builds as `toy-train-timpostuvan` (see
-    /// docs/notes/toy-train-profile.md) [default: target/seed-peers]. Peers that are absent
-    /// are skipped: ours run alone.
+    /// and the public solutions a user builds as `toy-train-timpostuvan` and `card-duel-thupc`
+    /// (see docs/notes/toy-train-profile.md and docs/notes/card-duel-profile.md) [default:
+    /// target/seed-peers]. Peers that are absent are skipped: ours run alone.
     #[arg(long)]
     pub peers: Option<PathBuf>,
     /// A script that builds the peers: it is run as `SCRIPT DIR` before the bench when the
@@ -85,8 +85,13 @@ pub fn peers(args: &BenchArgs) -> Option<PathBuf> {
 }
 
 /// The peer programs a bench looks for.
-const PEERS: [&str; 4] =
-    ["hero-battle-seed", "toy-train-seed", "toy-train-seed-big", "toy-train-timpostuvan"];
+const PEERS: [&str; 5] = [
+    "hero-battle-seed",
+    "toy-train-seed",
+    "toy-train-seed-big",
+    "toy-train-timpostuvan",
+    "card-duel-thupc",
+];
 
 /// Peer `name` in the peers' folder, when it is there.
 pub fn peer(args: &BenchArgs, name: &str) -> Option<PathBuf> {
