@@ -372,8 +372,9 @@ pub fn thousands(n: u64) -> String {
     judge::text::count(n)
 }
 
-/// The line a figures table stands under: the date, the machine and the thread counts, e.g.
-/// `2026-12-01, Intel Xeon ... (2 cores), Linux, -j 1 and -j 2:`.
+/// The line a figures table stands under: the date, the machine, its load average over the
+/// last minute (other work makes every time longer) and the thread counts, e.g.
+/// `2026-12-01, Intel Xeon ... (2 cores), linux, load 0.4, -j 1 and -j 2:`.
 pub fn machine_line(threads: &[&str]) -> String {
     let days = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -391,8 +392,12 @@ pub fn machine_line(threads: &[&str]) -> String {
         })
         .unwrap_or_else(|| std::env::consts::ARCH.to_owned());
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|text| text.split_whitespace().next().map(|one| format!(", load {one}")))
+        .unwrap_or_default();
     format!(
-        "{year}-{month:02}-{day:02}, {cpu} ({cores} cores), {}, {}:",
+        "{year}-{month:02}-{day:02}, {cpu} ({cores} cores), {}{load}, {}:",
         std::env::consts::OS,
         threads.join(" and ")
     )
