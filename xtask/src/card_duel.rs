@@ -75,6 +75,12 @@ pub fn gen_to_stdout(args: &GenArgs) -> TaskResult {
 /// cases), as `card-duel/problem/statement.md` reports them.
 const OFFICIAL: &str = "17 s and 1.35 GB";
 
+/// THUPC 2021's std (`esc/guldan.cpp` in `yylidiw/thupc21_pre_2` on GitHub), which a user may
+/// build with `g++ -O2 -std=c++14` into the peers' folder under this name; see
+/// docs/notes/card-duel-profile.md. It takes about 10 s of CPU and 1.3 GB on the
+/// official-size file, the only input it is timed on.
+const THUPC: &str = "card-duel-thupc";
+
 /// Benchmarks card-duel's release binary, sweeping with two threads and with one and reading
 /// off a tablebase, on the inputs listed below; prints each comparison as it goes, then the
 /// figures as one Markdown table under [`measure::machine_line`]. `--quick` keeps O = 5 and
@@ -101,7 +107,7 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
         );
         rows.push(Row {
             input: format!("writing the tablebase of O = {ops}"),
-            cells: [written, "-".to_owned(), "-".to_owned()],
+            cells: [written, dash(), dash(), dash()],
         });
         let single = [contenders[0].clone(), read_off(&binary, ops)?];
         // Every heavy position (E = S = 20, full boards and hands: 25 distinct), and 20
@@ -130,19 +136,35 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
                 let (median, worst) = spread[i];
                 format!("{:.1} / {}", median.as_secs_f64() * 1e3, millis(worst))
             });
-            rows.push(Row { input: title, cells: [swept, "-".to_owned(), read] });
+            rows.push(Row { input: title, cells: [swept, dash(), read, dash()] });
         }
     }
 
     let official = generate::official_file(5, OFFICIAL_CASES, SEED);
     let official = measure::write_input("card-duel-official-o5.in", official.as_bytes())?;
     // The sweep with two threads and one, then the answers read off the tablebase of O = 5
-    // written above.
-    let files = [contenders[0].clone(), contenders[1].clone(), read_off(&binary, 5)?];
+    // written above, then THUPC's std when built.
+    let mut files = vec![contenders[0].clone(), contenders[1].clone(), read_off(&binary, 5)?];
+    let thupc = measure::peer(args, THUPC);
+    if let Some(program) = &thupc {
+        files.push(Contender::new("THUPC std", program, &[]));
+    }
     let title = "official-size file: 351,493 distinct positions of O = 5";
     let meds = measure::compare(title, &official, &files, args.runs)?;
     println!("  official solution (published): {OFFICIAL} on an official-size file");
-    rows.push(Row::file(title, &meds));
+    let mut row = Row::file(title, &meds);
+    if let Some(peer) = meds.get(3) {
+        // One thread against the peer's one, in CPU time: what a loaded machine's waiting
+        // for a core leaves out.
+        let ratio = peer.cpu.as_secs_f64() / meds[1].cpu.as_secs_f64().max(1e-9);
+        row.cells[3] = format!(
+            "{}, CPU {}, {:.0} MB ({ratio:.0}x -j 1's CPU)",
+            millis(peer.wall),
+            millis(peer.cpu),
+            peer.max_rss_kib as f64 / 1024.0
+        );
+    }
+    rows.push(row);
 
     if !args.quick {
         for ops in [5, 20] {
@@ -155,19 +177,24 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
         }
     }
     println!("\n{}", measure::machine_line(&["-j 1", "-j 2"]));
-    println!("\n| input | -j 2 | -j 1 | `--tablebase`, -j 2 |");
-    println!("|---|---|---|---|");
-    for row in &rows {
-        println!("| {} | {} | {} | {} |", row.input, row.cells[0], row.cells[1], row.cells[2]);
+    println!("\n| input | -j 2 | -j 1 | `--tablebase`, -j 2 | THUPC's std |");
+    println!("|---|---|---|---|---|");
+    for Row { input, cells: [two, one, read, peer] } in &rows {
+        println!("| {input} | {two} | {one} | {read} | {peer} |");
     }
     Ok(())
 }
 
 /// One line of the figures table: the input and its cells for the sweep with two threads,
-/// with one, and the values read off the tablebase with two.
+/// with one, the values read off the tablebase with two, and THUPC's std.
 struct Row {
     input: String,
-    cells: [String; 3],
+    cells: [String; 4],
+}
+
+/// An empty cell.
+fn dash() -> String {
+    "-".to_owned()
 }
 
 impl Row {
@@ -184,7 +211,8 @@ impl Row {
             cells: [
                 cell(&meds[0]),
                 format!("{} ({ratio:.2}x)", cell(&meds[1])),
-                meds.get(2).map_or_else(|| "-".to_owned(), cell),
+                meds.get(2).map_or_else(dash, cell),
+                dash(),
             ],
         }
     }

@@ -15,9 +15,9 @@ pub struct BenchArgs {
     pub runs: usize,
     /// Folder holding the peers, the published editorials' programs built as
     /// `hero-battle-seed`, `toy-train-seed` (up to 20,000 stations) and `toy-train-seed-big`,
-    /// and a public solution a user builds as `toy-train-timpostuvan` (see
-    /// docs/notes/toy-train-profile.md) [default: target/seed-peers]. Peers that are absent
-    /// are skipped: ours run alone.
+    /// and the public solutions a user builds as `toy-train-timpostuvan` and `card-duel-thupc`
+    /// (see docs/notes/toy-train-profile.md and docs/notes/card-duel-profile.md) [default:
+    /// target/seed-peers]. Peers that are absent are skipped: ours run alone.
     #[arg(long)]
     pub peers: Option<PathBuf>,
     /// A script that builds the peers: it is run as `SCRIPT DIR` before the bench when the
@@ -85,8 +85,13 @@ pub fn peers(args: &BenchArgs) -> Option<PathBuf> {
 }
 
 /// The peer programs a bench looks for.
-const PEERS: [&str; 4] =
-    ["hero-battle-seed", "toy-train-seed", "toy-train-seed-big", "toy-train-timpostuvan"];
+const PEERS: [&str; 5] = [
+    "hero-battle-seed",
+    "toy-train-seed",
+    "toy-train-seed-big",
+    "toy-train-timpostuvan",
+    "card-duel-thupc",
+];
 
 /// Peer `name` in the peers' folder, when it is there.
 pub fn peer(args: &BenchArgs, name: &str) -> Option<PathBuf> {
@@ -367,8 +372,9 @@ pub fn thousands(n: u64) -> String {
     judge::text::count(n)
 }
 
-/// The line a figures table stands under: the date, the machine and the thread counts, e.g.
-/// `2026-12-01, Intel Xeon ... (2 cores), Linux, -j 1 and -j 2:`.
+/// The line a figures table stands under: the date, the machine, its load average over the
+/// last minute (other work makes every time longer) and the thread counts, e.g.
+/// `2026-12-01, Intel Xeon ... (2 cores), linux, load 0.4, -j 1 and -j 2:`.
 pub fn machine_line(threads: &[&str]) -> String {
     let days = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -386,8 +392,12 @@ pub fn machine_line(threads: &[&str]) -> String {
         })
         .unwrap_or_else(|| std::env::consts::ARCH.to_owned());
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|text| text.split_whitespace().next().map(|one| format!(", load {one}")))
+        .unwrap_or_default();
     format!(
-        "{year}-{month:02}-{day:02}, {cpu} ({cores} cores), {}, {}:",
+        "{year}-{month:02}-{day:02}, {cpu} ({cores} cores), {}{load}, {}:",
         std::env::consts::OS,
         threads.join(" and ")
     )

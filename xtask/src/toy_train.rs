@@ -128,11 +128,13 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
         let medians = measure::compare(&title, &input, &contenders, args.runs)?;
         let offset = usize::from(peer.is_some()) + usize::from(public.is_some());
         let ms = |s: &measure::Sample| s.wall.as_secs_f64() * 1e3;
+        let cpu_ms = |s: &measure::Sample| s.cpu.as_secs_f64() * 1e3;
         rows.push(Row {
             title,
             peer: peer.map(|_| ms(&medians[0])),
-            public: public.map(|_| ms(&medians[offset - 1])),
+            public: public.map(|_| (ms(&medians[offset - 1]), cpu_ms(&medians[offset - 1]))),
             ours: ms(&medians[offset]),
+            ours_cpu: cpu_ms(&medians[offset]),
             ours_mb: medians[offset].max_rss_kib as f64 / 1024.0,
             classic: case.classic.then(|| ms(&medians[offset + 1])),
         });
@@ -141,12 +143,14 @@ pub fn bench(args: &BenchArgs) -> TaskResult {
     Ok(())
 }
 
-/// One line of the summary: medians in milliseconds.
+/// One line of the summary: medians in milliseconds (timpostuvan's and ours also in CPU
+/// time, which our two reading threads add to and a loaded machine's waits leave out).
 struct Row {
     title: String,
     peer: Option<f64>,
-    public: Option<f64>,
+    public: Option<(f64, f64)>,
     ours: f64,
+    ours_cpu: f64,
     ours_mb: f64,
     classic: Option<f64>,
 }
@@ -159,6 +163,14 @@ fn print_summary(rows: &[Row]) {
     let public = rows.iter().any(|r| r.public.is_some());
     let (head, rule) =
         if public { (" timpostuvan | default / timpostuvan |", "---|---|") } else { ("", "") };
+    let public_cells = |r: &Row| match r.public {
+        Some((wall, cpu)) => format!(
+            " {wall:.1} ms, CPU {cpu:.1} ms | {:.2}, CPU {:.2} |",
+            r.ours / wall,
+            r.ours_cpu / cpu
+        ),
+        None => " - | - |".to_owned(),
+    };
     println!(
         "\n{}",
         measure::machine_line(&["ours reading large inputs on two threads", "the peers on one"])
@@ -168,11 +180,7 @@ fn print_summary(rows: &[Row]) {
     );
     println!("|---|---|---|---|---|---|{rule}");
     for r in rows {
-        let public = if public {
-            format!(" {} | {} |", cell(r.public), ratio(r.public, r.ours))
-        } else {
-            String::new()
-        };
+        let public = if public { public_cells(r) } else { String::new() };
         println!(
             "| {} | {} | {} | {:.1} ms ({:.0} MB) | {} | {} |{public}",
             r.title,
