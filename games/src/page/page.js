@@ -184,6 +184,9 @@ function showError(message) {
 async function render() {
   const token = ++renderToken;
   clearTimeout(autoTimer);
+  // The number of moves of the position the page rests at, empty while a query or a move of
+  // its own is pending: what a test (or any script driving the page) waits for.
+  document.body.dataset.rest = "";
   let answer;
   try {
     answer = await ask(state.moves);
@@ -197,6 +200,7 @@ async function render() {
   draw(answer);
   drawChart(token);
   const next = autoMove(answer);
+  if (next === null) document.body.dataset.rest = String(state.moves.length);
   if (next !== null) {
     const wait = mode() === "watch" ? 700 : 150;
     autoTimer = setTimeout(() => play(next, mode() === "watch"), wait);

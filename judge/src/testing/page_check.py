@@ -55,11 +55,14 @@ class Page:
         self.settle()
 
     def settle(self, moves=None):
-        """Waits until the page shows the state of its fragment (and `moves` moves, if given)."""
+        """Waits until the page rests at the position of its fragment, with no query or move of
+        its own pending and its chart drawn (and at `moves` moves, if given)."""
         self.page.wait_for_function("""() => {
             const s = document.getElementById('status');
-            return s && s.textContent.length > 0 && document.getElementById('chart').dataset.points;
-        }""")
+            const n = JSON.parse(new URLSearchParams(location.hash.slice(1)).get('moves') || '[]').length;
+            return s && s.textContent.length > 0 && document.body.dataset.rest === String(n)
+                && document.getElementById('chart').dataset.points === String(n + 1);
+        }""", timeout=120000)
         if moves is not None:
             self.page.wait_for_function(
                 "n => JSON.parse(new URLSearchParams(location.hash.slice(1)).get('moves')).length === n",
