@@ -11,9 +11,9 @@
 //! above it is a time limit too. Each process also gets `RLIMIT_CPU` a second above the limit,
 //! a backstop should the polls be late. A program that sleeps or waits uses no CPU: the wall
 //! clock ends it at [`wall_backstop`] of the limit, twice the limit plus a second, as CMS sets
-//! its wall-clock limit. The backstop leaves out the time the program waited for a core (and
-//! in a dialogue, the time the other side took and our threads that carry its lines waited:
-//! `Waits`), so a busy machine does not bring it closer: it ends programs that sleep or wait,
+//! its wall-clock limit. The backstop leaves out the time the program waited for a core, every
+//! process and thread of it (and in a dialogue, the time the other side took and our threads
+//! that carry its lines waited: `Waits`), so a busy machine does not bring it closer: it ends programs that sleep or wait,
 //! not slow ones. In a dialogue where both sides were waiting it is called idleness
 //! ([`Exit::Idle`]).
 //!
@@ -57,6 +57,7 @@
 //! start, a folder and an input file made and removed, and three thread starts (four in a
 //! dialogue).
 
+use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::fs::File;
@@ -553,6 +554,20 @@ impl Started<'_> {
         cpu.unwrap_or_default()
     }
 
+    /// The threads of every process of the run now: those in its cgroup, else those of its
+    /// session (a process that left the session by `setsid` is not counted; a sweep ends it
+    /// with the run). Without a cgroup this reads `/proc/*/stat`, about a millisecond.
+    fn tasks(&self) -> Vec<u32> {
+        match &self.cgroup {
+            Some(cgroup) => cgroup.threads(),
+            None => sys::processes()
+                .into_iter()
+                .filter(|&pid| sys::parent_and_session(pid).is_some_and(|(_, s)| s == self.pid))
+                .flat_map(sys::threads)
+                .collect(),
+        }
+    }
+
     /// The program's peak resident memory so far in KiB: its own `VmHWM`, or the resident
     /// memory of every process of its cgroup together, whichever is larger.
     fn memory_kib(&self) -> u64 {
@@ -655,11 +670,11 @@ pub(super) fn run(
         let _ = tx.send(Event::Exited(sys::wait_exit(pid)));
     });
 
-    let mut waits = Waits::new(started.pid);
+    let mut waits = Waits::new();
     if let Some(talk) = &talk {
         waits.ours(vec![reader_id, Arc::clone(&talk.writer_id)]);
     }
-    let mut watched = watch(&started, start, options, &rx, talk.as_mut(), stop_at_once, &waits)
+    let mut watched = watch(&started, start, options, &rx, talk.as_mut(), stop_at_once, &mut waits)
         .map_err(wait_error)?;
     let thinking = talk.as_ref().map_or(Duration::ZERO, |talk| talk.thinking);
     let wall = start.elapsed().saturating_sub(thinking);
@@ -778,24 +793,38 @@ fn read_tail(mut stderr: File, tail: usize, tx: &mpsc::Sender<Event>) {
 /// its line, for the backstop's kill to be called idleness ([`Exit::Idle`]).
 pub(crate) const IDLE: Duration = Duration::from_secs(1);
 
-/// The time a run's tasks waited for a core, which the wall-clock backstop leaves out: the
-/// program's (its leader's, as the kernel counts it in `/proc/PID/schedstat`) and, in a
-/// dialogue, that of our threads that carry its lines (the one that watches and asks the
-/// dialogue, the stdout reader, the stdin writer). While one of them waits for a core the
-/// program may wait for it in turn, and none of that is the program's doing. Waits that
-/// overlap count twice; the backstop only grows by it, and a program that sleeps waits for no
-/// core.
+/// The time a run's tasks waited for a core, which the wall-clock backstop leaves out: every
+/// thread of every process of the program's (its cgroup's, else its session's: a helper
+/// process, a forked worker, a Python player's child) and, in a dialogue, that of our
+/// threads that carry its lines (the one that watches and asks the dialogue, the stdout
+/// reader, the stdin writer). While one of them waits for a core the program may wait for it
+/// in turn, and none of that is the program's doing. Waits that overlap count twice; the
+/// backstop only grows by it, and a program that sleeps waits for no core.
+///
+/// The kernel keeps a task's count only while the task lives, so the program's tasks are read
+/// every [`WAITS_EVERY`] and at the backstop, and a task that has ended keeps its last
+/// reading: what a short-lived worker waited in its last moments is lost, which only brings
+/// the backstop closer by that much.
 struct Waits {
-    program: u32,
+    /// What each task of the program's has waited, by its id: the last reading, and the
+    /// readings of earlier tasks of the same id (ids are reused, and a reading below the last
+    /// one is a new task's).
+    program: HashMap<u32, (Duration, Duration)>,
+    /// When the program's tasks were last read.
+    read_at: Instant,
     /// The watching thread (this one) and what it had waited before the run.
     watcher: Option<(i64, Duration)>,
     /// Our other threads' ids, each set once the thread runs (0 before).
     ours: Vec<Arc<AtomicI64>>,
 }
 
+/// How often the waits of the program's tasks are read ([`Waits`]): a few files with a cgroup,
+/// a millisecond's reading of `/proc` without one, ten times a second.
+const WAITS_EVERY: Duration = Duration::from_millis(100);
+
 impl Waits {
-    fn new(program: u32) -> Self {
-        Self { program, watcher: None, ours: Vec::new() }
+    fn new() -> Self {
+        Self { program: HashMap::new(), read_at: Instant::now(), watcher: None, ours: Vec::new() }
     }
 
     /// Counts this thread's waits from now on, and those of the threads `ours` names.
@@ -805,9 +834,23 @@ impl Waits {
         self.ours = ours;
     }
 
-    /// The time waited so far.
+    /// Reads what every task of the run has waited so far.
+    fn read(&mut self, started: &Started<'_>) {
+        for tid in started.tasks() {
+            let Some(now) = sys::run_delay(sys::Task::Program(tid)) else { continue };
+            let (last, earlier) = self.program.entry(tid).or_default();
+            if now < *last {
+                *earlier += *last;
+            }
+            *last = now;
+        }
+        self.read_at = Instant::now();
+    }
+
+    /// The time waited until the last [`read`](Self::read), and by our threads until now.
     fn total(&self) -> Duration {
-        let mut total = sys::run_delay(sys::Task::Process(self.program)).unwrap_or_default();
+        let mut total: Duration =
+            self.program.values().map(|&(last, earlier)| last + earlier).sum();
         if let Some((id, before)) = self.watcher {
             let now = sys::run_delay(sys::Task::OurThread(id)).unwrap_or_default();
             total += now.saturating_sub(before);
@@ -876,7 +919,7 @@ fn watch(
     rx: &mpsc::Receiver<Event>,
     mut talk: Option<&mut Talk<'_>>,
     stop_at_once: bool,
-    waits: &Waits,
+    waits: &mut Waits,
 ) -> io::Result<Watched> {
     let mut watched = Watched {
         killed: None,
@@ -919,8 +962,11 @@ fn watch(
                     }
                     watched.cpu = watched.cpu.max(cpu);
                     watched.polled_kib = watched.polled_kib.max(started.memory_kib());
-                    if Instant::now() >= deadline {
-                        // Read only near the backstop: a few files, not every poll.
+                    let at_backstop = Instant::now() >= deadline;
+                    if at_backstop || waits.read_at.elapsed() >= WAITS_EVERY {
+                        waits.read(started);
+                    }
+                    if at_backstop {
                         let thinking = talk.as_ref().map_or(Duration::ZERO, |t| t.thinking);
                         deadline = start + options.wall_limit + thinking + waits.total();
                     }

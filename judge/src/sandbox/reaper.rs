@@ -72,12 +72,10 @@ fn adopted(sandbox: &Sandbox, running: &[Entry], ending: &std::path::Path) -> Ve
     let me = std::process::id();
     let runs_marker = format!("{}/judge-run-{me}-", sandbox.shared.runs.display());
     let mark = sys::run_mark();
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+    sys::processes()
+        .into_iter()
         .filter(|&pid| {
-            let Some((parent, session)) = parent_and_session(pid) else { return false };
+            let Some((parent, session)) = sys::parent_and_session(pid) else { return false };
             if parent != me || is_leader(running, pid) {
                 return false;
             }
@@ -109,16 +107,6 @@ fn locks_hard_limit_of(pid: u32) -> Option<u64> {
     let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).ok()?;
     let line = limits.lines().find_map(|l| l.strip_prefix("Max file locks"))?;
     line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// The parent and the session of process `pid` (fields 4 and 6 of `/proc/PID/stat`).
-fn parent_and_session(pid: u32) -> Option<(u32, u32)> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The name in parentheses may hold spaces; the fields after it are plain numbers.
-    let mut fields = stat.get(stat.rfind(')')? + 2..)?.split(' ').skip(1);
-    let parent = fields.next()?.parse().ok()?;
-    let session = fields.nth(1)?.parse().ok()?;
-    Some((parent, session))
 }
 
 /// Kills and reaps every adopted child that came from a run and is to be ended, and the
