@@ -503,6 +503,8 @@ struct Started<'a> {
     sandbox: &'a Sandbox,
     pid: u32,
     cgroup: Option<RunCgroup>,
+    /// Whether the process adopts the run's orphans, to end and reap them (module `reaper`).
+    adopts: bool,
     /// The run's folder, for the sweep (module `reaper`).
     folder: &'a Path,
     reaped: bool,
@@ -529,17 +531,15 @@ impl Started<'_> {
 
     /// Whatever the program left in its group or cgroup dies now, while the zombie leader
     /// still holds the group's id. Marked as ending first, so that a sweep ends the orphans of
-    /// its session.
+    /// its session; with a cgroup, the sweep after it only reaps them.
     fn end_all(&self) -> io::Result<()> {
         sys::kill_group(self.pid)?;
         self.sandbox.ending(self.pid);
-        match &self.cgroup {
-            Some(cgroup) => {
-                cgroup.end()?;
-            }
-            None => {
-                reaper::sweep(self.sandbox, self.folder);
-            }
+        if let Some(cgroup) = &self.cgroup {
+            cgroup.end()?;
+        }
+        if self.adopts {
+            reaper::sweep(self.sandbox, self.folder);
         }
         Ok(())
     }
@@ -617,10 +617,11 @@ pub(super) fn run(
         _ => None,
     };
     // Declared before `started`, so that it is dropped after the run's end and sweep.
-    let _adopting = match cgroup {
-        None => Some(reaper::Adopting::start().map_err(spawn_error)?),
-        Some(_) => None,
-    };
+    let adopting = sandbox
+        .adopts(cgroup.is_some())
+        .then(reaper::Adopting::start)
+        .transpose()
+        .map_err(spawn_error)?;
     // The dialogue opens before the program starts, so its first answer costs the program
     // no wall time.
     let (stdin, mut talk, stop_at_once) = match input {
@@ -647,7 +648,8 @@ pub(super) fn run(
         let child = sys::spawn(prepared, &launch).map_err(spawn_error)?;
         sandbox.register(&mut running, child.pid, cgroup.as_ref().map(RunCgroup::kill_file));
         let pid = child.pid;
-        (child, Started { sandbox, pid, cgroup, folder: dir.path(), reaped: false })
+        let adopts = adopting.is_some();
+        (child, Started { sandbox, pid, cgroup, adopts, folder: dir.path(), reaped: false })
     };
 
     drop(stdin);

@@ -3,6 +3,10 @@
 //! while such a run is in flight the process adopts every orphaned descendant
 //! (`PR_SET_CHILD_SUBREAPER`), so a process whose parent has exited becomes our child instead
 //! of init's, and a sweep of our children finds the ones that came from a run and ends them.
+//! Runs with a cgroup need none of this to end their processes, but the orphans their
+//! cgroup's kill leaves are init's zombies until init reaps them, which the first process of
+//! a container may never do: after [`Sandbox::reap_orphans`] (the command line's sandboxes)
+//! they adopt too, and the sweep at their end reaps those zombies.
 //!
 //! **Which adopted children are a run's.** A run's processes carry two marks they cannot shed
 //! by accident: `TMPDIR` names the run's folder (the environment, read while they live), and
@@ -22,7 +26,7 @@
 //! environment left.
 //!
 //! The subreaper attribute is the process's, so it is counted process-wide: set when the
-//! first cgroup-less run starts, cleared when the last one has ended and been swept. While
+//! first adopting run starts, cleared when the last one has ended and been swept. While
 //! it is set, an orphan of the embedding program's own may be adopted too; the sweep leaves
 //! it, and if it exits before the attribute is cleared it stays a zombie of ours (the one
 //! trace the fallback can leave in an embedding program; a cgroup leaves none).
@@ -36,14 +40,14 @@ use std::sync::{Mutex, PoisonError};
 
 use super::{Entry, Sandbox, is_leader, is_running_session, running, sys};
 
-/// The cgroup-less runs in flight in this process (the subreaper attribute is the process's).
+/// The adopting runs in flight in this process (the subreaper attribute is the process's).
 static IN_FLIGHT: Mutex<usize> = Mutex::new(0);
 
-/// A cgroup-less run in flight: the process adopts orphans until the last one is dropped.
+/// An adopting run in flight: the process adopts orphans until the last one is dropped.
 pub(super) struct Adopting(());
 
 impl Adopting {
-    /// Makes the process a subreaper if no cgroup-less run is in flight yet.
+    /// Makes the process a subreaper if no adopting run is in flight yet.
     pub(super) fn start() -> io::Result<Self> {
         let mut in_flight = IN_FLIGHT.lock().unwrap_or_else(PoisonError::into_inner);
         if *in_flight == 0 {
