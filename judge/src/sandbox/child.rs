@@ -27,10 +27,18 @@
 //! **Isolation.** Each run starts in a new empty folder (under `/dev/shm` where it can, else
 //! the system's temporary folder), with `TMPDIR` naming it, removed with everything in it
 //! after the run; so runs in parallel never share a folder, and the user's folder is never
-//! written. The program and any argument
-//! that names an existing file of the current folder (`./sol`, `sol.py`) are given to it as
-//! absolute paths, so they still name it; a folder the program needs (`java -cp DIR`) must be
-//! given as an absolute path.
+//! written. The program and any argument that names an existing file of the current folder
+//! (`./sol`, `sol.py`) are given to it as absolute paths, so they still name it; a folder the
+//! program needs (`java -cp DIR`) must be given as an absolute path.
+//!
+//! **Environment.** The program gets a clean one (`ENVIRONMENT`), not the judge's: `PATH`
+//! and `HOME` as the judge has them (where programs and the user's files are), `LANG=C.UTF-8`
+//! and `TMPDIR`, and nothing else. A variable of the judge's that changes how a program
+//! behaves would otherwise change its verdict between the user's machine and a contest's
+//! judge (`PYTHONUNBUFFERED` hides a Python program's missing flush, `LD_PRELOAD`,
+//! `MALLOC_*`, `OMP_NUM_THREADS` and the locale change what it does). A program that needs one
+//! is run through `env` (`env ASAN_OPTIONS=detect_leaks=0 ./sol`), which its command line,
+//! and so every reproduction line, then shows.
 //!
 //! **Nothing escapes.** The program leads a session and a process group of its own, and on
 //! Linux, where a cgroup can be had (module `cgroup`), a cgroup of its own, which nothing it
@@ -115,7 +123,7 @@ impl Program {
             let argv: Vec<&OsStr> = std::iter::once(path.as_os_str())
                 .chain(args.iter().map(OsString::as_os_str))
                 .collect();
-            sys::Prepared::new(&path, &argv).map_err(|e| e.to_string())
+            sys::Prepared::new(&path, &argv, &environment()).map_err(|e| e.to_string())
         });
         Self { command, prepared, address_sanitized: Arc::default(), shown: None }
     }
@@ -166,6 +174,24 @@ impl Program {
             self.command.iter().map(|a| crate::text::shell_quote(&a.to_string_lossy())).collect();
         words.join(" ")
     }
+}
+
+/// The variables of the judge's environment that a program gets as they are (module notes:
+/// Environment).
+const PASSED: [&str; 2] = ["PATH", "HOME"];
+
+/// The variables a program gets whatever the judge's environment holds (`TMPDIR` aside,
+/// which each run sets to its folder).
+const ENVIRONMENT: [(&str, &str); 1] = [("LANG", "C.UTF-8")];
+
+/// A program's environment but for `TMPDIR` (module notes: Environment), as `NAME=VALUE`.
+fn environment() -> Vec<OsString> {
+    let passed = PASSED.iter().filter_map(|&name| {
+        let value = std::env::var_os(name)?;
+        Some([OsStr::new(name), OsStr::new("="), &value].into_iter().collect())
+    });
+    let set = ENVIRONMENT.iter().map(|(name, value)| OsString::from(format!("{name}={value}")));
+    passed.chain(set).collect()
 }
 
 /// Where `program` is, as an absolute path: itself (joined to the current folder) when it
@@ -1134,6 +1160,39 @@ mod tests {
         assert_eq!(report.stderr_len, 17);
         assert_eq!(report.stderr_excerpt(100), "...9abcdef");
         assert_eq!(report.exit.to_string(), "exit code 3");
+    }
+
+    #[test]
+    fn a_program_gets_a_clean_environment_not_the_judges() {
+        // Run alone in a judge whose environment holds what a user's shell may: a variable
+        // that changes how a program behaves (PYTHONUNBUFFERED hides a missing flush) and one
+        // that names nothing the program needs.
+        let judge_env = [("PYTHONUNBUFFERED", "1"), ("LC_ALL", "fr_FR.UTF-8"), ("JUDGE_X", "y")];
+        let test = concat!(module_path!(), "::a_program_gets_a_clean_environment_not_the_judges");
+        let ended = crate::sandbox::alone::run_with(test, &judge_env, || {
+            assert_eq!(std::env::var("PYTHONUNBUFFERED").as_deref(), Ok("1"));
+            // `env` itself, not a shell, which would add `PWD` of its own.
+            let report = run_child(&Program::new(&["env"]), b"", &ChildOptions::default());
+            let report = report.unwrap();
+            let env = String::from_utf8(report.stdout).unwrap();
+            let mut names: Vec<&str> =
+                env.lines().filter_map(|line| Some(line.split_once('=')?.0)).collect();
+            names.sort_unstable();
+            let expected: Vec<&str> = ["HOME", "LANG", "PATH", "TMPDIR"]
+                .into_iter()
+                .filter(|&name| {
+                    name == "LANG" || name == "TMPDIR" || std::env::var_os(name).is_some()
+                })
+                .collect();
+            assert_eq!(names, expected, "{env}");
+            assert!(env.lines().any(|line| line == "LANG=C.UTF-8"), "{env}");
+            let path = std::env::var("PATH").unwrap_or_default();
+            assert!(path.is_empty() || env.lines().any(|line| line == format!("PATH={path}")));
+        });
+        if let Some(output) = ended {
+            let printed = crate::sandbox::alone::printed(&output);
+            assert!(output.status.success(), "{printed}");
+        }
     }
 
     #[test]

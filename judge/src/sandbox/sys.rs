@@ -42,7 +42,7 @@
               in the module notes"
 )]
 
-use std::ffi::{CString, OsStr};
+use std::ffi::{CString, OsStr, OsString};
 use std::fs::File;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
@@ -405,7 +405,7 @@ pub(crate) fn arrivals() -> usize {
 }
 
 /// A program prepared once and started many times: its resolved path, its arguments and the
-/// environment it gets (ours, but for `TMPDIR`, which each run sets), as C strings.
+/// environment it gets (but for `TMPDIR`, which each run sets), as C strings.
 #[derive(Clone, Debug)]
 pub(crate) struct Prepared {
     path: CString,
@@ -420,12 +420,9 @@ impl Prepared {
     }
 
     /// Prepares `path` (absolute, already resolved) with `argv` (its first word included) and
-    /// our environment without `TMPDIR`.
-    pub(crate) fn new(path: &Path, argv: &[&OsStr]) -> io::Result<Self> {
-        let env = std::env::vars_os()
-            .filter(|(key, _)| key != "TMPDIR")
-            .map(|(k, v)| c_string(&[k.as_bytes(), b"=", v.as_bytes()].concat()))
-            .collect::<io::Result<_>>()?;
+    /// the environment `env` (`NAME=VALUE` each, without `TMPDIR`).
+    pub(crate) fn new(path: &Path, argv: &[&OsStr], env: &[OsString]) -> io::Result<Self> {
+        let env = env.iter().map(|kv| c_string(kv.as_bytes())).collect::<io::Result<_>>()?;
         Ok(Self {
             path: c_string(path.as_os_str().as_bytes())?,
             argv: argv.iter().map(|a| c_string(a.as_bytes())).collect::<io::Result<_>>()?,
