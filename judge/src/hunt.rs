@@ -88,6 +88,9 @@ pub(crate) struct Hunt<I> {
     /// The runs whose time limit no rerun alone met: the machine's load, not the program;
     /// the loop went on after each.
     pub unconfirmed: Vec<u64>,
+    /// Whether what the hunt's bound ([`HuntOptions::total`]) left for shrinking was less than
+    /// the shrink's own time budget: a shrink stopped by its time was stopped by that bound.
+    pub shrink_cut: bool,
     /// What was found.
     pub finding: Finding<I>,
 }
@@ -186,6 +189,7 @@ pub(crate) fn hunt<P: Problem, C: Contestant + ?Sized>(
     let started = std::time::Instant::now();
     let stress_progress = |p| progress.map_or((), |report| report(HuntProgress::Stress(p)));
     let report = stress(sandbox, problem, contestant, &options.stress, Some(&stress_progress))?;
+    let mut shrink_cut = false;
     let finding = match (report.failure, report.interrupted) {
         (Some(failure), _) => {
             let index = failure.index;
@@ -194,6 +198,7 @@ pub(crate) fn hunt<P: Problem, C: Contestant + ?Sized>(
             let mut options = options.clone();
             if let (Some(time), Some(shrink)) = (options.total, options.shrink.as_mut()) {
                 let left = time.saturating_sub(started.elapsed());
+                shrink_cut = shrink.time.is_none_or(|own| left < own);
                 shrink.time = Some(shrink.time.map_or(left, |own| own.min(left)));
             }
             let failed = settle(sandbox, problem, contestant, failure, &options, progress)
@@ -208,6 +213,7 @@ pub(crate) fn hunt<P: Problem, C: Contestant + ?Sized>(
         cases: report.cases,
         elapsed: report.elapsed,
         unconfirmed: report.unconfirmed,
+        shrink_cut,
         finding,
     })
 }
@@ -249,6 +255,7 @@ pub(crate) fn examine<P: Problem, C: Contestant + ?Sized>(
         cases: cases * u64::from(runs),
         elapsed,
         unconfirmed: Vec::new(),
+        shrink_cut: false,
         finding,
     };
     let kind = first.verdict.kind;

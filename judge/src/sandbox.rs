@@ -38,7 +38,7 @@ mod sys;
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 pub(crate) use child::signal;
@@ -75,6 +75,8 @@ struct Shared {
     again: AtomicI32,
     /// Whether this sandbox catches signals (module `interrupt`): dropped with it.
     catching: Mutex<Option<interrupt::Catching>>,
+    /// Whether runs with a cgroup adopt their orphans too ([`Sandbox::reap_orphans`]).
+    reaps: AtomicBool,
 }
 
 /// The programs started and not yet reaped, of every sandbox of the process. The process's
@@ -126,6 +128,7 @@ impl Sandbox {
                 caught: AtomicI32::new(0),
                 again: AtomicI32::new(0),
                 catching: Mutex::new(None),
+                reaps: AtomicBool::new(false),
             }),
         }
     }
@@ -134,6 +137,23 @@ impl Sandbox {
     #[must_use]
     pub fn has_cgroups(&self) -> bool {
         self.shared.cgroups.is_some()
+    }
+
+    /// From now on, runs with a cgroup make the process adopt orphaned descendants while
+    /// they are in flight, as runs without one do (module `reaper`), so that the orphans a
+    /// run's cgroup ends are reaped here at once instead of staying zombies until init reaps
+    /// them (the first process of a container may never do). For a process that is the
+    /// judge's own, such as the command line: while a run is in flight, an orphan of an
+    /// embedding program's own is adopted too, and left a zombie of ours should it exit
+    /// before the last run ends. Idempotent.
+    pub fn reap_orphans(&self) {
+        self.shared.reaps.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a run adopts and reaps its orphans: always without a cgroup, and with one
+    /// after [`reap_orphans`](Self::reap_orphans).
+    fn adopts(&self, cgroup: bool) -> bool {
+        !cgroup || self.shared.reaps.load(Ordering::Relaxed)
     }
 
     /// Runs `program` with `input` on stdin under `options`, in a folder of its own (see

@@ -20,7 +20,9 @@ mod scratch;
 pub mod subtraction;
 pub mod toy;
 
-pub use conformance::{BinaryCase, Found, Judged, Sample, WrongProgram, binary_conformance};
+pub use conformance::{
+    BinaryCase, Found, Judged, Sample, WrongProgram, assert_runs_again, binary_conformance,
+};
 pub use scratch::TestDir;
 
 use std::path::Path;

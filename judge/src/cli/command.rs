@@ -104,7 +104,7 @@ impl JudgeCommand {
         match self {
             Self::Check(args) => run_check(problem, args),
             Self::Validate(args) => run_validate(problem, args),
-            Self::Stress(_) | Self::Shrink(_) => hunt_command(&Sandbox::new(), problem, self, None),
+            Self::Stress(_) | Self::Shrink(_) => hunt_command(&sandbox(), problem, self, None),
             Self::Generate(args) => match args.subtask {
                 None => run_generate(problem, args),
                 Some(k) => match held(problem, k, args.limits) {
@@ -112,8 +112,8 @@ impl JudgeCommand {
                     Err(ending) => ending.print(),
                 },
             },
-            Self::Run(args) => run::run_tests(&Sandbox::new(), problem, args),
-            Self::Package(args) => package::run_package(&Sandbox::new(), problem, args, None),
+            Self::Run(args) => run::run_tests(&sandbox(), problem, args),
+            Self::Package(args) => package::run_package(&sandbox(), problem, args, None),
             Self::Interface(args) => program::run_interface(problem, args),
             Self::Play(_) | Self::Query(_) | Self::Interact(_) | Self::Serve(_) | Self::Jury(_) => {
                 play::without_game()
@@ -150,20 +150,29 @@ impl JudgeCommand {
             Self::Jury(args) => jury::run_jury(problem, games(), args),
             Self::Package(args) if args.interactive => {
                 let juries = Some(Juries::new(problem, games));
-                package::run_package(&Sandbox::new(), problem, args, juries)
+                package::run_package(&sandbox(), problem, args, juries)
             }
             Self::Interact(args) => {
                 let juries = Juries::new(problem, games);
-                interact::run_interact(&Sandbox::new(), problem, &juries, args)
+                interact::run_interact(&sandbox(), problem, &juries, args)
             }
             Self::Stress(StressArgs { run, .. }) | Self::Shrink(ShrinkArgs { run, .. })
                 if run.interactive =>
             {
-                hunt_command(&Sandbox::new(), problem, self, Some(&Juries::new(problem, games)))
+                hunt_command(&sandbox(), problem, self, Some(&Juries::new(problem, games)))
             }
             _ => self.run(problem),
         }
     }
+}
+
+/// The sandbox of a subcommand that runs programs. The process is the judge's own, with no
+/// embedding program's children to leave alone, so its runs reap their orphans whatever ends
+/// them ([`Sandbox::reap_orphans`]).
+fn sandbox() -> Sandbox {
+    let sandbox = Sandbox::new();
+    sandbox.reap_orphans();
+    sandbox
 }
 
 /// `stress` or `shrink` (`command`), against `juries` when they play, its report printed

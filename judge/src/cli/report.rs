@@ -105,7 +105,12 @@ pub(super) fn stress<P: Problem>(
         replay: Some(replay),
         time,
     };
-    (failure(context, failed, found, caught), EXIT_FOUND)
+    // A shrink stopped by its time was stopped by the flag that set that time.
+    let shrink_stop = match args.time {
+        Some(time) if hunt.shrink_cut => format!("--time {}", text::seconds_given(time)),
+        _ => format!("--shrink-time {}", text::seconds_given(context.shrink_time)),
+    };
+    (failure(context, failed, found, &shrink_stop, caught), EXIT_FOUND)
 }
 
 /// `shrink`'s report and exit code.
@@ -151,17 +156,21 @@ pub(super) fn shrink<P: Problem>(
                 replay: None,
                 time,
             };
-            (failure(context, failed, found, caught), EXIT_FOUND)
+            let shrink_stop = format!("--shrink-time {}", text::seconds_given(context.shrink_time));
+            (failure(context, failed, found, &shrink_stop, caught), EXIT_FOUND)
         }
     }
 }
 
 /// A failure's report as its reruns alone and its shrink left it: a confirmed one shrunk
 /// (when asked), a nondeterministic one or one whose reruns a signal stopped as found.
+/// A failure's report; `shrink_stop` names the flag whose time stops its shrink
+/// (`--shrink-time 60 s`, or stress's `--time 40 s` when what it left was less).
 fn failure<P: Problem>(
     context: &Context<'_, P>,
     failed: &Failed<P::Input>,
     mut found: Found,
+    shrink_stop: &str,
     caught: Option<i32>,
 ) -> String {
     let input = &failed.found.input;
@@ -229,7 +238,7 @@ fn failure<P: Problem>(
         shrunk.elapsed.as_secs_f64(),
         plural(shrunk.runs, "run")
     );
-    let shrunk_line = shrink_line(shrunk, context.shrink_time);
+    let shrunk_line = shrink_line(shrunk, shrink_stop);
     if let Some(percent) = context.time_limit_margin
         && failed.failing.verdict.kind == VerdictKind::TimeLimit
     {
@@ -420,17 +429,16 @@ pub(super) fn measured(trial: &Trial) -> String {
     line
 }
 
-/// The line that says how far shrinking got.
-fn shrink_line<I>(shrunk: &Shrunk<I>, shrink_time: Duration) -> String {
+/// The line that says how far shrinking got; `stop` names the flag whose time stopped it.
+fn shrink_line<I>(shrunk: &Shrunk<I>, stop: &str) -> String {
     let moves = plural(shrunk.steps, "move");
     match shrunk.end {
         ShrinkEnd::Minimal => format!(
             "shrunk by {moves}: 1-minimal (no single move gives a valid input that fails the same way)"
         ),
-        ShrinkEnd::Time => format!(
-            "shrunk by {moves}, then stopped by --shrink-time {}: not known to be 1-minimal",
-            text::seconds_given(shrink_time)
-        ),
+        ShrinkEnd::Time => {
+            format!("shrunk by {moves}, then stopped by {stop}: not known to be 1-minimal")
+        }
         ShrinkEnd::Runs => format!("shrunk by {moves}, then stopped by the run budget"),
         ShrinkEnd::Interrupted(signal) => format!(
             "shrunk by {moves}, then stopped by {}: not known to be 1-minimal",

@@ -106,6 +106,12 @@ impl RunCgroup {
         text.lines().filter_map(|line| line.trim().parse().ok()).collect()
     }
 
+    /// The threads of every process in it now (`cgroup.threads`).
+    pub(super) fn threads(&self) -> Vec<u32> {
+        let text = fs::read_to_string(self.dir.join("cgroup.threads")).unwrap_or_default();
+        text.lines().filter_map(|line| line.trim().parse().ok()).collect()
+    }
+
     /// Whether no process is left in it.
     fn empty(&self) -> bool {
         match fs::read_to_string(self.dir.join("cgroup.events")) {

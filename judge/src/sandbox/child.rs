@@ -11,9 +11,9 @@
 //! above it is a time limit too. Each process also gets `RLIMIT_CPU` a second above the limit,
 //! a backstop should the polls be late. A program that sleeps or waits uses no CPU: the wall
 //! clock ends it at [`wall_backstop`] of the limit, twice the limit plus a second, as CMS sets
-//! its wall-clock limit. The backstop leaves out the time the program waited for a core (and
-//! in a dialogue, the time the other side took and our threads that carry its lines waited:
-//! `Waits`), so a busy machine does not bring it closer: it ends programs that sleep or wait,
+//! its wall-clock limit. The backstop leaves out the time the program waited for a core, every
+//! process and thread of it (and in a dialogue, the time the other side took and our threads
+//! that carry its lines waited: `Waits`), so a busy machine does not bring it closer: it ends programs that sleep or wait,
 //! not slow ones. In a dialogue where both sides were waiting it is called idleness
 //! ([`Exit::Idle`]).
 //!
@@ -27,10 +27,18 @@
 //! **Isolation.** Each run starts in a new empty folder (under `/dev/shm` where it can, else
 //! the system's temporary folder), with `TMPDIR` naming it, removed with everything in it
 //! after the run; so runs in parallel never share a folder, and the user's folder is never
-//! written. The program and any argument
-//! that names an existing file of the current folder (`./sol`, `sol.py`) are given to it as
-//! absolute paths, so they still name it; a folder the program needs (`java -cp DIR`) must be
-//! given as an absolute path.
+//! written. The program and any argument that names an existing file of the current folder
+//! (`./sol`, `sol.py`) are given to it as absolute paths, so they still name it; a folder the
+//! program needs (`java -cp DIR`) must be given as an absolute path.
+//!
+//! **Environment.** The program gets a clean one (`ENVIRONMENT`), not the judge's: `PATH`
+//! and `HOME` as the judge has them (where programs and the user's files are), `LANG=C.UTF-8`
+//! and `TMPDIR`, and nothing else. A variable of the judge's that changes how a program
+//! behaves would otherwise change its verdict between the user's machine and a contest's
+//! judge (`PYTHONUNBUFFERED` hides a Python program's missing flush, `LD_PRELOAD`,
+//! `MALLOC_*`, `OMP_NUM_THREADS` and the locale change what it does). A program that needs one
+//! is run through `env` (`env ASAN_OPTIONS=detect_leaks=0 ./sol`), which its command line,
+//! and so every reproduction line, then shows.
 //!
 //! **Nothing escapes.** The program leads a session and a process group of its own, and on
 //! Linux, where a cgroup can be had (module `cgroup`), a cgroup of its own, which nothing it
@@ -57,6 +65,7 @@
 //! start, a folder and an input file made and removed, and three thread starts (four in a
 //! dialogue).
 
+use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::fs::File;
@@ -114,7 +123,7 @@ impl Program {
             let argv: Vec<&OsStr> = std::iter::once(path.as_os_str())
                 .chain(args.iter().map(OsString::as_os_str))
                 .collect();
-            sys::Prepared::new(&path, &argv).map_err(|e| e.to_string())
+            sys::Prepared::new(&path, &argv, &environment()).map_err(|e| e.to_string())
         });
         Self { command, prepared, address_sanitized: Arc::default(), shown: None }
     }
@@ -165,6 +174,24 @@ impl Program {
             self.command.iter().map(|a| crate::text::shell_quote(&a.to_string_lossy())).collect();
         words.join(" ")
     }
+}
+
+/// The variables of the judge's environment that a program gets as they are (module notes:
+/// Environment).
+const PASSED: [&str; 2] = ["PATH", "HOME"];
+
+/// The variables a program gets whatever the judge's environment holds (`TMPDIR` aside,
+/// which each run sets to its folder).
+const ENVIRONMENT: [(&str, &str); 1] = [("LANG", "C.UTF-8")];
+
+/// A program's environment but for `TMPDIR` (module notes: Environment), as `NAME=VALUE`.
+fn environment() -> Vec<OsString> {
+    let passed = PASSED.iter().filter_map(|&name| {
+        let value = std::env::var_os(name)?;
+        Some([OsStr::new(name), OsStr::new("="), &value].into_iter().collect())
+    });
+    let set = ENVIRONMENT.iter().map(|(name, value)| OsString::from(format!("{name}={value}")));
+    passed.chain(set).collect()
 }
 
 /// Where `program` is, as an absolute path: itself (joined to the current folder) when it
@@ -502,6 +529,8 @@ struct Started<'a> {
     sandbox: &'a Sandbox,
     pid: u32,
     cgroup: Option<RunCgroup>,
+    /// Whether the process adopts the run's orphans, to end and reap them (module `reaper`).
+    adopts: bool,
     /// The run's folder, for the sweep (module `reaper`).
     folder: &'a Path,
     reaped: bool,
@@ -528,17 +557,15 @@ impl Started<'_> {
 
     /// Whatever the program left in its group or cgroup dies now, while the zombie leader
     /// still holds the group's id. Marked as ending first, so that a sweep ends the orphans of
-    /// its session.
+    /// its session; with a cgroup, the sweep after it only reaps them.
     fn end_all(&self) -> io::Result<()> {
         sys::kill_group(self.pid)?;
         self.sandbox.ending(self.pid);
-        match &self.cgroup {
-            Some(cgroup) => {
-                cgroup.end()?;
-            }
-            None => {
-                reaper::sweep(self.sandbox, self.folder);
-            }
+        if let Some(cgroup) = &self.cgroup {
+            cgroup.end()?;
+        }
+        if self.adopts {
+            reaper::sweep(self.sandbox, self.folder);
         }
         Ok(())
     }
@@ -551,6 +578,20 @@ impl Started<'_> {
             None => sys::process_cpu(self.pid),
         };
         cpu.unwrap_or_default()
+    }
+
+    /// The threads of every process of the run now: those in its cgroup, else those of its
+    /// session (a process that left the session by `setsid` is not counted; a sweep ends it
+    /// with the run). Without a cgroup this reads `/proc/*/stat`, about a millisecond.
+    fn tasks(&self) -> Vec<u32> {
+        match &self.cgroup {
+            Some(cgroup) => cgroup.threads(),
+            None => sys::processes()
+                .into_iter()
+                .filter(|&pid| sys::parent_and_session(pid).is_some_and(|(_, s)| s == self.pid))
+                .flat_map(sys::threads)
+                .collect(),
+        }
     }
 
     /// The program's peak resident memory so far in KiB: its own `VmHWM`, or the resident
@@ -602,10 +643,11 @@ pub(super) fn run(
         _ => None,
     };
     // Declared before `started`, so that it is dropped after the run's end and sweep.
-    let _adopting = match cgroup {
-        None => Some(reaper::Adopting::start().map_err(spawn_error)?),
-        Some(_) => None,
-    };
+    let adopting = sandbox
+        .adopts(cgroup.is_some())
+        .then(reaper::Adopting::start)
+        .transpose()
+        .map_err(spawn_error)?;
     // The dialogue opens before the program starts, so its first answer costs the program
     // no wall time.
     let (stdin, mut talk, stop_at_once) = match input {
@@ -632,7 +674,8 @@ pub(super) fn run(
         let child = sys::spawn(prepared, &launch).map_err(spawn_error)?;
         sandbox.register(&mut running, child.pid, cgroup.as_ref().map(RunCgroup::kill_file));
         let pid = child.pid;
-        (child, Started { sandbox, pid, cgroup, folder: dir.path(), reaped: false })
+        let adopts = adopting.is_some();
+        (child, Started { sandbox, pid, cgroup, adopts, folder: dir.path(), reaped: false })
     };
 
     drop(stdin);
@@ -655,11 +698,11 @@ pub(super) fn run(
         let _ = tx.send(Event::Exited(sys::wait_exit(pid)));
     });
 
-    let mut waits = Waits::new(started.pid);
+    let mut waits = Waits::new();
     if let Some(talk) = &talk {
         waits.ours(vec![reader_id, Arc::clone(&talk.writer_id)]);
     }
-    let mut watched = watch(&started, start, options, &rx, talk.as_mut(), stop_at_once, &waits)
+    let mut watched = watch(&started, start, options, &rx, talk.as_mut(), stop_at_once, &mut waits)
         .map_err(wait_error)?;
     let thinking = talk.as_ref().map_or(Duration::ZERO, |talk| talk.thinking);
     let wall = start.elapsed().saturating_sub(thinking);
@@ -778,24 +821,38 @@ fn read_tail(mut stderr: File, tail: usize, tx: &mpsc::Sender<Event>) {
 /// its line, for the backstop's kill to be called idleness ([`Exit::Idle`]).
 pub(crate) const IDLE: Duration = Duration::from_secs(1);
 
-/// The time a run's tasks waited for a core, which the wall-clock backstop leaves out: the
-/// program's (its leader's, as the kernel counts it in `/proc/PID/schedstat`) and, in a
-/// dialogue, that of our threads that carry its lines (the one that watches and asks the
-/// dialogue, the stdout reader, the stdin writer). While one of them waits for a core the
-/// program may wait for it in turn, and none of that is the program's doing. Waits that
-/// overlap count twice; the backstop only grows by it, and a program that sleeps waits for no
-/// core.
+/// The time a run's tasks waited for a core, which the wall-clock backstop leaves out: every
+/// thread of every process of the program's (its cgroup's, else its session's: a helper
+/// process, a forked worker, a Python player's child) and, in a dialogue, that of our
+/// threads that carry its lines (the one that watches and asks the dialogue, the stdout
+/// reader, the stdin writer). While one of them waits for a core the program may wait for it
+/// in turn, and none of that is the program's doing. Waits that overlap count twice; the
+/// backstop only grows by it, and a program that sleeps waits for no core.
+///
+/// The kernel keeps a task's count only while the task lives, so the program's tasks are read
+/// every [`WAITS_EVERY`] and at the backstop, and a task that has ended keeps its last
+/// reading: what a short-lived worker waited in its last moments is lost, which only brings
+/// the backstop closer by that much.
 struct Waits {
-    program: u32,
+    /// What each task of the program's has waited, by its id: the last reading, and the
+    /// readings of earlier tasks of the same id (ids are reused, and a reading below the last
+    /// one is a new task's).
+    program: HashMap<u32, (Duration, Duration)>,
+    /// When the program's tasks were last read.
+    read_at: Instant,
     /// The watching thread (this one) and what it had waited before the run.
     watcher: Option<(i64, Duration)>,
     /// Our other threads' ids, each set once the thread runs (0 before).
     ours: Vec<Arc<AtomicI64>>,
 }
 
+/// How often the waits of the program's tasks are read ([`Waits`]): a few files with a cgroup,
+/// a millisecond's reading of `/proc` without one, ten times a second.
+const WAITS_EVERY: Duration = Duration::from_millis(100);
+
 impl Waits {
-    fn new(program: u32) -> Self {
-        Self { program, watcher: None, ours: Vec::new() }
+    fn new() -> Self {
+        Self { program: HashMap::new(), read_at: Instant::now(), watcher: None, ours: Vec::new() }
     }
 
     /// Counts this thread's waits from now on, and those of the threads `ours` names.
@@ -805,9 +862,23 @@ impl Waits {
         self.ours = ours;
     }
 
-    /// The time waited so far.
+    /// Reads what every task of the run has waited so far.
+    fn read(&mut self, started: &Started<'_>) {
+        for tid in started.tasks() {
+            let Some(now) = sys::run_delay(sys::Task::Program(tid)) else { continue };
+            let (last, earlier) = self.program.entry(tid).or_default();
+            if now < *last {
+                *earlier += *last;
+            }
+            *last = now;
+        }
+        self.read_at = Instant::now();
+    }
+
+    /// The time waited until the last [`read`](Self::read), and by our threads until now.
     fn total(&self) -> Duration {
-        let mut total = sys::run_delay(sys::Task::Process(self.program)).unwrap_or_default();
+        let mut total: Duration =
+            self.program.values().map(|&(last, earlier)| last + earlier).sum();
         if let Some((id, before)) = self.watcher {
             let now = sys::run_delay(sys::Task::OurThread(id)).unwrap_or_default();
             total += now.saturating_sub(before);
@@ -876,7 +947,7 @@ fn watch(
     rx: &mpsc::Receiver<Event>,
     mut talk: Option<&mut Talk<'_>>,
     stop_at_once: bool,
-    waits: &Waits,
+    waits: &mut Waits,
 ) -> io::Result<Watched> {
     let mut watched = Watched {
         killed: None,
@@ -919,8 +990,11 @@ fn watch(
                     }
                     watched.cpu = watched.cpu.max(cpu);
                     watched.polled_kib = watched.polled_kib.max(started.memory_kib());
-                    if Instant::now() >= deadline {
-                        // Read only near the backstop: a few files, not every poll.
+                    let at_backstop = Instant::now() >= deadline;
+                    if at_backstop || waits.read_at.elapsed() >= WAITS_EVERY {
+                        waits.read(started);
+                    }
+                    if at_backstop {
                         let thinking = talk.as_ref().map_or(Duration::ZERO, |t| t.thinking);
                         deadline = start + options.wall_limit + thinking + waits.total();
                     }
@@ -1086,6 +1160,39 @@ mod tests {
         assert_eq!(report.stderr_len, 17);
         assert_eq!(report.stderr_excerpt(100), "...9abcdef");
         assert_eq!(report.exit.to_string(), "exit code 3");
+    }
+
+    #[test]
+    fn a_program_gets_a_clean_environment_not_the_judges() {
+        // Run alone in a judge whose environment holds what a user's shell may: a variable
+        // that changes how a program behaves (PYTHONUNBUFFERED hides a missing flush) and one
+        // that names nothing the program needs.
+        let judge_env = [("PYTHONUNBUFFERED", "1"), ("LC_ALL", "fr_FR.UTF-8"), ("JUDGE_X", "y")];
+        let test = concat!(module_path!(), "::a_program_gets_a_clean_environment_not_the_judges");
+        let ended = crate::sandbox::alone::run_with(test, &judge_env, || {
+            assert_eq!(std::env::var("PYTHONUNBUFFERED").as_deref(), Ok("1"));
+            // `env` itself, not a shell, which would add `PWD` of its own.
+            let report = run_child(&Program::new(&["env"]), b"", &ChildOptions::default());
+            let report = report.unwrap();
+            let env = String::from_utf8(report.stdout).unwrap();
+            let mut names: Vec<&str> =
+                env.lines().filter_map(|line| Some(line.split_once('=')?.0)).collect();
+            names.sort_unstable();
+            let expected: Vec<&str> = ["HOME", "LANG", "PATH", "TMPDIR"]
+                .into_iter()
+                .filter(|&name| {
+                    name == "LANG" || name == "TMPDIR" || std::env::var_os(name).is_some()
+                })
+                .collect();
+            assert_eq!(names, expected, "{env}");
+            assert!(env.lines().any(|line| line == "LANG=C.UTF-8"), "{env}");
+            let path = std::env::var("PATH").unwrap_or_default();
+            assert!(path.is_empty() || env.lines().any(|line| line == format!("PATH={path}")));
+        });
+        if let Some(output) = ended {
+            let printed = crate::sandbox::alone::printed(&output);
+            assert!(output.status.success(), "{printed}");
+        }
     }
 
     #[test]

@@ -237,6 +237,15 @@ pub(crate) mod alone {
     /// and returns `None`; elsewhere runs the test alone in a new process of this test binary
     /// and returns how it ended, with what it printed.
     pub(crate) fn run(test: &str, body: impl FnOnce()) -> Option<std::process::Output> {
+        run_with(test, &[], body)
+    }
+
+    /// [`run`], the new process's environment holding `env` besides ours.
+    pub(crate) fn run_with(
+        test: &str,
+        env: &[(&str, &str)],
+        body: impl FnOnce(),
+    ) -> Option<std::process::Output> {
         let test = test.split_once("::").map_or(test, |(_crate, path)| path);
         if std::env::var_os(ALONE).is_some_and(|alone| alone == test) {
             body();
@@ -246,6 +255,7 @@ pub(crate) mod alone {
         let output = std::process::Command::new(binary)
             .args([test, "--exact", "--nocapture", "--test-threads=1"])
             .env(ALONE, test)
+            .envs(env.iter().copied())
             .output()
             .expect("the test binary starts");
         let ran = String::from_utf8_lossy(&output.stdout).contains("running 1 test");

@@ -3,6 +3,10 @@
 //! while such a run is in flight the process adopts every orphaned descendant
 //! (`PR_SET_CHILD_SUBREAPER`), so a process whose parent has exited becomes our child instead
 //! of init's, and a sweep of our children finds the ones that came from a run and ends them.
+//! Runs with a cgroup need none of this to end their processes, but the orphans their
+//! cgroup's kill leaves are init's zombies until init reaps them, which the first process of
+//! a container may never do: after [`Sandbox::reap_orphans`] (the command line's sandboxes)
+//! they adopt too, and the sweep at their end reaps those zombies.
 //!
 //! **Which adopted children are a run's.** A run's processes carry two marks they cannot shed
 //! by accident: `TMPDIR` names the run's folder (the environment, read while they live), and
@@ -22,7 +26,7 @@
 //! environment left.
 //!
 //! The subreaper attribute is the process's, so it is counted process-wide: set when the
-//! first cgroup-less run starts, cleared when the last one has ended and been swept. While
+//! first adopting run starts, cleared when the last one has ended and been swept. While
 //! it is set, an orphan of the embedding program's own may be adopted too; the sweep leaves
 //! it, and if it exits before the attribute is cleared it stays a zombie of ours (the one
 //! trace the fallback can leave in an embedding program; a cgroup leaves none).
@@ -36,14 +40,14 @@ use std::sync::{Mutex, PoisonError};
 
 use super::{Entry, Sandbox, is_leader, is_running_session, running, sys};
 
-/// The cgroup-less runs in flight in this process (the subreaper attribute is the process's).
+/// The adopting runs in flight in this process (the subreaper attribute is the process's).
 static IN_FLIGHT: Mutex<usize> = Mutex::new(0);
 
-/// A cgroup-less run in flight: the process adopts orphans until the last one is dropped.
+/// An adopting run in flight: the process adopts orphans until the last one is dropped.
 pub(super) struct Adopting(());
 
 impl Adopting {
-    /// Makes the process a subreaper if no cgroup-less run is in flight yet.
+    /// Makes the process a subreaper if no adopting run is in flight yet.
     pub(super) fn start() -> io::Result<Self> {
         let mut in_flight = IN_FLIGHT.lock().unwrap_or_else(PoisonError::into_inner);
         if *in_flight == 0 {
@@ -72,12 +76,10 @@ fn adopted(sandbox: &Sandbox, running: &[Entry], ending: &std::path::Path) -> Ve
     let me = std::process::id();
     let runs_marker = format!("{}/judge-run-{me}-", sandbox.shared.runs.display());
     let mark = sys::run_mark();
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+    sys::processes()
+        .into_iter()
         .filter(|&pid| {
-            let Some((parent, session)) = parent_and_session(pid) else { return false };
+            let Some((parent, session)) = sys::parent_and_session(pid) else { return false };
             if parent != me || is_leader(running, pid) {
                 return false;
             }
@@ -109,16 +111,6 @@ fn locks_hard_limit_of(pid: u32) -> Option<u64> {
     let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).ok()?;
     let line = limits.lines().find_map(|l| l.strip_prefix("Max file locks"))?;
     line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// The parent and the session of process `pid` (fields 4 and 6 of `/proc/PID/stat`).
-fn parent_and_session(pid: u32) -> Option<(u32, u32)> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The name in parentheses may hold spaces; the fields after it are plain numbers.
-    let mut fields = stat.get(stat.rfind(')')? + 2..)?.split(' ').skip(1);
-    let parent = fields.next()?.parse().ok()?;
-    let session = fields.nth(1)?.parse().ok()?;
-    Some((parent, session))
 }
 
 /// Kills and reaps every adopted child that came from a run and is to be ended, and the

@@ -42,7 +42,7 @@
               in the module notes"
 )]
 
-use std::ffi::{CString, OsStr};
+use std::ffi::{CString, OsStr, OsString};
 use std::fs::File;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
@@ -204,12 +204,13 @@ pub(crate) fn process_cpu(pid: u32) -> Option<Duration> {
     Some(Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / per_second.max(1)))
 }
 
-/// The time a process (`/proc/PID/schedstat`, its main thread) or one of our threads
-/// (`/proc/self/task/TID/schedstat`) has spent runnable but waiting for a core: the second
-/// field, in nanoseconds. `None` where the kernel keeps no such count (or the task is gone).
+/// The time a task (a thread: `/proc/TID/schedstat`, which a thread's id opens though
+/// `/proc` lists only processes) or one of our threads (`/proc/self/task/TID/schedstat`) has
+/// spent runnable but waiting for a core: the second field, in nanoseconds. `None` where the
+/// kernel keeps no such count (or the task is gone).
 pub(crate) fn run_delay(task: Task) -> Option<Duration> {
     let path = match task {
-        Task::Process(pid) => format!("/proc/{pid}/schedstat"),
+        Task::Program(tid) => format!("/proc/{tid}/schedstat"),
         Task::OurThread(tid) => format!("/proc/self/task/{tid}/schedstat"),
     };
     let stat = std::fs::read_to_string(path).ok()?;
@@ -220,10 +221,38 @@ pub(crate) fn run_delay(task: Task) -> Option<Duration> {
 /// A task whose waits for a core are counted ([`run_delay`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Task {
-    /// A process, by id.
-    Process(u32),
+    /// A thread of a program's, by its id (a process's first thread has the process's id).
+    Program(u32),
     /// One of our own threads, by its kernel id ([`thread_id`]).
     OurThread(i64),
+}
+
+/// The ids of the processes alive or unreaped now (the numbered entries of `/proc`); empty
+/// where there is no `/proc`.
+pub(crate) fn processes() -> Vec<u32> {
+    numbered_entries(Path::new("/proc"))
+}
+
+/// The ids of the threads of process `pid` (`/proc/PID/task`); empty once it is gone.
+pub(crate) fn threads(pid: u32) -> Vec<u32> {
+    numbered_entries(Path::new(&format!("/proc/{pid}/task")))
+}
+
+/// The entries of `folder` named by a number.
+fn numbered_entries(folder: &Path) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir(folder) else { return Vec::new() };
+    entries.flatten().filter_map(|entry| entry.file_name().to_str()?.parse().ok()).collect()
+}
+
+/// The parent and the session of process `pid` (fields 4 and 6 of `/proc/PID/stat`); `None`
+/// once it is reaped.
+pub(crate) fn parent_and_session(pid: u32) -> Option<(u32, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The name in parentheses may hold spaces; the fields after it are plain numbers.
+    let mut fields = stat.get(stat.rfind(')')? + 2..)?.split(' ').skip(1);
+    let parent = fields.next()?.parse().ok()?;
+    let session = fields.nth(1)?.parse().ok()?;
+    Some((parent, session))
 }
 
 /// The calling thread's kernel id, for [`Task::OurThread`].
@@ -376,7 +405,7 @@ pub(crate) fn arrivals() -> usize {
 }
 
 /// A program prepared once and started many times: its resolved path, its arguments and the
-/// environment it gets (ours, but for `TMPDIR`, which each run sets), as C strings.
+/// environment it gets (but for `TMPDIR`, which each run sets), as C strings.
 #[derive(Clone, Debug)]
 pub(crate) struct Prepared {
     path: CString,
@@ -391,12 +420,9 @@ impl Prepared {
     }
 
     /// Prepares `path` (absolute, already resolved) with `argv` (its first word included) and
-    /// our environment without `TMPDIR`.
-    pub(crate) fn new(path: &Path, argv: &[&OsStr]) -> io::Result<Self> {
-        let env = std::env::vars_os()
-            .filter(|(key, _)| key != "TMPDIR")
-            .map(|(k, v)| c_string(&[k.as_bytes(), b"=", v.as_bytes()].concat()))
-            .collect::<io::Result<_>>()?;
+    /// the environment `env` (`NAME=VALUE` each, without `TMPDIR`).
+    pub(crate) fn new(path: &Path, argv: &[&OsStr], env: &[OsString]) -> io::Result<Self> {
+        let env = env.iter().map(|kv| c_string(kv.as_bytes())).collect::<io::Result<_>>()?;
         Ok(Self {
             path: c_string(path.as_os_str().as_bytes())?,
             argv: argv.iter().map(|a| c_string(a.as_bytes())).collect::<io::Result<_>>()?,

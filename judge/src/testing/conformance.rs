@@ -21,7 +21,8 @@
 //!   1-minimal under the problem's own one-step moves; `shrink` on it says it is 1-minimal;
 //!   its replay line, run with `--no-shrink`, finds the same failure at the same run; and
 //!   for the first wrong program the report reads the same for `-j 1` as for `-j 2` but for
-//!   its `measured:` and `time:` lines, and the replay line as printed shrinks it alike;
+//!   its `measured:` and `time:` lines, and the replay line as printed shrinks it alike; its
+//!   `run it again` line, run by a shell as printed, fails so again ([`assert_runs_again`]);
 //! - stopping `stress` by SIGINT, SIGTERM, SIGHUP or SIGKILL, and `shrink` by SIGINT, leaves
 //!   nothing running ([`assert_stress_stops_cleanly`]).
 //!
@@ -305,6 +306,105 @@ impl Ran {
         assert_eq!((self.code, self.stdout.as_str()), (code, ""), "{what}: {}", self.stderr);
         assert!(self.stderr.starts_with(stderr), "{what}: {}", self.stderr);
     }
+}
+
+/// Runs the `run it again:` line of `report`, a failure report of `binary`'s, as a shell
+/// command exactly as printed, in `dir` (where the report was made) with `binary`'s folder
+/// first on `PATH` (as a user has it), and asserts that it gives the report's verdict again:
+///
+/// - an `interact` line: exit code 1 and the report's verdict line (for a time limit, its
+///   kind: the figures in it vary);
+/// - a batch line (`COMMAND < INPUT`): a time limit still runs after 3 s (the programs the
+///   tests plant spin forever), and is then ended with its process group; a runtime error
+///   ends with its exit code or signal; for a wrong answer or a presentation error, `binary
+///   check INPUT OUTPUT` on what it wrote says the report's verdict line.
+///
+/// # Panics
+/// When the report has no such line, or the line does not give the verdict again.
+pub fn assert_runs_again(binary: &str, dir: &Path, report: &str) {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let line = report.lines().find_map(|l| l.strip_prefix("run it again: "));
+    let line = line.unwrap_or_else(|| panic!("no `run it again` line:\n{report}"));
+    let verdict = report.lines().skip_while(|l| !l.is_empty()).nth(1).expect("a verdict line");
+    let kind = verdict.split(':').next().expect("a verdict names its kind");
+    let folder = Path::new(binary).parent().expect("the binary is in a folder");
+    let path = std::env::join_paths(
+        std::iter::once(folder.to_path_buf())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .expect("PATH can hold the binary's folder");
+    let out_dir = fresh(&dir.join("run-it-again")).to_path_buf();
+    let out_path = out_dir.join("stdout");
+    let stdout = std::fs::File::create(&out_path).expect("the scratch folder is writable");
+    let mut child = Command::new("/bin/sh")
+        .args(["-c", line])
+        .current_dir(dir)
+        .env("PATH", path)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("sh starts");
+    let interactive = line.contains(" interact ") || line.ends_with(" interact");
+    let bound = Duration::from_secs(if interactive { 120 } else { 3 });
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("sh can be waited for") {
+            break Some(status);
+        }
+        if started.elapsed() >= bound {
+            let group = format!("-{}", child.id());
+            let _ = Command::new("kill").args(["-s", "KILL", "--", &group]).status();
+            child.wait().expect("sh can be waited for");
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let output = std::fs::read_to_string(&out_path).unwrap_or_default();
+    let what = format!("`{line}` in {}, for `{verdict}`", dir.display());
+    if interactive {
+        let status = status.unwrap_or_else(|| panic!("{what}: still running after {bound:?}"));
+        assert_eq!(status.code(), Some(1), "{what}: {output}");
+        let again = output.lines().skip_while(|l| !l.is_empty()).nth(1).unwrap_or_default();
+        if kind == VerdictKind::TimeLimit.words() {
+            assert!(again.starts_with(&format!("{kind}: ")), "{what}: {output}");
+        } else {
+            assert_eq!(again, verdict, "{what}: {output}");
+        }
+        return;
+    }
+    if kind == VerdictKind::TimeLimit.words() {
+        assert!(status.is_none(), "{what}: it ended, {status:?}: {output}");
+        return;
+    }
+    let status = status.unwrap_or_else(|| panic!("{what}: still running after {bound:?}"));
+    if kind == VerdictKind::RuntimeError.words() {
+        let how = verdict.strip_prefix("runtime error: ").expect("a runtime error's line");
+        let ended = match (status.code(), status.signal()) {
+            // A shell that did not hand itself over to the program reports its signal so.
+            (Some(code), _) if code > 128 => format!("signal {}", code - 128),
+            (Some(code), _) => format!("exit code {code}"),
+            (None, Some(signal)) => format!("signal {signal}"),
+            (None, None) => unreachable!("an exited process has a code or a signal"),
+        };
+        // `exit code 3, stderr: ...`, `signal 11 (SIGSEGV)`.
+        let rest = how.strip_prefix(ended.as_str());
+        assert!(
+            rest.is_some_and(|r| r.is_empty() || r.starts_with([',', ' '])),
+            "{what}: {status}"
+        );
+        return;
+    }
+    let input = line.rsplit_once(" < ").expect("a batch line reads its input with <").1;
+    let input = dir.join(input);
+    let checked = Command::new(binary)
+        .arg("check")
+        .args([input.as_os_str(), out_path.as_os_str()])
+        .output()
+        .expect("the binary runs");
+    let said = String::from_utf8_lossy(&checked.stderr);
+    assert_eq!(said.lines().next(), Some(verdict), "{what}: {status}, {output}");
 }
 
 /// A fresh, empty folder.
@@ -668,6 +768,8 @@ where
             assert_eq!(replayed.code, 1, "{name}'s replay: {}", replayed.stdout);
             assert!(self.saved(&replay_dir).1 == input, "{name}: the replay shrinks alike");
         }
+        // Its `run it again` line, run as printed, fails so again.
+        assert_runs_again(self.binary, &dir, &report);
         Found { name, input, report, run, unshrunk }
     }
 }

@@ -121,7 +121,8 @@ fn intro_file(dir: &Path, intro: &str) -> String {
 /// Runs `binary stress --interactive` (seed 1, two jobs, `extra` arguments) on [`PLAYER`]
 /// reading each game's opening with `intro` (Python source defining `intro(read)`) and
 /// asking `server`, with `bug` (Python source defining `bug(a)`) planted, in `dir`; checks
-/// that it reports a confirmed failure shrunk to a 1-minimal input, with its transcript.
+/// that it reports a confirmed failure shrunk to a 1-minimal input, with its transcript, and
+/// that its `run it again` line, run as printed, fails so again.
 ///
 /// # Panics
 /// When it does not.
@@ -151,6 +152,7 @@ pub fn stress_planted(
     for expected in ["confirmed", "1-minimal", "the shrunk input failed again in 2 of 2"] {
         assert!(report.contains(expected), "no {expected:?} in the report:\n{report}");
     }
+    super::assert_runs_again(binary, dir, &report);
     let read = |path: &str| std::fs::read_to_string(path).expect("the report saved it");
     let input = read(&save);
     let transcript = read(&save.replace(".in", ".transcript"));
@@ -178,8 +180,8 @@ fn interact(binary: &str, dir: &Path, flags: &[&str], command: &[&str]) -> (i32,
 /// What `binary interact` says of the sample's games: the perfect [`PLAYER`] (reading each
 /// game's opening with `intro`, asking `server`) passes; a line that is no move is a presentation error with
 /// the transcript; a program that crashes after its first line a runtime error, one that
-/// exits at once a protocol error, one that never writes a time limit; nothing is left
-/// running.
+/// exits at once a protocol error, one that never writes a time limit, each again when its
+/// report's `run it again` line is run as printed; nothing is left running.
 ///
 /// # Panics
 /// When it says otherwise.
@@ -213,6 +215,7 @@ pub fn check_interact(binary: &str, intro: &str, dir: &Path, server: &QueryServe
         assert!(out.contains(&format!("\n{verdict}")), "expected {verdict:?}:\n{out}");
         assert!(out.contains("transcript (> the jury's lines, < the program's"), "{out}");
         assert!(saved.starts_with("> "), "the transcript is saved whole: {saved:?}");
+        super::assert_runs_again(binary, dir, &out);
     }
     assert_eq!(crate::testing::processes_mentioning(&marker), Vec::<u32>::new(), "left running");
 }

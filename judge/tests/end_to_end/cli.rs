@@ -311,3 +311,23 @@ fn stress_reports_a_time_limit_as_found_and_shrink_shrinks_it_under_a_margin() {
     assert_eq!(saved.lines().count(), 2, "{saved}");
     assert!(saved.lines().nth(1).is_some_and(|l| l.starts_with("5 ")), "{saved}");
 }
+
+#[test]
+fn a_shrink_stopped_by_its_time_names_the_flag_that_set_it() {
+    let dir = scratch("shrink-stop");
+    // Wrong on every input, and slow at it: 0.3 s a run.
+    let slow = file(&dir, "slow-wrong.sh", "sleep 0.3; read t; echo 0\n");
+    let stopped = |time: &str, shrink_time: &str| {
+        let save = dir.join(format!("{time}-{shrink_time}.in")).display().to_string();
+        let args = ["stress", "-j", "1", "--time", time, "--shrink-time", shrink_time];
+        let ended = ending(&[&args[..], &["--save", &save, "--", "sh", &slow]].concat());
+        assert_eq!(ended.code, EXIT_FOUND, "{}", ended.stdout);
+        ended.stdout
+    };
+    // Stress's --time leaves less than --shrink-time: --time stopped the shrink.
+    let by_total = stopped("1s", "60s");
+    assert!(by_total.contains(", then stopped by --time 1 s: not known"), "{by_total}");
+    // --shrink-time is the smaller: it did.
+    let by_own = stopped("60s", "0.5s");
+    assert!(by_own.contains(", then stopped by --shrink-time 0.5 s: not known"), "{by_own}");
+}

@@ -457,6 +457,31 @@ fn an_embedding_program_keeps_its_own_children_and_loses_the_runs_daemons() {
     }
 }
 
+#[test]
+fn a_program_that_forks_and_dies_leaves_no_zombie_when_the_sandbox_reaps_orphans() {
+    // The program leaves workers behind, a plain one and one in a session of its own, and
+    // exits: the workers are orphans, ended with the run. Killed, they are zombies until
+    // their parent reaps them, and init (the first process of a container) may never do; a
+    // sandbox that reaps orphans, as the command line's do, adopted and reaped them already.
+    let sandbox = judge::Sandbox::new();
+    sandbox.reap_orphans();
+    let script = "sleep 30 & echo $!; setsid sleep 30 & echo $!";
+    let program = Program::new(&["/bin/sh", "-c", script]);
+    for cgroup in [true, false] {
+        let options = ChildOptions { cgroup, ..ChildOptions::new(Duration::from_secs(2), None) };
+        let report = sandbox.run(&program, b"", &options).expect("it runs");
+        let workers: Vec<u32> = String::from_utf8_lossy(&report.stdout)
+            .lines()
+            .map(|line| line.parse().expect("a process id"))
+            .collect();
+        assert_eq!(workers.len(), 2, "cgroup {cgroup}: {report:?}");
+        for pid in workers {
+            let left = state_and_parent(pid);
+            assert!(left.is_none_or(|(state, _)| state != 'Z'), "cgroup {cgroup}: {left:?}");
+        }
+    }
+}
+
 /// The state letter of process `pid` (`R`, `S`, `Z`, ...) and its parent, from
 /// `/proc/PID/stat`.
 fn state_and_parent(pid: u32) -> Option<(char, u32)> {

@@ -97,3 +97,26 @@ fn whoever_ends_first_decides_exactly_on_a_busy_machine() {
     assert_eq!(kind, VerdictKind::TimeLimit, "{message}");
     assert!(message.contains("idle: both sides were waiting"), "{message}");
 }
+
+#[test]
+fn a_helper_process_that_waits_for_a_core_does_not_bring_the_backstop_closer() {
+    // The program's leader waits, asleep, for a helper process that works 0.1 s of CPU at a low
+    // priority (nice 10, its session's scheduling group's too where the kernel groups
+    // sessions) beside three busy loops: the helper waits for a core many times as long as
+    // it works, past the 1.6 s backstop of a 0.3 s limit. Its waits are the machine's doing,
+    // not the program's, with a cgroup or without.
+    let _busy = Busy::start();
+    let helper = "import time\nwhile time.process_time() < 0.1: pass";
+    let script = format!(
+        "echo 10 2>/dev/null >/proc/self/autogroup; nice -n 10 python3 -c '{helper}' && echo done"
+    );
+    let program = Program::new(&["/bin/sh", "-c", &script]);
+    for cgroup in [true, false] {
+        let options =
+            ChildOptions { cgroup, ..ChildOptions::new(Duration::from_millis(300), None) };
+        let report = Sandbox::new().run(&program, b"", &options).expect("it runs");
+        assert_eq!(report.exit, judge::Exit::Code(0), "cgroup {cgroup}: {report:?}");
+        assert_eq!(report.stdout, b"done\n", "cgroup {cgroup}");
+        eprintln!("cgroup {cgroup}: wall {:?}, CPU {:?}", report.wall, report.cpu);
+    }
+}
