@@ -78,7 +78,7 @@ pub use kattis::{TIME_MULTIPLIER, TIME_SAFETY_MARGIN, time_limit};
 use kattis::{file_name_ok, short_name_ok};
 #[cfg(feature = "cli")]
 pub(crate) use submission::{BuiltProgram, build_command};
-pub use submission::{Role, compile_cpp};
+pub use submission::{PYPY, Role, compile_cpp};
 pub(crate) use submission::{SUPPORTED, Submission, compile};
 pub use subtask::{GroupError, InGroup};
 
@@ -511,6 +511,9 @@ pub struct Built {
     pub time_limit_given: bool,
     /// An interactive package's jury binary's size in bytes.
     pub jury_bytes: Option<u64>,
+    /// The interpreter the Python submissions ran with, when there are any: `pypy3`, the
+    /// judges', when it is on `PATH`, else `python3`.
+    pub python: Option<&'static str>,
     /// The slowest accepted run and its test.
     pub slowest_accepted: (Duration, String),
     /// The kill tests found.
@@ -959,6 +962,9 @@ pub fn build<P: Packaged>(
         time_limit: limit,
         time_limit_given: options.time_limit.is_some(),
         jury_bytes,
+        python: (submissions.iter())
+            .any(|s| s.file_name.ends_with(".py"))
+            .then(submission::python_interpreter),
         slowest_accepted: slowest,
         kills,
         filed,

@@ -16,8 +16,8 @@ use std::time::Duration;
 use super::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, parse_duration};
 use crate::hunt::Juries;
 use crate::package::{
-    Built, Interactive, PackageError, PackageOptions, Packaged, SUPPORTED, TIME_MULTIPLIER, build,
-    time_limit,
+    Built, Interactive, PYPY, PackageError, PackageOptions, Packaged, SUPPORTED, TIME_MULTIPLIER,
+    build, time_limit,
 };
 use crate::sandbox::{Sandbox, exit_code};
 use crate::text::{bytes, plural, seconds};
@@ -166,10 +166,19 @@ fn summary(built: &Built, seed: u64) -> String {
         "verify it: verifyproblem {}{fixed} -p config data validators submissions\n",
         built.dir.display()
     );
-    if built.filed.iter().any(|f| f.file.ends_with(".py")) {
-        out += "note: problemtools and Kattis run .py with PyPy 3: verifyproblem needs pypy3 on \
-                PATH, and a Python submission's times there are PyPy's, not the CPython times \
-                measured here\n";
+    match built.python {
+        Some(PYPY) => {
+            out += "note: the .py submissions ran with pypy3, as problemtools and Kattis run \
+                    them: their times here are PyPy's\n";
+        }
+        Some(python) => {
+            out += &format!(
+                "note: the .py submissions ran with {python} (CPython), as pypy3 is not on \
+                 PATH: problemtools and Kattis run them with PyPy 3, so verifyproblem needs \
+                 pypy3, and their times there are PyPy's, not the CPython times measured here\n"
+            );
+        }
+        None => {}
     }
     out += &format!("time: {:.1} s\n", built.elapsed.as_secs_f64());
     out

@@ -292,12 +292,11 @@ pub(super) fn add_generated<P: Packaged>(
     tests: &mut Tests<'_, P>,
 ) -> Result<(), PackageError> {
     let limits = Limits::Original;
-    // An interactive package leaves the extremes out: their games take the jury minutes
-    // (hero-battle's 99 hit points against damage 1) or their conversation millions of lines
-    // (card-duel's 351,493 games, toy-train's railway of 5,000 stations sent once a game),
-    // past what a judge gives an interaction.
-    let extremes = if tests.interactive.is_some() { 0 } else { problem.extremes(limits) };
-    for k in 0..extremes {
+    // An interactive package keeps an extreme when a perfect player's interaction on it is
+    // short enough (`add`), as it keeps a level's test: hero-battle's every number 1 or 99,
+    // not its games of 99 hit points against damage 1 (some 24,000 lines), card-duel's
+    // 351,493 games or toy-train's railway of 5,000 stations sent once a game.
+    for k in 0..problem.extremes(limits) {
         let mut rng = SplitMix64::new(run_seed(seed, EXTREME_SEEDS + u64::from(k)));
         let input = problem.extreme(k, &mut rng, limits);
         tests.add_secret(format!("limits-{:02}", k + 1), &input, false)?;
