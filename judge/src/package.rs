@@ -321,6 +321,11 @@ pub struct PackageOptions {
     pub shrink_runs: u64,
     /// Programs run at once by a stress search.
     pub jobs: usize,
+    /// Only the first this many size levels (the smallest) of the generated tests and of
+    /// each stress search (`--levels`), when given: a smaller package, for right players too
+    /// slow on the large levels (card-duel's at 20 hit points without its tablebase). The
+    /// extremes stay.
+    pub levels: Option<u32>,
     /// The time limit in whole seconds, when the setter gives it (`--time-limit`): the
     /// accepted submissions must pass every test within it, and it is not computed from
     /// them.
@@ -811,7 +816,7 @@ pub fn build<P: Packaged>(
         let (added, same) = add_own(problem, dir, &mut tests)?;
         progress(Step::OwnTests(dir.clone(), added, same));
     }
-    add_generated(problem, options.seed, &mut tests)?;
+    add_generated(problem, options.seed, options.levels, &mut tests)?;
     let (count, bytes) = tests.totals();
     progress(Step::Tests(count, bytes, tests.left_out));
 
@@ -1142,6 +1147,11 @@ fn find_kill<P: Packaged, C: Contestant>(
             jobs: options.jobs.max(1),
             limits: Limits::Original,
             run: run.clone(),
+            schedule: options.levels.map(|most| {
+                let mut schedule = contestant.schedule(problem, Limits::Original);
+                schedule.levels = schedule.levels.min(most);
+                schedule
+            }),
             ..StressOptions::default()
         },
         // One candidate at a time, so that where the run budget stops does not depend on the

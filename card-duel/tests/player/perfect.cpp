@@ -23,11 +23,13 @@ struct State {
 static int O;
 static std::unordered_map<unsigned long long, double> memo;
 
+// The state in 39 bits: each field below its bound (hit points to 20, O to 20).
 static unsigned long long key(const State &s) {
     unsigned long long k = 0;
     int fields[] = {s.hp[0], s.hp[1], s.hand[0], s.hand[1], s.one[0], s.one[1], s.two[0],
                     s.two[1], s.ready1, s.ready2, s.mover, s.ops, s.acted};
-    for (int f : fields) k = k * 32 + f;
+    int bounds[] = {32, 32, 4, 4, 8, 8, 8, 8, 8, 8, 2, 32, 2};
+    for (int f = 0; f < 13; ++f) k = k * bounds[f] + fields[f];
     return k;
 }
 
@@ -78,13 +80,17 @@ static bool ping(State &s, int t) {
     return false;
 }
 
-// The value after `left` more pings of a card being played, then the new minion.
+// The value after `left` more pings of a card being played, then the new minion; memoized
+// beside the choices (`left` in the key's top bits), as many plays share their pings.
 static double pings(const State &s, int left) {
     if (left == 0) {
         State next = s;
         ++next.two[next.mover];
         return value(next);
     }
+    unsigned long long k = key(s) | (unsigned long long)left << 40;
+    auto found = memo.find(k);
+    if (found != memo.end()) return found->second;
     int total = 2 + s.one[0] + s.one[1] + s.two[0] + s.two[1];
     double sum = 0;
     for (int t = PLAYER_E; t <= OTHER_2; ++t) {
@@ -94,7 +100,7 @@ static double pings(const State &s, int left) {
         double v = ping(next, t) ? dead(next.hp[0] <= 0 ? 0 : 1) : pings(next, left - 1);
         sum += c * v;
     }
-    return sum / total;
+    return memo[k] = sum / total;
 }
 
 // The actions legal in `s`, as the jury's lines.

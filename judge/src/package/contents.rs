@@ -284,11 +284,12 @@ pub(super) fn add_own<P: Packaged>(
     Ok((added, same))
 }
 
-/// The extremes of the original limits, the generated tests of every level, and the inputs
-/// made for each group.
+/// The extremes of the original limits, the generated tests of every level (of the first
+/// `most` levels, when given), and the inputs made for each group.
 pub(super) fn add_generated<P: Packaged>(
     problem: &P,
     seed: u64,
+    most: Option<u32>,
     tests: &mut Tests<'_, P>,
 ) -> Result<(), PackageError> {
     let limits = Limits::Original;
@@ -303,6 +304,7 @@ pub(super) fn add_generated<P: Packaged>(
     }
     // An interactive package's levels are the game's small ones, as `stress --interactive`'s.
     let levels = tests.interactive.map_or(P::LEVELS, |i| i.juries.levels().min(P::LEVELS));
+    let levels = most.map_or(levels, |most| levels.min(most));
     for level in 0..levels {
         for i in 0..tests.budget.per_level {
             let number = LEVEL_SEEDS + 100 * u64::from(level) + u64::from(i);
