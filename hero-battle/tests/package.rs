@@ -122,6 +122,7 @@ fn the_interactive_package_verifies() {
         intro: INTRO,
         bug: BUG,
         perfect_cpp: include_str!("player/perfect.cpp"),
+        options: &[],
         wrong_cpp: ("ones.cpp", ONES),
     };
     if let Some(printed) = interactive_package_end_to_end(&case, HeroGame::new()) {

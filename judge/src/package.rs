@@ -322,9 +322,9 @@ pub struct PackageOptions {
     /// Programs run at once by a stress search.
     pub jobs: usize,
     /// Only the first this many size levels (the smallest) of the generated tests and of
-    /// each stress search (`--levels`), when given: a smaller package, for right players too
-    /// slow on the large levels (card-duel's at 20 hit points without its tablebase). The
-    /// extremes stay.
+    /// each stress search, and none of the limits' extremes (`--levels`), when given: a
+    /// smaller package, for right players too slow on large inputs (card-duel's at 20 hit
+    /// points without its tablebase).
     pub levels: Option<u32>,
     /// The time limit in whole seconds, when the setter gives it (`--time-limit`): the
     /// accepted submissions must pass every test within it, and it is not computed from
@@ -1150,6 +1150,7 @@ fn find_kill<P: Packaged, C: Contestant>(
             schedule: options.levels.map(|most| {
                 let mut schedule = contestant.schedule(problem, Limits::Original);
                 schedule.levels = schedule.levels.min(most);
+                schedule.extremes = 0;
                 schedule
             }),
             ..StressOptions::default()

@@ -306,6 +306,7 @@ fn the_interactive_package_verifies() {
         intro: INTRO,
         bug: BUG,
         perfect_cpp: include_str!("player/perfect.cpp"),
+        options: &[],
         wrong_cpp: ("first.cpp", FIRST),
     };
     if let Some(printed) = interactive_package_end_to_end(&case, TrainGame::new()) {

@@ -56,8 +56,8 @@ pub struct PackageArgs {
     #[arg(long, default_value_t = 200)]
     pub(crate) shrink_runs: u64,
     /// Only the first N size levels (the smallest) of the generated tests and of each stress
-    /// search: a smaller package, for right submissions too slow on large inputs. The
-    /// extremes stay.
+    /// search, and none of the limits' extremes: a smaller package, for right submissions too
+    /// slow on large inputs.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) levels: Option<u32>,
     /// Programs run at once by a stress search [default: the number of cores].

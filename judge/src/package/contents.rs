@@ -284,8 +284,8 @@ pub(super) fn add_own<P: Packaged>(
     Ok((added, same))
 }
 
-/// The extremes of the original limits, the generated tests of every level (of the first
-/// `most` levels, when given), and the inputs made for each group.
+/// The extremes of the original limits, the generated tests of every level, and the inputs
+/// made for each group; when `most` is given, the first `most` levels alone and no extremes.
 pub(super) fn add_generated<P: Packaged>(
     problem: &P,
     seed: u64,
@@ -297,7 +297,8 @@ pub(super) fn add_generated<P: Packaged>(
     // short enough (`add`), as it keeps a level's test: hero-battle's every number 1 or 99,
     // not its games of 99 hit points against damage 1 (some 24,000 lines), card-duel's
     // 351,493 games or toy-train's railway of 5,000 stations sent once a game.
-    for k in 0..problem.extremes(limits) {
+    let extremes = if most.is_some() { 0 } else { problem.extremes(limits) };
+    for k in 0..extremes {
         let mut rng = SplitMix64::new(run_seed(seed, EXTREME_SEEDS + u64::from(k)));
         let input = problem.extreme(k, &mut rng, limits);
         tests.add_secret(format!("limits-{:02}", k + 1), &input, false)?;

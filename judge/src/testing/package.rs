@@ -280,6 +280,8 @@ pub struct InteractiveCase {
     pub perfect_cpp: &'static str,
     /// A wrong player in C++ (its file name, its source), which a kill test must beat.
     pub wrong_cpp: (&'static str, &'static str),
+    /// More options for `package` (`--levels 3`).
+    pub options: &'static [&'static str],
 }
 
 /// The interactive package of `case`'s problem, built and checked as
@@ -326,13 +328,14 @@ pub fn interactive_package_end_to_end<G: Game + Send + 'static>(
         )
     };
     let (wrong_file, wrong_source) = case.wrong_cpp;
-    let options = vec![
+    let mut options = vec![
         "--interactive".to_owned(),
         "--jury".to_owned(),
         jury.display().to_string(),
         "--stress-time".to_owned(),
         "120s".to_owned(),
     ];
+    options.extend(case.options.iter().map(|&o| o.to_owned()));
     // The static build writes the package too: its juries play the extremes' games at
     // release speed, where the test's own build takes minutes.
     let package = PackageCase {
