@@ -114,12 +114,15 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
     let files = tree(&built.dir);
     let text = |name: &str| String::from_utf8_lossy(&files[Path::new(name)]).into_owned();
     assert_eq!(text(".timelimit"), "3\n");
-    // `--levels 1`: the generated tests of level 0 alone.
-    let levels: Vec<String> = (files.keys().filter_map(|f| f.file_name()))
+    // `--levels 1`: the generated tests of level 0 alone, and no extremes.
+    let generated: Vec<String> = (files.keys().filter_map(|f| f.file_name()))
         .map(|f| f.to_string_lossy().into_owned())
-        .filter(|f| f.starts_with("level-") && f.ends_with(".in"))
+        .filter(|f| (f.starts_with("level-") || f.starts_with("limits-")) && f.ends_with(".in"))
         .collect();
-    assert!(!levels.is_empty() && levels.iter().all(|f| f.starts_with("level-0-")), "{levels:?}");
+    assert!(
+        !generated.is_empty() && generated.iter().all(|f| f.starts_with("level-0-")),
+        "{generated:?}"
+    );
     assert_eq!(
         (text("data/secret/mine.in"), text("data/secret/mine.ans")),
         ("2\n4 2\n5 5\n".to_owned(), "6\n10\n".to_owned())
