@@ -160,14 +160,11 @@ fn write_interface(interface: &Interface, folder: &Path) -> Result<Option<PathBu
 /// The interpreter a package runs a `.py` submission with: `pypy3` when it is on `PATH`, as
 /// problemtools and Kattis run Python 3 (problemtools' `languages.yaml`: `pypy3
 /// "{mainfile}"`), so that the time limit and the verdicts follow the times the judge will
-/// measure; else `python3` (CPython), which the build's summary says. Looked up once.
+/// measure; else `python3` (CPython), which the build's summary says. `O(PATH's folders)`.
 pub(crate) fn python_interpreter() -> &'static str {
-    static FOUND: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
-    FOUND.get_or_init(|| {
-        let on_path = std::env::var_os("PATH")
-            .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(PYPY).is_file()));
-        if on_path { PYPY } else { "python3" }
-    })
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(PYPY).is_file()));
+    if on_path { PYPY } else { "python3" }
 }
 
 /// The Python 3 interpreter problemtools and Kattis run a `.py` submission with.
