@@ -5,22 +5,10 @@
 use card_duel::position::DuelGame;
 use judge::testing::interactive::{QueryServer, check_interact, stress_planted};
 
+mod player;
+use player::{BUG, INTRO};
+
 const BINARY: &str = env!("CARGO_BIN_EXE_card-duel");
-
-/// How a game opens (the player's INTRO, judge's `testing::interactive`): O, the position's
-/// four lines and our side; the query asks the one game of a one-case input.
-const INTRO: &str = r#"
-def intro(read):
-    ops, lines, side = read(), [read() for _ in range(4)], read()
-    return "1 " + ops + "\n" + "\n".join(lines) + "\n", 1, side
-"#;
-
-/// The planted bug: with 2 HP left each, E plays his worst action.
-const BUG: &str = r"
-def bug(a):
-    e, teacher = a['position'].split('\n')[:2]
-    return e.startswith('E: 2 HP') and teacher.startswith('the teacher: 2 HP')
-";
 
 #[test]
 fn stress_interactive_finds_a_player_that_misplays_one_rare_position_and_shrinks_it() {

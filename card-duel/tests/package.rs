@@ -7,13 +7,20 @@
 //! (two of the official 8 MB size among them) and random corruptions of them. hero-battle's
 //! test files a hang and rebuilds its package to the same bytes; here either would cost
 //! half a minute more.
+//! The interactive package, with our static jury, is judge's shared check
+//! (`interactive_package_end_to_end`) with card-duel's players.
 
 #![cfg(unix)]
 
 use card_duel::judge::Judge;
+use card_duel::position::DuelGame;
 use judge::testing::package::{
-    PackageCase, assert_validator_agrees, behind_binary, package_end_to_end, require_gpp,
+    InteractiveCase, PackageCase, assert_validator_agrees, behind_binary,
+    interactive_package_end_to_end, package_end_to_end, require_gpp,
 };
+
+mod player;
+use player::{BUG, INTRO};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_card-duel");
 
@@ -75,4 +82,51 @@ fn the_package_verifies_and_its_validator_is_validate() {
     assert!(checked > 150, "{checked} files");
     // Only when it passed: a failure leaves the package to look at.
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A C++ player that uses its hero power once a turn, then ends the turn.
+const HERO: &str = r#"// Each turn: the hero power, then the end of the turn.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+static char line[64];
+static bool next() {
+    if (!fgets(line, sizeof line, stdin)) return false;
+    line[strcspn(line, "\r\n")] = 0;
+    return true;
+}
+int main() {
+    if (!next()) return 1;
+    int games = atoi(line);
+    for (int g = 0; g < games; ++g) {
+        for (int k = 0; k < 6; ++k) next();  // O, the four lines, and E.
+        for (;;) {
+            puts("hero");
+            puts("end");
+            fflush(stdout);
+            // The jury's lines until the teacher's turn ends, or the game does.
+            while (next() && strcmp(line, "end") && strcmp(line, "win") && strcmp(line, "lose")) {}
+            if (strcmp(line, "end")) break;
+        }
+    }
+}
+"#;
+
+#[test]
+fn the_interactive_package_verifies() {
+    let case = InteractiveCase {
+        binary: BINARY,
+        crates: tests::registry::problems().into_iter().map(|p| p.name).collect(),
+        short_name: "cardduel",
+        intro: INTRO,
+        bug: BUG,
+        perfect_cpp: include_str!("player/perfect.cpp"),
+        // The right C++ player searches without a tablebase, so it is quick on the first
+        // three levels' small positions alone (at 20 hit points it takes minutes a game).
+        options: &["--levels", "3"],
+        wrong_cpp: ("hero.cpp", HERO),
+    };
+    if let Some(printed) = interactive_package_end_to_end(&case, DuelGame::new()) {
+        println!("{printed}");
+    }
 }

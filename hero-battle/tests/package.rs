@@ -4,15 +4,18 @@
 //! filed by the verdict it gets, the package rebuilt to the same bytes and verified by
 //! Kattis's `verifyproblem` where it is installed; and the package's C++ input validator
 //! held to `validate` on the sample, its nine canonical-format variants, every test of the
-//! package and random corruptions of them.
+//! package and random corruptions of them. The interactive package, with our static jury,
+//! is judge's shared check (`interactive_package_end_to_end`) with hero-battle's players.
 
 #![cfg(unix)]
 
 use std::path::Path;
 
 use hero_battle::judge::Judge;
+use hero_battle::position::HeroGame;
 use judge::testing::package::{
-    PackageCase, assert_validator_agrees, behind_binary, package_end_to_end, require_gpp,
+    InteractiveCase, PackageCase, assert_validator_agrees, behind_binary,
+    interactive_package_end_to_end, package_end_to_end, require_gpp,
 };
 
 mod player;
@@ -112,75 +115,17 @@ int main() {
 
 #[test]
 fn the_interactive_package_verifies() {
-    require_gpp();
-    let Some(jury) = judge::testing::package::static_binary("hero-battle", BINARY) else {
-        return;
-    };
-    let dir = tests::scratch_dir("hero-battle-package", "interactive");
-    let files = dir.join("player");
-    std::fs::create_dir_all(&files).expect("the scratch folder is writable");
-    let (player, intro, bug) =
-        (files.join("player.py"), files.join("intro.py"), files.join("bug.py"));
-    std::fs::write(&player, judge::testing::interactive::PLAYER).expect("writable");
-    std::fs::write(&intro, INTRO).expect("writable");
-    std::fs::write(&bug, BUG).expect("writable");
-    // The static build answers the player's queries: an optimized build, as a player's
-    // oracle should be.
-    let oracle = format!("{} query", jury.display());
-    let python = |what: &str, rule: Option<&std::path::PathBuf>| {
-        let mut argv = format!("[\"player\", {:?}, {oracle:?}", intro.display().to_string());
-        if let Some(rule) = rule {
-            argv += &format!(", {:?}", rule.display().to_string());
-        }
-        format!(
-            "# {what}: the judge's test player, asking {oracle}.\nimport sys\n\
-             sys.argv = {argv}]\nexec(open({:?}).read())\n",
-            player.display().to_string()
-        )
-    };
-    let cpp = format!(
-        "// A perfect player: the judge's test player in Python, started from C++.\n\
-         #include <unistd.h>\nint main() {{ execl(\"/usr/bin/python3\", \"python3\", \"-S\", \
-         {:?}, {:?}, {oracle:?}, (char *)0); return 1; }}\n",
-        player.display().to_string(),
-        intro.display().to_string()
-    );
-    let jury = jury.display().to_string();
-    let case = PackageCase {
-        binary: BINARY.to_owned(),
-        dir: dir.to_path_buf(),
+    let case = InteractiveCase {
+        binary: BINARY,
+        crates: tests::registry::problems().into_iter().map(|p| p.name).collect(),
         short_name: "herobattle",
-        submissions: vec![
-            ("perfect.cpp", "--accepted", cpp, "accepted"),
-            ("perfect.py", "--accepted", python("A perfect player", None), "accepted"),
-            ("ones.cpp", "--wrong", ONES.to_owned(), "wrong_answer"),
-            (
-                "rare.py",
-                "--wrong",
-                python("A player that misplays one rare position", Some(&bug)),
-                "wrong_answer",
-            ),
-        ],
-        // The perfect player asks a query server, whose time counts here, as the time of
-        // everything a run starts counts (problemtools counts the player's alone): a given
-        // limit well above it (8.6 s on a loaded 2-core machine), which costs nothing when
-        // the players are right and the wrong ones fail at once.
-        options: vec![
-            "--interactive",
-            "--jury",
-            Box::leak(jury.into_boxed_str()),
-            "--stress-time",
-            "120s",
-            "--time-limit",
-            "30",
-        ],
-        rebuild: false,
-        interactive: true,
+        intro: INTRO,
+        bug: BUG,
+        perfect_cpp: include_str!("player/perfect.cpp"),
+        options: &[],
+        wrong_cpp: ("ones.cpp", ONES),
     };
-    let (_, printed) = package_end_to_end(&case);
-    println!("{printed}");
-    for kill in ["kills-ones kills ones.cpp", "kills-rare kills rare.py"] {
-        assert!(printed.contains(kill), "{printed}");
+    if let Some(printed) = interactive_package_end_to_end(&case, HeroGame::new()) {
+        println!("{printed}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -78,7 +78,7 @@ pub use kattis::{TIME_MULTIPLIER, TIME_SAFETY_MARGIN, time_limit};
 use kattis::{file_name_ok, short_name_ok};
 #[cfg(feature = "cli")]
 pub(crate) use submission::{BuiltProgram, build_command};
-pub use submission::{Role, compile_cpp};
+pub use submission::{PYPY, Role, compile_cpp};
 pub(crate) use submission::{SUPPORTED, Submission, compile};
 pub use subtask::{GroupError, InGroup};
 
@@ -321,6 +321,11 @@ pub struct PackageOptions {
     pub shrink_runs: u64,
     /// Programs run at once by a stress search.
     pub jobs: usize,
+    /// Only the first this many size levels (the smallest) of the generated tests and of
+    /// each stress search, and none of the limits' extremes (`--levels`), when given: a
+    /// smaller package, for right players too slow on large inputs (card-duel's at 20 hit
+    /// points without its tablebase).
+    pub levels: Option<u32>,
     /// The time limit in whole seconds, when the setter gives it (`--time-limit`): the
     /// accepted submissions must pass every test within it, and it is not computed from
     /// them.
@@ -511,6 +516,9 @@ pub struct Built {
     pub time_limit_given: bool,
     /// An interactive package's jury binary's size in bytes.
     pub jury_bytes: Option<u64>,
+    /// The interpreter the Python submissions ran with, when there are any: `pypy3`, the
+    /// judges', when it is on `PATH`, else `python3`.
+    pub python: Option<&'static str>,
     /// The slowest accepted run and its test.
     pub slowest_accepted: (Duration, String),
     /// The kill tests found.
@@ -808,7 +816,7 @@ pub fn build<P: Packaged>(
         let (added, same) = add_own(problem, dir, &mut tests)?;
         progress(Step::OwnTests(dir.clone(), added, same));
     }
-    add_generated(problem, options.seed, &mut tests)?;
+    add_generated(problem, options.seed, options.levels, &mut tests)?;
     let (count, bytes) = tests.totals();
     progress(Step::Tests(count, bytes, tests.left_out));
 
@@ -959,6 +967,9 @@ pub fn build<P: Packaged>(
         time_limit: limit,
         time_limit_given: options.time_limit.is_some(),
         jury_bytes,
+        python: (submissions.iter())
+            .any(|s| s.file_name.ends_with(".py"))
+            .then(submission::python_interpreter),
         slowest_accepted: slowest,
         kills,
         filed,
@@ -1136,6 +1147,12 @@ fn find_kill<P: Packaged, C: Contestant>(
             jobs: options.jobs.max(1),
             limits: Limits::Original,
             run: run.clone(),
+            schedule: options.levels.map(|most| {
+                let mut schedule = contestant.schedule(problem, Limits::Original);
+                schedule.levels = schedule.levels.min(most);
+                schedule.extremes = 0;
+                schedule
+            }),
             ..StressOptions::default()
         },
         // One candidate at a time, so that where the run budget stops does not depend on the

@@ -10,6 +10,8 @@
 //! nine canonical-format variants, every test of the package and random corruptions of
 //! them; and its white-diff output validator held to `check` on outputs laid out every way
 //! white-diff tells apart.
+//! The interactive package, with our static jury, is judge's shared check
+//! (`interactive_package_end_to_end`) with toy-train's players.
 
 #![cfg(unix)]
 
@@ -18,10 +20,15 @@ use std::process::{Command, Stdio};
 use engine::rng::SplitMix64;
 use judge::package::{OutputValidator, Packaged, compile_cpp};
 use judge::testing::package::{
-    PackageCase, assert_validator_agrees, package_end_to_end, require_gpp,
+    InteractiveCase, PackageCase, assert_validator_agrees, interactive_package_end_to_end,
+    package_end_to_end, require_gpp,
 };
 use judge::{Limits, Problem, check};
 use toy_train::judge::Judge;
+use toy_train::position::TrainGame;
+
+mod player;
+use player::{BUG, INTRO};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_toy-train");
 
@@ -244,4 +251,65 @@ fn white_diff_accepts_what_check_accepts() {
         }
     }
     assert!(judged > 250, "{judged} outputs");
+}
+
+/// A C++ player that always takes the first track out of its station, in input order.
+const FIRST: &str = r#"// Always takes the first track out of the station, in input order.
+#include <cstdio>
+#include <vector>
+int main() {
+    int games;
+    if (scanf("%d", &games) != 1) return 1;
+    for (int g = 0; g < games; ++g) {
+        int n, m;
+        if (scanf("%d %d", &n, &m) != 2) return 1;
+        std::vector<int> owner(n), charger(n), first(n, -1), passed(n, 0);
+        for (int &a : owner) scanf("%d", &a);
+        for (int &r : charger) scanf("%d", &r);
+        for (int k = 0; k < m; ++k) {
+            int u, v;
+            scanf("%d %d", &u, &v);
+            if (first[u] < 0) first[u] = v;
+        }
+        int at;
+        char side[16], line[16];
+        scanf("%d %15s", &at, side);
+        int me = side[0] == 'A' ? 1 : 0;
+        passed[at] = 1;
+        for (;;) {
+            int next;
+            if (owner[at] == me) {
+                next = first[at];
+                printf("%d\n", next);
+                fflush(stdout);
+            } else {
+                scanf("%15s", line);
+                if (line[0] == 'w' || line[0] == 'l') break;
+                sscanf(line, "%d", &next);
+            }
+            if (passed[next]) {
+                scanf("%15s", line);
+                break;
+            }
+            passed[next] = 1, at = next;
+        }
+    }
+}
+"#;
+
+#[test]
+fn the_interactive_package_verifies() {
+    let case = InteractiveCase {
+        binary: BINARY,
+        crates: tests::registry::problems().into_iter().map(|p| p.name).collect(),
+        short_name: "toytrain",
+        intro: INTRO,
+        bug: BUG,
+        perfect_cpp: include_str!("player/perfect.cpp"),
+        options: &[],
+        wrong_cpp: ("first.cpp", FIRST),
+    };
+    if let Some(printed) = interactive_package_end_to_end(&case, TrainGame::new()) {
+        println!("{printed}");
+    }
 }

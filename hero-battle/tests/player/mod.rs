@@ -1,5 +1,5 @@
 //! What the test player needs of hero-battle, shared by `interactive.rs` and `package.rs`:
-//! how a game opens, and a planted bug.
+//! how a game opens, and a planted bug; and a right C++ player of its own (`perfect.cpp`).
 
 /// How a game opens (the player's INTRO, judge's `testing::interactive`): the case's line,
 /// who moves first and our side; the query asks game 1 or 2 of a one-case input.

@@ -16,8 +16,8 @@ use std::time::Duration;
 use super::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, parse_duration};
 use crate::hunt::Juries;
 use crate::package::{
-    Built, Interactive, PackageError, PackageOptions, Packaged, SUPPORTED, TIME_MULTIPLIER, build,
-    time_limit,
+    Built, INTERACTION_LINES, Interactive, PYPY, PackageError, PackageOptions, Packaged, SUPPORTED,
+    TIME_MULTIPLIER, build, time_limit,
 };
 use crate::sandbox::{Sandbox, exit_code};
 use crate::text::{bytes, plural, seconds};
@@ -55,6 +55,11 @@ pub struct PackageArgs {
     /// depend on the machine): a shrink that reaches it is not known to be 1-minimal.
     #[arg(long, default_value_t = 200)]
     pub(crate) shrink_runs: u64,
+    /// Only the first N size levels (the smallest) of the generated tests and of each stress
+    /// search, and none of the limits' extremes: a smaller package, for right submissions too
+    /// slow on large inputs.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) levels: Option<u32>,
     /// Programs run at once by a stress search [default: the number of cores].
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) jobs: Option<u16>,
@@ -105,7 +110,13 @@ fn summary(built: &Built, seed: u64) -> String {
         );
     }
     let mut tests = format!("tests: {}, {} (inputs and answers)", built.tests, bytes(built.bytes));
-    if built.left_out > 0 {
+    if built.left_out > 0 && built.jury_bytes.is_some() {
+        tests += &format!(
+            "; {} left out by the size budget or as a perfect game over {}",
+            plural(built.left_out as u64, "big test"),
+            plural(INTERACTION_LINES as u64, "line")
+        );
+    } else if built.left_out > 0 {
         tests +=
             &format!("; {} left out by the size budget", plural(built.left_out as u64, "big test"));
     }
@@ -166,10 +177,19 @@ fn summary(built: &Built, seed: u64) -> String {
         "verify it: verifyproblem {}{fixed} -p config data validators submissions\n",
         built.dir.display()
     );
-    if built.filed.iter().any(|f| f.file.ends_with(".py")) {
-        out += "note: problemtools and Kattis run .py with PyPy 3: verifyproblem needs pypy3 on \
-                PATH, and a Python submission's times there are PyPy's, not the CPython times \
-                measured here\n";
+    match built.python {
+        Some(PYPY) => {
+            out += "note: the .py submissions ran with pypy3, as problemtools and Kattis run \
+                    them: their times here are PyPy's\n";
+        }
+        Some(python) => {
+            out += &format!(
+                "note: the .py submissions ran with {python} (CPython), as pypy3 is not on \
+                 PATH: problemtools and Kattis run them with PyPy 3, so verifyproblem needs \
+                 pypy3, and their times there are PyPy's, not the CPython times measured here\n"
+            );
+        }
+        None => {}
     }
     out += &format!("time: {:.1} s\n", built.elapsed.as_secs_f64());
     out
@@ -217,6 +237,7 @@ pub(super) fn run_package<P: Packaged>(
         stress_time: args.stress_time,
         shrink_runs: args.shrink_runs,
         jobs,
+        levels: args.levels,
         time_limit: args.time_limit,
         own_tests: args.tests.clone(),
         interactive,

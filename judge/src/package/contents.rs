@@ -285,18 +285,19 @@ pub(super) fn add_own<P: Packaged>(
 }
 
 /// The extremes of the original limits, the generated tests of every level, and the inputs
-/// made for each group.
+/// made for each group; when `most` is given, the first `most` levels alone and no extremes.
 pub(super) fn add_generated<P: Packaged>(
     problem: &P,
     seed: u64,
+    most: Option<u32>,
     tests: &mut Tests<'_, P>,
 ) -> Result<(), PackageError> {
     let limits = Limits::Original;
-    // An interactive package leaves the extremes out: their games take the jury minutes
-    // (hero-battle's 99 hit points against damage 1) or their conversation millions of lines
-    // (card-duel's 351,493 games, toy-train's railway of 5,000 stations sent once a game),
-    // past what a judge gives an interaction.
-    let extremes = if tests.interactive.is_some() { 0 } else { problem.extremes(limits) };
+    // An interactive package keeps an extreme when a perfect player's interaction on it is
+    // short enough (`add`), as it keeps a level's test: hero-battle's every number 1 or 99,
+    // not its games of 99 hit points against damage 1 (some 24,000 lines), card-duel's
+    // 351,493 games or toy-train's railway of 5,000 stations sent once a game.
+    let extremes = if most.is_some() { 0 } else { problem.extremes(limits) };
     for k in 0..extremes {
         let mut rng = SplitMix64::new(run_seed(seed, EXTREME_SEEDS + u64::from(k)));
         let input = problem.extreme(k, &mut rng, limits);
@@ -304,6 +305,7 @@ pub(super) fn add_generated<P: Packaged>(
     }
     // An interactive package's levels are the game's small ones, as `stress --interactive`'s.
     let levels = tests.interactive.map_or(P::LEVELS, |i| i.juries.levels().min(P::LEVELS));
+    let levels = most.map_or(levels, |most| levels.min(most));
     for level in 0..levels {
         for i in 0..tests.budget.per_level {
             let number = LEVEL_SEEDS + 100 * u64::from(level) + u64::from(i);

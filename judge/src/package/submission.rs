@@ -1,6 +1,7 @@
 //! Submissions as judges compile them: C++ (`.cpp`, `.cc`) with `g++ -O2 -std=gnu++17`, as
 //! DOMjudge's and Kattis's C++ (whose standard is newer: gnu++17 is the oldest a setter's
-//! program is likely to need), and Python 3 (`.py`) run by `python3` after a syntax check;
+//! program is likely to need), and Python 3 (`.py`) run after a syntax check by `pypy3`, as
+//! problemtools and Kattis run it, when it is on `PATH`, else by `python3`;
 //! any other language is refused with the list of those supported. A problem with a
 //! function [`Interface`] has its header and grader copied beside each C++ submission and
 //! compiled with it, as Kattis copies a package's `include/cpp/` (problemtools'
@@ -36,7 +37,7 @@ pub(crate) const SUPPORTED: &str =
 pub(crate) enum Language {
     /// `.cpp` or `.cc`, compiled with `g++ -O2 -std=gnu++17`.
     Cpp,
-    /// `.py`, run with `python3`.
+    /// `.py`, run with `pypy3` or `python3` ([`python_interpreter`]).
     Python,
 }
 
@@ -92,7 +93,8 @@ pub(crate) struct Submission {
 }
 
 /// Compiles `source` (a `role` submission) into `build_dir`: C++ with g++ (with
-/// `interface`'s header and grader beside it), Python checked for syntax by `python3`.
+/// `interface`'s header and grader beside it), Python checked for syntax by the interpreter
+/// that runs it ([`python_interpreter`]).
 /// `O(the compiler's time)`.
 ///
 /// # Errors
@@ -133,8 +135,9 @@ pub(crate) fn compile(
             Program::new(&[binary])
         }
         Language::Python => {
-            check_python(sandbox, &source, &given)?;
-            Program::new(&[Path::new("python3"), &source])
+            let python = python_interpreter();
+            check_python(sandbox, python, &source, &given)?;
+            Program::new(&[Path::new(python), &source])
         }
     };
     Ok(Submission { source, file_name, stem, role, program })
@@ -154,12 +157,30 @@ fn write_interface(interface: &Interface, folder: &Path) -> Result<Option<PathBu
     Ok(grader)
 }
 
-/// Checks the Python file `source` (a copy of `given`) for syntax with `python3`: parsing
+/// The interpreter a package runs a `.py` submission with: `pypy3` when it is on `PATH`, as
+/// problemtools and Kattis run Python 3 (problemtools' `languages.yaml`: `pypy3
+/// "{mainfile}"`), so that the time limit and the verdicts follow the times the judge will
+/// measure; else `python3` (CPython), which the build's summary says. `O(PATH's folders)`.
+pub(crate) fn python_interpreter() -> &'static str {
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(PYPY).is_file()));
+    if on_path { PYPY } else { "python3" }
+}
+
+/// The Python 3 interpreter problemtools and Kattis run a `.py` submission with.
+pub const PYPY: &str = "pypy3";
+
+/// Checks the Python file `source` (a copy of `given`) for syntax with `python`: parsing
 /// without running, and without writing `__pycache__` beside it.
-fn check_python(sandbox: &Sandbox, source: &Path, given: &Path) -> Result<(), PackageError> {
+fn check_python(
+    sandbox: &Sandbox,
+    python: &'static str,
+    source: &Path,
+    given: &Path,
+) -> Result<(), PackageError> {
     let check = "import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')";
     let args = [Path::new("-c").as_os_str(), check.as_ref(), source.as_os_str()];
-    run_compiler(Some(sandbox), source, given, "python3", &args)
+    run_compiler(Some(sandbox), source, given, python, &args)
 }
 
 /// A program built from a source file for the command line, and the folder its binary is
@@ -210,7 +231,7 @@ pub(crate) fn build_command(
     let display = format!("{shown}{arguments}");
     match language {
         Language::Python => {
-            check_python(sandbox, &absolute, given)?;
+            check_python(sandbox, "python3", &absolute, given)?;
             let mut words = vec![OsString::from("python3"), absolute.into_os_string()];
             words.extend(args.iter().cloned());
             let how = format!("python3 {shown} (its syntax checked)");

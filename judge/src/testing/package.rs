@@ -2,7 +2,9 @@
 //! `validate` on any files and on random corruptions of them ([`assert_validator_agrees`]),
 //! and one end-to-end build of a package by a problem's binary, checked against what each
 //! submission must get, built twice to the same bytes, judged by `PROBLEM run` and, where
-//! Kattis's `verifyproblem` can be found, verified by it ([`package_end_to_end`]).
+//! Kattis's `verifyproblem` can be found, verified by it ([`package_end_to_end`]); and the
+//! same for a problem's interactive package, with a right and a wrong player in C++ and in
+//! Python ([`interactive_package_end_to_end`]), the jury its static build ([`static_binary`]).
 //!
 //! Both need g++, as a judge importing the package does ([`require_gpp`]). Without
 //! `verifyproblem` (on `PATH`, or named by the environment variable `JUDGE_VERIFYPROBLEM`)
@@ -13,12 +15,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use super::sandbox;
+use super::interactive::QueryServer;
+use super::{TestDir, sandbox};
 use crate::package::{Packaged, compile_cpp, input_validator_source};
 use crate::rules::Limits;
 use crate::rules::canonical::{Strictness, validate_file};
 use crate::sandbox::{ChildOptions, Exit, Program};
 use engine::rng::SplitMix64;
+use games::Game;
 
 /// The environment variable naming Kattis's `verifyproblem` when it is not on `PATH`.
 pub const VERIFYPROBLEM_VARIABLE: &str = "JUDGE_VERIFYPROBLEM";
@@ -214,17 +218,19 @@ pub struct PackageCase {
     pub interactive: bool,
 }
 
-/// The problem's binary built static for `x86_64-unknown-linux-musl` (release), as an
-/// interactive package's jury must be: `cargo build -p CRATE` for that target into the
-/// target folder of `binary` (the test's own build of the problem's binary). `None`, saying
-/// so, when the target is not installed (`rustup target add x86_64-unknown-linux-musl`),
-/// but on CI, which installs it.
+/// Every problem's binary built static for `x86_64-unknown-linux-musl` (release), as an
+/// interactive package's jury must be: one `cargo build -p CRATE ...` of all `crates` for
+/// that target into the target folder of `binary` (the test's own build of the problem's
+/// binary), so that the first crate's test builds every jury and the others find theirs
+/// fresh. Returns the path of `binary`'s static build; `None`, saying so, when the target is
+/// not installed (`rustup target add x86_64-unknown-linux-musl`), but on CI, which
+/// installs it.
 ///
 /// # Panics
 /// On CI without the target, or when the build fails.
 #[must_use]
 #[allow(clippy::print_stderr, reason = "a skipped check says so where cargo test shows it")]
-pub fn static_binary(crate_name: &str, binary: &str) -> Option<PathBuf> {
+pub fn static_binary(crates: &[String], binary: &str) -> Option<PathBuf> {
     const TARGET: &str = "x86_64-unknown-linux-musl";
     let installed = Command::new("rustup")
         .args(["target", "list", "--installed"])
@@ -243,15 +249,122 @@ pub fn static_binary(crate_name: &str, binary: &str) -> Option<PathBuf> {
     // The test's binary is TARGET_DIR/PROFILE/NAME.
     let target_dir = Path::new(binary).parent().and_then(Path::parent).expect("a target folder");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let built = Command::new(cargo)
-        .args(["build", "--release", "--locked", "--target", TARGET, "-p", crate_name])
-        .arg("--target-dir")
-        .arg(target_dir)
-        .output()
-        .expect("cargo runs");
+    let mut command = Command::new(cargo);
+    command.args(["build", "--release", "--locked", "--target", TARGET]);
+    for name in crates {
+        command.args(["-p", name]);
+    }
+    let built = command.arg("--target-dir").arg(target_dir).output().expect("cargo runs");
     assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
     let name = Path::new(binary).file_name().expect("a binary's name");
     Some(target_dir.join(TARGET).join("release").join(name))
+}
+
+/// What a problem's interactive package test gives ([`interactive_package_end_to_end`]):
+/// its binary, its players' pieces and two C++ players of its own.
+#[derive(Clone, Debug)]
+pub struct InteractiveCase {
+    /// The problem's binary (the test's build), beside which its static build goes.
+    pub binary: &'static str,
+    /// Every problem crate's name, built static together ([`static_binary`]).
+    pub crates: Vec<String>,
+    /// The package's short name: `herobattle`.
+    pub short_name: &'static str,
+    /// How a game opens, for the test player ([`PLAYER`](super::interactive::PLAYER)'s
+    /// INTRO: Python source defining `intro(read)`).
+    pub intro: &'static str,
+    /// The test player's planted bug (Python source defining `bug(a)`), true at a rare
+    /// position.
+    pub bug: &'static str,
+    /// A right player in C++, which must be accepted.
+    pub perfect_cpp: &'static str,
+    /// A wrong player in C++ (its file name, its source), which a kill test must beat.
+    pub wrong_cpp: (&'static str, &'static str),
+    /// More options for `package` (`--levels 3`).
+    pub options: &'static [&'static str],
+}
+
+/// The interactive package of `case`'s problem, built and checked as
+/// [`package_end_to_end`] checks a package, with four players: `perfect.cpp` (the case's
+/// right C++ player) and `perfect.py` (the test [`PLAYER`](super::interactive::PLAYER),
+/// asking `game` in this process through a [`QueryServer`], whose time is thus not the
+/// player's, as it would not be on the judge) accepted; the case's wrong C++ player and
+/// `rare.py` (the test player with the case's bug) filed under `wrong_answer`, each beaten by
+/// its own kill test. The jury is the problem's static build ([`static_binary`]). Returns
+/// what `package` printed, or `None` when the musl target is missing (off CI).
+///
+/// # Panics
+/// At the first check that fails.
+pub fn interactive_package_end_to_end<G: Game + Send + 'static>(
+    case: &InteractiveCase,
+    game: G,
+) -> Option<String> {
+    require_gpp();
+    let jury = static_binary(&case.crates, case.binary)?;
+    let name = Path::new(case.binary).file_name().expect("a binary's name");
+    let dir = TestDir::new(&format!("{}-interactive-package", name.to_string_lossy()));
+    let files = dir.join("player");
+    std::fs::create_dir_all(&files).expect("the scratch folder is writable");
+    let server = QueryServer::start(game, &files);
+    let write = |file: &str, text: &str| {
+        let path = files.join(file);
+        std::fs::write(&path, text).expect("the scratch folder is writable");
+        path.display().to_string()
+    };
+    let (player, intro, bug) = (
+        write("player.py", super::interactive::PLAYER),
+        write("intro.py", case.intro),
+        write("bug.py", case.bug),
+    );
+    // A submission is one file: it sets the player's arguments and runs it.
+    let python = |what: &str, rule: Option<&str>| {
+        let mut argv = format!("[\"player\", {intro:?}, {:?}", server.address());
+        if let Some(rule) = rule {
+            argv += &format!(", {rule:?}");
+        }
+        format!(
+            "# {what}: the judge's test player, asking the test's query server.\nimport sys\n\
+             sys.argv = {argv}]\nexec(open({player:?}).read())\n"
+        )
+    };
+    let (wrong_file, wrong_source) = case.wrong_cpp;
+    let mut options = vec![
+        "--interactive".to_owned(),
+        "--jury".to_owned(),
+        jury.display().to_string(),
+        "--stress-time".to_owned(),
+        "120s".to_owned(),
+    ];
+    options.extend(case.options.iter().map(|&o| o.to_owned()));
+    // The static build writes the package too: its juries play the extremes' games at
+    // release speed, where the test's own build takes minutes.
+    let package = PackageCase {
+        binary: jury.display().to_string(),
+        dir: dir.to_path_buf(),
+        short_name: case.short_name,
+        submissions: vec![
+            ("perfect.cpp", "--accepted", case.perfect_cpp.to_owned(), "accepted"),
+            ("perfect.py", "--accepted", python("A perfect player", None), "accepted"),
+            (wrong_file, "--wrong", wrong_source.to_owned(), "wrong_answer"),
+            (
+                "rare.py",
+                "--wrong",
+                python("A player that misplays one rare position", Some(&bug)),
+                "wrong_answer",
+            ),
+        ],
+        options: options.into_iter().map(|o| &*o.leak()).collect(),
+        rebuild: false,
+        interactive: true,
+    };
+    let (_, printed) = package_end_to_end(&package);
+    let stem = wrong_file.split('.').next().unwrap_or(wrong_file);
+    for kill in [format!("kills-{stem} kills {wrong_file}"), "kills-rare kills rare.py".to_owned()]
+    {
+        assert!(printed.contains(&kill), "{printed}");
+    }
+    drop(server);
+    Some(printed)
 }
 
 /// Every file below `dir` with its bytes, by path.

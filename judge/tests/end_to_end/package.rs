@@ -50,6 +50,7 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
         stress_time: Duration::from_secs(60),
         shrink_runs: 200,
         jobs: 2,
+        levels: None,
         time_limit: None,
         own_tests: None,
         interactive: None,
@@ -105,6 +106,7 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
         wrong: Vec::new(),
         time_limit: Some(3),
         own_tests: Some(own.clone()),
+        levels: Some(1),
         ..options(folder)
     };
     let built = build(sandbox(), &Sum, &given("c"), &|_| {}).expect("the package builds");
@@ -112,6 +114,15 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
     let files = tree(&built.dir);
     let text = |name: &str| String::from_utf8_lossy(&files[Path::new(name)]).into_owned();
     assert_eq!(text(".timelimit"), "3\n");
+    // `--levels 1`: the generated tests of level 0 alone, and no extremes.
+    let generated: Vec<String> = (files.keys().filter_map(|f| f.file_name()))
+        .map(|f| f.to_string_lossy().into_owned())
+        .filter(|f| (f.starts_with("level-") || f.starts_with("limits-")) && f.ends_with(".in"))
+        .collect();
+    assert!(
+        !generated.is_empty() && generated.iter().all(|f| f.starts_with("level-0-")),
+        "{generated:?}"
+    );
     assert_eq!(
         (text("data/secret/mine.in"), text("data/secret/mine.ans")),
         ("2\n4 2\n5 5\n".to_owned(), "6\n10\n".to_owned())
