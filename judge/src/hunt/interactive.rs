@@ -35,7 +35,7 @@ use std::any::Any;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use games::{Game, MoveError, best};
+use games::{Game, MoveError, Value, best};
 
 use super::jury::{Jury, Reply, Speaker, Verdict as Played};
 use super::trial::{Contestant, ReplyTimes, Schedule, Transcript, Trial, run_verdict};
@@ -222,6 +222,10 @@ where
         let idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
         let mut game = idle.unwrap_or_else(|| (self.make)());
         let starts = game.starts(input);
+        if max_lines < usize::MAX && least_moves(&mut game, &starts) > max_lines {
+            self.idle.lock().unwrap_or_else(PoisonError::into_inner).push(game);
+            return None;
+        }
         let mut jury = Jury::new(game, starts, seed);
         let mut reply = jury.open();
         let played = loop {
@@ -276,6 +280,26 @@ where
         let transcript = Transcript { lines, games, replies: ReplyTimes::of(replies) };
         Ok(Trial { verdict, run, transcript: Some(Box::new(transcript)) })
     }
+}
+
+/// The moves the games from `starts` take at least under perfect play, one line each: a
+/// start valued with its remoteness is played in exactly that many moves (the winner wins as
+/// fast as it can, the loser loses as slowly), so an input whose games will pass a line budget
+/// is known before they are played (hero-battle's two long extremes took more than a minute
+/// to play up to the budget). Games of chance count nothing. `O(starts)` valuations.
+fn least_moves<G: Game>(game: &mut G, starts: &[G::Position]) -> usize {
+    starts
+        .iter()
+        .map(|start| {
+            let side = game.program_side(start);
+            match game.value_for(start, side) {
+                Value::Win { remoteness: Some(moves) } | Value::Lose { remoteness: Some(moves) } => {
+                    moves as usize
+                }
+                _ => 0,
+            }
+        })
+        .sum()
 }
 
 /// The jury as the sandbox's other side: its lines as bytes, its end as closing the
