@@ -293,9 +293,8 @@ fn least_moves<G: Game>(game: &mut G, starts: &[G::Position]) -> usize {
         .map(|start| {
             let side = game.program_side(start);
             match game.value_for(start, side) {
-                Value::Win { remoteness: Some(moves) } | Value::Lose { remoteness: Some(moves) } => {
-                    moves as usize
-                }
+                Value::Win { remoteness: Some(moves) }
+                | Value::Lose { remoteness: Some(moves) } => moves as usize,
                 _ => 0,
             }
         })
