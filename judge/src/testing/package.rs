@@ -218,7 +218,8 @@ pub struct PackageCase {
     pub interactive: bool,
 }
 
-/// Every problem's binary built static for `x86_64-unknown-linux-musl` (release), as an
+/// Every problem's binary built static for `x86_64-unknown-linux-musl` (the workspace's
+/// `jury` profile: release's optimizations, built in a fraction of its time), as an
 /// interactive package's jury must be: one `cargo build -p CRATE ...` of all `crates` for
 /// that target into the target folder of `binary` (the test's own build of the problem's
 /// binary), so that the first crate's test builds every jury and the others find theirs
@@ -250,14 +251,14 @@ pub fn static_binary(crates: &[String], binary: &str) -> Option<PathBuf> {
     let target_dir = Path::new(binary).parent().and_then(Path::parent).expect("a target folder");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
-    command.args(["build", "--release", "--locked", "--target", TARGET]);
+    command.args(["build", "--profile", "jury", "--locked", "--target", TARGET]);
     for name in crates {
         command.args(["-p", name]);
     }
     let built = command.arg("--target-dir").arg(target_dir).output().expect("cargo runs");
     assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
     let name = Path::new(binary).file_name().expect("a binary's name");
-    Some(target_dir.join(TARGET).join("release").join(name))
+    Some(target_dir.join(TARGET).join("jury").join(name))
 }
 
 /// What a problem's interactive package test gives ([`interactive_package_end_to_end`]):
