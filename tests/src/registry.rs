@@ -90,3 +90,12 @@ pub fn problems() -> Vec<ProblemCrate> {
         })
         .collect()
 }
+
+/// The problem crates' names, in the order of [`problems`].
+///
+/// # Panics
+/// As [`members`].
+#[must_use]
+pub fn problem_names() -> Vec<String> {
+    problems().into_iter().map(|p| p.name).collect()
+}

@@ -13,9 +13,9 @@
 //! clock ends it at [`wall_backstop`] of the limit, twice the limit plus a second, as CMS sets
 //! its wall-clock limit. The backstop leaves out the time the program waited for a core, every
 //! process and thread of it (and in a dialogue, the time the other side took and our threads
-//! that carry its lines waited: `Waits`), so a busy machine does not bring it closer: it ends programs that sleep or wait,
-//! not slow ones. In a dialogue where both sides were waiting it is called idleness
-//! ([`Exit::Idle`]).
+//! that carry its lines waited: `Waits`), so a busy machine does not bring it closer: it ends
+//! programs that sleep or wait, not slow ones. In a dialogue where both sides were waiting it
+//! is called idleness ([`Exit::Idle`]).
 //!
 //! **Memory.** The peak resident memory of the program is read every [`POLL`] (its `VmHWM`,
 //! and the resident memory of every process of its cgroup together) and the run is killed

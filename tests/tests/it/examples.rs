@@ -4,7 +4,7 @@
 
 #[test]
 fn every_example_runs_exactly_one_problem_binary() {
-    let problems: Vec<String> = tests::registry::problems().into_iter().map(|p| p.name).collect();
+    let problems = tests::registry::problem_names();
     let examples = tests::examples::examples();
     for example in &examples {
         let runs: Vec<&String> = problems.iter().filter(|p| example.runs(p)).collect();
