@@ -26,6 +26,6 @@ window.drawBoard = function (answer, page) {
   };
   return el("div", { class: "battle" },
     side("Alice", "A", "B", board.alice),
-    el("p", {}, "Each move: every living hero of the mover hits one living enemy hero, written A1->B2 (the protocol's line lists the targets of hero 1 and hero 2; 0 for a dead hero)."),
+    el("p", {}, "Each move: every living hero of the mover hits one living enemy hero, written ", el("code", {}, "A1->B2"), " (the protocol's line lists the targets of hero 1 and hero 2; 0 for a dead hero)."),
     side("Bob", "B", "A", board.bob));
 };
