@@ -504,17 +504,21 @@ pub enum DuelMove {
 }
 
 /// The duel one moment at a time: the oracle over the tablebase of the input's O, built
-/// the first time an input of that O is read (one sweep, 0.1 to 0.25 s with two threads,
-/// 11.5 MB) and kept in a [`Cache`] shared with the games made by [`DuelGame::sharing`].
+/// the first time a moment of that O is valued (one sweep, 0.1 to 0.25 s with two threads,
+/// 11.5 MB), not when the input is read, so that a jury's opening lines go out at once (a
+/// judge may watch for them: BAPCtools tells which side speaks first by waiting 0.1 s), and
+/// kept in a [`Cache`] shared with the games made by [`DuelGame::sharing`].
 #[derive(Debug)]
 pub struct DuelGame {
+    /// The O of the input read last.
+    ops: Option<u8>,
     oracle: Option<Oracle>,
     tablebases: Arc<Cache>,
 }
 
 impl Default for DuelGame {
     fn default() -> Self {
-        Self { oracle: None, tablebases: Arc::new(Cache::in_memory()) }
+        Self { ops: None, oracle: None, tablebases: Arc::new(Cache::in_memory()) }
     }
 }
 
@@ -530,11 +534,19 @@ impl DuelGame {
     /// tablebase is still built once.
     #[must_use]
     pub fn sharing(&self) -> Self {
-        Self { oracle: None, tablebases: Arc::clone(&self.tablebases) }
+        Self { ops: None, oracle: None, tablebases: Arc::clone(&self.tablebases) }
     }
 
+    /// The oracle of the O of the input read last, built (or taken from the cache) the first
+    /// time it is asked for.
     fn oracle(&mut self) -> &mut Oracle {
-        self.oracle.as_mut().expect("an input is read before its games")
+        let ops = self.ops.expect("an input is read before its games");
+        if self.oracle.as_ref().is_none_or(|o| o.ops() != ops) {
+            let built = self.tablebases.get_or_build(ops, Policy::Build);
+            let built = built.expect("a cache in memory builds, and building cannot fail");
+            self.oracle = Some(Oracle::new(Arc::clone(built)));
+        }
+        self.oracle.as_mut().expect("the oracle is built above")
     }
 }
 
@@ -753,12 +765,8 @@ impl games::Game for DuelGame {
 
     /// One game a case.
     fn starts(&mut self, file: &TestFile) -> Vec<State> {
-        if self.oracle.as_ref().is_none_or(|o| o.ops() != file.ops) {
-            assert!((1..=MAX_OPS).contains(&file.ops), "a parsed file's O is in 1..={MAX_OPS}");
-            let built = self.tablebases.get_or_build(file.ops, Policy::Build);
-            let built = built.expect("a cache in memory builds, and building cannot fail");
-            self.oracle = Some(Oracle::new(Arc::clone(built)));
-        }
+        assert!((1..=MAX_OPS).contains(&file.ops), "a parsed file's O is in 1..={MAX_OPS}");
+        self.ops = Some(file.ops);
         file.positions.iter().map(|p| State::start(file.ops, p)).collect()
     }
 

@@ -74,7 +74,7 @@ use place::Place;
 
 pub use crate::hunt::{GroupScore, Score};
 pub use interactive::{INTERACTION_LINES, Interactive};
-pub use kattis::{TIME_MULTIPLIER, TIME_SAFETY_MARGIN, time_limit};
+pub use kattis::{Format, TIME_MULTIPLIER, TIME_SAFETY_MARGIN, time_limit};
 use kattis::{file_name_ok, short_name_ok};
 #[cfg(feature = "cli")]
 pub(crate) use submission::{BuiltProgram, build_command};
@@ -338,6 +338,9 @@ pub struct PackageOptions {
     /// submissions are players, judged by the jury, which goes into the package as a static
     /// binary (module `interactive`).
     pub interactive: Option<Interactive>,
+    /// The format's version (`--format`): legacy, or 2025-09 for a pass-fail or interactive
+    /// package.
+    pub format: Format,
 }
 
 /// How a `--wrong` or `--slow` submission's kill test was found.
@@ -510,7 +513,9 @@ pub struct Built {
     pub bytes: u64,
     /// Big tests left out by the budget.
     pub left_out: usize,
-    /// The time limit written to `.timelimit`, in seconds.
+    /// The format's version it is written in.
+    pub format: Format,
+    /// The time limit written to `.timelimit` (2025-09: `problem.yaml`), in seconds.
     pub time_limit: u64,
     /// Whether the setter gave it, rather than the accepted submissions setting it.
     pub time_limit_given: bool,
@@ -735,6 +740,15 @@ pub enum PackageError {
         /// What went wrong.
         source: StressError,
     },
+    /// A scoring problem's package asked for in a format version that has no scoring
+    /// package of ours.
+    #[error(
+        "{0} is a scoring problem, and its package is written in the legacy format only: \
+         BAPCtools, the one tool that reads 2025-09, does not take `type: scoring`, so a \
+         scoring package in 2025-09 could not be verified (leave out --format, or give \
+         --interactive for the game's pass-fail package)"
+    )]
+    ScoringFormat(&'static str),
     /// A signal stopped the build.
     #[error("stopped by {}", crate::sandbox::signal(*.0))]
     Interrupted(i32),
@@ -798,8 +812,11 @@ pub fn build<P: Packaged>(
     progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Built, PackageError> {
     let started = Instant::now();
-    let place = Place::check(&options.dir, problem.name())?;
     let interactive = options.interactive.as_ref();
+    if options.format != Format::Legacy && problem.scoring().is_some() && interactive.is_none() {
+        return Err(PackageError::ScoringFormat(problem.name()));
+    }
+    let place = Place::check(&options.dir, problem.name())?;
     let jury_bytes = interactive.map(|i| interactive::check_static(&i.jury)).transpose()?;
     let juries = interactive.map(|i| &i.juries);
     let temp = std::env::temp_dir();
@@ -810,7 +827,7 @@ pub fn build<P: Packaged>(
     let interface = problem.interface().filter(|_| interactive.is_none());
     let submissions = compile_all(sandbox, options, scratch.path(), interface.as_ref(), progress)?;
     let about = problem.about();
-    let mut tests = Tests::new(problem, interactive);
+    let mut tests = Tests::new(problem, interactive, options.format);
     add_samples(problem, &about, &mut tests)?;
     if let Some(dir) = &options.own_tests {
         let (added, same) = add_own(problem, dir, &mut tests)?;
@@ -957,13 +974,15 @@ pub fn build<P: Packaged>(
     }
 
     let given = options.time_limit.is_some();
-    let written = place.write(problem, &about, &tests, &submissions, &filed, (limit, given))?;
+    let written =
+        place.write(options.format, problem, &about, &tests, &submissions, &filed, (limit, given))?;
     let (count, bytes) = tests.totals();
     Ok(Built {
         dir: written,
         tests: count,
         bytes,
         left_out: tests.left_out,
+        format: options.format,
         time_limit: limit,
         time_limit_given: options.time_limit.is_some(),
         jury_bytes,

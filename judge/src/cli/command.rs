@@ -46,7 +46,8 @@ pub enum JudgeCommand {
     Run(run::RunTestsArgs),
     /// Write a problem package in the Kattis format.
     ///
-    /// Writes a problem package in the Kattis format (legacy), which DOMjudge imports: the
+    /// Writes a problem package in the Kattis format (legacy, which problemtools and DOMjudge
+    /// read, or with --format 2025-09, which BAPCtools reads): the
     /// samples, the extremes and generated tests with our answers, a test that kills each
     /// --wrong and --slow submission (found by stress and shrunk), the validators, the
     /// submissions filed by verdict. Exit 0 all filed, 1 some submission killed by no test

@@ -1,6 +1,7 @@
 //! `PROBLEM package DIR --accepted SRC... [--wrong SRC...] [--slow SRC...]`: a problem
-//! package in the Kattis format (legacy version), built by [`build`]; this runner prints its
-//! steps on stderr as they come and what it built on stdout.
+//! package in the Kattis format (legacy version, or 2025-09 with `--format`), built by
+//! [`build`]; this runner prints its steps on stderr as they come and what it built on
+//! stdout.
 //!
 //! Exit codes: 0 the package is written and every submission filed; 1 the package is written
 //! but some `--wrong` or `--slow` submission was killed by no test (a search of `--stress-time`
@@ -16,8 +17,8 @@ use std::time::Duration;
 use super::{EXIT_FOUND, EXIT_PASSED, EXIT_TROUBLE, parse_duration};
 use crate::hunt::Juries;
 use crate::package::{
-    Built, INTERACTION_LINES, Interactive, PYPY, PackageError, PackageOptions, Packaged, SUPPORTED,
-    TIME_MULTIPLIER, build, time_limit,
+    Built, Format, INTERACTION_LINES, Interactive, PYPY, PackageError, PackageOptions, Packaged,
+    SUPPORTED, TIME_MULTIPLIER, build, time_limit,
 };
 use crate::sandbox::{Sandbox, exit_code};
 use crate::text::{bytes, plural, seconds};
@@ -26,7 +27,8 @@ use crate::text::{bytes, plural, seconds};
 #[derive(Clone, Debug, clap::Args)]
 #[command(after_help = format!(
     "Languages: {SUPPORTED}. Verify the package with Kattis's problemtools: \
-     verifyproblem DIR -p config data validators submissions"
+     verifyproblem DIR -p config data validators submissions; one in 2025-09 with \
+     BAPCtools: bt validate --problem DIR && bt run --problem DIR"
 ))]
 pub struct PackageArgs {
     /// The package folder (first, before the options). Its last part is the problem's short
@@ -65,8 +67,8 @@ pub struct PackageArgs {
     pub(crate) jobs: Option<u16>,
     /// The package's time limit, in whole seconds as Kattis takes it (e.g. 1 or 2s), instead
     /// of 5 times the slowest accepted run: every accepted submission must pass every test
-    /// within it. Verify the package with verifyproblem -t T, as the legacy format has no
-    /// time limit of its own.
+    /// within it. Verify a legacy package with verifyproblem -t T, as the legacy format has
+    /// no time limit of its own.
     #[arg(long, value_parser = parse_whole_seconds, value_name = "T")]
     pub(crate) time_limit: Option<u64>,
     /// A folder of your own tests: each NAME.in in it (the canonical format, the original
@@ -85,6 +87,11 @@ pub struct PackageArgs {
     /// binary, if it is static]
     #[arg(long, value_name = "BINARY", requires = "interactive")]
     pub(crate) jury: Option<PathBuf>,
+    /// The package format's version: legacy (problemtools, Kattis, DOMjudge, pc2) or 2025-09
+    /// (BAPCtools; problem.yaml's type and time_limit, statement/, output_validator/,
+    /// data/test_group.yaml), for a pass-fail or an interactive package.
+    #[arg(long, value_name = "VERSION", default_value = "legacy")]
+    pub(crate) format: Format,
 }
 
 /// Parses a time limit in whole seconds, at least 1: `2`, `2s`, `2000ms`.
@@ -101,11 +108,13 @@ fn parse_whole_seconds(text: &str) -> Result<u64, String> {
 
 /// What was built, for stdout.
 fn summary(built: &Built, seed: u64) -> String {
-    let mut out = format!("package: {}\n", built.dir.display());
+    let legacy = built.format == Format::Legacy;
+    let mut out = format!("package: {} (format {})\n", built.dir.display(), built.format);
     if let Some(size) = built.jury_bytes {
+        let kind = if legacy { "validation: custom interactive" } else { "type: interactive" };
         out += &format!(
-            "jury: output_validators/jury/run, a static binary of {} (validation: custom \
-             interactive)\n",
+            "jury: {}/run, a static binary of {} ({kind})\n",
+            built.format.output_validator_folder("jury"),
             bytes(size)
         );
     }
@@ -122,22 +131,23 @@ fn summary(built: &Built, seed: u64) -> String {
     }
     out += &format!("{tests}\n");
     let (slowest, test) = &built.slowest_accepted;
+    let file = built.format.time_limit_file();
     out += &if built.time_limit_given {
         format!(
-            "time limit: {} s (.timelimit), as given; the slowest accepted run took {} on {test}\n",
+            "time limit: {} s ({file}), as given; the slowest accepted run took {} on {test}\n",
             built.time_limit,
             seconds(*slowest)
         )
     } else {
         format!(
-            "time limit: {} s (.timelimit): {TIME_MULTIPLIER} times the slowest accepted run ({} \
-             on {test}), rounded up to whole seconds, at least 1 s\n",
+            "time limit: {} s ({file}): {TIME_MULTIPLIER} times the slowest accepted run ({} on \
+             {test}), rounded up to whole seconds, at least 1 s\n",
             built.time_limit,
             seconds(*slowest)
         )
     };
     let rule = time_limit(*slowest);
-    if built.time_limit_given && rule > built.time_limit {
+    if built.time_limit_given && rule > built.time_limit && legacy {
         out += &format!(
             "note: Kattis's rule would give {rule} s ({TIME_MULTIPLIER} times the slowest accepted \
              run): verifyproblem -t {} warns that the given limit is tighter\n",
@@ -170,13 +180,18 @@ fn summary(built: &Built, seed: u64) -> String {
             plural(not.runs, "run")
         );
     }
-    // The legacy format has no time limit of its own: problemtools is told a given one.
-    let fixed =
-        if built.time_limit_given { format!(" -t {}", built.time_limit) } else { String::new() };
-    out += &format!(
-        "verify it: verifyproblem {}{fixed} -p config data validators submissions\n",
-        built.dir.display()
-    );
+    let dir = built.dir.display();
+    out += &if legacy {
+        // The legacy format has no time limit of its own: problemtools is told a given one.
+        let fixed = if built.time_limit_given {
+            format!(" -t {}", built.time_limit)
+        } else {
+            String::new()
+        };
+        format!("verify it: verifyproblem {dir}{fixed} -p config data validators submissions\n")
+    } else {
+        format!("verify it: bt validate --problem {dir} && bt run --problem {dir}\n")
+    };
     match built.python {
         Some(PYPY) => {
             out += "note: the .py submissions ran with pypy3, as problemtools and Kattis run \
@@ -241,6 +256,7 @@ pub(super) fn run_package<P: Packaged>(
         time_limit: args.time_limit,
         own_tests: args.tests.clone(),
         interactive,
+        format: args.format,
     };
     let progress = |step| eprintln!("package: {step}");
     match build(sandbox, problem, &options, &progress) {

@@ -2,8 +2,8 @@
 //! `bt run` do: each test's verdict, CPU time and peak memory as it ends, then a summary (how
 //! many passed, the slowest test, the peak memory) and, on a scoring package, each group's
 //! score and the total as the package's grading gives them ([`Score`]). Runs are isolated
-//! and limited as `stress`'s are ([`judge_test`]); a package's `.timelimit` is the default
-//! time limit when TESTS is a package or its `data/`. Each answer is `NAME.ans`, else
+//! and limited as `stress`'s are ([`judge_test`]); a package's time limit (`.timelimit`, or
+//! 2025-09's `limits.time_limit`) is the default when TESTS is a package or its `data/`. Each answer is `NAME.ans`, else
 //! `NAME.out`, else our own; a test whose files are an earlier test's (a package's link from
 //! one group to another) is judged once. COMMAND may be a source file, built as `package`
 //! builds a submission ([`build_command`]).
@@ -40,8 +40,9 @@ pub struct RunTestsArgs {
     pub(crate) command: Vec<OsString>,
 }
 
-/// The folder of tests and the default limits: a package's `data/` and its `.timelimit`
-/// when `tests` is a package or its `data/`, else `tests` and the problem's.
+/// The folder of tests and the default limits: a package's `data/` and its time limit
+/// ([`package_time_limit`]) when `tests` is a package or its `data/`, else `tests` and the
+/// problem's.
 fn tests_and_defaults(tests: &Path, problem: RunLimits) -> (PathBuf, RunLimits) {
     let (folder, package) = if tests.join("problem.yaml").is_file() {
         (tests.join("data"), Some(tests.to_owned()))
@@ -49,17 +50,36 @@ fn tests_and_defaults(tests: &Path, problem: RunLimits) -> (PathBuf, RunLimits) 
         let parent = tests.parent().filter(|p| p.join("problem.yaml").is_file());
         (tests.to_owned(), parent.map(Path::to_owned))
     };
-    let time = package
-        .and_then(|p| std::fs::read_to_string(p.join(".timelimit")).ok())
-        .and_then(|text| text.trim().parse::<f64>().ok())
-        .and_then(|secs| Duration::try_from_secs_f64(secs).ok());
-    match time {
-        Some(time) => (
-            folder,
-            RunLimits { time, origin: "the package's .timelimit, the original memory", ..problem },
-        ),
+    match package.as_deref().and_then(package_time_limit) {
+        Some((time, origin)) => (folder, RunLimits { time, origin, ..problem }),
         None => (folder, problem),
     }
+}
+
+/// A package's time limit and where it was read: its `.timelimit` (legacy), else the
+/// `time_limit:` line of the `limits:` block of its `problem.yaml` (2025-09). `None` when it
+/// gives none, or one that is not a positive number of seconds.
+fn package_time_limit(package: &Path) -> Option<(Duration, &'static str)> {
+    let seconds = |text: &str| {
+        let secs = text.trim().parse::<f64>().ok().filter(|s| *s > 0.0)?;
+        Duration::try_from_secs_f64(secs).ok()
+    };
+    if let Ok(text) = std::fs::read_to_string(package.join(".timelimit")) {
+        return Some((seconds(&text)?, "the package's .timelimit, the original memory"));
+    }
+    let yaml = std::fs::read_to_string(package.join("problem.yaml")).ok()?;
+    let mut in_limits = false;
+    for line in yaml.lines().filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty()) {
+        if !line.starts_with(' ') {
+            in_limits = line.trim_end() == "limits:";
+        } else if let Some(value) = line.trim().strip_prefix("time_limit:").filter(|_| in_limits)
+        {
+            let value = value.split('#').next().unwrap_or_default();
+            let origin = "the package's limits.time_limit, the original memory";
+            return Some((seconds(value)?, origin));
+        }
+    }
+    None
 }
 
 /// Runs `run`: every test in order, a line each as it ends, then the summary; returns the

@@ -12,6 +12,7 @@ use std::time::Duration;
 use engine::rng::SplitMix64;
 
 use super::interactive::{INTERACTION_LINES, Interactive};
+use super::kattis::Format;
 use super::{
     About, OutputValidator, PackageError, Packaged, Scoring, TestBudget, TestSize, compile_cpp,
     input_validator_source,
@@ -35,7 +36,7 @@ pub(super) struct Test {
     pub(super) name: String,
     /// The input's bytes.
     pub(super) input: Vec<u8>,
-    /// Our answer's bytes.
+    /// Our answer's bytes (none in a 2025-09 interactive package: see `Tests`).
     pub(super) answer: Vec<u8>,
     /// Its case count and size.
     pub(super) size: TestSize,
@@ -79,6 +80,9 @@ pub(super) struct Tests<'a, P: Packaged> {
     /// The game and its jury, for an interactive package.
     pub(super) interactive: Option<&'a Interactive>,
     pub(super) scoring: Option<Scoring>,
+    /// Whether a test holds our answer: not in a 2025-09 interactive package, whose answers
+    /// are empty, as the jury does not read them.
+    answers: bool,
     pub(super) budget: TestBudget,
     pub(super) tests: Vec<Test>,
     pub(super) big: usize,
@@ -104,12 +108,17 @@ fn group_levels(levels: u32) -> [u32; 2] {
 
 impl<'a, P: Packaged> Tests<'a, P> {
     /// No tests yet, of a batch package or (`interactive`) an interactive one, which is
-    /// pass-fail.
-    pub(super) fn new(problem: &'a P, interactive: Option<&'a Interactive>) -> Self {
+    /// pass-fail, in `format`.
+    pub(super) fn new(
+        problem: &'a P,
+        interactive: Option<&'a Interactive>,
+        format: Format,
+    ) -> Self {
         Self {
             problem,
             interactive,
             scoring: problem.scoring().filter(|_| interactive.is_none()),
+            answers: interactive.is_none() || format == Format::Legacy,
             budget: problem.test_budget(),
             tests: Vec::new(),
             big: 0,
@@ -170,7 +179,9 @@ impl<'a, P: Packaged> Tests<'a, P> {
             }
         };
         let mut answer = Vec::new();
-        problem.render_answer(input, &problem.solve(input), &mut answer);
+        if self.answers {
+            problem.render_answer(input, &problem.solve(input), &mut answer);
+        }
         let size = TestSize { cases: problem.cases(input) as u64, bytes: bytes.len() as u64 };
         let test = Test { sample, groups, name, input: bytes, answer, size, transcript };
         let path = test.path();

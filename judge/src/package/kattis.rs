@@ -1,9 +1,10 @@
-//! The Kattis problem package format (legacy version) as text: which names it allows, the
-//! problem's UUID, the time limit Kattis sets, `problem.yaml`, the statement's LaTeX and the
-//! test groups' `testdata.yaml`. Pure functions of their arguments, so a package is the same
-//! bytes for the same inputs.
+//! The Kattis problem package format as text, in its two versions ([`Format`]): which names
+//! it allows, the problem's UUID, the time limit Kattis sets, `problem.yaml`, the statement's
+//! LaTeX and the test groups' `testdata.yaml`. Pure functions of their arguments, so a package
+//! is the same bytes for the same inputs.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
 use std::time::Duration;
 
 use super::{About, OutputValidator, Scoring};
@@ -18,6 +19,86 @@ pub const TIME_SAFETY_MARGIN: u32 = 2;
 
 /// Kattis's default output limit, in MiB.
 const DEFAULT_OUTPUT_MIB: usize = 8;
+
+/// The version of the problem package format a package is written in.
+///
+/// | | legacy | 2025-09 |
+/// |---|---|---|
+/// | read by | problemtools, Kattis, DOMjudge, pc2 | BAPCtools |
+/// | the kind | `validation:` | `type: pass-fail` or `interactive` |
+/// | the time limit | `.timelimit` | `limits.time_limit` |
+/// | the statement | `problem_statement/` | `statement/` |
+/// | the output validator | `output_validators/NAME/` | `output_validator/` |
+/// | its flags | `validator_flags` | `data/test_group.yaml`'s `output_validator_args` |
+///
+/// 2025-09 packages are pass-fail or interactive only: BAPCtools, the one tool that reads
+/// the version, does not take `type: scoring`, so a scoring package written in it could not
+/// be verified.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// The legacy version (`problem_format_version` absent).
+    #[default]
+    Legacy,
+    /// Version 2025-09 (`problem_format_version: 2025-09`).
+    V2025_09,
+}
+
+impl Format {
+    /// The name `--format` takes: `legacy`, `2025-09`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Legacy => "legacy",
+            Self::V2025_09 => "2025-09",
+        }
+    }
+
+    /// The statement's folder.
+    #[must_use]
+    pub fn statement_folder(self) -> &'static str {
+        match self {
+            Self::Legacy => "problem_statement",
+            Self::V2025_09 => "statement",
+        }
+    }
+
+    /// The folder of a custom output validator (or an interactive package's jury) named
+    /// `name`: `output_validators/NAME` (legacy, which holds many), `output_validator`
+    /// (2025-09, which holds one).
+    #[must_use]
+    pub fn output_validator_folder(self, name: &str) -> String {
+        match self {
+            Self::Legacy => format!("output_validators/{name}"),
+            Self::V2025_09 => "output_validator".to_owned(),
+        }
+    }
+
+    /// Where the package's time limit is written.
+    #[must_use]
+    pub fn time_limit_file(self) -> &'static str {
+        match self {
+            Self::Legacy => ".timelimit",
+            Self::V2025_09 => "problem.yaml",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        [Self::Legacy, Self::V2025_09]
+            .into_iter()
+            .find(|format| format.name() == text.trim())
+            .ok_or_else(|| format!("expected legacy or 2025-09, found {text:?}"))
+    }
+}
 
 /// Whether `name` is a problem's short name as problemtools demands (`[a-z0-9]+`): the
 /// package folder's base name is its short name.
@@ -106,51 +187,69 @@ fn comment(out: &mut String, text: &str) {
     }
 }
 
-/// `problem.yaml`: what the problem is, where it is from, its licence (unknown: see the
-/// comment it holds), the memory limit, Kattis's time rule and the output validation; with
-/// comments saying where the time limit comes from and how the output validator differs from
-/// the original rule. `original_time` is the original judge's time limit; `given_time` the
-/// time limit the setter gave, if any; an output limit is set when the largest answer
-/// (`largest_answer` bytes) needs more than Kattis's default.
+/// `problem.yaml` in `format`: what the problem is, where it is from, its licence (unknown:
+/// see the comment it holds), the memory limit, Kattis's time rule, the time limit (2025-09)
+/// and the kind of output validation; with comments saying where the time limit comes from
+/// and how the output validator differs from the original rule. `original_time` is the
+/// original judge's time limit; `time` the package's, in seconds, and whether the setter gave
+/// it; an output limit is set when the largest answer (`largest_answer` bytes) needs more
+/// than Kattis's default.
+///
+/// # Panics
+/// A scoring package in 2025-09 ([`Format`] says why there is none).
 #[must_use]
 #[allow(clippy::too_many_arguments, reason = "each is one fact of the file")]
 pub(super) fn problem_yaml(
+    format: Format,
     about: &About,
     problem_name: &str,
     memory_mib: u64,
     original_time: Duration,
-    given_time: Option<u64>,
+    (time, given): (u64, bool),
     output: &OutputValidator,
     interactive: bool,
     scoring: Option<&Scoring>,
     largest_answer: usize,
 ) -> String {
+    let legacy = format == Format::Legacy;
+    assert!(legacy || scoring.is_none(), "2025-09 packages are pass-fail or interactive");
     let mut out = String::new();
+    let version = if legacy { "legacy version" } else { "version 2025-09" };
+    let readers = if legacy { "which DOMjudge imports" } else { "which BAPCtools reads" };
     comment(
         &mut out,
         &format!(
-            "{problem_name}: a problem package in the Kattis problem package format (legacy \
-             version), which DOMjudge imports; written by `{problem_name} package`."
+            "{problem_name}: a problem package in the Kattis problem package format \
+             ({version}), {readers}; written by `{problem_name} package`."
         ),
     );
-    let time = match given_time {
-        None => format!(
+    let time_note = match (format, given) {
+        (Format::Legacy, false) => format!(
             "Time limit: .timelimit holds it, in seconds, set by Kattis's rule: the slowest \
              accepted submission's CPU time on these tests times time_multiplier \
              ({TIME_MULTIPLIER}), rounded up to whole seconds, at least 1 s; problemtools \
              computes the same from submissions/accepted, and DOMjudge reads .timelimit."
         ),
-        Some(given) => format!(
-            "Time limit: .timelimit holds it, {given} s, as the setter gave it (`{problem_name} \
+        (Format::Legacy, true) => format!(
+            "Time limit: .timelimit holds it, {time} s, as the setter gave it (`{problem_name} \
              package --time-limit`); DOMjudge reads .timelimit, and the legacy format has no \
              time limit of its own in problem.yaml, so problemtools computes one from \
-             submissions/accepted unless run with -t {given}."
+             submissions/accepted unless run with -t {time}."
+        ),
+        (Format::V2025_09, false) => format!(
+            "Time limit: limits.time_limit, set by Kattis's rule: the slowest accepted \
+             submission's CPU time on these tests times ac_to_time_limit ({TIME_MULTIPLIER}), \
+             rounded up to whole seconds, at least 1 s."
+        ),
+        (Format::V2025_09, true) => format!(
+            "Time limit: limits.time_limit, {time} s, as the setter gave it (`{problem_name} \
+             package --time-limit`)."
         ),
     };
     comment(
         &mut out,
         &format!(
-            "{time} The original judge gave {} s and {memory_mib} MB.",
+            "{time_note} The original judge gave {} s and {memory_mib} MB.",
             original_time.as_secs_f64()
         ),
     );
@@ -164,14 +263,19 @@ pub(super) fn problem_yaml(
         ),
     );
     if interactive {
+        let jury = format.output_validator_folder(super::interactive::JURY_FOLDER);
+        let answers = if legacy {
+            "A test's .ans is the batch problem's answer, which the jury does not read."
+        } else {
+            "A test's .ans is empty: the jury does not read it."
+        };
         comment(
             &mut out,
             &format!(
                 "Interactive: the game of the statement's Interactive version, played against \
-                 our jury, output_validators/jury/run: {problem_name}'s binary, built static, \
-                 which runs `{problem_name} jury` under that name (input answer feedback_dir, \
-                 exit 42 accepted, 43 rejected, judgemessage.txt). A test's .ans is the batch \
-                 problem's answer, which the jury does not read."
+                 our jury, {jury}/run: {problem_name}'s binary, built static, which runs \
+                 `{problem_name} jury` under that name (input answer feedback_dir, exit 42 \
+                 accepted, 43 rejected, judgemessage.txt). {answers}"
             ),
         );
     } else {
@@ -180,21 +284,41 @@ pub(super) fn problem_yaml(
     if let Some(scoring) = scoring {
         comment(&mut out, scoring.note);
     }
+    if !legacy {
+        out.push_str("problem_format_version: 2025-09\n");
+        let kind = if interactive { "interactive" } else { "pass-fail" };
+        let _ = writeln!(out, "type: {kind}");
+    }
     let _ = writeln!(out, "name: {}", quoted(about.title));
     let _ = writeln!(out, "uuid: {}", uuid(problem_name));
     if scoring.is_some() {
         out.push_str("type: scoring\n");
     }
-    let _ = writeln!(out, "source: {}", quoted(about.source));
-    if let Some(url) = about.source_url {
-        let _ = writeln!(out, "source_url: {}", quoted(url));
+    match (format, about.source_url) {
+        (Format::V2025_09, Some(url)) => {
+            let _ = writeln!(out, "source:\n  name: {}\n  url: {}", quoted(about.source), quoted(url));
+        }
+        (_, url) => {
+            let _ = writeln!(out, "source: {}", quoted(about.source));
+            if let Some(url) = url {
+                let _ = writeln!(out, "source_url: {}", quoted(url));
+            }
+        }
     }
     out.push_str("license: unknown\n");
-    let _ = writeln!(
-        out,
-        "limits:\n  memory: {memory_mib}\n  time_multiplier: {TIME_MULTIPLIER}\n  \
-         time_safety_margin: {TIME_SAFETY_MARGIN}"
-    );
+    let _ = writeln!(out, "limits:\n  memory: {memory_mib}");
+    if legacy {
+        let _ = writeln!(
+            out,
+            "  time_multiplier: {TIME_MULTIPLIER}\n  time_safety_margin: {TIME_SAFETY_MARGIN}"
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "  time_multipliers:\n    ac_to_time_limit: {TIME_MULTIPLIER}\n    \
+             time_limit_to_tle: {TIME_SAFETY_MARGIN}\n  time_limit: {time}.0"
+        );
+    }
     // problemtools warns of an answer above half the output limit; a program's output may
     // be longer than ours (more digits), so the limit is four times the largest answer.
     let output_mib = (largest_answer * 4).div_ceil(1 << 20);
@@ -202,6 +326,9 @@ pub(super) fn problem_yaml(
         let _ = writeln!(out, "  output: {output_mib}");
     }
     match output {
+        // 2025-09 says it with `type` and the output validator's folder; the flags are in
+        // data/test_group.yaml ([`test_group_yaml`]).
+        _ if !legacy => {}
         _ if interactive => out.push_str("validation: custom interactive\n"),
         OutputValidator::Default { flags, .. } => {
             out.push_str("validation: default\n");
@@ -217,7 +344,17 @@ pub(super) fn problem_yaml(
     out
 }
 
-/// The statement for `problem_statement/problem.en.tex`: the title as `\problemname`, then
+/// `data/test_group.yaml` of a 2025-09 pass-fail package whose default output validator has
+/// flags (`float_absolute_tolerance 1e-6`): its `output_validator_args`, each a quoted
+/// string. `None` when there are none.
+#[must_use]
+pub(super) fn test_group_yaml(output: &OutputValidator) -> Option<String> {
+    let OutputValidator::Default { flags, .. } = output else { return None };
+    let args: Vec<String> = flags.split_whitespace().map(quoted).collect();
+    (!args.is_empty()).then(|| format!("output_validator_args: [{}]\n", args.join(", ")))
+}
+
+/// The statement for `problem.en.tex` in the statement's folder: the title as `\problemname`, then
 /// the statement's Markdown (`markdown`, from `statement_path`), in a `verbatim` environment
 /// (the legacy format takes LaTeX only; the checks run on a package never render it).
 #[must_use]

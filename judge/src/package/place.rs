@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use engine::fs::write_aside;
 
 use super::contents::Tests;
+use super::kattis::Format;
 use super::{
     About, Filed, OutputValidator, PackageError, Packaged, Submission, input_validator_source,
     kattis, short_name_ok,
@@ -56,11 +57,13 @@ impl Place {
         Ok(Self { dir: dir.to_owned(), aside, made })
     }
 
-    /// Writes the package beside the folder, then puts it in the folder's place (an earlier
-    /// package there is replaced); its time limit is `limit` seconds, `given` by the setter
-    /// or not. Returns the folder.
+    /// Writes the package in `format` beside the folder, then puts it in the folder's place
+    /// (an earlier package there is replaced); its time limit is `limit` seconds, `given` by
+    /// the setter or not. Returns the folder.
+    #[allow(clippy::too_many_arguments, reason = "each is one part of the package")]
     pub(super) fn write<P: Packaged>(
         &self,
+        format: Format,
         problem: &P,
         about: &About,
         tests: &Tests<'_, P>,
@@ -83,31 +86,46 @@ impl Place {
         let interactive = tests.interactive;
         let memory = P::RUN_LIMITS.memory_mib;
         let largest_answer = tests.tests.iter().map(|t| t.answer.len()).max().unwrap_or(0);
+        let legacy = format == Format::Legacy;
         let yaml = kattis::problem_yaml(
+            format,
             about,
             problem.name(),
             memory,
             P::RUN_LIMITS.time,
-            given.then_some(limit),
+            (limit, given),
             &output,
             interactive.is_some(),
             scoring.as_ref(),
             largest_answer,
         );
         write("problem.yaml", yaml.as_bytes())?;
-        write(".timelimit", format!("{limit}\n").as_bytes())?;
+        if legacy {
+            write(".timelimit", format!("{limit}\n").as_bytes())?;
+        } else if let Some(yaml) = kattis::test_group_yaml(&output).filter(|_| interactive.is_none())
+        {
+            write("data/test_group.yaml", yaml.as_bytes())?;
+        }
         let statement = match interactive {
             Some(_) => Cow::Owned(super::interactive::statement(about)),
             None => Cow::Borrowed(about.statement),
         };
         let tex = kattis::statement_tex(about.title, about.statement_path, &statement);
-        write("problem_statement/problem.en.tex", tex.as_bytes())?;
+        write(&format!("{}/problem.en.tex", format.statement_folder()), tex.as_bytes())?;
         for test in &tests.tests {
             let folders = test.folders();
             // A sample's game as the statement shows it (problemtools renders it).
             if let (true, Some(lines)) = (test.sample, &test.transcript) {
                 let text = super::interactive::interaction_text(lines);
                 write(&format!("data/sample/{}.interaction", test.name), text.as_bytes())?;
+                if !legacy {
+                    // What a contestant downloads to play the sample with a local jury, as
+                    // BAPCtools' upgrade of a legacy package gives: the input, and no answer.
+                    let link = self.aside.join(format!("data/sample/{}.in.download", test.name));
+                    let target = format!("{}.in", test.name);
+                    std::os::unix::fs::symlink(&target, &link).map_err(io(&link))?;
+                    write(&format!("data/sample/{}.ans.download", test.name), b"")?;
+                }
             }
             for (ending, bytes) in [("in", &test.input), ("ans", &test.answer)] {
                 let file = format!("{}.{ending}", test.name);
@@ -142,7 +160,7 @@ impl Place {
         }
         match (interactive, output) {
             (Some(interactive), _) => {
-                let folder = format!("output_validators/{}", super::interactive::JURY_FOLDER);
+                let folder = format.output_validator_folder(super::interactive::JURY_FOLDER);
                 let jury = std::fs::read(&interactive.jury).map_err(io(&interactive.jury))?;
                 for (name, bytes) in
                     [("build", super::interactive::BUILD_SCRIPT.as_bytes()), ("run", &jury)]
@@ -155,7 +173,8 @@ impl Place {
                 }
             }
             (None, OutputValidator::Custom { name, source, .. }) => {
-                write(&format!("output_validators/{name}/{name}.cpp"), source.as_bytes())?;
+                let folder = format.output_validator_folder(name);
+                write(&format!("{folder}/{name}.cpp"), source.as_bytes())?;
             }
             (None, OutputValidator::Default { .. }) => {}
         }

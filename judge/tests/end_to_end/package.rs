@@ -54,6 +54,7 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
         time_limit: None,
         own_tests: None,
         interactive: None,
+        format: Format::Legacy,
     };
     let built = build(sandbox(), &Sum, &options("a"), &|_| {}).expect("the package builds");
     let filed: Vec<(&str, &str)> =
