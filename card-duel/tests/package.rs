@@ -56,7 +56,7 @@ fn the_package_verifies_and_its_validator_is_validate() {
             ("crash.cpp", "--wrong", crash, "run_time_error"),
         ],
         options: vec!["--seed", "1", "--stress-time", "60s", "--shrink-runs", "60"],
-        rebuild: false,
+        rebuild: None,
         interactive: false,
     };
     let (package, printed) = package_end_to_end(&case);

@@ -1,8 +1,8 @@
 //! hero-battle's problem package end to end: `hero-battle package` with an accepted
 //! program (our binary behind a C++ `exec`) and planted-bug programs of each kind (a wrong
 //! answer everywhere, a wrong answer on some cases, a crash at hit points 99, a hang), each
-//! filed by the verdict it gets, the package rebuilt to the same bytes and verified by
-//! Kattis's `verifyproblem` where it is installed; and the package's C++ input validator
+//! filed by the verdict it gets, verified by Kattis's `verifyproblem` where it is installed,
+//! and rebuilt in the 2025-09 format to the same files, verified by BAPCtools; and the package's C++ input validator
 //! held to `validate` on the sample, its nine canonical-format variants, every test of the
 //! package and random corruptions of them. The interactive package, with our static jury,
 //! is judge's shared check (`interactive_package_end_to_end`) with hero-battle's players.
@@ -13,6 +13,7 @@ use std::path::Path;
 
 use hero_battle::judge::Judge;
 use hero_battle::position::HeroGame;
+use judge::package::Format;
 use judge::testing::package::{
     InteractiveCase, PackageCase, assert_validator_agrees, behind_binary,
     interactive_package_end_to_end, package_end_to_end, require_gpp,
@@ -62,7 +63,7 @@ fn the_package_verifies_and_its_validator_is_validate() {
             ("spin.cpp", "--slow", spin.to_owned(), "time_limit_exceeded"),
         ],
         options: vec!["--seed", "1", "--stress-time", "60s"],
-        rebuild: true,
+        rebuild: Some(Format::V2025_09),
         interactive: false,
     };
     let (package, printed) = package_end_to_end(&case);

@@ -974,8 +974,15 @@ pub fn build<P: Packaged>(
     }
 
     let given = options.time_limit.is_some();
-    let written =
-        place.write(options.format, problem, &about, &tests, &submissions, &filed, (limit, given))?;
+    let written = place.write(
+        options.format,
+        problem,
+        &about,
+        &tests,
+        &submissions,
+        &filed,
+        (limit, given),
+    )?;
     let (count, bytes) = tests.totals();
     Ok(Built {
         dir: written,

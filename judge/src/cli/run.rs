@@ -72,8 +72,7 @@ fn package_time_limit(package: &Path) -> Option<(Duration, &'static str)> {
     for line in yaml.lines().filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty()) {
         if !line.starts_with(' ') {
             in_limits = line.trim_end() == "limits:";
-        } else if let Some(value) = line.trim().strip_prefix("time_limit:").filter(|_| in_limits)
-        {
+        } else if let Some(value) = line.trim().strip_prefix("time_limit:").filter(|_| in_limits) {
             let value = value.split('#').next().unwrap_or_default();
             let origin = "the package's limits.time_limit, the original memory";
             return Some((seconds(value)?, origin));

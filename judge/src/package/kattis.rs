@@ -296,7 +296,8 @@ pub(super) fn problem_yaml(
     }
     match (format, about.source_url) {
         (Format::V2025_09, Some(url)) => {
-            let _ = writeln!(out, "source:\n  name: {}\n  url: {}", quoted(about.source), quoted(url));
+            let _ =
+                writeln!(out, "source:\n  name: {}\n  url: {}", quoted(about.source), quoted(url));
         }
         (_, url) => {
             let _ = writeln!(out, "source: {}", quoted(about.source));

@@ -102,7 +102,8 @@ impl Place {
         write("problem.yaml", yaml.as_bytes())?;
         if legacy {
             write(".timelimit", format!("{limit}\n").as_bytes())?;
-        } else if let Some(yaml) = kattis::test_group_yaml(&output).filter(|_| interactive.is_none())
+        } else if let Some(yaml) =
+            kattis::test_group_yaml(&output).filter(|_| interactive.is_none())
         {
             write("data/test_group.yaml", yaml.as_bytes())?;
         }

@@ -1,14 +1,16 @@
 //! What the problem crates' package tests share: the package's C++ input validator held to
 //! `validate` on any files and on random corruptions of them ([`assert_validator_agrees`]),
 //! and one end-to-end build of a package by a problem's binary, checked against what each
-//! submission must get, built twice to the same bytes, judged by `PROBLEM run` and, where
-//! Kattis's `verifyproblem` can be found, verified by it ([`package_end_to_end`]); and the
-//! same for a problem's interactive package, with a right and a wrong player in C++ and in
-//! Python ([`interactive_package_end_to_end`]), the jury its static build ([`static_binary`]).
+//! submission must get, built again to the same files (in the other format's layout, when
+//! asked), judged by `PROBLEM run` and verified by the tool that reads its format: Kattis's
+//! `verifyproblem` a legacy package, BAPCtools' `bt` a 2025-09 one ([`package_end_to_end`]);
+//! and the same for a problem's interactive package, with a right and a wrong player in C++
+//! and in Python, in both formats ([`interactive_package_end_to_end`]), the jury its static
+//! build ([`static_binary`]).
 //!
-//! Both need g++, as a judge importing the package does ([`require_gpp`]). Without
-//! `verifyproblem` (on `PATH`, or named by the environment variable `JUDGE_VERIFYPROBLEM`)
-//! the verification is skipped, saying so, but on CI ([`verifyproblem`]).
+//! Both need g++, as a judge importing the package does ([`require_gpp`]). Without a
+//! verifier (on `PATH`, or named by the environment variables `JUDGE_VERIFYPROBLEM` and
+//! `JUDGE_BAPCTOOLS`) the verification is skipped, saying so, but on CI ([`verifier`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,15 +19,12 @@ use std::time::Duration;
 
 use super::interactive::QueryServer;
 use super::{TestDir, sandbox};
-use crate::package::{Packaged, compile_cpp, input_validator_source};
+use crate::package::{Format, Packaged, compile_cpp, input_validator_source};
 use crate::rules::Limits;
 use crate::rules::canonical::{Strictness, validate_file};
 use crate::sandbox::{ChildOptions, Exit, Program};
 use engine::rng::SplitMix64;
 use games::Game;
-
-/// The environment variable naming Kattis's `verifyproblem` when it is not on `PATH`.
-pub const VERIFYPROBLEM_VARIABLE: &str = "JUDGE_VERIFYPROBLEM";
 
 /// Panics, saying what to install, unless `g++` can be run: a package's validators are C++,
 /// as a judge importing it needs them, so its tests need g++ as much as the judge does.
@@ -37,35 +36,60 @@ pub fn require_gpp() {
     assert!(found, "the package tests need g++ on PATH (on Debian: apt-get install g++)");
 }
 
-/// Kattis's `verifyproblem`: the one `JUDGE_VERIFYPROBLEM` names, else the one on `PATH`.
-/// Without either it is `None`, saying on stderr that the verification is skipped; but on CI
-/// (`CI` set, as `.ci/run` sets it), which installs problemtools, that is a failure.
+/// A tool that verifies packages: the program, the environment variable naming it when it
+/// is not on `PATH`, and how to install it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verifier {
+    /// The program's name on `PATH`: `verifyproblem`.
+    pub program: &'static str,
+    /// The variable naming it: `JUDGE_VERIFYPROBLEM`.
+    pub variable: &'static str,
+    /// How to install it, in words.
+    pub install: &'static str,
+}
+
+/// Kattis's `verifyproblem` (problemtools), which verifies legacy packages.
+pub const VERIFYPROBLEM: Verifier = Verifier {
+    program: "verifyproblem",
+    variable: "JUDGE_VERIFYPROBLEM",
+    install: "python3 -m venv V && V/bin/pip install -r .ci/problemtools.txt, then \
+              JUDGE_VERIFYPROBLEM=V/bin/verifyproblem",
+};
+
+/// BAPCtools' settings for [`verify`]: the one warning it may give.
+const BAPCTOOLS_ALLOWED: &str = "ignore_warning: [\"No dedicated answer validators found.\"]\n";
+
+/// BAPCtools' `bt`, which verifies 2025-09 packages.
+pub const BAPCTOOLS: Verifier = Verifier {
+    program: "bt",
+    variable: "JUDGE_BAPCTOOLS",
+    install: "python3 -m venv V && V/bin/pip install -r .ci/bapctools.txt, then \
+              JUDGE_BAPCTOOLS=V/bin/bt",
+};
+
+/// `tool`'s program: the one its variable names, else the one on `PATH`. Without either it
+/// is `None`, saying on stderr that the verification is skipped; but on CI (`CI` set, as
+/// `.ci/run` sets it), which installs both tools, that is a failure.
 ///
 /// # Panics
 /// On CI, when neither names one.
 #[must_use]
 #[allow(clippy::print_stderr, reason = "a skipped check says so where cargo test shows it")]
-pub fn verifyproblem() -> Option<PathBuf> {
-    if let Some(named) = std::env::var_os(VERIFYPROBLEM_VARIABLE) {
+pub fn verifier(tool: Verifier) -> Option<PathBuf> {
+    let Verifier { program, variable, install } = tool;
+    if let Some(named) = std::env::var_os(variable) {
         return Some(PathBuf::from(named));
     }
     let on_path = std::env::var_os("PATH").and_then(|path| {
-        std::env::split_paths(&path).map(|dir| dir.join("verifyproblem")).find(|f| f.is_file())
+        std::env::split_paths(&path).map(|dir| dir.join(program)).find(|f| f.is_file())
     });
     if on_path.is_none() {
-        let install = format!(
-            "python3 -m venv V && V/bin/pip install -r .ci/problemtools.txt, then \
-             {VERIFYPROBLEM_VARIABLE}=V/bin/verifyproblem"
-        );
         assert!(
             std::env::var_os("CI").is_none(),
-            "CI must verify packages: verifyproblem is not on PATH and \
-             {VERIFYPROBLEM_VARIABLE} is not set ({install})"
-        );
-        eprintln!(
-            "skipped: verifyproblem: not on PATH and {VERIFYPROBLEM_VARIABLE} is not set \
+            "CI must verify packages: {program} is not on PATH and {variable} is not set \
              ({install})"
         );
+        eprintln!("skipped: {program}: not on PATH and {variable} is not set ({install})");
     }
     on_path
 }
@@ -209,9 +233,11 @@ pub struct PackageCase {
     pub submissions: Vec<(&'static str, &'static str, String, &'static str)>,
     /// Extra options for `package` (`--stress-time 30s`).
     pub options: Vec<&'static str>,
-    /// Whether to build it a second time and compare (every file but `.timelimit`, which
-    /// follows measured times).
-    pub rebuild: bool,
+    /// Whether to build it a second time, and in which format, and compare: every file but
+    /// `.timelimit`, which follows measured times; in the other format, every file under its
+    /// name there but `problem.yaml` (see [`same_file`]). A batch package's only: an
+    /// interactive one's answers differ between the formats.
+    pub rebuild: Option<Format>,
     /// Whether it is the interactive version (`options` then hold `--interactive`): the
     /// samples must have their `.interaction` and the jury its `run`, and `PROBLEM run`, which
     /// judges outputs, is not tried on it.
@@ -291,8 +317,9 @@ pub struct InteractiveCase {
 /// asking `game` in this process through a [`QueryServer`], whose time is thus not the
 /// player's, as it would not be on the judge) accepted; the case's wrong C++ player and
 /// `rare.py` (the test player with the case's bug) filed under `wrong_answer`, each beaten by
-/// its own kill test. The jury is the problem's static build ([`static_binary`]). Returns
-/// what `package` printed, or `None` when the musl target is missing (off CI).
+/// its own kill test. The jury is the problem's static build ([`static_binary`]). Then the
+/// package in 2025-09, of the first size level only, with the first three players. Returns
+/// what the first `package` printed, or `None` when the musl target is missing (off CI).
 ///
 /// # Panics
 /// At the first check that fails.
@@ -354,11 +381,22 @@ pub fn interactive_package_end_to_end<G: Game + Send + 'static>(
                 "wrong_answer",
             ),
         ],
-        options: options.into_iter().map(|o| &*o.leak()).collect(),
-        rebuild: false,
+        options: options.iter().map(|o| &*o.clone().leak()).collect(),
+        rebuild: None,
         interactive: true,
     };
     let (_, printed) = package_end_to_end(&package);
+    // The same game in 2025-09, smaller (the first size level, no extremes: the format
+    // changes the files, not the tests), with the wrong C++ player, verified by BAPCtools.
+    let mut small = options[..5].to_vec();
+    small.extend(["--levels", "1", "--format", "2025-09"].map(str::to_owned));
+    let package = PackageCase {
+        dir: dir.join("2025-09"),
+        submissions: package.submissions[..3].to_vec(),
+        options: small.into_iter().map(|o| &*o.leak()).collect(),
+        ..package
+    };
+    package_end_to_end(&package);
     let stem = wrong_file.split('.').next().unwrap_or(wrong_file);
     for kill in [format!("kills-{stem} kills {wrong_file}"), "kills-rare kills rare.py".to_owned()]
     {
@@ -366,6 +404,18 @@ pub fn interactive_package_end_to_end<G: Game + Send + 'static>(
     }
     drop(server);
     Some(printed)
+}
+
+impl PackageCase {
+    /// The format its options name (`--format VERSION`), else legacy.
+    ///
+    /// # Panics
+    /// When they name one that is not a format.
+    #[must_use]
+    pub fn format(&self) -> Format {
+        let named = self.options.windows(2).find(|pair| pair[0] == "--format");
+        named.map_or(Format::Legacy, |pair| pair[1].parse().expect("a format's name"))
+    }
 }
 
 /// Every file below `dir` with its bytes, by path.
@@ -386,24 +436,28 @@ pub fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
-/// Builds `case`'s package with its binary and checks it: the command exits 0; each
-/// submission is filed where `case` says; the package holds `problem.yaml`, `.timelimit`,
-/// the statement, the validators and every test with its answer; a rebuild (when asked) is
-/// the same bytes but for `.timelimit`; `PROBLEM run` on its `data/` with each source passes
-/// the first submission (an accepted one), fails the second and gives each partially
-/// accepted one the package's score; and `verifyproblem -p config data validators
-/// submissions` reports 0 errors, when it can be found. Returns the package's folder and
-/// what `package` printed.
+/// Builds `case`'s package with its binary, in the format its options name (`--format`),
+/// and checks it: the command exits 0; each submission is filed where `case` says; the
+/// package holds `problem.yaml`, its time limit, the statement, the validators and every
+/// test with its answer; a rebuild (when asked) is the same files ([`PackageCase::rebuild`]);
+/// `PROBLEM run` on its `data/` (and the rebuild's) with each source passes the first
+/// submission (an accepted one), fails the second and gives each partially accepted one the
+/// package's score; and each package is verified ([`verify`]). Returns the package's folder
+/// and what `package` printed.
 ///
 /// # Panics
 /// At the first check that fails.
 pub fn package_end_to_end(case: &PackageCase) -> (PathBuf, String) {
     let sources = case.dir.join("src");
     std::fs::create_dir_all(&sources).expect("the scratch folder is writable");
-    let build = |side: &str| {
+    let format = case.format();
+    let build = |side: &str, format: Format| {
         let package = case.dir.join(side).join(case.short_name);
         let mut command = Command::new(&case.binary);
         command.arg("package").arg(&package).args(&case.options);
+        if format != case.format() {
+            command.args(["--format", format.name()]);
+        }
         for (file, option, source, _) in &case.submissions {
             let path = sources.join(file);
             std::fs::write(&path, source).expect("the scratch folder is writable");
@@ -415,28 +469,38 @@ pub fn package_end_to_end(case: &PackageCase) -> (PathBuf, String) {
         assert_eq!(output.status.code(), Some(0), "package:\n{stdout}\n{stderr}");
         (package, stdout)
     };
-    let (package, printed) = build("a");
+    let (package, printed) = build("a", format);
     let files = tree(&package);
     for (file, _, _, folder) in &case.submissions {
         let filed = PathBuf::from(format!("submissions/{folder}/{file}"));
         assert!(files.contains_key(&filed), "{file} is not in {folder}:\n{printed}");
     }
-    for needed in ["problem.yaml", ".timelimit", "problem_statement/problem.en.tex"] {
+    let statement = format!("{}/problem.en.tex", format.statement_folder());
+    for needed in ["problem.yaml", format.time_limit_file(), &statement] {
         assert!(files.contains_key(Path::new(needed)), "no {needed}");
     }
+    let yaml = String::from_utf8_lossy(&files[Path::new("problem.yaml")]).into_owned();
+    if format == Format::V2025_09 {
+        assert!(yaml.contains("\nproblem_format_version: 2025-09\n"), "{yaml}");
+        assert!(!yaml.contains("\nvalidation:"), "{yaml}");
+    }
     if case.interactive {
-        let yaml = String::from_utf8_lossy(&files[Path::new("problem.yaml")]).into_owned();
-        assert!(yaml.contains("validation: custom interactive"), "{yaml}");
+        let kind = match format {
+            Format::Legacy => "validation: custom interactive",
+            Format::V2025_09 => "type: interactive",
+        };
+        assert!(yaml.contains(kind), "{yaml}");
         let samples = files.keys().filter(|f| f.starts_with("data/sample"));
         for input in samples.filter(|f| f.extension().is_some_and(|e| e == "in")) {
             let interaction = input.with_extension("interaction");
             let text = String::from_utf8_lossy(&files[&interaction]).into_owned();
             assert!(text.lines().all(|l| l.starts_with('<') || l.starts_with('>')), "{text}");
         }
-        for script in ["output_validators/jury/run", "output_validators/jury/build"] {
+        for script in ["run", "build"] {
             use std::os::unix::fs::PermissionsExt as _;
-            let mode = std::fs::metadata(package.join(script)).expect("the jury").permissions();
-            assert!(mode.mode() & 0o111 != 0, "{script} is not executable");
+            let script = Path::new(&format.output_validator_folder("jury")).join(script);
+            let mode = std::fs::metadata(package.join(&script)).expect("the jury").permissions();
+            assert!(mode.mode() & 0o111 != 0, "{} is not executable", script.display());
         }
     }
     assert!(files.contains_key(Path::new("input_validators/validate.cpp")));
@@ -448,39 +512,129 @@ pub fn package_end_to_end(case: &PackageCase) -> (PathBuf, String) {
             input.display()
         );
     }
-    if case.rebuild {
-        let (again, _) = build("b");
-        let mut first = files.clone();
-        let mut second = tree(&again);
-        first.remove(Path::new(".timelimit"));
-        second.remove(Path::new(".timelimit"));
+    let mut packages = vec![(package.clone(), format)];
+    if let Some(again_in) = case.rebuild {
+        assert!(!case.interactive, "a rebuild is a batch package's");
+        let (again, _) = build("b", again_in);
+        let second = tree(&again);
+        let kept: Vec<(&PathBuf, PathBuf)> =
+            files.keys().filter_map(|f| Some((f, same_file(f, format, again_in)?))).collect();
         let differ: Vec<&PathBuf> =
-            first.keys().chain(second.keys()).filter(|f| first.get(*f) != second.get(*f)).collect();
+            kept.iter().filter(|(f, g)| second.get(g) != files.get(*f)).map(|(f, _)| *f).collect();
         assert!(differ.is_empty(), "a rebuild differs in {differ:?}");
+        // Every other file of the rebuild is one the formats write differently.
+        let extra: Vec<&PathBuf> = (second.keys())
+            .filter(|g| kept.iter().all(|(_, k)| k != *g))
+            .filter(|g| {
+                same_file(g, again_in, again_in).is_some() && *g != Path::new("problem.yaml")
+            })
+            .filter(|g| again_in == format || !only_in_2025_09(g))
+            .collect();
+        assert!(extra.is_empty(), "only the rebuild has {extra:?}");
+        packages.push((again, again_in));
     }
-    if !case.interactive {
-        run_on_package(case, &package, &printed);
-    }
-    if let Some(verify) = verifyproblem() {
-        // The legacy format has no time limit of its own: a given one is passed on.
-        let given = case.options.iter().position(|o| *o == "--time-limit");
-        let limit = given.map(|k| vec!["-t", case.options[k + 1]]).unwrap_or_default();
-        let output = Command::new(&verify)
-            .arg(&package)
-            .args(limit)
-            .args(["-p", "config", "data", "validators", "submissions"])
-            .output()
-            .expect("verifyproblem runs");
-        let text = String::from_utf8_lossy(&output.stdout).into_owned()
-            + &String::from_utf8_lossy(&output.stderr);
-        let summary = text.lines().rfind(|l| l.contains(" tested: ")).unwrap_or_default();
-        #[allow(clippy::print_stderr, reason = "the verifier's verdict, shown by --nocapture")]
-        {
-            eprintln!("{summary}");
+    for (package, format) in packages {
+        if !case.interactive {
+            run_on_package(case, &package, &printed);
         }
-        assert!(summary.contains("tested: 0 errors"), "verifyproblem:\n{text}");
+        verify(case, &package, format);
     }
     (package, printed)
+}
+
+/// The name in a package of format `to` of file `file` of a package of format `from` (both
+/// batch packages of one build, `from` legacy when they differ), or `None` when the formats
+/// write it differently: `problem.yaml` between formats, and `.timelimit` (which follows
+/// measured times) always.
+///
+/// # Panics
+/// When `from` is 2025-09 and `to` legacy.
+#[must_use]
+pub fn same_file(file: &Path, from: Format, to: Format) -> Option<PathBuf> {
+    assert!(from == to || from == Format::Legacy, "a legacy package's files are mapped");
+    if file == Path::new(".timelimit") || (from != to && file == Path::new("problem.yaml")) {
+        return None;
+    }
+    let text = file.to_string_lossy();
+    let renamed = match (from == to, text.split_once('/')) {
+        (false, Some(("problem_statement", rest))) => format!("statement/{rest}"),
+        (false, Some(("output_validators", rest))) => {
+            let (_, file) = rest.split_once('/').expect("a validator's file is in its folder");
+            format!("output_validator/{file}")
+        }
+        _ => return Some(file.to_owned()),
+    };
+    Some(PathBuf::from(renamed))
+}
+
+/// Whether a 2025-09 package's `file` has no legacy counterpart: `data/test_group.yaml`, a
+/// sample's `.in.download` and `.ans.download`.
+fn only_in_2025_09(file: &Path) -> bool {
+    let name = file.to_string_lossy();
+    name == "data/test_group.yaml"
+        || name.ends_with(".in.download")
+        || name.ends_with(".ans.download")
+}
+
+/// Verifies `package`, written in `format`, with the tool that reads it, when it can be
+/// found ([`verifier`]): a legacy one with `verifyproblem -p config data validators
+/// submissions` (`-t T` for a time limit given, which the format cannot hold), which must
+/// report 0 errors; a 2025-09 one with `bt validate` and `bt run`, which must exit 0 (every
+/// test valid, every submission judged as filed, no warning but that the package has no
+/// answer validator), with BAPCtools' files (its settings, its builds, its record of problem
+/// UUIDs) in a scratch folder of `case`'s.
+///
+/// # Panics
+/// When the verifier says otherwise.
+#[allow(clippy::print_stderr, reason = "the verifier's verdict, shown by --nocapture")]
+pub fn verify(case: &PackageCase, package: &Path, format: Format) {
+    let text = |output: &std::process::Output| {
+        String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr)
+    };
+    match format {
+        Format::Legacy => {
+            let Some(verify) = verifier(VERIFYPROBLEM) else { return };
+            // The legacy format has no time limit of its own: a given one is passed on.
+            let given = case.options.iter().position(|o| *o == "--time-limit");
+            let limit = given.map(|k| vec!["-t", case.options[k + 1]]).unwrap_or_default();
+            let output = Command::new(&verify)
+                .arg(package)
+                .args(limit)
+                .args(["-p", "config", "data", "validators", "submissions"])
+                .output()
+                .expect("verifyproblem runs");
+            let text = text(&output);
+            let summary = text.lines().rfind(|l| l.contains(" tested: ")).unwrap_or_default();
+            eprintln!("{summary}");
+            assert!(summary.contains("tested: 0 errors"), "verifyproblem:\n{text}");
+        }
+        Format::V2025_09 => {
+            let Some(bt) = verifier(BAPCTOOLS) else { return };
+            let own = case.dir.join("bapctools");
+            let (config, temp) = (own.join("config"), own.join("tmp"));
+            for folder in [&config.join("bapctools"), &temp] {
+                std::fs::create_dir_all(folder).expect("the scratch folder is writable");
+            }
+            // A batch package has no answer validator of its own (answer_validators/), where
+            // BAPCtools falls back on the output validator: the one warning allowed, as
+            // problemtools' on the licence is.
+            std::fs::write(config.join("bapctools/config.yaml"), BAPCTOOLS_ALLOWED)
+                .expect("the scratch folder is writable");
+            for step in ["validate", "run"] {
+                let output = Command::new(&bt)
+                    .args([step, "--no-bar", "--problem"])
+                    .arg(package)
+                    .env("XDG_CONFIG_HOME", &config)
+                    .env("TMPDIR", &temp)
+                    .output()
+                    .expect("bt runs");
+                let text = text(&output);
+                eprintln!("bt {step} {}: {}", package.display(), output.status);
+                assert!(output.status.success(), "bt {step}:\n{text}");
+            }
+        }
+    }
 }
 
 /// `PROBLEM run` on the package's `data/`, each submission handed over as its source (built
