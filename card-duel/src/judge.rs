@@ -486,8 +486,8 @@ impl Problem for Judge {
         }
     }
 
-    /// A jury's answer: one number a case in the strict decimal grammar, any white space
-    /// between them.
+    /// A jury's answer: one probability (a number in 0..=1) a case in the strict decimal
+    /// grammar, any white space between them.
     fn parse_answer(&self, input: &TestFile, bytes: &[u8]) -> Result<Vec<f64>, String> {
         let cases = input.positions.len();
         let mut answers = Vec::with_capacity(cases);
@@ -501,6 +501,9 @@ impl Problem for Judge {
             }
             let value = decimal(token)
                 .ok_or_else(|| format!("line {line}: {} is not a number", quote(token)))?;
+            if !(0.0..=1.0).contains(&value) {
+                return Err(format!("line {line}: {} is not a probability", quote(token)));
+            }
             answers.push(value);
         }
         if answers.len() < cases {

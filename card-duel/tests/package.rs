@@ -1,12 +1,13 @@
 //! card-duel's problem package end to end: `card-duel package` with an accepted program
 //! (our binary behind a C++ `exec`: a right C++ program of this game is a project of its
 //! own) and planted-bug programs (one half everywhere, our values but 0 at E's HP 20, a
-//! crash past 100,000 cases), each filed by the verdict it gets, and verified by Kattis's
-//! `verifyproblem` where it is installed; and the package's C++ input validator held to
-//! `validate` on the samples, their canonical-format variants, every test of the package
-//! (two of the official 8 MB size among them) and random corruptions of them. hero-battle's
-//! test files a hang and rebuilds its package to the same bytes; here either would cost
-//! half a minute more.
+//! crash past 100,000 cases), each filed by the verdict it gets, verified by Kattis's
+//! `verifyproblem` where it is installed, and rebuilt in the 2025-09 format to the same
+//! files, verified by BAPCtools; the package's C++ input validator held to `validate` on the
+//! samples, their canonical-format variants, every test of the package (two of the official
+//! 8 MB size among them) and random corruptions of them, and its answer validator to
+//! `answer_is_canonical` on every answer and corruptions of them. hero-battle's test files a
+//! hang; here it would cost half a minute more.
 //! The interactive package, with our static jury, is judge's shared check
 //! (`interactive_package_end_to_end`) with card-duel's players.
 
@@ -14,9 +15,10 @@
 
 use card_duel::judge::Judge;
 use card_duel::position::DuelGame;
+use judge::package::Format;
 use judge::testing::package::{
-    InteractiveCase, PackageCase, assert_validator_agrees, behind_binary,
-    interactive_package_end_to_end, package_end_to_end, require_gpp,
+    InteractiveCase, PackageCase, assert_answer_validator_agrees, assert_validator_agrees,
+    behind_binary, interactive_package_end_to_end, package_end_to_end, require_gpp,
 };
 
 mod player;
@@ -56,7 +58,7 @@ fn the_package_verifies_and_its_validator_is_validate() {
             ("crash.cpp", "--wrong", crash, "run_time_error"),
         ],
         options: vec!["--seed", "1", "--stress-time", "60s", "--shrink-runs", "60"],
-        rebuild: None,
+        rebuild: Some(Format::V2025_09),
         interactive: false,
     };
     let (package, printed) = package_end_to_end(&case);
@@ -80,6 +82,8 @@ fn the_package_verifies_and_its_validator_is_validate() {
     }
     let checked = assert_validator_agrees(&Judge::new(), &files, 6, &dir.join("validator"));
     assert!(checked > 150, "{checked} files");
+    let checked = assert_answer_validator_agrees(&Judge::new(), &package, 6, &dir.join("answer"));
+    assert!(checked > 150, "{checked} answers");
     // Only when it passed: a failure leaves the package to look at.
     let _ = std::fs::remove_dir_all(&dir);
 }

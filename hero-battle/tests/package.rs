@@ -2,10 +2,12 @@
 //! program (our binary behind a C++ `exec`) and planted-bug programs of each kind (a wrong
 //! answer everywhere, a wrong answer on some cases, a crash at hit points 99, a hang), each
 //! filed by the verdict it gets, verified by Kattis's `verifyproblem` where it is installed,
-//! and rebuilt in the 2025-09 format to the same files, verified by BAPCtools; and the package's C++ input validator
-//! held to `validate` on the sample, its nine canonical-format variants, every test of the
-//! package and random corruptions of them. The interactive package, with our static jury,
-//! is judge's shared check (`interactive_package_end_to_end`) with hero-battle's players.
+//! and rebuilt in the 2025-09 format to the same files, verified by BAPCtools; the package's
+//! C++ input validator held to `validate` on the sample, its nine canonical-format variants,
+//! every test of the package and random corruptions of them, and its answer validator to
+//! `answer_is_canonical` on every answer and corruptions of them. The interactive package,
+//! with our static jury, is judge's shared check (`interactive_package_end_to_end`) with
+//! hero-battle's players.
 
 #![cfg(unix)]
 
@@ -15,8 +17,8 @@ use hero_battle::judge::Judge;
 use hero_battle::position::HeroGame;
 use judge::package::Format;
 use judge::testing::package::{
-    InteractiveCase, PackageCase, assert_validator_agrees, behind_binary,
-    interactive_package_end_to_end, package_end_to_end, require_gpp,
+    InteractiveCase, PackageCase, assert_answer_validator_agrees, assert_validator_agrees,
+    behind_binary, interactive_package_end_to_end, package_end_to_end, require_gpp,
 };
 
 mod player;
@@ -79,6 +81,8 @@ fn the_package_verifies_and_its_validator_is_validate() {
     files.extend(secret_tests(&package.join("data/secret")));
     let checked = assert_validator_agrees(&Judge, &files, 20, &dir.join("validator"));
     assert!(checked > 400, "{checked} files");
+    let checked = assert_answer_validator_agrees(&Judge, &package, 20, &dir.join("answer"));
+    assert!(checked > 400, "{checked} answers");
     // Only when it passed: a failure leaves the package to look at.
     let _ = std::fs::remove_dir_all(&dir);
 }

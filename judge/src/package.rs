@@ -227,6 +227,15 @@ pub trait Packaged: Problem {
     /// How the package judges an output.
     fn output_validator(&self) -> OutputValidator;
 
+    /// The answer validator's C++ source, which a 2025-09 batch package holds as
+    /// `answer_validators/answer.cpp`: called `PROG input < answer`, it exits 42 when the
+    /// answer is one our solver could have written for the input
+    /// ([`answer_is_canonical`]), 43 otherwise. `None` (the default) for none: BAPCtools
+    /// then checks the answers with the output validator, and warns.
+    fn answer_validator(&self) -> Option<&'static str> {
+        None
+    }
+
     /// The test groups of a scoring problem; `None` (the default) for a pass-fail one.
     fn scoring(&self) -> Option<Scoring> {
         None
@@ -299,6 +308,18 @@ pub fn input_validator_source<P: Packaged>(problem: &P) -> String {
     let lines = source.lines().filter(|line| line.trim() == READER_INCLUDE).count();
     assert_eq!(lines, 1, "{}'s input validator includes the canonical reader once", problem.name());
     source.replacen(READER_INCLUDE, CANONICAL_READER.trim_end(), 1)
+}
+
+/// Whether `answer` is an answer our solver could have written for `input`: it parses as an
+/// answer ([`Problem::parse_answer`]) and [`Problem::render_answer`] writes what it read back
+/// byte for byte. What a problem's [`Packaged::answer_validator`] accepts. `O(answer)`.
+#[must_use]
+pub fn answer_is_canonical<P: Problem>(problem: &P, input: &P::Input, answer: &[u8]) -> bool {
+    problem.parse_answer(input, answer).is_ok_and(|parsed| {
+        let mut again = Vec::with_capacity(answer.len());
+        problem.render_answer(input, &parsed, &mut again);
+        again == answer
+    })
 }
 
 /// What to put in a package.
@@ -965,6 +986,18 @@ pub fn build<P: Packaged>(
                 continue;
             }
             Grade::Partial(_) => "partially_accepted",
+            // BAPCtools (and DOMjudge) pass the jury's end of input on to the player at once,
+            // so a player the jury rejected that then fails reading past its input may end
+            // first and be judged a run-time error (BAPCtools says it cannot tell the two
+            // apart): a 2025-09 interactive package files it under `rejected`, which takes
+            // either. Kattis and problemtools do not pass it on.
+            Grade::Failed(verdict, _)
+                if verdict.kind == VerdictKind::WrongAnswer
+                    && interactive.is_some()
+                    && options.format == Format::V2025_09 =>
+            {
+                "rejected"
+            }
             Grade::Failed(verdict, _) => folder_of(verdict.kind),
         };
         let file = submission.file_name.clone();

@@ -313,3 +313,21 @@ fn the_interactive_package_verifies() {
         println!("{printed}");
     }
 }
+
+/// The batch problem is a scoring one, which BAPCtools cannot verify in 2025-09: refused
+/// before any work, saying why, and nothing written.
+#[test]
+fn a_scoring_package_in_2025_09_is_refused() {
+    let dir = tests::scratch_dir("toy-train-package", "format");
+    let package = dir.join("toytrain");
+    let output = Command::new(BINARY)
+        .arg("package")
+        .arg(&package)
+        .args(["--accepted", "missing.cpp", "--format", "2025-09"])
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("toy-train is a scoring problem") && stderr.contains("type: scoring"));
+    assert!(!package.exists(), "nothing is written");
+}

@@ -39,6 +39,10 @@ impl Packaged for Judge {
         include_str!("validator.cpp")
     }
 
+    fn answer_validator(&self) -> Option<&'static str> {
+        Some(include_str!("answer_validator.cpp"))
+    }
+
     /// Kattis's default validator within an absolute error of 1e-6.
     fn output_validator(&self) -> OutputValidator {
         OutputValidator::Default {

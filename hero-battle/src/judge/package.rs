@@ -32,6 +32,10 @@ impl Packaged for Judge {
         include_str!("validator.cpp")
     }
 
+    fn answer_validator(&self) -> Option<&'static str> {
+        Some(include_str!("answer_validator.cpp"))
+    }
+
     /// Kattis's default validator, case and white space sensitive: byte for byte.
     fn output_validator(&self) -> OutputValidator {
         OutputValidator::Default {

@@ -225,3 +225,26 @@ fn score_lines(score: &Score) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::TestDir;
+
+    #[test]
+    fn a_package_time_limit_is_its_timelimit_or_its_limits_time_limit() {
+        let dir = TestDir::new("run-package-time-limit");
+        let yaml = "# time_limit: 9 in a comment\nname: \"x\"\nlimits:\n  memory: 256\n  \
+                    time_multipliers:\n    ac_to_time_limit: 5\n    time_limit_to_tle: 2\n  \
+                    time_limit: 3.0\nother:\n  time_limit: 7\n";
+        std::fs::write(dir.join("problem.yaml"), yaml).expect("a scratch file");
+        let (time, origin) = package_time_limit(&dir).expect("a time limit");
+        assert_eq!(time, Duration::from_secs(3));
+        assert!(origin.contains("limits.time_limit"), "{origin}");
+        std::fs::write(dir.join(".timelimit"), "2\n").expect("a scratch file");
+        assert_eq!(package_time_limit(&dir).map(|(t, _)| t), Some(Duration::from_secs(2)));
+        std::fs::write(dir.join("problem.yaml"), "limits:\n  memory: 256\n").expect("a file");
+        std::fs::remove_file(dir.join(".timelimit")).expect("a scratch file");
+        assert_eq!(package_time_limit(&dir), None);
+    }
+}

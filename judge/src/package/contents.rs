@@ -80,9 +80,8 @@ pub(super) struct Tests<'a, P: Packaged> {
     /// The game and its jury, for an interactive package.
     pub(super) interactive: Option<&'a Interactive>,
     pub(super) scoring: Option<Scoring>,
-    /// Whether a test holds our answer: not in a 2025-09 interactive package, whose answers
-    /// are empty, as the jury does not read them.
-    answers: bool,
+    /// The format the package is written in.
+    pub(super) format: Format,
     pub(super) budget: TestBudget,
     pub(super) tests: Vec<Test>,
     pub(super) big: usize,
@@ -118,7 +117,7 @@ impl<'a, P: Packaged> Tests<'a, P> {
             problem,
             interactive,
             scoring: problem.scoring().filter(|_| interactive.is_none()),
-            answers: interactive.is_none() || format == Format::Legacy,
+            format,
             budget: problem.test_budget(),
             tests: Vec::new(),
             big: 0,
@@ -179,7 +178,8 @@ impl<'a, P: Packaged> Tests<'a, P> {
             }
         };
         let mut answer = Vec::new();
-        if self.answers {
+        // A 2025-09 interactive package's answers are empty, as the jury does not read them.
+        if self.interactive.is_none() || self.format == Format::Legacy {
             problem.render_answer(input, &problem.solve(input), &mut answer);
         }
         let size = TestSize { cases: problem.cases(input) as u64, bytes: bytes.len() as u64 };
@@ -205,6 +205,13 @@ impl<'a, P: Packaged> Tests<'a, P> {
         let mut ordered: Vec<&Test> = self.tests.iter().collect();
         ordered.sort_by(|a, b| a.path().split('/').cmp(b.path().split('/')));
         ordered
+    }
+
+    /// Whether the package holds the problem's answer validator, if it has one: a 2025-09
+    /// batch package does (the legacy format has none, and an interactive package's answers
+    /// are empty).
+    pub(super) fn holds_answer_validator(&self) -> bool {
+        self.format == Format::V2025_09 && self.interactive.is_none()
     }
 
     /// Tests and bytes.
@@ -344,7 +351,7 @@ pub(super) fn add_generated<P: Packaged>(
 
 /// Our own checks of every test: valid in the canonical format under the original limits,
 /// accepted by the package's input validator (with its group's flags), and our answer
-/// accepted by a custom output validator.
+/// accepted by a custom output validator and by the answer validator a package holds.
 pub(super) fn check_tests<P: Packaged>(
     sandbox: &Sandbox,
     problem: &P,
@@ -361,6 +368,12 @@ pub(super) fn check_tests<P: Packaged>(
             Some(compile_source(scratch, name, source)?)
         }
         OutputValidator::Default { .. } => None,
+    };
+    let answers = match problem.answer_validator() {
+        Some(source) if tests.holds_answer_validator() => {
+            Some(compile_source(scratch, "answer", source)?)
+        }
+        _ => None,
     };
     let limits = ChildOptions::new(Duration::from_secs(60), None);
     let run = |program: &Program, test: &Test, stdin: &[u8]| {
@@ -393,6 +406,20 @@ pub(super) fn check_tests<P: Packaged>(
                     } else {
                         format!(" with {group_flags}")
                     },
+                    ran.exit,
+                    ran.stderr_excerpt(200)
+                );
+                return Err(our_test(test, message));
+            }
+        }
+        if let Some(answers) = &answers {
+            let input = scratch.join("judge.in");
+            std::fs::write(&input, &test.input)
+                .map_err(|source| PackageError::Io { path: input.clone(), source })?;
+            let ran = run(&Program::new(&[answers, &input]), test, &test.answer)?;
+            if ran.exit != Exit::Code(42) {
+                let message = format!(
+                    "the answer validator rejects our answer ({}): {}",
                     ran.exit,
                     ran.stderr_excerpt(200)
                 );

@@ -428,6 +428,26 @@ mod tests {
     }
 
     #[test]
+    fn formats_are_named_as_the_option_takes_them() {
+        for format in [Format::Legacy, Format::V2025_09] {
+            assert_eq!(format.name().parse(), Ok(format));
+        }
+        assert!("2023-07-draft".parse::<Format>().is_err());
+        assert_eq!(Format::V2025_09.output_validator_folder("jury"), "output_validator");
+        assert_eq!(Format::Legacy.output_validator_folder("jury"), "output_validators/jury");
+    }
+
+    #[test]
+    fn default_validator_flags_go_to_test_group_yaml_as_strings() {
+        let output = |flags| OutputValidator::Default { flags, unlike_check: "" };
+        assert_eq!(
+            test_group_yaml(&output("float_absolute_tolerance 1e-6")).as_deref(),
+            Some("output_validator_args: [\"float_absolute_tolerance\", \"1e-6\"]\n")
+        );
+        assert_eq!(test_group_yaml(&output("")), None);
+    }
+
+    #[test]
     fn yaml_strings_are_quoted() {
         assert_eq!(quoted(r#"a "b" \ c"#), r#""a \"b\" \\ c""#);
         let mut out = String::new();

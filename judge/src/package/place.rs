@@ -153,6 +153,10 @@ impl Place {
             }
         }
         write("input_validators/validate.cpp", input_validator_source(problem).as_bytes())?;
+        if let Some(source) = problem.answer_validator().filter(|_| tests.holds_answer_validator())
+        {
+            write("answer_validators/answer.cpp", source.as_bytes())?;
+        }
         // Kattis copies include/cpp/ beside every C++ submission before compiling it.
         if let Some(interface) = problem.interface().filter(|_| interactive.is_none()) {
             for (name, text) in interface.files() {

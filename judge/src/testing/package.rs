@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use super::interactive::QueryServer;
 use super::{TestDir, sandbox};
-use crate::package::{Format, Packaged, compile_cpp, input_validator_source};
+use crate::package::{Format, Packaged, answer_is_canonical, compile_cpp, input_validator_source};
 use crate::rules::Limits;
 use crate::rules::canonical::{Strictness, validate_file};
 use crate::sandbox::{ChildOptions, Exit, Program};
@@ -55,9 +55,6 @@ pub const VERIFYPROBLEM: Verifier = Verifier {
     install: "python3 -m venv V && V/bin/pip install -r .ci/problemtools.txt, then \
               JUDGE_VERIFYPROBLEM=V/bin/verifyproblem",
 };
-
-/// BAPCtools' settings for [`verify`]: the one warning it may give.
-const BAPCTOOLS_ALLOWED: &str = "ignore_warning: [\"No dedicated answer validators found.\"]\n";
 
 /// BAPCtools' `bt`, which verifies 2025-09 packages.
 pub const BAPCTOOLS: Verifier = Verifier {
@@ -188,15 +185,7 @@ pub fn assert_validator_agrees<P: Packaged>(
     let mut rng = SplitMix64::new(0x0051_ea7e);
     let mut checked = 0;
     for (name, bytes) in files {
-        let mut variants = vec![(name.clone(), bytes.clone())];
-        for k in 0..corruptions {
-            let edits: Vec<(usize, u8, u8)> = (0..1 + rng.below(3))
-                .map(|_| (rng.below(bytes.len() + 1), rng.below(7) as u8, rng.next_u64() as u8))
-                .collect();
-            let corrupted = super::corrupt::corrupt(bytes.clone(), &edits, b" 1");
-            variants.push((format!("{name}, corruption {k} {edits:?}"), corrupted));
-        }
-        for (what, bytes) in variants {
+        for (what, bytes) in corrupted(name, bytes, corruptions, &mut rng) {
             let valid = validate_file(problem, &bytes, Limits::Original, Strictness::Canonical);
             assert_eq!(
                 accepts(&plain, &bytes),
@@ -213,6 +202,67 @@ pub fn assert_validator_agrees<P: Packaged>(
                     k + 1
                 );
             }
+            checked += 1;
+        }
+    }
+    checked
+}
+
+/// `bytes` (a file named `name`), then `corruptions` random corruptions of it
+/// ([`corrupt`](super::corrupt::corrupt), one to three edits each), each with a name that
+/// says what was done.
+fn corrupted(
+    name: &str,
+    bytes: &[u8],
+    corruptions: usize,
+    rng: &mut SplitMix64,
+) -> Vec<(String, Vec<u8>)> {
+    let mut variants = vec![(name.to_owned(), bytes.to_vec())];
+    for k in 0..corruptions {
+        let edits: Vec<(usize, u8, u8)> = (0..1 + rng.below(3))
+            .map(|_| (rng.below(bytes.len() + 1), rng.below(7) as u8, rng.next_u64() as u8))
+            .collect();
+        let corrupted = super::corrupt::corrupt(bytes.to_vec(), &edits, b" 1");
+        variants.push((format!("{name}, corruption {k} {edits:?}"), corrupted));
+    }
+    variants
+}
+
+/// Compiles `problem`'s answer validator ([`Packaged::answer_validator`]) into `dir` and
+/// holds it to [`answer_is_canonical`] on the answer of every test of `package` (a package
+/// folder) and on `corruptions` random corruptions of each (from a fixed seed), each read
+/// against its test's input: it must accept exactly the answers our solver could have
+/// written. Returns how many answers were checked.
+///
+/// # Panics
+/// When the problem has no answer validator, and at the first answer on which they disagree,
+/// naming it.
+pub fn assert_answer_validator_agrees<P: Packaged>(
+    problem: &P,
+    package: &Path,
+    corruptions: usize,
+    dir: &Path,
+) -> usize {
+    std::fs::create_dir_all(dir).expect("the scratch folder is writable");
+    let source = dir.join("answer.cpp");
+    let text = problem.answer_validator().expect("the problem has an answer validator");
+    std::fs::write(&source, text).expect("the scratch folder is writable");
+    let binary = dir.join("answer");
+    compile_cpp(&source, &binary).unwrap_or_else(|e| panic!("the answer validator: {e}"));
+    let mut rng = SplitMix64::new(0x00a5_5e55);
+    let mut checked = 0;
+    for test in crate::hunt::find_tests(&package.join("data")).expect("the package's tests") {
+        let bytes = std::fs::read(&test.input).expect("a test's input");
+        let input = problem.parse(&bytes, Limits::Original).expect("the package's input is valid");
+        let answer = std::fs::read(test.answer.as_ref().expect("an answer")).expect("an answer");
+        let validator = Program::new(&[&binary, &test.input]);
+        for (what, bytes) in corrupted(&test.name, &answer, corruptions, &mut rng) {
+            let canonical = answer_is_canonical(problem, &input, &bytes);
+            assert_eq!(
+                accepts(&validator, &bytes),
+                canonical,
+                "{what}: canonical by our reading: {canonical}; the answer validator the opposite"
+            );
             checked += 1;
         }
     }
@@ -387,12 +437,15 @@ pub fn interactive_package_end_to_end<G: Game + Send + 'static>(
     };
     let (_, printed) = package_end_to_end(&package);
     // The same game in 2025-09, smaller (the first size level, no extremes: the format
-    // changes the files, not the tests), with the wrong C++ player, verified by BAPCtools.
+    // changes the files, not the tests), verified by BAPCtools; the wrong C++ player is
+    // filed under `rejected` there (see `package::build`).
     let mut small = options[..5].to_vec();
     small.extend(["--levels", "1", "--format", "2025-09"].map(str::to_owned));
+    let mut submissions = package.submissions[..3].to_vec();
+    submissions[2].3 = "rejected";
     let package = PackageCase {
         dir: dir.join("2025-09"),
-        submissions: package.submissions[..3].to_vec(),
+        submissions,
         options: small.into_iter().map(|o| &*o.leak()).collect(),
         ..package
     };
@@ -567,11 +620,11 @@ pub fn same_file(file: &Path, from: Format, to: Format) -> Option<PathBuf> {
     Some(PathBuf::from(renamed))
 }
 
-/// Whether a 2025-09 package's `file` has no legacy counterpart: `data/test_group.yaml`, a
-/// sample's `.in.download` and `.ans.download`.
+/// Whether a 2025-09 package's `file` has no legacy counterpart: `data/test_group.yaml`, the
+/// answer validator, a sample's `.in.download` and `.ans.download`.
 fn only_in_2025_09(file: &Path) -> bool {
     let name = file.to_string_lossy();
-    name == "data/test_group.yaml"
+    ["data/test_group.yaml", "answer_validators/answer.cpp"].contains(&&*name)
         || name.ends_with(".in.download")
         || name.ends_with(".ans.download")
 }
@@ -580,9 +633,9 @@ fn only_in_2025_09(file: &Path) -> bool {
 /// found ([`verifier`]): a legacy one with `verifyproblem -p config data validators
 /// submissions` (`-t T` for a time limit given, which the format cannot hold), which must
 /// report 0 errors; a 2025-09 one with `bt validate` and `bt run`, which must exit 0 (every
-/// test valid, every submission judged as filed, no warning but that the package has no
-/// answer validator), with BAPCtools' files (its settings, its builds, its record of problem
-/// UUIDs) in a scratch folder of `case`'s.
+/// test valid, every answer accepted by the answer validator, every submission judged as
+/// filed, no warning), with BAPCtools' files (its builds, its record of problem UUIDs) in a
+/// scratch folder of `case`'s.
 ///
 /// # Panics
 /// When the verifier says otherwise.
@@ -613,14 +666,9 @@ pub fn verify(case: &PackageCase, package: &Path, format: Format) {
             let Some(bt) = verifier(BAPCTOOLS) else { return };
             let own = case.dir.join("bapctools");
             let (config, temp) = (own.join("config"), own.join("tmp"));
-            for folder in [&config.join("bapctools"), &temp] {
+            for folder in [&config, &temp] {
                 std::fs::create_dir_all(folder).expect("the scratch folder is writable");
             }
-            // A batch package has no answer validator of its own (answer_validators/), where
-            // BAPCtools falls back on the output validator: the one warning allowed, as
-            // problemtools' on the licence is.
-            std::fs::write(config.join("bapctools/config.yaml"), BAPCTOOLS_ALLOWED)
-                .expect("the scratch folder is writable");
             for step in ["validate", "run"] {
                 let output = Command::new(&bt)
                     .args([step, "--no-bar", "--problem"])
