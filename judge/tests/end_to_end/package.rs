@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use judge::Problem;
-use judge::package::{Grade, PackageOptions, Role, build};
+use judge::package::{Format, Grade, PackageOptions, Role, build};
 use judge::testing::package::{assert_validator_agrees, require_gpp, tree};
 use judge::testing::sandbox;
 use judge::testing::toy::Sum;
@@ -129,6 +129,17 @@ fn a_toy_package_files_each_submission_with_the_test_that_kills_it() {
         ("2\n4 2\n5 5\n".to_owned(), "6\n10\n".to_owned())
     );
     assert!(text("problem.yaml").contains("as the setter gave it"), "{}", text("problem.yaml"));
+    // The same in 2025-09: the time limit in problem.yaml, the statement in statement/.
+    let newer = PackageOptions { format: Format::V2025_09, ..given("e") };
+    let built = build(sandbox(), &Sum, &newer, &|_| {}).expect("the package builds");
+    let newer_files = tree(&built.dir);
+    let yaml = String::from_utf8_lossy(&newer_files[Path::new("problem.yaml")]).into_owned();
+    for line in ["problem_format_version: 2025-09\n", "type: pass-fail\n", "  time_limit: 3.0\n"] {
+        assert!(yaml.contains(line), "{line:?} in {yaml}");
+    }
+    assert!(!newer_files.contains_key(Path::new(".timelimit")));
+    assert!(newer_files.contains_key(Path::new("statement/problem.en.tex")));
+    assert_eq!(newer_files[Path::new("data/secret/mine.in")], b"2\n4 2\n5 5\n");
     for (input, answer, says) in [
         ("1\n10 2\n", None, "line 2, column 1"),
         ("1\n1 2\n", Some("4\n"), "disagrees with our answer"),
