@@ -43,17 +43,33 @@ pub struct RunTestsArgs {
 /// The folder of tests and the default limits: a package's `data/` and its time limit
 /// ([`package_time_limit`]) when `tests` is a package or its `data/`, else `tests` and the
 /// problem's.
-fn tests_and_defaults(tests: &Path, problem: RunLimits) -> (PathBuf, RunLimits) {
+///
+/// # Errors
+/// A 2025-09 interactive package (`type: interactive`), whose tests hold no answers: they
+/// are played against the jury.
+fn tests_and_defaults(tests: &Path, problem: RunLimits) -> Result<(PathBuf, RunLimits), String> {
     let (folder, package) = if tests.join("problem.yaml").is_file() {
         (tests.join("data"), Some(tests.to_owned()))
     } else {
         let parent = tests.parent().filter(|p| p.join("problem.yaml").is_file());
         (tests.to_owned(), parent.map(Path::to_owned))
     };
-    match package.as_deref().and_then(package_time_limit) {
+    if let Some(package) = &package {
+        let yaml = std::fs::read_to_string(package.join("problem.yaml")).unwrap_or_default();
+        if yaml.lines().any(|line| line.trim_end() == "type: interactive") {
+            return Err(format!(
+                "{} is an interactive package (type: interactive): its tests hold no answers, \
+                 they are games against the jury; play a player on one with `interact TEST.in \
+                 -- PLAYER`, or on all with `bt run --problem {}`",
+                package.display(),
+                package.display()
+            ));
+        }
+    }
+    Ok(match package.as_deref().and_then(package_time_limit) {
         Some((time, origin)) => (folder, RunLimits { time, origin, ..problem }),
         None => (folder, problem),
-    }
+    })
 }
 
 /// A package's time limit and where it was read: its `.timelimit` (legacy), else the
@@ -84,7 +100,13 @@ fn package_time_limit(package: &Path) -> Option<(Duration, &'static str)> {
 /// Runs `run`: every test in order, a line each as it ends, then the summary; returns the
 /// exit code.
 pub(super) fn run_tests<P: Packaged>(sandbox: &Sandbox, problem: &P, args: &RunTestsArgs) -> i32 {
-    let (folder, defaults) = tests_and_defaults(&args.tests, P::RUN_LIMITS);
+    let (folder, defaults) = match tests_and_defaults(&args.tests, P::RUN_LIMITS) {
+        Ok(found) => found,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_TROUBLE;
+        }
+    };
     let limits = LimitsUsed::new(&args.limit, defaults);
     let tests = match find_tests(&folder) {
         Ok(tests) => tests,
@@ -246,5 +268,14 @@ mod tests {
         std::fs::write(dir.join("problem.yaml"), "limits:\n  memory: 256\n").expect("a file");
         std::fs::remove_file(dir.join(".timelimit")).expect("a scratch file");
         assert_eq!(package_time_limit(&dir), None);
+        let limits = crate::rules::RunLimits {
+            time: Duration::from_secs(1),
+            memory_mib: 256,
+            origin: "the problem's",
+        };
+        assert!(tests_and_defaults(&dir, limits).is_ok());
+        std::fs::write(dir.join("problem.yaml"), "type: interactive\n").expect("a scratch file");
+        let refused = tests_and_defaults(&dir, limits).expect_err("no answers to judge against");
+        assert!(refused.contains("interact TEST.in"), "{refused}");
     }
 }

@@ -670,6 +670,7 @@ pub fn verify(case: &PackageCase, package: &Path, format: Format) {
                 std::fs::create_dir_all(folder).expect("the scratch folder is writable");
             }
             for step in ["validate", "run"] {
+                let started = std::time::Instant::now();
                 let output = Command::new(&bt)
                     .args([step, "--no-bar", "--problem"])
                     .arg(package)
@@ -678,7 +679,8 @@ pub fn verify(case: &PackageCase, package: &Path, format: Format) {
                     .output()
                     .expect("bt runs");
                 let text = text(&output);
-                eprintln!("bt {step} {}: {}", package.display(), output.status);
+                let took = started.elapsed().as_secs_f64();
+                eprintln!("bt {step} {}: {} ({took:.1} s)", package.display(), output.status);
                 assert!(output.status.success(), "bt {step}:\n{text}");
             }
         }
