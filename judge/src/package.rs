@@ -1,5 +1,6 @@
-//! Problem packages: a problem's whole test set in the Kattis problem package format (legacy
-//! version), which DOMjudge imports and Kattis's `verifyproblem` checks, written from the
+//! Problem packages: a problem's whole test set in the Kattis problem package format (the
+//! legacy version, which DOMjudge imports and Kattis's `verifyproblem` checks, or version
+//! 2025-09, which BAPCtools reads: [`Format`] says what differs), written from the
 //! [`Problem`] and what [`Packaged`] adds (the statement, the samples, the validators, the
 //! test groups).
 //!
@@ -1007,15 +1008,7 @@ pub fn build<P: Packaged>(
     }
 
     let given = options.time_limit.is_some();
-    let written = place.write(
-        options.format,
-        problem,
-        &about,
-        &tests,
-        &submissions,
-        &filed,
-        (limit, given),
-    )?;
+    let written = place.write(problem, &about, &tests, &submissions, &filed, (limit, given))?;
     let (count, bytes) = tests.totals();
     Ok(Built {
         dir: written,

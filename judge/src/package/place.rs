@@ -57,13 +57,11 @@ impl Place {
         Ok(Self { dir: dir.to_owned(), aside, made })
     }
 
-    /// Writes the package in `format` beside the folder, then puts it in the folder's place
-    /// (an earlier package there is replaced); its time limit is `limit` seconds, `given` by
-    /// the setter or not. Returns the folder.
-    #[allow(clippy::too_many_arguments, reason = "each is one part of the package")]
+    /// Writes the package in its tests' format beside the folder, then puts it in the
+    /// folder's place (an earlier package there is replaced); its time limit is `limit`
+    /// seconds, `given` by the setter or not. Returns the folder.
     pub(super) fn write<P: Packaged>(
         &self,
-        format: Format,
         problem: &P,
         about: &About,
         tests: &Tests<'_, P>,
@@ -86,6 +84,7 @@ impl Place {
         let interactive = tests.interactive;
         let memory = P::RUN_LIMITS.memory_mib;
         let largest_answer = tests.tests.iter().map(|t| t.answer.len()).max().unwrap_or(0);
+        let format = tests.format;
         let legacy = format == Format::Legacy;
         let yaml = kattis::problem_yaml(
             format,
