@@ -268,7 +268,7 @@ mod tests {
         std::fs::write(dir.join("problem.yaml"), "limits:\n  memory: 256\n").expect("a file");
         std::fs::remove_file(dir.join(".timelimit")).expect("a scratch file");
         assert_eq!(package_time_limit(&dir), None);
-        let limits = crate::rules::RunLimits {
+        let limits = RunLimits {
             time: Duration::from_secs(1),
             memory_mib: 256,
             origin: "the problem's",
