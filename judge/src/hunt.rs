@@ -33,7 +33,7 @@ pub(crate) use grade::{Coverage, Files, GradedTest, Grading, GroupTests, grade};
 pub use grade::{GroupScore, Score};
 #[cfg(feature = "cli")]
 pub(crate) use grade::{Outcome, groups_on_disk};
-pub use interactive::{Juries, Player};
+pub use interactive::{Juries, PerfectPlay, Player};
 pub(crate) use shrink::ShrinkProgress;
 pub use shrink::{ShrinkEnd, ShrinkOptions, Shrunk, shrink};
 pub use stress::{Failure, Progress, StressError, StressOptions, StressReport, run_seed, stress};

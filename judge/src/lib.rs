@@ -52,8 +52,8 @@ pub use rules::{
 pub use hunt::jury;
 #[cfg(unix)]
 pub use hunt::{
-    Contestant, Failure, Juries, Plan, Player, Progress, ReplyTimes, Reruns, Schedule, ShrinkEnd,
-    ShrinkOptions, Shrunk, Standing, StressError, StressOptions, StressReport, TestFile,
+    Contestant, Failure, Juries, PerfectPlay, Plan, Player, Progress, ReplyTimes, Reruns, Schedule,
+    ShrinkEnd, ShrinkOptions, Shrunk, Standing, StressError, StressOptions, StressReport, TestFile,
     TestSetError, Transcript, Trial, find_tests, run_seed, shrink, stress, trial,
 };
 #[cfg(unix)]

@@ -268,11 +268,8 @@ mod tests {
         std::fs::write(dir.join("problem.yaml"), "limits:\n  memory: 256\n").expect("a file");
         std::fs::remove_file(dir.join(".timelimit")).expect("a scratch file");
         assert_eq!(package_time_limit(&dir), None);
-        let limits = RunLimits {
-            time: Duration::from_secs(1),
-            memory_mib: 256,
-            origin: "the problem's",
-        };
+        let limits =
+            RunLimits { time: Duration::from_secs(1), memory_mib: 256, origin: "the problem's" };
         assert!(tests_and_defaults(&dir, limits).is_ok());
         std::fs::write(dir.join("problem.yaml"), "type: interactive\n").expect("a scratch file");
         let refused = tests_and_defaults(&dir, limits).expect_err("no answers to judge against");

@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use games::{Game, MoveError, Value, best};
 
-use super::jury::{Jury, Reply, Speaker, Verdict as Played};
+use super::jury::{Jury, Reply, Speaker, Verdict as Played, wrong_move};
 use super::trial::{Contestant, ReplyTimes, Schedule, Transcript, Trial, run_verdict};
 use crate::rules::{Limits, Problem, Verdict, VerdictKind};
 use crate::sandbox::{ChildError, ChildOptions, Dialogue, Next, Program, Sandbox};
@@ -122,9 +122,9 @@ impl Juries {
     }
 
     /// Every game of `input` (the problem's input, as parsed) played against the jury by a
-    /// perfect player, chance drawn from `seed`: the transcript, or `None` once it passes
-    /// `max_lines` lines. The player takes the best move by the game's order ([`best`]), so
-    /// a transcript depends only on the input and the seed.
+    /// perfect player, chance drawn from `seed`: the transcript and the player's decisions,
+    /// or `None` once it passes `max_lines` lines. The player takes the best move by the
+    /// game's order ([`best`]), so a transcript depends only on the input and the seed.
     ///
     /// Time: the jury's replies and one valuation of each of the player's positions.
     ///
@@ -137,9 +137,19 @@ impl Juries {
         input: &I,
         seed: u64,
         max_lines: Option<usize>,
-    ) -> Option<Vec<(Speaker, String)>> {
+    ) -> Option<PerfectPlay> {
         self.0.perfect_play(input, seed, max_lines.unwrap_or(usize::MAX))
     }
+}
+
+/// A perfect player's games against the jury ([`Juries::perfect_play`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerfectPlay {
+    /// Every line, with who said it.
+    pub lines: Vec<(Speaker, String)>,
+    /// The player's positions where some legal move is one the jury rejects
+    /// ([`wrong_move`](super::jury::wrong_move)): the decisions a player can get wrong.
+    pub decisions: usize,
 }
 
 impl Juries {
@@ -169,12 +179,7 @@ trait Pool: Send + Sync {
     fn sample(&self) -> &'static [u8];
     fn levels(&self) -> u32;
     /// See [`Juries::perfect_play`].
-    fn perfect_play(
-        &self,
-        input: &dyn Any,
-        seed: u64,
-        max_lines: usize,
-    ) -> Option<Vec<(Speaker, String)>>;
+    fn perfect_play(&self, input: &dyn Any, seed: u64, max_lines: usize) -> Option<PerfectPlay>;
     /// A trial on `input`, the problem's input ([`Juries::new`] ties the two types).
     fn play(
         &self,
@@ -211,12 +216,7 @@ where
         self.levels
     }
 
-    fn perfect_play(
-        &self,
-        input: &dyn Any,
-        seed: u64,
-        max_lines: usize,
-    ) -> Option<Vec<(Speaker, String)>> {
+    fn perfect_play(&self, input: &dyn Any, seed: u64, max_lines: usize) -> Option<PerfectPlay> {
         let input: &G::Input =
             input.downcast_ref().expect("Juries::new ties the game's input to the problem's");
         let idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
@@ -228,6 +228,7 @@ where
         }
         let mut jury = Jury::new(game, starts, seed);
         let mut reply = jury.open();
+        let mut decisions = 0;
         let played = loop {
             if jury.transcript().len() > max_lines {
                 break None;
@@ -237,18 +238,19 @@ where
                     let position = jury.position().cloned().expect("the jury waits for a move");
                     let game = jury.game_mut();
                     let moves = game.valued_moves(&position);
-                    let (mv, _) = best(&moves).expect("a position the jury waits on has a move");
+                    let (mv, top) = best(&moves).expect("a position the jury waits on has a move");
+                    decisions += usize::from(moves.iter().any(|&(_, v)| wrong_move(v, top)));
                     let line = game.write_move(&position, &mv);
                     reply = jury.receive(&line);
                 }
                 Reply::End(_, verdict) => {
                     assert!(verdict.accepted(), "the jury rejects perfect play: {verdict}");
-                    break Some(jury.transcript().to_vec());
+                    break Some(PerfectPlay { lines: jury.transcript().to_vec(), decisions });
                 }
             }
         };
         self.idle.lock().unwrap_or_else(PoisonError::into_inner).push(jury.into_game());
-        played.filter(|lines| lines.len() <= max_lines)
+        played.filter(|played| played.lines.len() <= max_lines)
     }
 
     fn play(

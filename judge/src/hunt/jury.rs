@@ -31,6 +31,20 @@ pub const SEED: u64 = 1;
 /// How far below the best value a move of a game of chance may be.
 pub const TOLERANCE: f64 = 1e-9;
 
+/// Whether the jury rejects a move worth `value` where the best is worth `best`: without
+/// chance a won game must stay won; with chance (where a move that ends the game at once is a
+/// win or a loss in 1 beside probabilities) the move's probability must be the best's, within
+/// [`TOLERANCE`].
+#[must_use]
+pub fn wrong_move(value: Value, best: Value) -> bool {
+    match (value, best) {
+        (Value::Win { .. } | Value::Lose { .. }, Value::Win { .. } | Value::Lose { .. }) => {
+            matches!(best, Value::Win { .. }) && !matches!(value, Value::Win { .. })
+        }
+        (v, top) => v.probability() < top.probability() - TOLERANCE,
+    }
+}
+
 /// How an interaction ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
@@ -223,16 +237,7 @@ impl<G: Game> Jury<G> {
         let value = moves.iter().find(|(m, _)| *m == mv).map(|(_, v)| *v);
         let value = value.expect("a parsed move is one of the legal moves");
         let (best_move, best_value) = best(&moves).expect("a legal move exists");
-        let wrong = match (value, best_value) {
-            // Without chance a won game must stay won; with chance (where a move that ends
-            // the game at once is a win or a loss in 1 beside probabilities) the move's
-            // probability must be the best's.
-            (Value::Win { .. } | Value::Lose { .. }, Value::Win { .. } | Value::Lose { .. }) => {
-                matches!(best_value, Value::Win { .. }) && !matches!(value, Value::Win { .. })
-            }
-            (v, top) => v.probability() < top.probability() - TOLERANCE,
-        };
-        if wrong {
+        if wrong_move(value, best_value) {
             let best = (self.game.write_move(&position, &best_move), best_value);
             let line = trimmed.to_owned();
             return self.end(Vec::new(), Verdict::WrongMove { game, turn, line, value, best });

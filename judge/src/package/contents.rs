@@ -169,7 +169,7 @@ impl<'a, P: Packaged> Tests<'a, P> {
             Some(interactive) => {
                 let most = (!keep).then_some(INTERACTION_LINES);
                 match interactive.juries.perfect_play(input, SEED, most) {
-                    Some(lines) => Some(lines),
+                    Some(played) => Some(played.lines),
                     None => {
                         self.left_out += 1;
                         return None;
@@ -302,6 +302,34 @@ pub(super) fn add_own<P: Packaged>(
     Ok((added, same))
 }
 
+/// Inputs drawn for each generated test of an interactive package, of which it keeps the
+/// one that asks a perfect player the most decisions ([`most_decisions`]).
+const CANDIDATES: usize = 4;
+
+/// Of [`CANDIDATES`] inputs of `level` drawn from `rng`, the one whose perfect games within
+/// [`INTERACTION_LINES`] ask the player the most decisions ([`PerfectPlay::decisions`](crate::hunt::PerfectPlay::decisions): the
+/// positions where a move is wrong, where a wrong player can lose), the first of equals; the
+/// first drawn when none is within the budget. A random small railway of toy-train is often
+/// won whatever the player does, so a test drawn blind beats few wrong players.
+/// `O(CANDIDATES)` perfect plays.
+fn most_decisions<P: Packaged>(
+    problem: &P,
+    interactive: &Interactive,
+    rng: &mut SplitMix64,
+    level: u32,
+) -> P::Input {
+    let mut kept: Option<(Option<usize>, P::Input)> = None;
+    for _ in 0..CANDIDATES {
+        let input = problem.generate(rng, level, Limits::Original);
+        let played = interactive.juries.perfect_play(&input, SEED, Some(INTERACTION_LINES));
+        let decisions = played.map(|p| p.decisions);
+        if kept.as_ref().is_none_or(|(most, _)| decisions > *most) {
+            kept = Some((decisions, input));
+        }
+    }
+    kept.expect("at least one candidate is drawn").1
+}
+
 /// The extremes of the original limits, the generated tests of every level, and the inputs
 /// made for each group; when `most` is given, the first `most` levels alone and no extremes.
 pub(super) fn add_generated<P: Packaged>(
@@ -327,8 +355,11 @@ pub(super) fn add_generated<P: Packaged>(
     for level in 0..levels {
         for i in 0..tests.budget.per_level {
             let number = LEVEL_SEEDS + 100 * u64::from(level) + u64::from(i);
-            let input =
-                problem.generate(&mut SplitMix64::new(run_seed(seed, number)), level, limits);
+            let mut rng = SplitMix64::new(run_seed(seed, number));
+            let input = match tests.interactive {
+                None => problem.generate(&mut rng, level, limits),
+                Some(interactive) => most_decisions(problem, interactive, &mut rng, level),
+            };
             tests.add_secret(format!("level-{level}-{:02}", i + 1), &input, false)?;
         }
     }

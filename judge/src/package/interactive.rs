@@ -13,10 +13,11 @@
 //!   the statement, which it refers to for the rules and the input format.
 //! - **The tests**: each sample with its `.interaction` (a perfect player's game against the
 //!   jury: the jury's lines marked `<`, the program's `>`); the limits' extremes and the
-//!   game's small levels, as `stress --interactive` plays them, each kept when its
+//!   game's small levels, as `stress --interactive` plays them (each level's test the one of
+//!   a few drawn whose perfect games ask the most decisions), each kept when its
 //!   interaction with a perfect player is at most [`INTERACTION_LINES`] lines (docs/packages.md
 //!   says which extremes that leaves out). A kill test, a sample and a setter's own test are
-//!   kept whatever their length. A test's `.ans` is our batch answer,
+//!   kept whatever their length. A test's `.ans` is our batch answer (empty in 2025-09),
 //!   which the jury does not read.
 //! - **Our own check of the jury**: the binary, copied as `run`, is run on every test as the
 //!   judge runs it, with a perfect player's lines as its input; it must write the jury's
