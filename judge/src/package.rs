@@ -231,7 +231,8 @@ pub trait Packaged: Problem {
     /// The answer validator's C++ source, which a 2025-09 batch package holds as
     /// `answer_validators/answer.cpp`: called `PROG input < answer`, it exits 42 when the
     /// answer is one our solver could have written for the input
-    /// ([`answer_is_canonical`]), 43 otherwise. `None` (the default) for none: BAPCtools
+    /// ([`answer_is_canonical`]), 43 otherwise. It includes the reader as the input
+    /// validator does ([`READER_INCLUDE`]). `None` (the default) for none: BAPCtools
     /// then checks the answers with the output validator, and warns.
     fn answer_validator(&self) -> Option<&'static str> {
         None
@@ -293,21 +294,33 @@ pub trait Packaged: Problem {
 /// The line of a validator's source that stands for [`CANONICAL_READER`].
 pub const READER_INCLUDE: &str = "#include \"canonical_reader.h\"";
 
-/// The canonical format's reader in C++ (`reject`, `read_number`, `read_end`), which every
-/// problem's input validator shares.
+/// The canonical format's reader in C++ (`reject`, `read_number`, `read_end`,
+/// `read_case_count`), which every problem's input and answer validators share.
 pub const CANONICAL_READER: &str = include_str!("package/canonical_reader.h");
 
-/// `problem`'s input validator as the package holds it: its source with the line
-/// [`READER_INCLUDE`] replaced by [`CANONICAL_READER`], one file that compiles alone.
-///
-/// # Panics
-/// If the source does not include the reader once: every validator reads the canonical
-/// format with it.
+/// `problem`'s input validator as the package holds it ([`validator_source`]).
 #[must_use]
 pub fn input_validator_source<P: Packaged>(problem: &P) -> String {
-    let source = problem.input_validator();
+    validator_source(problem.name(), problem.input_validator())
+}
+
+/// `problem`'s answer validator as a 2025-09 package holds it ([`validator_source`]), if it
+/// has one.
+#[must_use]
+pub fn answer_validator_source<P: Packaged>(problem: &P) -> Option<String> {
+    problem.answer_validator().map(|source| validator_source(problem.name(), source))
+}
+
+/// A validator's `source` as the package holds it: its line [`READER_INCLUDE`] replaced by
+/// [`CANONICAL_READER`], one file that compiles alone.
+///
+/// # Panics
+/// If the source does not include the reader once: every validator of `problem` reads with
+/// it.
+#[must_use]
+pub fn validator_source(problem: &str, source: &str) -> String {
     let lines = source.lines().filter(|line| line.trim() == READER_INCLUDE).count();
-    assert_eq!(lines, 1, "{}'s input validator includes the canonical reader once", problem.name());
+    assert_eq!(lines, 1, "{problem}'s validator includes the canonical reader once");
     source.replacen(READER_INCLUDE, CANONICAL_READER.trim_end(), 1)
 }
 

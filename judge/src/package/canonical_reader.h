@@ -1,6 +1,6 @@
-// The canonical format's reader, shared by every problem's input validator: a validator's
-// line `#include "canonical_reader.h"` is replaced by this text when a package is written
-// (judge::package::input_validator_source), so the package's validate.cpp stands alone.
+// The canonical format's reader, shared by every problem's input and answer validators: a
+// validator's line `#include "canonical_reader.h"` is replaced by this text when a package is
+// written (judge::package::validator_source), so the package's validator stands alone.
 // A number is plain decimal (no sign, no leading zero, at most nine digits: every bound of
 // the formats is far below that), followed by exactly the byte its place wants: one space
 // between the numbers of a line, "\n" at its end. A rejection exits 43 with the line and
@@ -40,8 +40,22 @@ void read_end(const char *what) {
     if (std::getchar() != EOF) reject(what);
 }
 
+// An answer validator's input (argument 1)'s first number, its number of cases; exits 1, a
+// judge error, when it cannot be read.
+long read_case_count(int argc, char **argv) {
+    std::FILE *input = argc > 1 ? std::fopen(argv[1], "r") : nullptr;
+    long cases = -1;
+    if (input == nullptr || std::fscanf(input, "%ld", &cases) != 1 || cases < 0) {
+        std::fprintf(stderr, "cannot read the number of cases of the input (argument 1)\n");
+        std::exit(1);
+    }
+    std::fclose(input);
+    return cases;
+}
+
 }  // namespace canonical
 
+using canonical::read_case_count;
 using canonical::read_end;
 using canonical::read_number;
 using canonical::reject;

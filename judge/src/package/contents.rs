@@ -14,8 +14,8 @@ use engine::rng::SplitMix64;
 use super::interactive::{INTERACTION_LINES, Interactive};
 use super::kattis::Format;
 use super::{
-    About, OutputValidator, PackageError, Packaged, Scoring, TestBudget, TestSize, compile_cpp,
-    input_validator_source,
+    About, OutputValidator, PackageError, Packaged, Scoring, TestBudget, TestSize,
+    answer_validator_source, compile_cpp, input_validator_source,
 };
 use crate::hunt::jury::{SEED, Speaker};
 use crate::hunt::{Files, GradedTest, run_seed};
@@ -400,9 +400,9 @@ pub(super) fn check_tests<P: Packaged>(
         }
         OutputValidator::Default { .. } => None,
     };
-    let answers = match problem.answer_validator() {
+    let answers = match answer_validator_source(problem) {
         Some(source) if tests.holds_answer_validator() => {
-            Some(compile_source(scratch, "answer", source)?)
+            Some(compile_source(scratch, "answer", &source)?)
         }
         _ => None,
     };

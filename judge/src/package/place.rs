@@ -10,8 +10,8 @@ use engine::fs::write_aside;
 use super::contents::Tests;
 use super::kattis::Format;
 use super::{
-    About, Filed, OutputValidator, PackageError, Packaged, Submission, input_validator_source,
-    kattis, short_name_ok,
+    About, Filed, OutputValidator, PackageError, Packaged, Submission, answer_validator_source,
+    input_validator_source, kattis, short_name_ok,
 };
 
 /// Where the package goes: the folder asked for, checked before any work, and the folder
@@ -152,7 +152,8 @@ impl Place {
             }
         }
         write("input_validators/validate.cpp", input_validator_source(problem).as_bytes())?;
-        if let Some(source) = problem.answer_validator().filter(|_| tests.holds_answer_validator())
+        if let Some(source) = answer_validator_source(problem)
+            && tests.holds_answer_validator()
         {
             write("answer_validators/answer.cpp", source.as_bytes())?;
         }

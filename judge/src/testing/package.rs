@@ -19,7 +19,10 @@ use std::time::Duration;
 
 use super::interactive::QueryServer;
 use super::{TestDir, sandbox};
-use crate::package::{Format, Packaged, answer_is_canonical, compile_cpp, input_validator_source};
+use crate::package::{
+    Format, Packaged, answer_is_canonical, answer_validator_source, compile_cpp,
+    input_validator_source,
+};
 use crate::rules::Limits;
 use crate::rules::canonical::{Strictness, validate_file};
 use crate::sandbox::{ChildOptions, Exit, Program};
@@ -245,7 +248,7 @@ pub fn assert_answer_validator_agrees<P: Packaged>(
 ) -> usize {
     std::fs::create_dir_all(dir).expect("the scratch folder is writable");
     let source = dir.join("answer.cpp");
-    let text = problem.answer_validator().expect("the problem has an answer validator");
+    let text = answer_validator_source(problem).expect("the problem has an answer validator");
     std::fs::write(&source, text).expect("the scratch folder is writable");
     let binary = dir.join("answer");
     compile_cpp(&source, &binary).unwrap_or_else(|e| panic!("the answer validator: {e}"));
