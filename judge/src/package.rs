@@ -848,7 +848,8 @@ pub fn build<P: Packaged>(
 ) -> Result<Built, PackageError> {
     let started = Instant::now();
     let interactive = options.interactive.as_ref();
-    if options.format != Format::Legacy && problem.scoring().is_some() && interactive.is_none() {
+    let mut tests = Tests::new(problem, interactive, options.format);
+    if options.format != Format::Legacy && tests.scoring.is_some() {
         return Err(PackageError::ScoringFormat(problem.name()));
     }
     let place = Place::check(&options.dir, problem.name())?;
@@ -862,7 +863,6 @@ pub fn build<P: Packaged>(
     let interface = problem.interface().filter(|_| interactive.is_none());
     let submissions = compile_all(sandbox, options, scratch.path(), interface.as_ref(), progress)?;
     let about = problem.about();
-    let mut tests = Tests::new(problem, interactive, options.format);
     add_samples(problem, &about, &mut tests)?;
     if let Some(dir) = &options.own_tests {
         let (added, same) = add_own(problem, dir, &mut tests)?;

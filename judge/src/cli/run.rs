@@ -54,28 +54,29 @@ fn tests_and_defaults(tests: &Path, problem: RunLimits) -> Result<(PathBuf, RunL
         let parent = tests.parent().filter(|p| p.join("problem.yaml").is_file());
         (tests.to_owned(), parent.map(Path::to_owned))
     };
-    if let Some(package) = &package {
-        let yaml = std::fs::read_to_string(package.join("problem.yaml")).unwrap_or_default();
-        if yaml.lines().any(|line| line.trim_end() == "type: interactive") {
-            return Err(format!(
-                "{} is an interactive package (type: interactive): its tests hold no answers, \
-                 they are games against the jury; play a player on one with `interact TEST.in \
-                 -- PLAYER`, or on all with `bt run --problem {}`",
-                package.display(),
-                package.display()
-            ));
-        }
+    let yaml = package.as_ref().map(|p| std::fs::read_to_string(p.join("problem.yaml")));
+    let yaml = yaml.and_then(Result::ok).unwrap_or_default();
+    if let Some(package) = &package
+        && yaml.lines().any(|line| line.trim_end() == "type: interactive")
+    {
+        return Err(format!(
+            "{} is an interactive package (type: interactive): its tests hold no answers, they \
+             are games against the jury; play a player on one with `interact TEST.in -- \
+             PLAYER`, or on all with `bt run --problem {}`",
+            package.display(),
+            package.display()
+        ));
     }
-    Ok(match package.as_deref().and_then(package_time_limit) {
+    Ok(match package.as_deref().and_then(|package| package_time_limit(package, &yaml)) {
         Some((time, origin)) => (folder, RunLimits { time, origin, ..problem }),
         None => (folder, problem),
     })
 }
 
 /// A package's time limit and where it was read: its `.timelimit` (legacy), else the
-/// `time_limit:` line of the `limits:` block of its `problem.yaml` (2025-09). `None` when it
-/// gives none, or one that is not a positive number of seconds.
-fn package_time_limit(package: &Path) -> Option<(Duration, &'static str)> {
+/// `time_limit:` line of the `limits:` block of its `problem.yaml` (2025-09), whose text is
+/// `yaml`. `None` when it gives none, or one that is not a positive number of seconds.
+fn package_time_limit(package: &Path, yaml: &str) -> Option<(Duration, &'static str)> {
     let seconds = |text: &str| {
         let secs = text.trim().parse::<f64>().ok().filter(|s| *s > 0.0)?;
         Duration::try_from_secs_f64(secs).ok()
@@ -83,7 +84,6 @@ fn package_time_limit(package: &Path) -> Option<(Duration, &'static str)> {
     if let Ok(text) = std::fs::read_to_string(package.join(".timelimit")) {
         return Some((seconds(&text)?, "the package's .timelimit, the original memory"));
     }
-    let yaml = std::fs::read_to_string(package.join("problem.yaml")).ok()?;
     let mut in_limits = false;
     for line in yaml.lines().filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty()) {
         if !line.starts_with(' ') {
@@ -260,14 +260,15 @@ mod tests {
                     time_multipliers:\n    ac_to_time_limit: 5\n    time_limit_to_tle: 2\n  \
                     time_limit: 3.0\nother:\n  time_limit: 7\n";
         std::fs::write(dir.join("problem.yaml"), yaml).expect("a scratch file");
-        let (time, origin) = package_time_limit(&dir).expect("a time limit");
+        let (time, origin) = package_time_limit(&dir, yaml).expect("a time limit");
         assert_eq!(time, Duration::from_secs(3));
         assert!(origin.contains("limits.time_limit"), "{origin}");
         std::fs::write(dir.join(".timelimit"), "2\n").expect("a scratch file");
-        assert_eq!(package_time_limit(&dir).map(|(t, _)| t), Some(Duration::from_secs(2)));
-        std::fs::write(dir.join("problem.yaml"), "limits:\n  memory: 256\n").expect("a file");
+        assert_eq!(package_time_limit(&dir, yaml).map(|(t, _)| t), Some(Duration::from_secs(2)));
+        let yaml = "limits:\n  memory: 256\n";
+        std::fs::write(dir.join("problem.yaml"), yaml).expect("a scratch file");
         std::fs::remove_file(dir.join(".timelimit")).expect("a scratch file");
-        assert_eq!(package_time_limit(&dir), None);
+        assert_eq!(package_time_limit(&dir, yaml), None);
         let limits =
             RunLimits { time: Duration::from_secs(1), memory_mib: 256, origin: "the problem's" };
         assert!(tests_and_defaults(&dir, limits).is_ok());

@@ -18,7 +18,7 @@ use super::{
     answer_validator_source, compile_cpp, input_validator_source,
 };
 use crate::hunt::jury::{SEED, Speaker};
-use crate::hunt::{Files, GradedTest, run_seed};
+use crate::hunt::{Files, GradedTest, PerfectPlay, run_seed};
 use crate::rules::canonical::{Strictness, validate_file};
 use crate::rules::{Limits, render};
 use crate::sandbox::{ChildOptions, Exit, Program, Sandbox};
@@ -143,7 +143,8 @@ impl<'a, P: Packaged> Tests<'a, P> {
     /// input is in, or the budget leaves it out (never when `keep`: a kill test is kept
     /// whatever its size; in an interactive package, a perfect player's interaction over
     /// [`INTERACTION_LINES`] lines leaves it out too); returns the path of the test that
-    /// holds it, if one does.
+    /// holds it, if one does. `played` is the perfect play of `input` within the line budget
+    /// when it is already known.
     fn add(
         &mut self,
         sample: bool,
@@ -151,6 +152,7 @@ impl<'a, P: Packaged> Tests<'a, P> {
         name: String,
         input: &P::Input,
         keep: bool,
+        played: Option<PerfectPlay>,
     ) -> Option<String> {
         let problem = self.problem;
         let bytes = render(problem, input);
@@ -168,7 +170,7 @@ impl<'a, P: Packaged> Tests<'a, P> {
             None => None,
             Some(interactive) => {
                 let most = (!keep).then_some(INTERACTION_LINES);
-                match interactive.juries.perfect_play(input, SEED, most) {
+                match played.or_else(|| interactive.juries.perfect_play(input, SEED, most)) {
                     Some(played) => Some(played.lines),
                     None => {
                         self.left_out += 1;
@@ -197,7 +199,7 @@ impl<'a, P: Packaged> Tests<'a, P> {
         keep: bool,
     ) -> Result<Option<String>, PackageError> {
         let groups = self.groups_of(input, &name)?;
-        Ok(self.add(false, groups, name, input, keep))
+        Ok(self.add(false, groups, name, input, keep, None))
     }
 
     /// The tests in the order problemtools runs them: by their paths' parts.
@@ -238,7 +240,7 @@ pub(super) fn add_samples<P: Packaged>(
             let message = format!("the sample's answer disagrees with ours: {verdict}");
             return Err(PackageError::Sample { name: sample.name, message });
         }
-        tests.add(true, Vec::new(), sample.name.to_owned(), &input, true);
+        tests.add(true, Vec::new(), sample.name.to_owned(), &input, true, None);
     }
     Ok(())
 }
@@ -307,27 +309,27 @@ pub(super) fn add_own<P: Packaged>(
 const CANDIDATES: usize = 4;
 
 /// Of [`CANDIDATES`] inputs of `level` drawn from `rng`, the one whose perfect games within
-/// [`INTERACTION_LINES`] ask the player the most decisions ([`PerfectPlay::decisions`](crate::hunt::PerfectPlay::decisions): the
+/// [`INTERACTION_LINES`] ask the player the most decisions ([`PerfectPlay::decisions`]: the
 /// positions where a move is wrong, where a wrong player can lose), the first of equals; the
-/// first drawn when none is within the budget. A random small railway of toy-train is often
-/// won whatever the player does, so a test drawn blind beats few wrong players.
-/// `O(CANDIDATES)` perfect plays.
+/// first drawn when none is within the budget; with its perfect play, if within. A random
+/// small railway of toy-train is often won whatever the player does, so a test drawn blind
+/// beats few wrong players. `O(CANDIDATES)` perfect plays.
 fn most_decisions<P: Packaged>(
     problem: &P,
     interactive: &Interactive,
     rng: &mut SplitMix64,
     level: u32,
-) -> P::Input {
-    let mut kept: Option<(Option<usize>, P::Input)> = None;
+) -> (P::Input, Option<PerfectPlay>) {
+    let mut kept: Option<(P::Input, Option<PerfectPlay>)> = None;
     for _ in 0..CANDIDATES {
         let input = problem.generate(rng, level, Limits::Original);
         let played = interactive.juries.perfect_play(&input, SEED, Some(INTERACTION_LINES));
-        let decisions = played.map(|p| p.decisions);
-        if kept.as_ref().is_none_or(|(most, _)| decisions > *most) {
-            kept = Some((decisions, input));
+        let decisions = |played: &Option<PerfectPlay>| played.as_ref().map(|p| p.decisions);
+        if kept.as_ref().is_none_or(|(_, most)| decisions(&played) > decisions(most)) {
+            kept = Some((input, played));
         }
     }
-    kept.expect("at least one candidate is drawn").1
+    kept.expect("at least one candidate is drawn")
 }
 
 /// The extremes of the original limits, the generated tests of every level, and the inputs
@@ -356,11 +358,18 @@ pub(super) fn add_generated<P: Packaged>(
         for i in 0..tests.budget.per_level {
             let number = LEVEL_SEEDS + 100 * u64::from(level) + u64::from(i);
             let mut rng = SplitMix64::new(run_seed(seed, number));
-            let input = match tests.interactive {
-                None => problem.generate(&mut rng, level, limits),
-                Some(interactive) => most_decisions(problem, interactive, &mut rng, level),
-            };
-            tests.add_secret(format!("level-{level}-{:02}", i + 1), &input, false)?;
+            let name = format!("level-{level}-{:02}", i + 1);
+            match tests.interactive {
+                None => {
+                    let input = problem.generate(&mut rng, level, limits);
+                    tests.add_secret(name, &input, false)?;
+                }
+                Some(interactive) => {
+                    let (input, played) = most_decisions(problem, interactive, &mut rng, level);
+                    let groups = tests.groups_of(&input, &name)?;
+                    tests.add(false, groups, name, &input, false, played);
+                }
+            }
         }
     }
     let groups = tests.scoring.map_or(0, |s| s.groups.len());

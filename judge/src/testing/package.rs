@@ -409,13 +409,14 @@ pub fn interactive_package_end_to_end<G: Game + Send + 'static>(
         )
     };
     let (wrong_file, wrong_source) = case.wrong_cpp;
-    let mut options = vec![
+    let common = vec![
         "--interactive".to_owned(),
         "--jury".to_owned(),
         jury.display().to_string(),
         "--stress-time".to_owned(),
         "120s".to_owned(),
     ];
+    let mut options = common.clone();
     options.extend(case.options.iter().map(|&o| o.to_owned()));
     // The static build writes the package too: its juries play the extremes' games at
     // release speed, where the test's own build takes minutes.
@@ -442,7 +443,7 @@ pub fn interactive_package_end_to_end<G: Game + Send + 'static>(
     // The same game in 2025-09, smaller (the first size level, no extremes: the format
     // changes the files, not the tests), verified by BAPCtools; the wrong C++ player is
     // filed under `rejected` there (see `package::build`).
-    let mut small = options[..5].to_vec();
+    let mut small = common;
     small.extend(["--levels", "1", "--format", "2025-09"].map(str::to_owned));
     let mut submissions = package.submissions[..3].to_vec();
     submissions[2].3 = "rejected";
